@@ -1,0 +1,41 @@
+// Chain endpoints shared by v1 and v2: the same questions, different field names.
+import { TransactionNotFound, TransactionRejected, type ChainService, type UtxoChain } from '../chains/chain-service.ts';
+import { badRequest, HttpError, notFound } from './http/errors.ts';
+
+export function chainOf(chains: ChainService, symbol: string): UtxoChain {
+  const chain = chains.get(symbol);
+  if (!chain) throw badRequest(`could not find currency: ${symbol}`);
+  return chain;
+}
+
+export async function feeEstimations(chains: ChainService): Promise<Record<string, number>> {
+  const entries = await Promise.all(chains.all().map(async (c) => [c.symbol, await c.feeEstimate()] as const));
+  return Object.fromEntries(entries);
+}
+
+export async function heights(chains: ChainService): Promise<Record<string, number>> {
+  const entries = await Promise.all(chains.all().map(async (c) => [c.symbol, await c.height()] as const));
+  return Object.fromEntries(entries);
+}
+
+/** notFoundStatus: v2 answers an unknown transaction with 404, v1 with 400. */
+export async function fetchTransaction(chain: UtxoChain, txid: string, notFoundStatus: 400 | 404) {
+  try {
+    return await chain.getTransaction(txid);
+  } catch (error) {
+    if (error instanceof TransactionNotFound) {
+      const message = `could not find transaction: ${txid}`;
+      throw notFoundStatus === 404 ? notFound(message) : badRequest(message);
+    }
+    throw error;
+  }
+}
+
+export async function broadcastTransaction(chain: UtxoChain, hex: string): Promise<string> {
+  try {
+    return await chain.broadcast(hex);
+  } catch (error) {
+    if (error instanceof TransactionRejected) throw new HttpError(400, error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,70 @@
+// A small path router: exact segments and {param} segments, matched segment by segment.
+import type { IncomingHttpHeaders } from 'node:http';
+
+export interface Request {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  params: Record<string, string>;
+  headers: IncomingHttpHeaders;
+  body: unknown; // parsed JSON, or undefined when there was no body
+  rawBody: string;
+}
+
+export interface Reply {
+  status?: number;
+  body: unknown;
+}
+
+export type Handler = (request: Request) => Reply | Promise<Reply>;
+
+interface Route {
+  method: string;
+  segments: string[];
+  handler: Handler;
+}
+
+export class Router {
+  private readonly routes: Route[] = [];
+
+  add(method: string, pattern: string, handler: Handler): this {
+    this.routes.push({ method, segments: pattern.split('/').filter(Boolean), handler });
+    return this;
+  }
+
+  get = (pattern: string, handler: Handler) => this.add('GET', pattern, handler);
+  post = (pattern: string, handler: Handler) => this.add('POST', pattern, handler);
+
+  /** The handler for a path, or why there is none: 'not-found' or 'method' (path known, method not). */
+  match(method: string, path: string): { handler: Handler; params: Record<string, string> } | 'not-found' | 'method' {
+    const parts = path.split('/').filter(Boolean);
+    let pathKnown = false;
+    for (const route of this.routes) {
+      const params = matchSegments(route.segments, parts);
+      if (!params) continue;
+      if (route.method === method) return { handler: route.handler, params };
+      pathKnown = true;
+    }
+    return pathKnown ? 'method' : 'not-found';
+  }
+}
+
+function matchSegments(pattern: string[], parts: string[]): Record<string, string> | undefined {
+  if (pattern.length !== parts.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    const segment = pattern[i];
+    if (segment.startsWith('{') && segment.endsWith('}')) {
+      let value: string;
+      try {
+        value = decodeURIComponent(parts[i]);
+      } catch {
+        return undefined;
+      }
+      params[segment.slice(1, -1)] = value;
+    } else if (segment !== parts[i]) {
+      return undefined;
+    }
+  }
+  return params;
+}

@@ -1,0 +1,117 @@
+// The HTTP server: body limits, JSON parsing and error answers live here, so no route can forget them.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '../../log/index.ts';
+import { HttpError } from './errors.ts';
+import type { Request, Router } from './router.ts';
+
+export interface HttpServerOptions {
+  router: Router;
+  logger: Logger;
+  maxBodyBytes: number;
+}
+
+export function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
+  response.end(text);
+}
+
+class BodyTooLarge extends Error {}
+
+function readBody(request: IncomingMessage, limit: number): Promise<string> {
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyTooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        reject(new BodyTooLarge());
+        request.pause();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+export function createHttpServer(options: HttpServerOptions): Server {
+  const { router, logger, maxBodyBytes } = options;
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const method = request.method ?? 'GET';
+    const match = router.match(method, url.pathname);
+    if (match === 'not-found') return sendJson(response, 404, { error: `not found: ${method} ${url.pathname}` });
+    if (match === 'method') return sendJson(response, 405, { error: `method not allowed: ${method} ${url.pathname}` });
+
+    let rawBody = '';
+    let body: unknown;
+    if (method !== 'GET' && method !== 'HEAD') {
+      try {
+        rawBody = await readBody(request, maxBodyBytes);
+      } catch (error) {
+        if (error instanceof BodyTooLarge) {
+          response.setHeader('connection', 'close');
+          return sendJson(response, 413, { error: `request body is larger than ${maxBodyBytes} bytes` });
+        }
+        throw error;
+      }
+      if (rawBody.trim() !== '') {
+        try {
+          body = JSON.parse(rawBody);
+        } catch (error) {
+          return sendJson(response, 400, { error: `invalid JSON body: ${(error as Error).message}` });
+        }
+      }
+    }
+
+    const req: Request = {
+      method,
+      path: url.pathname,
+      query: url.searchParams,
+      params: match.params,
+      headers: request.headers,
+      body,
+      rawBody,
+    };
+    try {
+      const reply = await match.handler(req);
+      sendJson(response, reply.status ?? 200, reply.body);
+    } catch (error) {
+      if (error instanceof HttpError) {
+        sendJson(response, error.status, { error: error.message, ...error.extra });
+      } else {
+        logger.error('request failed', { method, path: url.pathname, error: (error as Error).stack ?? String(error) });
+        sendJson(response, 500, { error: 'internal error' });
+      }
+    }
+  };
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error) => {
+      logger.error('request handling crashed', { error: (error as Error).stack ?? String(error) });
+      if (!response.headersSent) sendJson(response, 500, { error: 'internal error' });
+      else response.destroy();
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  return server;
+}
+
+export function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}

@@ -1,0 +1,22 @@
+// v1 chain endpoints (deprecated API, kept for existing integrations).
+import type { ChainService } from '../../chains/chain-service.ts';
+import type { Router } from '../http/router.ts';
+import { bodyObject, requireHex, requireString, requireTxid } from '../http/validate.ts';
+import { broadcastTransaction, chainOf, feeEstimations, fetchTransaction } from '../chain-routes.ts';
+
+export function chainRoutesV1(router: Router, chains: ChainService): void {
+  router.get('/getfeeestimation', async () => ({ body: await feeEstimations(chains) }));
+  router.post('/gettransaction', async ({ body }) => {
+    const input = bodyObject(body);
+    const chain = chainOf(chains, requireString(input, 'currency'));
+    const txid = requireTxid(requireString(input, 'transactionId'), 'transactionId');
+    const tx = await fetchTransaction(chain, txid, 400);
+    return { body: { transactionHex: tx.hex } };
+  });
+  router.post('/broadcasttransaction', async ({ body }) => {
+    const input = bodyObject(body);
+    const chain = chainOf(chains, requireString(input, 'currency'));
+    const hex = requireHex(input, 'transactionHex');
+    return { body: { transactionId: await broadcastTransaction(chain, hex) } };
+  });
+}

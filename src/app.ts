@@ -1,0 +1,80 @@
+// Ferry as one process: backends (the devnet where none is configured), storage, chain watcher and API.
+import type { Server } from 'node:http';
+import { BitcoinRpcClient } from './chains/bitcoin-rpc.ts';
+import { ChainService, UtxoChain } from './chains/chain-service.ts';
+import { createApiServer } from './api/index.ts';
+import { listen } from './api/http/server.ts';
+import { usesDevnetBitcoin, type FerryConfig } from './config/index.ts';
+import { startDevnet, type Devnet } from './devnet/index.ts';
+import type { Logger } from './log/index.ts';
+
+export interface Ferry {
+  apiUrl: string;
+  devnet?: Devnet;
+  chains: ChainService;
+  close(): Promise<void>;
+}
+
+async function waitForNode(rpc: BitcoinRpcClient, logger: Logger, attempts = 30): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const info = await rpc.getBlockchainInfo();
+      logger.info('bitcoin node reachable', { chain: info.chain, blocks: info.blocks });
+      return;
+    } catch (error) {
+      if (attempt >= attempts) throw new Error(`bitcoin node not reachable: ${(error as Error).message}`);
+      logger.warn('waiting for bitcoin node', { attempt, error: (error as Error).message });
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+}
+
+export async function startFerry(config: FerryConfig, logger: Logger): Promise<Ferry> {
+  const closers: (() => Promise<void>)[] = [];
+  const close = async () => {
+    for (const closer of closers.reverse()) await closer();
+  };
+  try {
+    let devnet: Devnet | undefined;
+    let bitcoinRpc: BitcoinRpcClient;
+    if (usesDevnetBitcoin(config)) {
+      devnet = await startDevnet({
+        dataDir: config.dataDir,
+        bitcoinPort: config.devnet.bitcoinPort,
+        blockIntervalMs: config.devnet.blockIntervalMs,
+      });
+      closers.push(() => devnet!.close());
+      const { rpcUrl, rpcUser, rpcPassword, wallets } = devnet.info.bitcoin;
+      bitcoinRpc = new BitcoinRpcClient({ url: rpcUrl, user: rpcUser, password: rpcPassword, wallet: wallets.operator });
+      logger.info('devnet started', { bitcoin: rpcUrl, info: `${config.dataDir}/devnet.json` });
+    } else {
+      if (config.bitcoin.rpcUrl === '') throw new Error('no bitcoin backend: set bitcoin.rpcUrl or enable the devnet');
+      bitcoinRpc = new BitcoinRpcClient({
+        url: config.bitcoin.rpcUrl,
+        user: config.bitcoin.rpcUser,
+        password: config.bitcoin.rpcPassword,
+        wallet: config.bitcoin.wallet || undefined,
+      });
+    }
+    await waitForNode(bitcoinRpc, logger.child('bitcoin'));
+
+    const chains = new ChainService();
+    chains.add(new UtxoChain('BTC', bitcoinRpc));
+
+    const server: Server = createApiServer({ chains, logger: logger.child('api'), maxBodyBytes: config.api.maxBodyBytes });
+    const address = await listen(server, config.api.port, config.api.host);
+    closers.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+    );
+    const apiUrl = `http://${address.address}:${address.port}`;
+    logger.info('API listening', { url: apiUrl });
+    return { apiUrl, devnet, chains, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

@@ -1,0 +1,93 @@
+// The `ferry` command.
+import { loadConfig, ConfigError, type FerryConfig } from '../config/index.ts';
+import { startFerry } from '../app.ts';
+import { readDevnetInfo, startDevnet } from '../devnet/index.ts';
+import { createLogger } from '../log/index.ts';
+import { version } from '../version.ts';
+import { parseArgs } from './args.ts';
+
+const usage = `ferry ${version}: a non-custodial swap service
+
+usage:
+  ferry start [--config FILE]        run Ferry (zero-config: embedded regtest devnet, SQLite in ./data)
+  ferry devnet [--config FILE]       run only the devnet
+  ferry devnet info [--config FILE]  print devnet.json (endpoints and credentials of the running devnet)
+  ferry version                      print the version
+
+options:
+  --config FILE     TOML configuration file (or FERRY_CONFIG)
+  --data-dir DIR    data directory (or FERRY_DATA_DIR; default ./data)
+`;
+
+function configFrom(flags: Record<string, string | true>): FerryConfig {
+  const file = typeof flags.config === 'string' ? flags.config : undefined;
+  const env = { ...process.env };
+  if (typeof flags['data-dir'] === 'string') env.FERRY_DATA_DIR = flags['data-dir'];
+  return loadConfig({ file, env });
+}
+
+function untilSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
+}
+
+async function run(argv: string[]): Promise<number> {
+  const { words, flags } = parseArgs(argv);
+  const [command = 'help', sub] = words;
+  if (flags.help || command === 'help') {
+    process.stdout.write(usage);
+    return 0;
+  }
+  if (command === 'version' || flags.version) {
+    process.stdout.write(version + '\n');
+    return 0;
+  }
+  const config = configFrom(flags);
+  const logger = createLogger({ level: config.log.level });
+
+  if (command === 'start') {
+    const ferry = await startFerry(config, logger);
+    const signal = await untilSignal();
+    logger.info('stopping', { signal });
+    await ferry.close();
+    return 0;
+  }
+  if (command === 'devnet' && sub === 'info') {
+    try {
+      process.stdout.write(JSON.stringify(readDevnetInfo(config.dataDir), null, 2) + '\n');
+      return 0;
+    } catch {
+      process.stderr.write(`no devnet.json in ${config.dataDir}: start the devnet first (ferry devnet)\n`);
+      return 1;
+    }
+  }
+  if (command === 'devnet' && sub === undefined) {
+    const devnet = await startDevnet({
+      dataDir: config.dataDir,
+      bitcoinPort: config.devnet.bitcoinPort,
+      blockIntervalMs: config.devnet.blockIntervalMs,
+    });
+    logger.info('devnet running', { bitcoin: devnet.info.bitcoin.rpcUrl, info: `${config.dataDir}/devnet.json` });
+    await untilSignal();
+    await devnet.close();
+    return 0;
+  }
+  process.stderr.write(`unknown command: ${words.join(' ')}\n\n${usage}`);
+  return 2;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  try {
+    process.exitCode = await run(argv);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`configuration error: ${error.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    process.stderr.write(`ferry: ${(error as Error).stack ?? String(error)}\n`);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,132 @@
+// Loads the configuration: defaults, then the optional TOML file, then environment overrides.
+// Anything unknown or of the wrong type stops start-up with a message naming the key.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse } from 'smol-toml';
+import { environment, schema, type Field, type FerryConfig, type Section } from './schema.ts';
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+const isField = (node: Field | Section): node is Field => typeof (node as Field).type === 'string';
+
+const levels = ['debug', 'info', 'warn', 'error'];
+const networks = ['regtest', 'testnet', 'signet', 'mainnet'];
+
+function check(key: string, field: Field, value: unknown): string | number | boolean {
+  switch (field.type) {
+    case 'string':
+      if (typeof value !== 'string') throw new ConfigError(`config key ${key} must be a string`);
+      return value;
+    case 'boolean':
+      if (typeof value !== 'boolean') throw new ConfigError(`config key ${key} must be a boolean`);
+      return value;
+    case 'integer':
+    case 'port': {
+      const n = typeof value === 'bigint' ? Number(value) : value;
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
+        throw new ConfigError(`config key ${key} must be a non-negative integer`);
+      }
+      if (field.type === 'port' && n > 65535) throw new ConfigError(`config key ${key} must be a port (0-65535)`);
+      return n;
+    }
+    case 'level':
+      if (typeof value !== 'string' || !levels.includes(value)) {
+        throw new ConfigError(`config key ${key} must be one of ${levels.join(', ')}`);
+      }
+      return value;
+    case 'network':
+      if (typeof value !== 'string' || !networks.includes(value)) {
+        throw new ConfigError(`config key ${key} must be one of ${networks.join(', ')}`);
+      }
+      return value;
+  }
+}
+
+function defaults(section: Section): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, node] of Object.entries(section)) out[name] = isField(node) ? node.default : defaults(node);
+  return out;
+}
+
+function merge(section: Section, target: Record<string, unknown>, input: Record<string, unknown>, prefix: string): void {
+  for (const [name, value] of Object.entries(input)) {
+    const key = prefix + name;
+    const node = section[name];
+    if (node === undefined) throw new ConfigError(`unknown config key: ${key}`);
+    if (isField(node)) {
+      target[name] = check(key, node, value);
+    } else {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        throw new ConfigError(`config key ${key} must be a table`);
+      }
+      merge(node, target[name] as Record<string, unknown>, value as Record<string, unknown>, key + '.');
+    }
+  }
+}
+
+function fieldAt(path: string): Field {
+  let node: Field | Section = schema;
+  for (const part of path.split('.')) node = (node as Section)[part];
+  return node as Field;
+}
+
+function fromEnvironment(key: string, field: Field, raw: string): unknown {
+  if (field.type === 'integer' || field.type === 'port') {
+    if (!/^\d+$/.test(raw)) throw new ConfigError(`config key ${key} must be a non-negative integer, got "${raw}"`);
+    return Number(raw);
+  }
+  if (field.type === 'boolean') {
+    if (raw !== 'true' && raw !== 'false') throw new ConfigError(`config key ${key} must be true or false, got "${raw}"`);
+    return raw === 'true';
+  }
+  return raw;
+}
+
+export interface LoadOptions {
+  file?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export function loadConfig(options: LoadOptions = {}): FerryConfig {
+  const env = options.env ?? process.env;
+  const config = defaults(schema);
+  const file = options.file ?? env.FERRY_CONFIG;
+  if (file) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new ConfigError(`cannot read config file ${file}: ${(error as Error).message}`);
+    }
+    let parsed: Record<string, unknown>;
+    try {
+      parsed = parse(text) as Record<string, unknown>;
+    } catch (error) {
+      throw new ConfigError(`config file ${file} is not valid TOML: ${(error as Error).message}`);
+    }
+    merge(schema, config, parsed, '');
+  }
+  for (const [variable, key] of Object.entries(environment)) {
+    const raw = env[variable];
+    if (raw === undefined || raw === '') continue;
+    const field = fieldAt(key);
+    const [section, name] = key.includes('.') ? key.split('.') : [undefined, key];
+    const target = section ? (config[section] as Record<string, unknown>) : config;
+    target[name] = check(`${key} (from ${variable})`, field, fromEnvironment(key, field, raw));
+  }
+  const result = config as unknown as FerryConfig;
+  result.dataDir = resolve(result.dataDir);
+  return result;
+}
+
+/** The database URL in effect: the configured one, or SQLite inside the data directory. */
+export const databaseUrl = (config: FerryConfig): string =>
+  config.database.url || `sqlite:${resolve(config.dataDir, 'ferry.sqlite')}`;
+
+/** A bitcoin backend is external when its RPC URL is configured; otherwise the devnet serves it. */
+export const usesDevnetBitcoin = (config: FerryConfig): boolean => config.bitcoin.rpcUrl === '' && config.devnet.enabled;

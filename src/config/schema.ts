@@ -1,0 +1,76 @@
+// The configuration schema: every key Ferry understands, its type and its default.
+// Zero-config (no file, no environment) means: regtest, embedded devnet, SQLite in the data directory,
+// API on 127.0.0.1:9001.
+
+export type FieldType = 'string' | 'integer' | 'boolean' | 'port' | 'level' | 'network';
+
+export interface Field {
+  type: FieldType;
+  default?: string | number | boolean;
+  doc: string;
+}
+
+export type Section = { [key: string]: Field | Section };
+
+export const schema: Section = {
+  network: { type: 'network', default: 'regtest', doc: 'bitcoin network: regtest, testnet, signet or mainnet' },
+  dataDir: { type: 'string', default: './data', doc: 'directory for the database, devnet state and devnet.json' },
+  api: {
+    host: { type: 'string', default: '127.0.0.1', doc: 'address the HTTP API listens on' },
+    port: { type: 'port', default: 9001, doc: 'port of the HTTP API (also /v2/ws and /streamswapstatus)' },
+    maxBodyBytes: { type: 'integer', default: 1_048_576, doc: 'larger request bodies are answered with 413' },
+  },
+  log: {
+    level: { type: 'level', default: 'info', doc: 'debug, info, warn or error' },
+  },
+  database: {
+    url: {
+      type: 'string',
+      default: '',
+      doc: 'postgres://... for PostgreSQL; empty means SQLite at <dataDir>/ferry.sqlite',
+    },
+  },
+  devnet: {
+    enabled: {
+      type: 'boolean',
+      default: true,
+      doc: 'run the embedded regtest devnet for every backend that is not configured',
+    },
+    bitcoinPort: { type: 'port', default: 18443, doc: 'port of the devnet bitcoin node JSON-RPC' },
+    blockIntervalMs: { type: 'integer', default: 0, doc: 'mine a devnet block every N ms; 0 mines only on demand' },
+  },
+  bitcoin: {
+    rpcUrl: { type: 'string', default: '', doc: 'Bitcoin Core JSON-RPC URL; empty uses the devnet' },
+    rpcUser: { type: 'string', default: '', doc: 'JSON-RPC user' },
+    rpcPassword: { type: 'string', default: '', doc: 'JSON-RPC password' },
+    wallet: { type: 'string', default: '', doc: "wallet holding the operator's funds" },
+    pollIntervalMs: { type: 'integer', default: 1000, doc: 'how often the chain watcher polls the node' },
+  },
+};
+
+export interface FerryConfig {
+  network: 'regtest' | 'testnet' | 'signet' | 'mainnet';
+  dataDir: string;
+  api: { host: string; port: number; maxBodyBytes: number };
+  log: { level: 'debug' | 'info' | 'warn' | 'error' };
+  database: { url: string };
+  devnet: { enabled: boolean; bitcoinPort: number; blockIntervalMs: number };
+  bitcoin: { rpcUrl: string; rpcUser: string; rpcPassword: string; wallet: string; pollIntervalMs: number };
+}
+
+/** Environment variables that override a key; applied after the file. */
+export const environment: Record<string, string> = {
+  FERRY_NETWORK: 'network',
+  FERRY_DATA_DIR: 'dataDir',
+  FERRY_API_HOST: 'api.host',
+  FERRY_API_PORT: 'api.port',
+  FERRY_LOG_LEVEL: 'log.level',
+  FERRY_DATABASE_URL: 'database.url',
+  FERRY_DEVNET_ENABLED: 'devnet.enabled',
+  FERRY_DEVNET_BITCOIN_PORT: 'devnet.bitcoinPort',
+  FERRY_DEVNET_BLOCK_INTERVAL_MS: 'devnet.blockIntervalMs',
+  FERRY_BITCOIN_RPC_URL: 'bitcoin.rpcUrl',
+  FERRY_BITCOIN_RPC_USER: 'bitcoin.rpcUser',
+  FERRY_BITCOIN_RPC_PASSWORD: 'bitcoin.rpcPassword',
+  FERRY_BITCOIN_WALLET: 'bitcoin.wallet',
+};

@@ -1,0 +1,5 @@
+// The package's public surface for integrators.
+export { startFerry, type Ferry } from './app.ts';
+export { loadConfig, type FerryConfig } from './config/index.ts';
+export { BitcoinRpcClient, RpcError } from './chains/bitcoin-rpc.ts';
+export { startDevnet, readDevnetInfo, type DevnetInfo } from './devnet/index.ts';

@@ -1,0 +1,80 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { createHttpServer, listen } from '../../src/api/http/server.ts';
+import { Router } from '../../src/api/http/router.ts';
+import { badRequest } from '../../src/api/http/errors.ts';
+import { bodyObject, requireHex } from '../../src/api/http/validate.ts';
+import { silentLogger } from '../../src/log/index.ts';
+
+const router = new Router()
+  .get('/items/{id}', ({ params, query }) => ({ body: { id: params.id, q: query.get('q') } }))
+  .post('/echo', ({ body }) => ({ status: 201, body: { hex: requireHex(bodyObject(body), 'hex') } }))
+  .get('/fail', () => {
+    throw badRequest('nope', { extra: 1 });
+  })
+  .get('/crash', () => {
+    throw new Error('secret internals');
+  });
+const server = createHttpServer({ router, logger: silentLogger, maxBodyBytes: 1024 });
+const address = await listen(server, 0, '127.0.0.1');
+after(() => server.close());
+
+async function call(method: string, path: string, body?: string): Promise<{ status: number; json: any }> {
+  const response = await fetch(`http://127.0.0.1:${address.port}${path}`, {
+    method,
+    body,
+    headers: body ? { 'content-type': 'application/json' } : {},
+  });
+  return { status: response.status, json: await response.json() };
+}
+
+test('routes with params and query', async () => {
+  assert.deepEqual(await call('GET', '/items/ab%20c?q=1'), { status: 200, json: { id: 'ab c', q: '1' } });
+  assert.deepEqual(await call('POST', '/echo', '{"hex":"AB01"}'), { status: 201, json: { hex: 'ab01' } });
+});
+
+test('unknown route 404 JSON, wrong method 405 JSON', async () => {
+  const missing = await call('GET', '/nothing/here');
+  assert.equal(missing.status, 404);
+  assert.match(missing.json.error, /not found/);
+  const method = await call('DELETE', '/echo');
+  assert.equal(method.status, 405);
+  assert.equal(typeof method.json.error, 'string');
+});
+
+test('malformed JSON 400, missing and invalid parameters 400 with the reference texts', async () => {
+  const malformed = await call('POST', '/echo', '{"hex":');
+  assert.equal(malformed.status, 400);
+  assert.match(malformed.json.error, /invalid JSON body/);
+  assert.deepEqual(await call('POST', '/echo', '{}'), { status: 400, json: { error: 'undefined parameter: hex' } });
+  assert.deepEqual(await call('POST', '/echo', '{"hex":"xyz"}'), { status: 400, json: { error: 'could not parse hex string: hex' } });
+  assert.deepEqual(await call('POST', '/echo', '{"hex":5}'), { status: 400, json: { error: 'invalid parameter: hex' } });
+  assert.deepEqual(await call('POST', '/echo', '[1]'), { status: 400, json: { error: 'request body must be a JSON object' } });
+  assert.deepEqual(await call('POST', '/echo'), { status: 400, json: { error: 'request body is missing' } });
+});
+
+test('HttpError extras ride along; a crash answers 500 without internals', async () => {
+  assert.deepEqual(await call('GET', '/fail'), { status: 400, json: { error: 'nope', extra: 1 } });
+  assert.deepEqual(await call('GET', '/crash'), { status: 500, json: { error: 'internal error' } });
+});
+
+test('oversized bodies answer 413, declared or streamed', async () => {
+  const declared = await call('POST', '/echo', JSON.stringify({ hex: 'ab'.repeat(2000) }));
+  assert.equal(declared.status, 413);
+  assert.match(declared.json.error, /larger than 1024 bytes/);
+
+  // chunked upload without content-length: the limit is enforced while streaming
+  const streamed = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: address.port, path: '/echo', method: 'POST' }, (res) => {
+      let body = '';
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    for (let i = 0; i < 10; i++) req.write('x'.repeat(500));
+    req.end();
+  });
+  assert.equal(streamed.status, 413);
+  assert.match(JSON.parse(streamed.body).error, /larger than/);
+});

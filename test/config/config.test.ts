@@ -1,0 +1,64 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ConfigError, databaseUrl, loadConfig, usesDevnetBitcoin } from '../../src/config/index.ts';
+
+const file = (text: string): string => {
+  const path = join(mkdtempSync(join(tmpdir(), 'ferry-config-')), 'ferry.toml');
+  writeFileSync(path, text);
+  return path;
+};
+
+test('zero-config: regtest, devnet, SQLite in the data directory, API on 127.0.0.1:9001', () => {
+  const config = loadConfig({ env: {} });
+  assert.equal(config.network, 'regtest');
+  assert.equal(config.api.host, '127.0.0.1');
+  assert.equal(config.api.port, 9001);
+  assert.equal(config.dataDir, resolve('./data'));
+  assert.equal(databaseUrl(config), `sqlite:${resolve('./data/ferry.sqlite')}`);
+  assert.equal(usesDevnetBitcoin(config), true);
+});
+
+test('a TOML file sets keys; the environment overrides the file', () => {
+  const path = file('dataDir = "/tmp/a"\n[api]\nport = 9100\n[database]\nurl = "postgres://x@127.0.0.1/test"\n[log]\nlevel = "debug"\n');
+  const config = loadConfig({ file: path, env: { FERRY_API_PORT: '9200', FERRY_DATA_DIR: '/tmp/b' } });
+  assert.equal(config.api.port, 9200);
+  assert.equal(config.dataDir, '/tmp/b');
+  assert.equal(config.log.level, 'debug');
+  assert.equal(databaseUrl(config), 'postgres://x@127.0.0.1/test');
+});
+
+test('FERRY_CONFIG names the file when --config is not given', () => {
+  const path = file('[api]\nhost = "0.0.0.0"\n');
+  assert.equal(loadConfig({ env: { FERRY_CONFIG: path } }).api.host, '0.0.0.0');
+});
+
+test('a configured bitcoin backend replaces the devnet', () => {
+  const config = loadConfig({ file: file('[bitcoin]\nrpcUrl = "http://127.0.0.1:8332"\n'), env: {} });
+  assert.equal(usesDevnetBitcoin(config), false);
+});
+
+test('an unknown key stops start-up naming the key', () => {
+  assert.throws(() => loadConfig({ file: file('[api]\nprot = 1\n'), env: {} }), (error: Error) => {
+    assert.ok(error instanceof ConfigError);
+    assert.match(error.message, /unknown config key: api\.prot/);
+    return true;
+  });
+  assert.throws(() => loadConfig({ file: file('colour = "blue"\n'), env: {} }), /unknown config key: colour/);
+});
+
+test('a wrong type stops start-up naming the key', () => {
+  assert.throws(() => loadConfig({ file: file('[api]\nport = "9001"\n'), env: {} }), /api\.port must be a port|api\.port must be a non-negative integer/);
+  assert.throws(() => loadConfig({ file: file('[api]\nport = 70000\n'), env: {} }), /api\.port must be a port/);
+  assert.throws(() => loadConfig({ file: file('api = 3\n'), env: {} }), /api must be a table/);
+  assert.throws(() => loadConfig({ file: file('[log]\nlevel = "loud"\n'), env: {} }), /log\.level must be one of/);
+  assert.throws(() => loadConfig({ file: file('[devnet]\nenabled = "yes"\n'), env: {} }), /devnet\.enabled must be a boolean/);
+  assert.throws(() => loadConfig({ env: { FERRY_API_PORT: 'abc' } }), /api\.port must be a non-negative integer/);
+});
+
+test('broken TOML and a missing file are reported', () => {
+  assert.throws(() => loadConfig({ file: file('[api\n'), env: {} }), /not valid TOML/);
+  assert.throws(() => loadConfig({ file: '/nonexistent/ferry.toml', env: {} }), /cannot read config file/);
+});
