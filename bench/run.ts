@@ -1,0 +1,15 @@
+// `npm run bench`: every benchmark, each printing its numbers next to a baseline measured in the same run.
+import { benchVerify } from './verify.ts';
+import { benchWatcher } from './watcher.ts';
+
+const benches: [string, () => Promise<string[]>][] = [
+  ['devnet script verification', benchVerify],
+  ['chain watcher', benchWatcher],
+];
+
+const only = process.argv.slice(2);
+for (const [name, run] of benches) {
+  if (only.length > 0 && !only.some((o) => name.includes(o))) continue;
+  console.log(`== ${name}`);
+  for (const line of await run()) console.log('  ' + line);
+}
