@@ -1,0 +1,84 @@
+// Ferry's schema, as an append-only list of migrations. Never edit a released migration: add one.
+// SQL is shared; only column types differ, through `types(dialect)`.
+import type { Dialect } from './types.ts';
+
+export interface Migration {
+  /** 1, 2, 3, ... with no gaps; the database records the highest one applied. */
+  version: number;
+  name: string;
+  /** Statements to run, one per string (better-sqlite3 prepares one statement at a time). */
+  statements(dialect: Dialect): string[];
+}
+
+export interface ColumnTypes {
+  /** A 64-bit integer. */
+  bigint: string;
+  /** An auto-assigned, never reused, 64-bit integer primary key. */
+  autoId: string;
+  /** Appended to CREATE TABLE: SQLite STRICT tables reject wrongly typed values, as PostgreSQL does. */
+  tableSuffix: string;
+}
+
+export function types(dialect: Dialect): ColumnTypes {
+  return dialect === 'sqlite'
+    ? { bigint: 'INTEGER', autoId: 'INTEGER PRIMARY KEY AUTOINCREMENT', tableSuffix: ' STRICT' }
+    : { bigint: 'BIGINT', autoId: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY', tableSuffix: '' };
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'initial',
+    statements(dialect) {
+      const t = types(dialect);
+      return [
+        `CREATE TABLE chain_checkpoints (
+          chain TEXT NOT NULL PRIMARY KEY,
+          height ${t.bigint} NOT NULL,
+          block_hash TEXT NOT NULL,
+          updated_at ${t.bigint} NOT NULL
+        )${t.tableSuffix}`,
+        `CREATE TABLE swaps (
+          id TEXT NOT NULL PRIMARY KEY,
+          type TEXT NOT NULL,
+          pair TEXT NOT NULL,
+          status TEXT NOT NULL,
+          preimage_hash TEXT NOT NULL UNIQUE,
+          invoice TEXT UNIQUE,
+          key_index ${t.bigint},
+          timeout_block_height ${t.bigint},
+          lockup_address TEXT,
+          data TEXT NOT NULL,
+          version ${t.bigint} NOT NULL,
+          created_at ${t.bigint} NOT NULL,
+          updated_at ${t.bigint} NOT NULL
+        )${t.tableSuffix}`,
+        `CREATE INDEX swaps_status_idx ON swaps (status)`,
+        `CREATE INDEX swaps_lockup_address_idx ON swaps (lockup_address)`,
+        `CREATE TABLE swap_effects (
+          id ${t.autoId},
+          swap_id TEXT NOT NULL REFERENCES swaps (id),
+          kind TEXT NOT NULL,
+          payload TEXT NOT NULL,
+          state TEXT NOT NULL CHECK (state IN ('pending', 'done', 'failed')),
+          attempts ${t.bigint} NOT NULL,
+          last_error TEXT,
+          created_at ${t.bigint} NOT NULL,
+          updated_at ${t.bigint} NOT NULL
+        )${t.tableSuffix}`,
+        // Partial: done and failed effects pile up forever, the engine only ever scans pending ones.
+        `CREATE INDEX swap_effects_pending_idx ON swap_effects (id) WHERE state = 'pending'`,
+        `CREATE INDEX swap_effects_swap_idx ON swap_effects (swap_id, id)`,
+        `CREATE TABLE counters (
+          name TEXT NOT NULL PRIMARY KEY,
+          value ${t.bigint} NOT NULL
+        )${t.tableSuffix}`,
+        `CREATE TABLE kv (
+          key TEXT NOT NULL PRIMARY KEY,
+          value TEXT NOT NULL,
+          updated_at ${t.bigint} NOT NULL
+        )${t.tableSuffix}`,
+      ];
+    },
+  },
+];
