@@ -2,9 +2,11 @@
 import type { Server } from 'node:http';
 import { BitcoinRpcClient } from './chains/bitcoin-rpc.ts';
 import { ChainService, UtxoChain } from './chains/chain-service.ts';
+import { ChainWatcher } from './chains/watcher.ts';
 import { createApiServer } from './api/index.ts';
 import { listen } from './api/http/server.ts';
-import { usesDevnetBitcoin, type FerryConfig } from './config/index.ts';
+import { databaseUrl, usesDevnetBitcoin, type FerryConfig } from './config/index.ts';
+import { openStorage, type Storage } from './db/index.ts';
 import { startDevnet, type Devnet } from './devnet/index.ts';
 import type { Logger } from './log/index.ts';
 
@@ -12,6 +14,8 @@ export interface Ferry {
   apiUrl: string;
   devnet?: Devnet;
   chains: ChainService;
+  storage: Storage;
+  watchers: Map<string, ChainWatcher>;
   close(): Promise<void>;
 }
 
@@ -58,8 +62,26 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
     }
     await waitForNode(bitcoinRpc, logger.child('bitcoin'));
 
+    const storage = await openStorage(databaseUrl(config));
+    closers.push(() => storage.close());
+    logger.info('storage ready', { dialect: storage.database.dialect });
+
     const chains = new ChainService();
     chains.add(new UtxoChain('BTC', bitcoinRpc));
+
+    // The watcher resumes from its checkpoint in storage; swap engines subscribe to it.
+    const watcher = new ChainWatcher({
+      chain: 'BTC',
+      rpc: bitcoinRpc,
+      checkpoints: storage.checkpoints,
+      pollIntervalMs: config.bitcoin.pollIntervalMs,
+      logger: logger.child('watcher.BTC'),
+    });
+    watcher.on('block', (block) => logger.debug('block processed', { chain: 'BTC', height: block.height }));
+    watcher.on('reorg', (reorg) => logger.warn('chain reorganisation', { chain: 'BTC', forkHeight: reorg.forkHeight }));
+    await watcher.start();
+    closers.push(() => watcher.stop());
+    const watchers = new Map([['BTC', watcher]]);
 
     const server: Server = createApiServer({ chains, logger: logger.child('api'), maxBodyBytes: config.api.maxBodyBytes });
     const address = await listen(server, config.api.port, config.api.host);
@@ -72,7 +94,7 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
     );
     const apiUrl = `http://${address.address}:${address.port}`;
     logger.info('API listening', { url: apiUrl });
-    return { apiUrl, devnet, chains, close };
+    return { apiUrl, devnet, chains, storage, watchers, close };
   } catch (error) {
     await close();
     throw error;

@@ -79,12 +79,14 @@ export interface BlockHeader {
 
 export interface BlockVerbose1 extends BlockHeader {
   tx: string[];
+  strippedsize: number;
   size: number;
   weight: number;
 }
 
 export interface BlockVerbose2 extends BlockHeader {
   tx: DecodedTransaction[];
+  strippedsize: number;
   size: number;
   weight: number;
 }

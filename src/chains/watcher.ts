@@ -1,0 +1,327 @@
+// Follows a Bitcoin Core node by polling (getbestblockhash, getblockhash, getblock, getrawmempool,
+// getrawtransaction) and reports lockups to watched scripts, spends of watched outpoints (with the
+// spending witness), confirmations and reorgs. The last processed block is saved after each block,
+// so a restarted watcher carries on where it stopped instead of rescanning or skipping blocks.
+import { RpcError, type BitcoinRpcClient } from './bitcoin-rpc.ts';
+import { BlockWindow } from './block-window.ts';
+import type { CheckpointStore } from './checkpoint.ts';
+import type { BlockRef, ChainEventHandler, ChainEventType, ChainSubscriber } from './events.ts';
+import { consoleLogger, type WatcherLogger } from './logger.ts';
+import { MempoolFollower } from './mempool.ts';
+import { inputWitness, parseBlock, transactionHex, type RawBlock, type RawTransaction } from './raw-block.ts';
+import { findLockups, findSpends } from './scan.ts';
+import { Subscribers } from './subscribers.ts';
+import { TrackedTransactions } from './tracked-txs.ts';
+import { WatchIndex } from './watch-index.ts';
+
+export interface ChainWatcherOptions {
+  /** Name used in events and as the checkpoint key, e.g. 'BTC'. */
+  chain: string;
+  rpc: BitcoinRpcClient;
+  checkpoints: CheckpointStore;
+  pollIntervalMs?: number;
+  /** First block to scan when there is no checkpoint; without either, scanning starts after the current tip. */
+  startHeight?: number;
+  logger?: WatcherLogger;
+  /** Report unconfirmed transactions (default true). */
+  mempool?: boolean;
+  /** How many processed blocks are remembered to detect and walk back reorgs (default 100). */
+  reorgDepth?: number;
+  /** Confirmation events are sent up to this count per tracked transaction (default 6). */
+  maxConfirmations?: number;
+}
+
+/** Bitcoin Core error codes the watcher expects in normal operation. */
+const BLOCK_HEIGHT_OUT_OF_RANGE = -8;
+const BLOCK_NOT_FOUND = -5;
+
+export class ChainWatcher {
+  readonly chain: string;
+  private readonly rpc: BitcoinRpcClient;
+  private readonly checkpoints: CheckpointStore;
+  private readonly logger: WatcherLogger;
+  private readonly pollIntervalMs: number;
+  private readonly followMempool: boolean;
+  private readonly reorgDepth: number;
+  private readonly maxConfirmations: number;
+  private readonly index = new WatchIndex();
+  private readonly tracked = new TrackedTransactions();
+  private readonly window: BlockWindow;
+  private readonly mempool: MempoolFollower;
+  private readonly subscribers: Subscribers;
+  private position?: BlockRef;
+  private queue: Promise<void> = Promise.resolve();
+  private timer?: NodeJS.Timeout;
+  private running = false;
+  private failing = false;
+
+  constructor(private readonly options: ChainWatcherOptions) {
+    this.chain = options.chain;
+    this.rpc = options.rpc;
+    this.checkpoints = options.checkpoints;
+    this.logger = options.logger ?? consoleLogger;
+    this.pollIntervalMs = options.pollIntervalMs ?? 1000;
+    this.followMempool = options.mempool ?? true;
+    this.reorgDepth = options.reorgDepth ?? 100;
+    this.maxConfirmations = options.maxConfirmations ?? 6;
+    this.window = new BlockWindow(this.reorgDepth);
+    this.mempool = new MempoolFollower(this.rpc);
+    this.subscribers = new Subscribers(this.logger);
+  }
+
+  watchScript(scriptHex: string): void {
+    this.index.watchScript(scriptHex);
+  }
+
+  /** Also stops following the outputs that were found paying this script. */
+  unwatchScript(scriptHex: string): void {
+    this.index.unwatchScript(scriptHex);
+  }
+
+  /** Report spends of an output (lockups of watched scripts are followed without this). */
+  watchOutpoint(txid: string, vout: number): void {
+    this.index.watchOutpoint(txid, vout);
+  }
+
+  unwatchOutpoint(txid: string, vout: number): void {
+    this.index.unwatchOutpoint(txid, vout);
+  }
+
+  /** Report confirmations of a transaction (e.g. one Ferry broadcast itself). */
+  watchTransaction(txid: string): void {
+    this.index.watchTransaction(txid);
+  }
+
+  unwatchTransaction(txid: string): void {
+    this.index.unwatchTransaction(txid);
+  }
+
+  on<K extends ChainEventType>(type: K, handler: ChainEventHandler<K>): () => void {
+    return this.subscribers.on(type, handler);
+  }
+
+  subscribe(subscriber: ChainSubscriber): () => void {
+    return this.subscribers.add(subscriber);
+  }
+
+  /** The last processed block. */
+  get tip(): BlockRef | undefined {
+    return this.position && { ...this.position };
+  }
+
+  get watching(): { scripts: number; outpoints: number; transactions: number } {
+    return this.index.size;
+  }
+
+  /** Starts polling; resolves after the first round, which is logged (not thrown) if the node is down. */
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    await this.poll();
+  }
+
+  /** Stops polling and waits for the round in progress. */
+  async stop(): Promise<void> {
+    this.running = false;
+    clearTimeout(this.timer);
+    await this.queue;
+  }
+
+  /** Processes everything up to the node's current tip and its mempool now; rejects if the node fails. */
+  sync(): Promise<void> {
+    const round = this.queue.then(() => this.round());
+    this.queue = round.catch(() => {});
+    return round;
+  }
+
+  private async poll(): Promise<void> {
+    try {
+      await this.sync();
+      if (this.failing) this.logger.info('chain watcher: node reachable again', { chain: this.chain });
+      this.failing = false;
+    } catch (error) {
+      // Keep the log quiet while the node stays down: the first failure is the news.
+      const log = this.failing ? this.logger.debug : this.logger.error;
+      log.call(this.logger, 'chain watcher: poll failed, retrying', { chain: this.chain, error: String(error) });
+      this.failing = true;
+    }
+    if (this.running) this.timer = setTimeout(() => void this.poll(), this.pollIntervalMs);
+  }
+
+  private async round(): Promise<void> {
+    if (!this.position) await this.initialize();
+    await this.followBlocks();
+    if (this.followMempool) await this.scanMempool();
+  }
+
+  private async initialize(): Promise<void> {
+    const checkpoint = await this.checkpoints.get(this.chain);
+    if (checkpoint) {
+      this.moveTo({ height: checkpoint.height, hash: checkpoint.hash });
+      this.logger.info('chain watcher: resuming after checkpoint', { chain: this.chain, ...checkpoint });
+      return;
+    }
+    const bestHash = await this.rpc.getBestBlockHash();
+    const best = await this.rpc.getBlockHeader(bestHash);
+    let start: BlockRef = { height: best.height, hash: bestHash };
+    const { startHeight } = this.options;
+    if (startHeight !== undefined && startHeight <= best.height) {
+      // The genesis block's outputs are unspendable, so there is nothing to scan below height 1.
+      const height = Math.max(startHeight - 1, 0);
+      start = { height, hash: await this.rpc.getBlockHash(height) };
+    }
+    this.moveTo(start);
+    await this.checkpoints.set(this.chain, start);
+    this.logger.info('chain watcher: starting', { chain: this.chain, after: start });
+  }
+
+  private moveTo(block: BlockRef, previousHash?: string): void {
+    this.position = block;
+    this.window.add(block.height, block.hash, previousHash);
+  }
+
+  private async followBlocks(): Promise<void> {
+    while (true) {
+      const position = this.position!;
+      const bestHash = await this.rpc.getBestBlockHash();
+      if (bestHash === position.hash) return;
+      const best = await this.rpc.getBlockHeader(bestHash);
+      if (best.height <= position.height) {
+        await this.rewind();
+        continue;
+      }
+      for (let height = position.height + 1; height <= best.height; height++) {
+        const hash = await this.rpc.getBlockHash(height);
+        const block = parseBlock(await this.rpc.getBlockHex(hash));
+        if (block.previousHash !== this.position!.hash) {
+          await this.rewind();
+          break;
+        }
+        await this.processBlock({ height, hash }, block);
+      }
+    }
+  }
+
+  /** Walks back from our tip to the last block still in the node's active chain. */
+  private async rewind(): Promise<void> {
+    const bestHash = await this.rpc.getBestBlockHash();
+    const newTip: BlockRef = { height: (await this.rpc.getBlockHeader(bestHash)).height, hash: bestHash };
+    const disconnected: BlockRef[] = [];
+    let cursor = this.position!;
+    while (!(await this.isActive(cursor))) {
+      disconnected.push(cursor);
+      const parent = this.window.parent(cursor) ?? (await this.parentFromNode(cursor));
+      if (!parent) {
+        // The node does not know the block (e.g. it was resynced): carry on from the highest height
+        // both chains can share; transactions above it are scanned again.
+        const height = Math.min(cursor.height - 1, newTip.height);
+        this.logger.warn('chain watcher: fork point unknown to the node', { chain: this.chain, height });
+        cursor = { height, hash: await this.rpc.getBlockHash(height) };
+        break;
+      }
+      cursor = parent;
+    }
+    if (disconnected.length === 0) {
+      throw new Error(`chain watcher: node reported a fork but block ${cursor.hash} is still in its active chain`);
+    }
+    for (const txid of this.tracked.disconnect(new Set(disconnected.map((block) => block.hash)))) {
+      this.mempool.forget(txid);
+    }
+    this.window.dropAbove(cursor.height);
+    this.moveTo(cursor);
+    this.logger.warn('chain watcher: reorg', { chain: this.chain, forkHeight: cursor.height, disconnected, newTip });
+    await this.subscribers.emit('reorg', { chain: this.chain, disconnected, forkHeight: cursor.height, newTip });
+    await this.checkpoints.set(this.chain, cursor);
+  }
+
+  private async isActive(block: BlockRef): Promise<boolean> {
+    try {
+      return (await this.rpc.getBlockHash(block.height)) === block.hash;
+    } catch (error) {
+      if (error instanceof RpcError && error.code === BLOCK_HEIGHT_OUT_OF_RANGE) return false;
+      throw error;
+    }
+  }
+
+  private async parentFromNode(block: BlockRef): Promise<BlockRef | undefined> {
+    try {
+      const header = await this.rpc.getBlockHeader(block.hash);
+      return header.previousblockhash ? { height: block.height - 1, hash: header.previousblockhash } : undefined;
+    } catch (error) {
+      if (error instanceof RpcError && error.code === BLOCK_NOT_FOUND) return undefined;
+      throw error;
+    }
+  }
+
+  private async processBlock(block: BlockRef, raw: RawBlock): Promise<void> {
+    const { transactions } = raw;
+    for (const tx of transactions) this.mempool.forget(tx.txid);
+    const placement = { confirmations: 1, blockHeight: block.height, blockHash: block.hash };
+    const included = await this.report(
+      transactions.filter((tx) => !this.tracked.isReportedInBlock(tx.txid, block.hash)),
+      placement,
+    );
+    for (const tx of transactions) if (this.index.isTransactionWatched(tx.txid)) included.add(tx.txid);
+
+    for (const txid of included) {
+      this.tracked.markBlock(txid, block);
+      await this.subscribers.emit('confirmation', { chain: this.chain, txid, ...placement });
+    }
+    for (const deeper of this.tracked.deepened(block.height, this.maxConfirmations, this.reorgDepth)) {
+      await this.subscribers.emit('confirmation', {
+        chain: this.chain,
+        txid: deeper.txid,
+        confirmations: deeper.confirmations,
+        blockHeight: deeper.height,
+        blockHash: deeper.hash,
+      });
+    }
+
+    this.moveTo(block, raw.previousHash);
+    await this.subscribers.emit('block', { chain: this.chain, ...block });
+    await this.checkpoints.set(this.chain, block);
+  }
+
+  private async scanMempool(): Promise<void> {
+    const { entered, mempool } = await this.mempool.poll();
+    this.tracked.forgetLeftMempool(mempool);
+    const fresh = entered.filter((tx) => !this.tracked.isReported(tx.txid));
+    for (const txid of await this.report(fresh, { confirmations: 0 })) this.tracked.markMempool(txid);
+  }
+
+  /** Emits lockup and spend events for a batch of transactions; returns the txids that matched. */
+  private async report(
+    transactions: RawTransaction[],
+    placement: { confirmations: number; blockHeight?: number; blockHash?: string },
+  ): Promise<Set<string>> {
+    const matched = new Set<string>();
+    // All outputs first: a spend in the same batch as its lockup must find the lockup's outpoint.
+    const lockups = findLockups(transactions, this.index);
+    const spends = findSpends(transactions, this.index);
+    for (const { tx, vout, value, scriptHex } of lockups) {
+      matched.add(tx.txid);
+      await this.subscribers.emit('lockup', {
+        chain: this.chain,
+        txid: tx.txid,
+        vout,
+        value,
+        scriptHex,
+        txHex: transactionHex(tx),
+        ...placement,
+      });
+    }
+    for (const { tx, inputIndex, outpoint } of spends) {
+      matched.add(tx.txid);
+      await this.subscribers.emit('spend', {
+        chain: this.chain,
+        outpoint,
+        txid: tx.txid,
+        inputIndex,
+        witness: inputWitness(tx, inputIndex),
+        txHex: transactionHex(tx),
+        ...placement,
+      });
+    }
+    return matched;
+  }
+}

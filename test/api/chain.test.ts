@@ -1,0 +1,128 @@
+// The chain endpoints of v1 and v2 against Ferry running on its devnet: real node, real transactions.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startFerry, type Ferry } from '../../src/app.ts';
+import { BitcoinRpcClient } from '../../src/chains/bitcoin-rpc.ts';
+import { loadConfig } from '../../src/config/index.ts';
+import { silentLogger } from '../../src/log/index.ts';
+import { buildClaim, buildRefund, findLockupOutput, makeHtlc } from '../helpers/htlc.ts';
+
+let ferry: Ferry;
+let rpc: BitcoinRpcClient;
+let user: BitcoinRpcClient;
+
+before(async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ferry-api-chain-'));
+  const config = loadConfig({ env: { FERRY_DATA_DIR: dataDir, FERRY_API_PORT: '0', FERRY_DEVNET_BITCOIN_PORT: '0' } });
+  ferry = await startFerry(config, silentLogger);
+  const info = ferry.devnet!.info.bitcoin;
+  rpc = new BitcoinRpcClient({ url: info.rpcUrl, user: info.rpcUser, password: info.rpcPassword });
+  user = rpc.wallet(info.wallets.user);
+});
+after(() => ferry.close());
+
+async function get(path: string) {
+  const response = await fetch(ferry.apiUrl + path);
+  return { status: response.status, json: await response.json() };
+}
+
+async function post(path: string, body: unknown) {
+  const response = await fetch(ferry.apiUrl + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, json: await response.json() };
+}
+
+const mine = async (blocks = 1) => rpc.generateToAddress(blocks, await user.getNewAddress());
+
+test('heights and fees on v1 and v2 come from the node', async () => {
+  const height = await rpc.getBlockCount();
+  assert.deepEqual(await get('/v2/chain/heights'), { status: 200, json: { BTC: height } });
+  assert.deepEqual(await get('/v2/chain/BTC/height'), { status: 200, json: { height } });
+  const fees = await get('/v2/chain/fees');
+  assert.equal(fees.status, 200);
+  assert.ok(fees.json.BTC >= 1);
+  assert.deepEqual(await get('/v2/chain/BTC/fee'), { status: 200, json: { fee: fees.json.BTC } });
+  assert.deepEqual(await get('/getfeeestimation'), { status: 200, json: fees.json });
+  assert.equal((await get('/v2/version')).json.version, (await get('/version')).json.version);
+});
+
+test('a swap lockup is fetched, an early refund is refused with the reason, the claim is broadcast and confirms', async () => {
+  const height = await rpc.getBlockCount();
+  const htlc = makeHtlc({ kind: 'taproot', timeoutBlockHeight: height + 10 });
+  const fundingTxid = await user.sendToAddress(htlc.address, 0.001);
+
+  const pending = await get(`/v2/chain/BTC/transaction/${fundingTxid}`);
+  assert.equal(pending.status, 200);
+  assert.equal(pending.json.confirmations, undefined, 'unconfirmed: no confirmations field');
+  const funding = findLockupOutput(pending.json.hex, htlc);
+  assert.ok(funding, 'the served hex pays the lockup address');
+  assert.equal(funding.value, 100_000n);
+  assert.deepEqual(await post('/gettransaction', { currency: 'BTC', transactionId: fundingTxid }), {
+    status: 200,
+    json: { transactionHex: pending.json.hex },
+  });
+
+  await mine();
+  assert.equal((await get(`/v2/chain/BTC/transaction/${fundingTxid}`)).json.confirmations, 1);
+
+  const refund = buildRefund(htlc, funding);
+  const early = await post('/v2/chain/BTC/transaction', { hex: refund.hex });
+  assert.equal(early.status, 400);
+  assert.match(early.json.error, /non-final/);
+  const earlyV1 = await post('/broadcasttransaction', { currency: 'BTC', transactionHex: refund.hex });
+  assert.equal(earlyV1.status, 400);
+  assert.match(earlyV1.json.error, /non-final/);
+
+  const badClaim = buildClaim(htlc, funding, { preimage: new Uint8Array(32).fill(7) });
+  const rejected = await post('/v2/chain/BTC/transaction', { hex: badClaim.hex });
+  assert.equal(rejected.status, 400);
+  assert.match(rejected.json.error, /mandatory-script-verify-flag-failed/);
+
+  const claim = buildClaim(htlc, funding);
+  assert.deepEqual(await post('/v2/chain/BTC/transaction', { hex: claim.hex }), { status: 201, json: { id: claim.txid } });
+  assert.deepEqual(await rpc.getRawMempool(), [claim.txid]);
+  await mine();
+  const confirmed = await get(`/v2/chain/BTC/transaction/${claim.txid}`);
+  assert.deepEqual(confirmed, { status: 200, json: { hex: claim.hex, confirmations: 1 } });
+
+  // a second claim paying a different fee double-spends a confirmed output
+  const late = await post('/broadcasttransaction', { currency: 'BTC', transactionHex: buildClaim(htlc, funding, { fee: 2_000n }).hex });
+  assert.equal(late.status, 400);
+  assert.match(late.json.error, /missingorspent|bad-txns-inputs/);
+});
+
+test("Ferry's chain watcher follows the node and checkpoints the tip in storage", async () => {
+  await mine(2);
+  await ferry.watchers.get('BTC')!.sync();
+  const tip = await rpc.getBestBlockHash();
+  assert.deepEqual(await ferry.storage.checkpoints.get('BTC'), { height: await rpc.getBlockCount(), hash: tip });
+});
+
+test('bad input answers 4xx with a clear error and changes nothing', async () => {
+  const mempool = await rpc.getRawMempool();
+  const unknown = 'ab'.repeat(32);
+  const cases: [string, { status: number; json: any }, number, RegExp][] = [
+    ['v2 unknown tx', await get(`/v2/chain/BTC/transaction/${unknown}`), 404, /could not find transaction/],
+    ['v2 malformed txid', await get('/v2/chain/BTC/transaction/xyz'), 400, /invalid parameter: id/],
+    ['v2 unknown currency', await get('/v2/chain/DOGE/height'), 400, /could not find currency: DOGE/],
+    ['v2 broadcast no hex', await post('/v2/chain/BTC/transaction', {}), 400, /undefined parameter: hex/],
+    ['v2 broadcast bad hex', await post('/v2/chain/BTC/transaction', { hex: 'zz' }), 400, /could not parse hex string/],
+    ['v2 broadcast garbage', await post('/v2/chain/BTC/transaction', { hex: 'deadbeef' }), 400, /decode failed/i],
+    ['v2 broadcast array', await post('/v2/chain/BTC/transaction', [1, 2]), 400, /JSON object/],
+    ['v1 unknown tx', await post('/gettransaction', { currency: 'BTC', transactionId: unknown }), 400, /could not find transaction/],
+    ['v1 missing currency', await post('/gettransaction', { transactionId: unknown }), 400, /undefined parameter: currency/],
+    ['v1 bad currency type', await post('/broadcasttransaction', { currency: 5, transactionHex: 'aa' }), 400, /invalid parameter: currency/],
+    ['v1 broadcast missing hex', await post('/broadcasttransaction', { currency: 'BTC' }), 400, /undefined parameter: transactionHex/],
+  ];
+  for (const [name, response, status, error] of cases) {
+    assert.equal(response.status, status, name);
+    assert.match(response.json.error, error, name);
+  }
+  assert.deepEqual(await rpc.getRawMempool(), mempool);
+});

@@ -1,0 +1,51 @@
+// `ferry start` as an operator runs it: zero-config apart from ports and data directory, over real sockets.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ferryBin, runFerry } from '../helpers/ferry-process.ts';
+
+test('ferry start serves chain heights from its embedded devnet and stops cleanly on SIGTERM', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ferry-start-'));
+  const env = { FERRY_DATA_DIR: dataDir, FERRY_API_PORT: '0', FERRY_DEVNET_BITCOIN_PORT: '0' };
+  const ferry = runFerry(['start'], env);
+  try {
+    const listening = await ferry.waitFor((e) => e.message === 'API listening');
+    const url = listening.url as string;
+
+    const heights = await (await fetch(`${url}/v2/chain/heights`)).json();
+    assert.deepEqual(Object.keys(heights), ['BTC']);
+    assert.ok(Number.isInteger(heights.BTC) && heights.BTC >= 101, `funded devnet has mature coins: ${heights.BTC}`);
+    assert.deepEqual(await (await fetch(`${url}/v2/chain/BTC/height`)).json(), { height: heights.BTC });
+
+    const fees = await (await fetch(`${url}/v2/chain/fees`)).json();
+    assert.ok(typeof fees.BTC === 'number' && fees.BTC >= 1);
+    assert.equal(typeof (await (await fetch(`${url}/version`)).json()).version, 'string');
+
+    const info = JSON.parse(execFileSync(process.execPath, [ferryBin, 'devnet', 'info'], { env: { ...process.env, ...env } }).toString());
+    assert.match(info.bitcoin.rpcUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.equal(typeof info.bitcoin.rpcPassword, 'string');
+    assert.deepEqual(Object.keys(info.bitcoin.wallets).sort(), ['operator', 'user']);
+    // the devnet answers Core's JSON-RPC with the credentials it published
+    const rpc = await fetch(info.bitcoin.rpcUrl, {
+      method: 'POST',
+      headers: { authorization: 'Basic ' + Buffer.from(`${info.bitcoin.rpcUser}:${info.bitcoin.rpcPassword}`).toString('base64') },
+      body: JSON.stringify({ id: 1, method: 'getblockcount', params: [] }),
+    });
+    assert.equal((await rpc.json()).result, heights.BTC);
+  } finally {
+    ferry.child.kill('SIGTERM');
+  }
+  assert.equal(await ferry.exited, 0);
+});
+
+test('a bad configuration stops start-up with a message naming the key', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ferry-badconf-'));
+  const file = join(dir, 'ferry.toml');
+  writeFileSync(file, '[api]\nport = "high"\n');
+  const ferry = runFerry(['start', '--config', file], { FERRY_DATA_DIR: dir });
+  assert.equal(await ferry.exited, 2);
+  assert.match(ferry.lines.join('\n'), /api\.port/);
+});
