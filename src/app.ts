@@ -5,7 +5,9 @@ import { ChainService, UtxoChain } from './chains/chain-service.ts';
 import { ChainWatcher } from './chains/watcher.ts';
 import { createApiServer } from './api/index.ts';
 import { listen } from './api/http/server.ts';
-import { databaseUrl, usesDevnetBitcoin, type FerryConfig } from './config/index.ts';
+import { databaseUrl, usesDevnetBitcoin, usesDevnetLightning, type FerryConfig } from './config/index.ts';
+import type { LightningBackend } from './lightning/backend.ts';
+import { LndRestClient } from './lightning/lnd/client.ts';
 import { openStorage, type Storage } from './db/index.ts';
 import { startDevnet, type Devnet } from './devnet/index.ts';
 import type { Logger } from './log/index.ts';
@@ -16,6 +18,7 @@ export interface Ferry {
   chains: ChainService;
   storage: Storage;
   watchers: Map<string, ChainWatcher>;
+  lightning: Record<string, LightningBackend>;
   close(): Promise<void>;
 }
 
@@ -41,16 +44,18 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
   try {
     let devnet: Devnet | undefined;
     let bitcoinRpc: BitcoinRpcClient;
-    if (usesDevnetBitcoin(config)) {
+    if (usesDevnetBitcoin(config) || usesDevnetLightning(config)) {
       devnet = await startDevnet({
         dataDir: config.dataDir,
         bitcoinPort: config.devnet.bitcoinPort,
         blockIntervalMs: config.devnet.blockIntervalMs,
       });
       closers.push(() => devnet!.close());
-      const { rpcUrl, rpcUser, rpcPassword, wallets } = devnet.info.bitcoin;
+      logger.info('devnet started', { bitcoin: devnet.info.bitcoin.rpcUrl, info: `${config.dataDir}/devnet.json` });
+    }
+    if (usesDevnetBitcoin(config)) {
+      const { rpcUrl, rpcUser, rpcPassword, wallets } = devnet!.info.bitcoin;
       bitcoinRpc = new BitcoinRpcClient({ url: rpcUrl, user: rpcUser, password: rpcPassword, wallet: wallets.operator });
-      logger.info('devnet started', { bitcoin: rpcUrl, info: `${config.dataDir}/devnet.json` });
     } else {
       if (config.bitcoin.rpcUrl === '') throw new Error('no bitcoin backend: set bitcoin.rpcUrl or enable the devnet');
       bitcoinRpc = new BitcoinRpcClient({
@@ -83,7 +88,23 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
     closers.push(() => watcher.stop());
     const watchers = new Map([['BTC', watcher]]);
 
-    const server: Server = createApiServer({ chains, logger: logger.child('api'), maxBodyBytes: config.api.maxBodyBytes });
+    const lightning: Record<string, LightningBackend> = {};
+    if (usesDevnetLightning(config)) {
+      const node = devnet!.info.lightning.ferry;
+      lightning.BTC = new LndRestClient({ url: node.restUrl, macaroon: node.macaroon });
+    } else if (config.lightning.restUrl !== '') {
+      lightning.BTC = new LndRestClient({
+        url: config.lightning.restUrl,
+        macaroonPath: config.lightning.macaroonPath || undefined,
+        tlsCertPath: config.lightning.tlsCertPath || undefined,
+      });
+    }
+    for (const [symbol, backend] of Object.entries(lightning)) {
+      const info = await backend.getInfo();
+      logger.info('lightning node reachable', { symbol, publicKey: info.publicKey, blockHeight: info.blockHeight });
+    }
+
+    const server: Server = createApiServer({ chains, lightning, logger: logger.child('api'), maxBodyBytes: config.api.maxBodyBytes });
     const address = await listen(server, config.api.port, config.api.host);
     closers.push(
       () =>
@@ -94,7 +115,7 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
     );
     const apiUrl = `http://${address.address}:${address.port}`;
     logger.info('API listening', { url: apiUrl });
-    return { apiUrl, devnet, chains, storage, watchers, close };
+    return { apiUrl, devnet, chains, storage, watchers, lightning, close };
   } catch (error) {
     await close();
     throw error;

@@ -27,4 +27,4 @@ export function parseArgs(argv: string[]): Args {
 }
 
 /** Flags that take a value. */
-const valued = new Set(['config', 'data-dir']);
+const valued = new Set(['config', 'data-dir', 'node', 'memo', 'wallet']);

@@ -5,6 +5,7 @@ import { readDevnetInfo, startDevnet } from '../devnet/index.ts';
 import { createLogger } from '../log/index.ts';
 import { version } from '../version.ts';
 import { parseArgs } from './args.ts';
+import { devnetToolsUsage, runDevnetTool, UsageError } from './devnet-tools.ts';
 
 const usage = `ferry ${version}: a non-custodial swap service
 
@@ -14,6 +15,7 @@ usage:
   ferry devnet info [--config FILE]  print devnet.json (endpoints and credentials of the running devnet)
   ferry version                      print the version
 
+${devnetToolsUsage}
 options:
   --config FILE     TOML configuration file (or FERRY_CONFIG)
   --data-dir DIR    data directory (or FERRY_DATA_DIR; default ./data)
@@ -35,7 +37,7 @@ function untilSignal(): Promise<string> {
 
 async function run(argv: string[]): Promise<number> {
   const { words, flags } = parseArgs(argv);
-  const [command = 'help', sub] = words;
+  const [command = 'help', sub, ...rest] = words;
   if (flags.help || command === 'help') {
     process.stdout.write(usage);
     return 0;
@@ -73,6 +75,26 @@ async function run(argv: string[]): Promise<number> {
     await untilSignal();
     await devnet.close();
     return 0;
+  }
+  if (command === 'devnet' && sub !== undefined) {
+    let info;
+    try {
+      info = readDevnetInfo(config.dataDir);
+    } catch {
+      process.stderr.write(`no devnet.json in ${config.dataDir}: start the devnet first (ferry devnet or ferry start)\n`);
+      return 1;
+    }
+    try {
+      const ok = await runDevnetTool(info, sub, rest, flags, (value) => process.stdout.write(JSON.stringify(value, null, 2) + '\n'));
+      return ok ? 0 : 1;
+    } catch (error) {
+      if (error instanceof UsageError) {
+        process.stderr.write(error.message + '\n');
+        return 2;
+      }
+      process.stderr.write(`ferry devnet ${sub}: ${(error as Error).message}\n`);
+      return 1;
+    }
   }
   process.stderr.write(`unknown command: ${words.join(' ')}\n\n${usage}`);
   return 2;

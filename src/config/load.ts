@@ -130,3 +130,7 @@ export const databaseUrl = (config: FerryConfig): string =>
 
 /** A bitcoin backend is external when its RPC URL is configured; otherwise the devnet serves it. */
 export const usesDevnetBitcoin = (config: FerryConfig): boolean => config.bitcoin.rpcUrl === '' && config.devnet.enabled;
+
+/** Likewise for Lightning: the devnet's `ferry` node serves when no LND is configured. */
+export const usesDevnetLightning = (config: FerryConfig): boolean =>
+  config.lightning.restUrl === '' && config.devnet.enabled;

@@ -46,6 +46,11 @@ export const schema: Section = {
     wallet: { type: 'string', default: '', doc: "wallet holding the operator's funds" },
     pollIntervalMs: { type: 'integer', default: 1000, doc: 'how often the chain watcher polls the node' },
   },
+  lightning: {
+    restUrl: { type: 'string', default: '', doc: "LND's REST URL (https://host:8080); empty uses the devnet" },
+    macaroonPath: { type: 'string', default: '', doc: "LND's admin.macaroon" },
+    tlsCertPath: { type: 'string', default: '', doc: "LND's tls.cert; empty for plain HTTP" },
+  },
 };
 
 export interface FerryConfig {
@@ -56,6 +61,7 @@ export interface FerryConfig {
   database: { url: string };
   devnet: { enabled: boolean; bitcoinPort: number; blockIntervalMs: number };
   bitcoin: { rpcUrl: string; rpcUser: string; rpcPassword: string; wallet: string; pollIntervalMs: number };
+  lightning: { restUrl: string; macaroonPath: string; tlsCertPath: string };
 }
 
 /** Environment variables that override a key; applied after the file. */
@@ -73,4 +79,7 @@ export const environment: Record<string, string> = {
   FERRY_BITCOIN_RPC_USER: 'bitcoin.rpcUser',
   FERRY_BITCOIN_RPC_PASSWORD: 'bitcoin.rpcPassword',
   FERRY_BITCOIN_WALLET: 'bitcoin.wallet',
+  FERRY_LND_REST_URL: 'lightning.restUrl',
+  FERRY_LND_MACAROON_PATH: 'lightning.macaroonPath',
+  FERRY_LND_TLS_CERT_PATH: 'lightning.tlsCertPath',
 };

@@ -3,6 +3,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startBitcoinDevnet, type BitcoinDevnet } from './bitcoin/index.ts';
+import { BitcoinRpcChain, startLightningDevnet, type LightningDevnet, type LightningNodeInfo } from './lightning/index.ts';
 
 export interface DevnetOptions {
   dataDir: string;
@@ -18,11 +19,13 @@ export interface DevnetInfo {
     rpcPassword: string;
     wallets: { operator: string; user: string };
   };
+  lightning: Record<string, LightningNodeInfo>; // ferry (the operator's node), alice, bob
 }
 
 export interface Devnet {
   info: DevnetInfo;
   bitcoin: BitcoinDevnet;
+  lightning: LightningDevnet;
   close(): Promise<void>;
 }
 
@@ -36,6 +39,20 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     port: options.bitcoinPort,
     blockIntervalMs: options.blockIntervalMs,
   });
+  let lightning: LightningDevnet;
+  try {
+    // Channels are funded from the operator's wallet on the devnet chain; hold invoices expire by its height.
+    const chain = new BitcoinRpcChain({
+      url: bitcoin.rpcUrl,
+      user: bitcoin.rpcUser,
+      password: bitcoin.rpcPassword,
+      wallet: bitcoin.wallets.operator,
+    });
+    lightning = await startLightningDevnet({ dataDir: options.dataDir, host: options.host, chain });
+  } catch (error) {
+    await bitcoin.close();
+    throw error;
+  }
   const info: DevnetInfo = {
     bitcoin: {
       rpcUrl: bitcoin.rpcUrl,
@@ -43,12 +60,17 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       rpcPassword: bitcoin.rpcPassword,
       wallets: bitcoin.wallets,
     },
+    lightning: lightning.nodes,
   };
   // Written atomically: a reader never sees half a file.
   const path = devnetInfoPath(options.dataDir);
   writeFileSync(path + '.tmp', JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
   renameSync(path + '.tmp', path);
-  return { info, bitcoin, close: () => bitcoin.close() };
+  const close = async () => {
+    await lightning.close();
+    await bitcoin.close();
+  };
+  return { info, bitcoin, lightning, close };
 }
 
 export function readDevnetInfo(dataDir: string): DevnetInfo {

@@ -35,6 +35,32 @@ test('ferry start serves chain heights from its embedded devnet and stops cleanl
       body: JSON.stringify({ id: 1, method: 'getblockcount', params: [] }),
     });
     assert.equal((await rpc.json()).result, heights.BTC);
+    assert.deepEqual(Object.keys(info.lightning).sort(), ['alice', 'bob', 'ferry']);
+    assert.match(info.lightning.alice.restUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+
+    // the devnet tools, as a person would use them
+    const tool = (...args: string[]) =>
+      JSON.parse(execFileSync(process.execPath, [ferryBin, 'devnet', ...args], { env: { ...process.env, ...env } }).toString());
+    const before = tool('balances');
+    const { invoice } = tool('invoice', '25000', '--node', 'bob', '--memo', 'coffee');
+    assert.match(invoice, /^lnbcrt250u1/);
+    const paid = tool('pay', invoice, '--node', 'alice');
+    assert.equal(paid.status, 'SUCCEEDED');
+    const afterPay = tool('balances');
+    assert.equal(afterPay.lightning.bob.local, before.lightning.bob.local + 25_000);
+    assert.equal(afterPay.lightning.alice.local, before.lightning.alice.local - 25_000 - Math.ceil(paid.feeMsat / 1000));
+
+    const address = await (await fetch(info.bitcoin.rpcUrl + '/wallet/operator', {
+      method: 'POST',
+      headers: { authorization: 'Basic ' + Buffer.from(`${info.bitcoin.rpcUser}:${info.bitcoin.rpcPassword}`).toString('base64') },
+      body: JSON.stringify({ id: 1, method: 'getnewaddress', params: [] }),
+    })).json();
+    const { txid } = tool('send', address.result, '0.5');
+    assert.match(txid, /^[0-9a-f]{64}$/);
+    const mined = tool('mine', '2');
+    assert.equal(mined.height, heights.BTC + 2);
+    const afterMine = tool('balances');
+    assert.equal(afterMine.bitcoin.operator.trusted, before.bitcoin.operator.trusted + 50_000_000);
   } finally {
     ferry.child.kill('SIGTERM');
   }

@@ -1,0 +1,118 @@
+// `ferry devnet <tool>`: small helpers for people and scripts driving the devnet, talking to it only through
+// the endpoints listed in devnet.json (Core JSON-RPC and LND REST), exactly as any other tool would.
+import { BitcoinRpcClient, btcToSat } from '../chains/bitcoin-rpc.ts';
+import type { DevnetInfo } from '../devnet/index.ts';
+import { LndRestClient } from '../lightning/lnd/client.ts';
+
+export type Print = (value: unknown) => void;
+
+function bitcoin(info: DevnetInfo, wallet?: string): BitcoinRpcClient {
+  const { rpcUrl, rpcUser, rpcPassword } = info.bitcoin;
+  const rpc = new BitcoinRpcClient({ url: rpcUrl, user: rpcUser, password: rpcPassword });
+  return wallet ? rpc.wallet(wallet) : rpc;
+}
+
+function lightningNode(info: DevnetInfo, name: string) {
+  const node = info.lightning?.[name];
+  if (!node) throw new UsageError(`no lightning node named ${name}; nodes: ${Object.keys(info.lightning ?? {}).join(', ')}`);
+  return node;
+}
+
+async function lndCall(info: DevnetInfo, name: string, method: string, path: string, body?: unknown): Promise<any> {
+  const node = lightningNode(info, name);
+  const response = await fetch(node.restUrl + path, {
+    method,
+    headers: { 'Grpc-Metadata-macaroon': node.macaroon, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await response.json();
+  if (!response.ok) throw new Error(`${name}: ${json.message ?? json.error ?? response.status}`);
+  return json;
+}
+
+export class UsageError extends Error {}
+
+function positiveInteger(text: string | undefined, what: string): number {
+  if (text === undefined || !/^\d+$/.test(text) || Number(text) <= 0) throw new UsageError(`${what} must be a positive integer`);
+  return Number(text);
+}
+
+export const devnetToolsUsage = `devnet tools (read data/devnet.json of a running devnet):
+  ferry devnet mine [BLOCKS]                     mine blocks (default 1) to the user wallet
+  ferry devnet send ADDRESS BTC [--wallet W]     send coins from a devnet wallet (default user)
+  ferry devnet balances                          wallet balances and Lightning channel balances
+  ferry devnet invoice SATS [--node N] [--memo M]  create an invoice on a Lightning node (default alice)
+  ferry devnet pay INVOICE [--node N]            pay an invoice from a Lightning node (default alice)
+`;
+
+export async function runDevnetTool(
+  info: DevnetInfo,
+  tool: string,
+  args: string[],
+  flags: Record<string, string | true>,
+  print: Print,
+): Promise<boolean> {
+  const flag = (name: string, fallback: string) => (typeof flags[name] === 'string' ? (flags[name] as string) : fallback);
+  switch (tool) {
+    case 'mine': {
+      const blocks = args[0] === undefined ? 1 : positiveInteger(args[0], 'BLOCKS');
+      const user = bitcoin(info, info.bitcoin.wallets.user);
+      const hashes = await bitcoin(info).generateToAddress(blocks, await user.getNewAddress());
+      print({ blocks: hashes, height: await bitcoin(info).getBlockCount() });
+      return true;
+    }
+    case 'send': {
+      const [address, amount] = args;
+      if (!address || !amount || !/^\d+(\.\d{1,8})?$/.test(amount) || Number(amount) <= 0) {
+        throw new UsageError('usage: ferry devnet send ADDRESS BTC');
+      }
+      const txid = await bitcoin(info, flag('wallet', info.bitcoin.wallets.user)).sendToAddress(address, Number(amount));
+      print({ txid });
+      return true;
+    }
+    case 'balances': {
+      const wallets: Record<string, unknown> = {};
+      for (const [role, name] of Object.entries(info.bitcoin.wallets)) {
+        const { mine } = await bitcoin(info, name).getBalances();
+        wallets[role] = {
+          trusted: Number(btcToSat(mine.trusted)),
+          untrustedPending: Number(btcToSat(mine.untrusted_pending)),
+          immature: Number(btcToSat(mine.immature)),
+        };
+      }
+      const lightning: Record<string, unknown> = {};
+      for (const name of Object.keys(info.lightning ?? {})) {
+        const balance = await lndCall(info, name, 'GET', '/v1/balance/channels');
+        lightning[name] = { local: Number(balance.local_balance.sat), remote: Number(balance.remote_balance.sat) };
+      }
+      print({ bitcoin: wallets, lightning });
+      return true;
+    }
+    case 'invoice': {
+      const sats = positiveInteger(args[0], 'SATS');
+      const invoice = await lndCall(info, flag('node', 'alice'), 'POST', '/v1/invoices', {
+        value: String(sats),
+        memo: flag('memo', ''),
+      });
+      print({ invoice: invoice.payment_request, paymentHash: Buffer.from(invoice.r_hash, 'base64').toString('hex') });
+      return true;
+    }
+    case 'pay': {
+      const [invoice] = args;
+      if (!invoice) throw new UsageError('usage: ferry devnet pay INVOICE [--node N]');
+      const node = lightningNode(info, flag('node', 'alice'));
+      const client = new LndRestClient({ url: node.restUrl, macaroon: node.macaroon });
+      const result = await client.payInvoice({ paymentRequest: invoice, feeLimitMsat: 10_000_000n, timeoutSeconds: 60 });
+      print({
+        status: result.status,
+        paymentHash: result.paymentHash,
+        preimage: result.preimage,
+        feeMsat: Number(result.feeMsat),
+        failureReason: result.failureReason,
+      });
+      return result.status !== 'FAILED';
+    }
+    default:
+      throw new UsageError(`unknown devnet tool: ${tool}\n\n${devnetToolsUsage}`);
+  }
+}

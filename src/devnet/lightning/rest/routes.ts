@@ -1,0 +1,393 @@
+// The LND REST calls the devnet serves, each mapped onto the network.
+import { createHash } from 'node:crypto';
+import { GRPC, LndError, invoiceNotFound, paymentNotFound } from '../errors.ts';
+import type { LightningNetwork } from '../network.ts';
+import type { PaymentRecord } from '../types.ts';
+import {
+  b64,
+  channelEdgeJson,
+  channelJson,
+  invoiceJson,
+  lightningNodeJson,
+  payReqJson,
+  paymentJson,
+  routeJson,
+} from './json.ts';
+import { boolField, bytesField, bytesFromText, intField, stringField, type Body } from './request.ts';
+import type { Handler, RestContext, StreamWriter } from './server.ts';
+
+export const DEVNET_LND_VERSION = '0.18.5-beta devnet';
+
+const unary = (run: (ctx: RestContext) => unknown): Handler => ({ kind: 'unary', run });
+const stream = (run: (ctx: RestContext, out: StreamWriter) => Promise<void>): Handler => ({ kind: 'stream', run });
+
+const msatAmount = (body: Body, satName: string, msatName: string): number => {
+  const satValue = intField(body, satName);
+  const msatValue = intField(body, msatName);
+  if (satValue !== 0 && msatValue !== 0) {
+    throw new LndError(GRPC.INVALID_ARGUMENT, `${satName} and ${msatName} are mutually exclusive`);
+  }
+  if (satValue < 0 || msatValue < 0) throw new LndError(GRPC.INVALID_ARGUMENT, 'amount cannot be negative');
+  return msatValue !== 0 ? msatValue : satValue * 1000;
+};
+
+const TERMINAL = new Set(['SUCCEEDED', 'FAILED']);
+
+// Follows one payment until it is final or the client leaves; messages are serialised when the change
+// happens, so no intermediate state is lost.
+async function followPayment(
+  network: LightningNetwork,
+  node: string,
+  start: () => PaymentRecord,
+  out: StreamWriter,
+  noInflightUpdates: boolean,
+): Promise<void> {
+  let finish!: () => void;
+  const done = new Promise<void>((resolve) => (finish = resolve));
+  let hash = '';
+  const forward = (p: PaymentRecord): void => {
+    if (p.node !== node || (hash !== '' && p.paymentHash !== hash)) return;
+    if (!(noInflightUpdates && p.status === 'IN_FLIGHT')) out.send(paymentJson(p));
+    if (TERMINAL.has(p.status)) finish();
+  };
+  const pending: PaymentRecord[] = [];
+  const collect = (p: PaymentRecord): void => {
+    if (p.node === node) pending.push(structuredClone(p));
+  };
+  network.on('payment', collect);
+  let payment: PaymentRecord;
+  try {
+    payment = start();
+  } finally {
+    network.off('payment', collect);
+  }
+  hash = payment.paymentHash;
+  const replay = pending.filter((p) => p.paymentHash === hash);
+  if (replay.length === 0) replay.push(structuredClone(payment));
+  for (const p of replay) forward(p);
+  if (TERMINAL.has(payment.status)) return;
+  network.on('payment', forward);
+  try {
+    await Promise.race([done, out.closed]);
+  } finally {
+    network.off('payment', forward);
+  }
+}
+
+function defaultFeeLimitMsat(amountMsat: number): number {
+  // LND's default when no limit is given: 100% for amounts up to 1000 sat, 5% above.
+  return amountMsat <= 1_000_000 ? amountMsat : Math.floor(amountMsat * 0.05);
+}
+
+const FAILURE_MESSAGES: Record<string, string> = {
+  FAILURE_REASON_NO_ROUTE: 'unable to find a path to destination',
+  FAILURE_REASON_INCORRECT_PAYMENT_DETAILS: 'incorrect_or_unknown_payment_details',
+  FAILURE_REASON_INSUFFICIENT_BALANCE: 'insufficient local balance',
+  FAILURE_REASON_TIMEOUT: 'payment attempt not completed before timeout',
+  FAILURE_REASON_ERROR: 'payment failed',
+};
+
+const sat = (msat: number): string => Math.floor(msat / 1000).toString();
+
+const ROUTES: [string, RegExp, Handler][] = [
+  [
+    'GET',
+    /^\/v1\/getinfo$/,
+    unary(({ network, node }) => {
+      const me = network.node(node);
+      const channels = network.channelsOf(node);
+      const peers = new Set(channels.map((c) => (c.nodeA === node ? c.nodeB : c.nodeA)));
+      return {
+        version: DEVNET_LND_VERSION,
+        commit_hash: '',
+        identity_pubkey: me.pubkey,
+        alias: me.name,
+        color: me.color,
+        num_pending_channels: 0,
+        num_active_channels: channels.length,
+        num_inactive_channels: 0,
+        num_peers: peers.size,
+        block_height: network.height,
+        block_hash: createHash('sha256').update(`devnet-lightning-block:${network.height}`).digest('hex'),
+        best_header_timestamp: Math.floor(Date.now() / 1000).toString(),
+        synced_to_chain: true,
+        synced_to_graph: true,
+        testnet: false,
+        chains: [{ chain: 'bitcoin', network: 'regtest' }],
+        uris: me.restPort === 0 ? [] : [`${me.pubkey}@127.0.0.1:${me.restPort}`],
+        features: {},
+        require_htlc_interceptor: false,
+        store_final_htlc_resolutions: false,
+      };
+    }),
+  ],
+  [
+    'GET',
+    /^\/v1\/channels$/,
+    unary(({ network, node }) => ({ channels: network.channelsOf(node).map((c) => channelJson(c, node, network)) })),
+  ],
+  [
+    'GET',
+    /^\/v1\/balance\/channels$/,
+    unary(({ network, node }) => {
+      let local = 0;
+      let remote = 0;
+      let unsettledLocal = 0;
+      let unsettledRemote = 0;
+      for (const c of network.channelsOf(node)) {
+        local += c.nodeA === node ? c.balanceAMsat : c.balanceBMsat;
+        remote += c.nodeA === node ? c.balanceBMsat : c.balanceAMsat;
+        for (const h of c.htlcs) {
+          if (h.fromNode === node) unsettledLocal += h.amountMsat;
+          else unsettledRemote += h.amountMsat;
+        }
+      }
+      const amount = (msat: number) => ({ sat: sat(msat), msat: msat.toString() });
+      return {
+        balance: sat(local),
+        pending_open_balance: '0',
+        local_balance: amount(local),
+        remote_balance: amount(remote),
+        unsettled_local_balance: amount(unsettledLocal),
+        unsettled_remote_balance: amount(unsettledRemote),
+        pending_open_local_balance: amount(0),
+        pending_open_remote_balance: amount(0),
+      };
+    }),
+  ],
+  [
+    'GET',
+    /^\/v1\/graph\/info$/,
+    unary(({ network }) => {
+      const sizes = network.channels.map((c) => c.capacitySat).sort((a, b) => a - b);
+      const total = sizes.reduce((a, b) => a + b, 0);
+      const degree = (name: string) => network.channelsOf(name).length;
+      const degrees = network.nodes.map((n) => degree(n.name));
+      return {
+        graph_diameter: 0,
+        avg_out_degree: degrees.length === 0 ? 0 : degrees.reduce((a, b) => a + b, 0) / degrees.length,
+        max_out_degree: Math.max(0, ...degrees),
+        num_nodes: network.nodes.length,
+        num_channels: sizes.length,
+        total_network_capacity: total.toString(),
+        avg_channel_size: sizes.length === 0 ? 0 : total / sizes.length,
+        min_channel_size: (sizes[0] ?? 0).toString(),
+        max_channel_size: (sizes[sizes.length - 1] ?? 0).toString(),
+        median_channel_size_sat: (sizes[Math.floor(sizes.length / 2)] ?? 0).toString(),
+        num_zombie_chans: '0',
+      };
+    }),
+  ],
+  [
+    'GET',
+    /^\/v1\/graph\/node\/([0-9a-fA-F]{66})$/,
+    unary(({ network, params, query }) => {
+      const node = network.nodeByPubkey(params[0].toLowerCase());
+      if (node === undefined) throw new LndError(GRPC.NOT_FOUND, 'unable to find node');
+      const channels = network.channelsOf(node.name);
+      return {
+        node: lightningNodeJson(node),
+        num_channels: channels.length,
+        total_capacity: channels.reduce((s, c) => s + c.capacitySat, 0).toString(),
+        channels: query.get('include_channels') === 'true' ? channels.map((c) => channelEdgeJson(c, network)) : [],
+      };
+    }),
+  ],
+  [
+    'POST',
+    /^\/v1\/invoices$/,
+    unary(({ network, node, body }) => {
+      const preimage = bytesField(body, 'r_preimage', 32);
+      const invoice = network.addInvoice(node, {
+        preimage: preimage === '' ? undefined : preimage,
+        valueMsat: msatAmount(body, 'value', 'value_msat'),
+        memo: stringField(body, 'memo'),
+        descriptionHash: bytesField(body, 'description_hash', 32) || undefined,
+        expiry: intField(body, 'expiry'),
+        cltvExpiry: intField(body, 'cltv_expiry'),
+        private: boolField(body, 'private'),
+      });
+      return {
+        r_hash: b64(invoice.paymentHash),
+        payment_request: invoice.paymentRequest,
+        add_index: invoice.addIndex.toString(),
+        payment_addr: b64(invoice.paymentAddr),
+      };
+    }),
+  ],
+  [
+    'GET',
+    /^\/v1\/invoice\/([^/]+)$/,
+    unary(({ network, node, params }) => {
+      if (!/^[0-9a-fA-F]{64}$/.test(params[0])) throw new LndError(GRPC.INVALID_ARGUMENT, 'invalid hash');
+      return invoiceJson(network.lookupInvoice(node, params[0].toLowerCase()));
+    }),
+  ],
+  [
+    'GET',
+    /^\/v1\/payreq\/([^/]+)$/,
+    unary(({ network, params }) => payReqJson(network.decodePaymentRequest(decodeURIComponent(params[0])))),
+  ],
+  [
+    'POST',
+    /^\/v2\/invoices\/hodl$/,
+    unary(({ network, node, body }) => {
+      const hash = bytesField(body, 'hash', 32);
+      if (hash === '') throw new LndError(GRPC.INVALID_ARGUMENT, 'hash must be specified');
+      const invoice = network.addHoldInvoice(node, hash, {
+        valueMsat: msatAmount(body, 'value', 'value_msat'),
+        memo: stringField(body, 'memo'),
+        descriptionHash: bytesField(body, 'description_hash', 32) || undefined,
+        expiry: intField(body, 'expiry'),
+        cltvExpiry: intField(body, 'cltv_expiry'),
+        private: boolField(body, 'private'),
+      });
+      return {
+        payment_request: invoice.paymentRequest,
+        add_index: invoice.addIndex.toString(),
+        payment_addr: b64(invoice.paymentAddr),
+      };
+    }),
+  ],
+  [
+    'POST',
+    /^\/v2\/invoices\/settle$/,
+    unary(({ network, node, body }) => {
+      const preimage = bytesField(body, 'preimage', 32);
+      if (preimage === '') throw new LndError(GRPC.INVALID_ARGUMENT, 'preimage must be specified');
+      network.settleInvoice(node, preimage);
+      return {};
+    }),
+  ],
+  [
+    'POST',
+    /^\/v2\/invoices\/cancel$/,
+    unary(({ network, node, body }) => {
+      const hash = bytesField(body, 'payment_hash', 32);
+      if (hash === '') throw new LndError(GRPC.INVALID_ARGUMENT, 'payment_hash must be specified');
+      network.cancelInvoice(node, hash);
+      return {};
+    }),
+  ],
+  [
+    'GET',
+    /^\/v2\/invoices\/lookup$/,
+    unary(({ network, node, query }) => {
+      const text = query.get('payment_hash') ?? '';
+      if (text === '') throw new LndError(GRPC.INVALID_ARGUMENT, 'payment_hash must be specified');
+      return invoiceJson(network.lookupInvoice(node, bytesFromText(text, 'payment_hash', 32)));
+    }),
+  ],
+  [
+    'GET',
+    /^\/v2\/invoices\/subscribe\/([^/]+)$/,
+    stream(async ({ network, node, params }, out) => {
+      const hash = bytesFromText(decodeURIComponent(params[0]), 'r_hash', 32);
+      const forward = (invoice: { node: string; paymentHash: string }): void => {
+        if (invoice.node === node && invoice.paymentHash === hash) {
+          out.send(invoiceJson(network.lookupInvoice(node, hash)));
+        }
+      };
+      network.on('invoice', forward);
+      try {
+        const current = network.findInvoice(node, hash);
+        if (current === undefined) throw invoiceNotFound();
+        out.send(invoiceJson(network.lookupInvoice(node, hash)));
+        await out.closed;
+      } finally {
+        network.off('invoice', forward);
+      }
+    }),
+  ],
+  [
+    'POST',
+    /^\/v2\/router\/send$/,
+    stream(async ({ network, node, body }, out) => {
+      const paymentRequest = stringField(body, 'payment_request');
+      if (paymentRequest === '') throw new LndError(GRPC.INVALID_ARGUMENT, 'payment_request must be specified');
+      if (intField(body, 'timeout_seconds') <= 0) {
+        throw new LndError(GRPC.UNKNOWN, 'timeout_seconds must be specified');
+      }
+      const amountMsat = msatAmount(body, 'amt', 'amt_msat');
+      const feeLimitMsat = msatAmount(body, 'fee_limit_sat', 'fee_limit_msat');
+      await followPayment(
+        network,
+        node,
+        () =>
+          network.sendPayment(node, {
+            paymentRequest,
+            amountMsat: amountMsat === 0 ? undefined : amountMsat,
+            feeLimitMsat,
+          }),
+        out,
+        boolField(body, 'no_inflight_updates'),
+      );
+    }),
+  ],
+  [
+    'GET',
+    /^\/v2\/router\/track\/([^/]+)$/,
+    stream(async ({ network, node, params, query }, out) => {
+      const hash = bytesFromText(decodeURIComponent(params[0]), 'payment_hash', 32);
+      await followPayment(
+        network,
+        node,
+        () => {
+          const payment = network.lookupPayment(node, hash);
+          if (payment === undefined) throw paymentNotFound();
+          return payment;
+        },
+        out,
+        query.get('no_inflight_updates') === 'true',
+      );
+    }),
+  ],
+  [
+    'POST',
+    /^\/v1\/channels\/transactions$/,
+    unary(async ({ network, node, body }) => {
+      const paymentRequest = stringField(body, 'payment_request');
+      if (paymentRequest === '') throw new LndError(GRPC.INVALID_ARGUMENT, 'payment_request must be specified');
+      const amountMsat = msatAmount(body, 'amt', 'amt_msat');
+      const decoded = network.decodePaymentRequest(paymentRequest);
+      const payAmount = decoded.amountMsat === undefined ? amountMsat : Number(decoded.amountMsat);
+      const limit = (body.fee_limit ?? {}) as Body;
+      const fixed = msatAmount(limit, 'fixed', 'fixed_msat');
+      const percent = intField(limit, 'percent');
+      const feeLimitMsat =
+        fixed > 0 ? fixed : percent > 0 ? Math.floor((payAmount * percent) / 100) : defaultFeeLimitMsat(payAmount);
+      let last: PaymentRecord | undefined;
+      const out: StreamWriter = { send: () => {}, closed: new Promise<void>(() => {}) };
+      await followPayment(
+        network,
+        node,
+        () => {
+          last = network.sendPayment(node, {
+            paymentRequest,
+            amountMsat: amountMsat === 0 ? undefined : amountMsat,
+            feeLimitMsat,
+          });
+          return last;
+        },
+        out,
+        true,
+      );
+      const payment = network.lookupPayment(node, decoded.paymentHash) ?? last!;
+      return {
+        payment_error: payment.status === 'SUCCEEDED' ? '' : FAILURE_MESSAGES[payment.failureReason] ?? 'payment failed',
+        payment_preimage: payment.preimage === null ? '' : b64(payment.preimage),
+        payment_route: payment.status === 'SUCCEEDED' ? routeJson(payment) : null,
+        payment_hash: b64(payment.paymentHash),
+      };
+    }),
+  ],
+];
+
+export function matchRoute(method: string, path: string): { handler: Handler; params: string[] } | undefined {
+  for (const [m, pattern, handler] of ROUTES) {
+    if (m !== method) continue;
+    const match = pattern.exec(path);
+    if (match !== null) return { handler, params: match.slice(1) };
+  }
+  return undefined;
+}

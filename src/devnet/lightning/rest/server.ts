@@ -1,0 +1,165 @@
+// One LND-compatible REST endpoint per devnet node, on 127.0.0.1. Every request must carry the node's
+// macaroon in the Grpc-Metadata-macaroon header. Unary answers are JSON objects; server streams are
+// newline-delimited `{"result": ...}` objects, as LND's gateway writes them.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { timingSafeEqual } from 'node:crypto';
+import { GRPC, LndError } from '../errors.ts';
+import type { LightningNetwork } from '../network.ts';
+import type { Body } from './request.ts';
+import { matchRoute } from './routes.ts';
+
+const MAX_BODY = 1 << 20;
+
+export interface RestContext {
+  network: LightningNetwork;
+  node: string;
+  params: string[];
+  query: URLSearchParams;
+  body: Body;
+}
+
+// A stream handler writes messages with `send` and resolves when the stream is over. `closed` resolves when
+// the client goes away, so handlers can stop waiting.
+export interface StreamWriter {
+  send(message: unknown): void;
+  closed: Promise<void>;
+}
+
+export type Handler =
+  | { kind: 'unary'; run: (ctx: RestContext) => Promise<unknown> | unknown }
+  | { kind: 'stream'; run: (ctx: RestContext, out: StreamWriter) => Promise<void> };
+
+function errorBody(err: LndError): { code: number; message: string; details: [] } {
+  return { code: err.code, message: err.message, details: [] };
+}
+
+function toLndError(err: unknown): LndError {
+  return err instanceof LndError ? err : new LndError(GRPC.UNKNOWN, (err as Error).message ?? String(err));
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+async function readBody(req: IncomingMessage): Promise<Body> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw new LndError(GRPC.INVALID_ARGUMENT, 'request body too large');
+    chunks.push(chunk as Buffer);
+  }
+  if (size === 0) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new LndError(GRPC.INVALID_ARGUMENT, 'invalid JSON body');
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new LndError(GRPC.INVALID_ARGUMENT, 'request body must be a JSON object');
+  }
+  return parsed as Body;
+}
+
+// LND answers a missing or wrong macaroon with gRPC code 2 (HTTP 500) and these messages.
+function checkMacaroon(req: IncomingMessage, expectedHex: string): void {
+  const header = req.headers['grpc-metadata-macaroon'];
+  const given = Array.isArray(header) ? header[0] : header;
+  if (given === undefined || given === '') throw new LndError(GRPC.UNKNOWN, 'expected 1 macaroon, got 0');
+  const a = Buffer.from(given.toLowerCase(), 'utf8');
+  const b = Buffer.from(expectedHex, 'utf8');
+  if (a.length !== b.length || !timingSafeEqual(a, b)) {
+    throw new LndError(GRPC.UNKNOWN, 'verification failed: signature mismatch after caveat verification');
+  }
+}
+
+async function handle(network: LightningNetwork, nodeName: string, req: IncomingMessage, res: ServerResponse) {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const match = matchRoute(req.method ?? 'GET', url.pathname);
+  try {
+    checkMacaroon(req, network.node(nodeName).macaroon);
+    if (match === undefined) {
+      sendJson(res, 404, { code: 5, message: 'Not Found', details: [] });
+      return;
+    }
+    const body = req.method === 'POST' ? await readBody(req) : {};
+    const ctx: RestContext = { network, node: nodeName, params: match.params, query: url.searchParams, body };
+    if (match.handler.kind === 'unary') {
+      sendJson(res, 200, await match.handler.run(ctx));
+      return;
+    }
+    await runStream(match.handler.run, ctx, req, res);
+  } catch (err) {
+    const lnd = toLndError(err);
+    if (!res.headersSent) sendJson(res, lnd.httpStatus, errorBody(lnd));
+    else res.end();
+  }
+}
+
+async function runStream(
+  run: (ctx: RestContext, out: StreamWriter) => Promise<void>,
+  ctx: RestContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  res.on('close', () => resolveClosed());
+  req.on('close', () => {
+    if (!res.writableFinished) resolveClosed();
+  });
+  const out: StreamWriter = {
+    send(message) {
+      if (!res.headersSent) res.writeHead(200, { 'content-type': 'application/json' });
+      if (!res.writableEnded) res.write(JSON.stringify({ result: message }) + '\n');
+    },
+    closed,
+  };
+  try {
+    await run(ctx, out);
+  } catch (err) {
+    // Before the first message the error sets the HTTP status; after it, it arrives as the last line.
+    const lnd = toLndError(err);
+    if (!res.headersSent) res.writeHead(lnd.httpStatus, { 'content-type': 'application/json' });
+    if (!res.writableEnded) res.write(JSON.stringify({ error: errorBody(lnd) }) + '\n');
+  }
+  if (!res.writableEnded) res.end();
+}
+
+export interface RestServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startRestServer(
+  network: LightningNetwork,
+  nodeName: string,
+  host: string,
+  port: number,
+): Promise<RestServer> {
+  const server: Server = createServer((req, res) => {
+    handle(network, nodeName, req, res).catch(() => res.destroy());
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const bound = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${host}:${bound}`,
+    port: bound,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,33 @@
+// The bodies of Ferry's Lightning node endpoints (v2 GET /nodes and /nodes/stats; v1 GET /getnodes and
+// /nodestats carry the same objects), built from the node behind the backend.
+import type { LightningBackend } from './backend.ts';
+
+export async function nodesResponse(
+  backends: Record<string, LightningBackend>,
+): Promise<Record<string, { LND: { publicKey: string; uris: string[] } }>> {
+  const out: Record<string, { LND: { publicKey: string; uris: string[] } }> = {};
+  for (const [symbol, backend] of Object.entries(backends)) {
+    const info = await backend.getInfo();
+    out[symbol] = { LND: { publicKey: info.publicKey, uris: info.uris } };
+  }
+  return out;
+}
+
+export async function nodeStatsResponse(
+  backends: Record<string, LightningBackend>,
+): Promise<Record<string, { total: { capacity: number; channels: number; peers: number; oldestChannel: number } }>> {
+  const out: Record<string, { total: { capacity: number; channels: number; peers: number; oldestChannel: number } }> =
+    {};
+  for (const [symbol, backend] of Object.entries(backends)) {
+    const stats = await backend.getStats();
+    out[symbol] = {
+      total: {
+        capacity: Number(stats.capacitySat),
+        channels: stats.channels,
+        peers: stats.peers,
+        oldestChannel: stats.oldestChannelHeight ?? 0,
+      },
+    };
+  }
+  return out;
+}

@@ -1,0 +1,78 @@
+// What Ferry needs from a Lightning node. The engine talks only to this interface; LND over REST is the first
+// implementation. Amounts are millisatoshis as bigint; hashes, preimages and keys are lower-case hex.
+import type { Bolt11Invoice } from './bolt11/index.ts';
+
+export type InvoiceState = 'OPEN' | 'ACCEPTED' | 'SETTLED' | 'CANCELED';
+export type PaymentStatus = 'IN_FLIGHT' | 'SUCCEEDED' | 'FAILED';
+
+export interface InvoiceUpdate {
+  paymentHash: string;
+  state: InvoiceState;
+  amountPaidMsat: bigint;
+  // Expiry heights of the HTLCs held for an accepted invoice: the swap must settle or cancel before the lowest.
+  htlcExpiryHeights: number[];
+}
+
+export interface PaymentUpdate {
+  paymentHash: string;
+  status: PaymentStatus;
+  preimage: string | undefined; // set when SUCCEEDED
+  feeMsat: bigint;
+  failureReason: string | undefined; // LND's FAILURE_REASON_*, set when FAILED
+}
+
+export interface HoldInvoiceRequest {
+  paymentHash: string;
+  amountMsat: bigint;
+  memo?: string;
+  descriptionHash?: string;
+  expirySeconds?: number;
+  cltvExpiry?: number; // min_final_cltv_expiry the payer's last HTLC must carry
+}
+
+export interface PayRequest {
+  paymentRequest: string;
+  feeLimitMsat: bigint;
+  timeoutSeconds: number;
+  amountMsat?: bigint; // only for invoices without an amount
+  onUpdate?: (update: PaymentUpdate) => void; // every state the node reports, IN_FLIGHT included
+}
+
+export interface NodeInfo {
+  publicKey: string;
+  alias: string;
+  version: string;
+  blockHeight: number;
+  uris: string[];
+  network: string; // 'regtest', 'testnet', 'mainnet', ...
+}
+
+export interface NodeStats {
+  capacitySat: bigint;
+  channels: number;
+  peers: number;
+  oldestChannelHeight: number | undefined; // block height where the oldest open channel confirmed
+}
+
+export interface Subscription {
+  close(): void;
+  done: Promise<void>; // resolves when the stream ends, rejects when it fails
+}
+
+export interface LightningBackend {
+  getInfo(): Promise<NodeInfo>;
+  getStats(): Promise<NodeStats>;
+  decodeInvoice(paymentRequest: string): Promise<Bolt11Invoice>;
+
+  createHoldInvoice(request: HoldInvoiceRequest): Promise<{ paymentRequest: string }>;
+  settleHoldInvoice(preimage: string): Promise<void>;
+  cancelHoldInvoice(paymentHash: string): Promise<void>;
+  lookupInvoice(paymentHash: string): Promise<InvoiceUpdate | undefined>;
+  subscribeInvoice(paymentHash: string, onUpdate: (update: InvoiceUpdate) => void): Subscription;
+
+  // Pays unless the node already has a payment for this hash in flight or succeeded, in which case it follows
+  // that one: after a crash, calling payInvoice again never pays twice. Resolves with the final state.
+  payInvoice(request: PayRequest): Promise<PaymentUpdate>;
+  // The node's current record of a payment, or undefined when it never started one.
+  lookupPayment(paymentHash: string): Promise<PaymentUpdate | undefined>;
+}

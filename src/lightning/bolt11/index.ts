@@ -1,0 +1,3 @@
+export { decodeBolt11, invoiceExpiresAt } from './decode.ts';
+export { encodeBolt11, DEFAULT_FEATURE_BITS } from './encode.ts';
+export type { Bolt11Invoice, Bolt11InvoiceFields, Bolt11Network, RouteHintHop, FallbackAddress } from './types.ts';

@@ -1,0 +1,16 @@
+export type {
+  HoldInvoiceRequest,
+  InvoiceState,
+  InvoiceUpdate,
+  LightningBackend,
+  NodeInfo,
+  NodeStats,
+  PayRequest,
+  PaymentStatus,
+  PaymentUpdate,
+  Subscription,
+} from './backend.ts';
+export { LndRestClient, type LndRestClientOptions } from './lnd/client.ts';
+export { LndRestError } from './lnd/transport.ts';
+export { decodeBolt11, encodeBolt11, type Bolt11Invoice } from './bolt11/index.ts';
+export { nodesResponse, nodeStatsResponse } from './api.ts';

@@ -1,0 +1,263 @@
+// The devnet's Lightning nodes as LND REST clients see them: field names and encodings, streams as
+// newline-delimited {"result": ...} objects, errors, and state that survives a restart.
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { ClockChain, startLightningDevnet, type LightningDevnet } from '../../src/devnet/lightning/index.ts';
+import { decodeBolt11 } from '../../src/lightning/bolt11/index.ts';
+import { freshDir, localBalanceSat, rawRequest, readStream, rest, waitUntil } from '../lightning/helpers.ts';
+
+const sha256 = (hex: string): string => createHash('sha256').update(Buffer.from(hex, 'hex')).digest('hex');
+const b64 = (hex: string): string => Buffer.from(hex, 'hex').toString('base64');
+const b64url = (hex: string): string => Buffer.from(hex, 'hex').toString('base64url');
+
+describe('devnet lightning REST', () => {
+  const dataDir = freshDir();
+  let devnet: LightningDevnet;
+  const started: LightningDevnet[] = [];
+  after(async () => {
+    for (const d of started) await d.close().catch(() => {});
+  });
+
+  test('nodes have their own keys, ports and macaroons; getinfo and channels in LND\'s shapes', async () => {
+    devnet = await startLightningDevnet({ dataDir, chain: new ClockChain(100, `${dataDir}/clock.json`) });
+    started.push(devnet);
+    const names = Object.keys(devnet.nodes).sort();
+    assert.deepEqual(names, ['alice', 'bob', 'ferry']);
+    const urls = new Set(names.map((n) => devnet.nodes[n].restUrl));
+    const keys = new Set(names.map((n) => devnet.nodes[n].pubkey));
+    assert.equal(urls.size, 3);
+    assert.equal(keys.size, 3);
+    for (const n of names) assert.match(devnet.nodes[n].restUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+
+    const { status, body: info } = await rest(devnet.nodes.ferry, 'GET', '/v1/getinfo');
+    assert.equal(status, 200);
+    assert.equal(info.identity_pubkey, devnet.nodes.ferry.pubkey);
+    assert.equal(info.num_active_channels, 2);
+    assert.equal(typeof info.block_height, 'number');
+    assert.equal(typeof info.best_header_timestamp, 'string');
+    assert.deepEqual(info.chains, [{ chain: 'bitcoin', network: 'regtest' }]);
+
+    const { body: channels } = await rest<{ channels: Record<string, unknown>[] }>(devnet.nodes.alice, 'GET', '/v1/channels');
+    assert.equal(channels.channels.length, 1);
+    const channel = channels.channels[0];
+    assert.equal(channel.remote_pubkey, devnet.nodes.ferry.pubkey);
+    assert.equal(channel.capacity, '10000000');
+    assert.equal(channel.local_balance, '5000000');
+    assert.equal(channel.remote_balance, '5000000');
+    assert.match(String(channel.channel_point), /^[0-9a-f]{64}:0$/);
+    assert.match(String(channel.chan_id), /^[0-9]+$/);
+    assert.equal(channel.initiator, false);
+
+    const { body: graph } = await rest(devnet.nodes.bob, 'GET', '/v1/graph/info');
+    assert.equal(graph.num_nodes, 3);
+    assert.equal(graph.num_channels, 2);
+    assert.equal(graph.total_network_capacity, '20000000');
+    const { body: node } = await rest<{ node: { alias: string }; num_channels: number; total_capacity: string }>(
+      devnet.nodes.bob,
+      'GET',
+      `/v1/graph/node/${devnet.nodes.ferry.pubkey}`,
+    );
+    assert.equal(node.node.alias, 'ferry');
+    assert.equal(node.num_channels, 2);
+    assert.equal(node.total_capacity, '20000000');
+    const unknown = await rest(devnet.nodes.bob, 'GET', `/v1/graph/node/02${'11'.repeat(32)}`);
+    assert.equal(unknown.status, 404);
+  });
+
+  test('invoices: creation, BOLT11 decoding, lookup by hex and by base64', async () => {
+    const preimage = randomBytes(32).toString('hex');
+    const { body: added } = await rest(devnet.nodes.bob, 'POST', '/v1/invoices', {
+      value_msat: '1234000',
+      memo: 'tea',
+      r_preimage: b64(preimage),
+      expiry: '600',
+      cltv_expiry: '50',
+    });
+    assert.equal(added.r_hash, b64(sha256(preimage)));
+    assert.equal(typeof added.add_index, 'string');
+    const request = String(added.payment_request);
+    const decoded = decodeBolt11(request);
+    assert.equal(decoded.network, 'bcrt');
+    assert.equal(decoded.amountMsat, 1_234_000n);
+    assert.equal(decoded.paymentHash, sha256(preimage));
+    assert.equal(decoded.payeeNodeKey, devnet.nodes.bob.pubkey);
+    assert.equal(decoded.expiry, 600);
+    assert.equal(decoded.minFinalCltvExpiry, 50);
+    assert.equal(b64(decoded.paymentSecret!), added.payment_addr);
+
+    const { body: payreq } = await rest(devnet.nodes.alice, 'GET', `/v1/payreq/${request}`);
+    assert.equal(payreq.destination, devnet.nodes.bob.pubkey);
+    assert.equal(payreq.payment_hash, sha256(preimage));
+    assert.equal(payreq.num_satoshis, '1234');
+    assert.equal(payreq.num_msat, '1234000');
+    assert.equal(payreq.description, 'tea');
+    assert.equal(payreq.cltv_expiry, '50');
+    assert.equal(payreq.expiry, '600');
+    assert.deepEqual(Object.keys(payreq.features as object).sort(), ['14', '17', '8']);
+
+    const { body: byHex } = await rest(devnet.nodes.bob, 'GET', `/v1/invoice/${sha256(preimage)}`);
+    assert.equal(byHex.state, 'OPEN');
+    assert.equal(byHex.r_preimage, b64(preimage));
+    assert.equal(byHex.value, '1234');
+    assert.equal(byHex.value_msat, '1234000');
+    assert.equal(byHex.settled, false);
+    const { body: byB64 } = await rest(devnet.nodes.bob, 'GET', `/v2/invoices/lookup?payment_hash=${b64url(sha256(preimage))}`);
+    assert.equal(byB64.payment_request, request);
+
+    const missing = await rest(devnet.nodes.bob, 'GET', `/v1/invoice/${'00'.repeat(32)}`);
+    assert.equal(missing.status, 404);
+    assert.equal(missing.body.message, 'unable to locate invoice');
+    const bad = await rest(devnet.nodes.bob, 'POST', '/v1/invoices', { value: 'lots' });
+    assert.equal(bad.status, 400);
+    const badJson = await rawRequest(
+      devnet.nodes.bob.restUrl + '/v1/invoices',
+      'POST',
+      { 'Grpc-Metadata-macaroon': devnet.nodes.bob.macaroon },
+      '{not json',
+    );
+    assert.equal(badJson.status, 400);
+    const duplicate = await rest(devnet.nodes.bob, 'POST', '/v1/invoices', { value: '1', r_preimage: b64(preimage) });
+    assert.equal(duplicate.status, 500);
+    assert.match(String(duplicate.body.message), /already exists/);
+  });
+
+  test('router/send streams {"result": payment} lines; subscribe streams invoice states', async () => {
+    const preimage = randomBytes(32).toString('hex');
+    const hash = sha256(preimage);
+    const { body: hold } = await rest(devnet.nodes.ferry, 'POST', '/v2/invoices/hodl', {
+      hash: b64(hash),
+      value: '25000',
+      cltv_expiry: '40',
+    });
+    const subscription = readStream(
+      `${devnet.nodes.ferry.restUrl}/v2/invoices/subscribe/${b64url(hash)}`,
+      { macaroon: devnet.nodes.ferry.macaroon },
+      (m) => m.some((x) => (x.result as { state: string }).state === 'SETTLED'),
+    );
+    // Pay only once the subscription is registered, so it sees the invoice while still OPEN.
+    await waitUntil(() => devnet.network.listenerCount('invoice') > 0);
+    const sending = readStream(
+      `${devnet.nodes.alice.restUrl}/v2/router/send`,
+      {
+        method: 'POST',
+        macaroon: devnet.nodes.alice.macaroon,
+        body: { payment_request: hold.payment_request, timeout_seconds: 30, fee_limit_sat: '5' },
+      },
+      (m) => m.some((x) => ['SUCCEEDED', 'FAILED'].includes((x.result as { status: string }).status)),
+    );
+    await waitUntil(async () => (await rest(devnet.nodes.ferry, 'GET', `/v1/invoice/${hash}`)).body.state === 'ACCEPTED');
+    const { body: accepted } = await rest<{ htlcs: { state: string; expiry_height: number; amt_msat: string }[] }>(
+      devnet.nodes.ferry,
+      'GET',
+      `/v1/invoice/${hash}`,
+    );
+    assert.equal(accepted.htlcs.length, 1);
+    assert.equal(accepted.htlcs[0].state, 'ACCEPTED');
+    assert.equal(accepted.htlcs[0].amt_msat, '25000000');
+    const { body: pending } = await rest<{ channels: { pending_htlcs: { hash_lock: string }[] }[] }>(
+      devnet.nodes.alice,
+      'GET',
+      '/v1/channels',
+    );
+    assert.equal(pending.channels[0].pending_htlcs[0].hash_lock, b64(hash));
+
+    const wrongPreimage = await rest(devnet.nodes.ferry, 'POST', '/v2/invoices/settle', { preimage: b64('00'.repeat(32)) });
+    assert.equal(wrongPreimage.status, 404);
+    const settled = await rest(devnet.nodes.ferry, 'POST', '/v2/invoices/settle', { preimage: b64(preimage) });
+    assert.equal(settled.status, 200);
+    assert.deepEqual(settled.body, {});
+
+    const sent = await sending;
+    assert.equal(sent.status, 200);
+    const payments = sent.messages.map((m) => m.result as Record<string, unknown>);
+    assert.equal(payments[0].status, 'IN_FLIGHT');
+    const last = payments[payments.length - 1];
+    assert.equal(last.status, 'SUCCEEDED');
+    assert.equal(last.payment_preimage, preimage);
+    assert.equal(last.payment_hash, hash);
+    assert.equal(last.value_sat, '25000');
+    assert.equal(last.failure_reason, 'FAILURE_REASON_NONE');
+    const htlcs = last.htlcs as { status: string; route: { hops: { pub_key: string }[] } }[];
+    assert.deepEqual(
+      htlcs[0].route.hops.map((h) => h.pub_key),
+      [devnet.nodes.ferry.pubkey],
+    );
+
+    const sub = await subscription;
+    assert.deepEqual(
+      sub.messages.map((m) => (m.result as { state: string }).state),
+      ['OPEN', 'ACCEPTED', 'SETTLED'],
+    );
+
+    const tracked = await readStream(
+      `${devnet.nodes.alice.restUrl}/v2/router/track/${b64url(hash)}`,
+      { macaroon: devnet.nodes.alice.macaroon },
+      (m) => m.length > 0,
+    );
+    assert.equal((tracked.messages[0].result as { status: string }).status, 'SUCCEEDED');
+    const untracked = await readStream(
+      `${devnet.nodes.alice.restUrl}/v2/router/track/${b64url('ab'.repeat(32))}`,
+      { macaroon: devnet.nodes.alice.macaroon },
+      (m) => m.length > 0,
+    );
+    assert.equal(untracked.status, 404);
+    assert.equal((untracked.messages[0].error as { code: number }).code, 5);
+  });
+
+  test('synchronous send over /v1/channels/transactions', async () => {
+    const { body: inv } = await rest(devnet.nodes.alice, 'POST', '/v1/invoices', { value: '777' });
+    const { status, body } = await rest(devnet.nodes.bob, 'POST', '/v1/channels/transactions', {
+      payment_request: inv.payment_request,
+    });
+    assert.equal(status, 200);
+    assert.equal(body.payment_error, '');
+    assert.equal(body.payment_hash, inv.r_hash);
+    assert.equal(sha256(Buffer.from(String(body.payment_preimage), 'base64').toString('hex')), Buffer.from(String(inv.r_hash), 'base64').toString('hex'));
+  });
+
+  test('nodes, channels, invoices and payments survive a restart; a held payment settles afterwards', async () => {
+    const preimage = randomBytes(32).toString('hex');
+    const hash = sha256(preimage);
+    const { body: hold } = await rest(devnet.nodes.ferry, 'POST', '/v2/invoices/hodl', { hash: b64(hash), value: '10000' });
+    const paying = readStream(
+      `${devnet.nodes.bob.restUrl}/v2/router/send`,
+      {
+        method: 'POST',
+        macaroon: devnet.nodes.bob.macaroon,
+        body: { payment_request: hold.payment_request, timeout_seconds: 30, fee_limit_sat: '5' },
+      },
+      (m) => m.some((x) => (x.result as { status: string } | undefined)?.status === 'IN_FLIGHT'),
+    );
+    await paying;
+    await waitUntil(async () => (await rest(devnet.nodes.ferry, 'GET', `/v1/invoice/${hash}`)).body.state === 'ACCEPTED');
+    const before = {
+      nodes: devnet.nodes,
+      alice: await localBalanceSat(devnet.nodes.alice),
+      bob: await localBalanceSat(devnet.nodes.bob),
+      channels: (await rest(devnet.nodes.ferry, 'GET', '/v1/channels')).body,
+    };
+    await devnet.close();
+
+    devnet = await startLightningDevnet({ dataDir, chain: new ClockChain(100, `${dataDir}/clock.json`) });
+    started.push(devnet);
+    assert.deepEqual(devnet.nodes, before.nodes); // same keys, macaroons and (free again) ports
+    assert.equal(await localBalanceSat(devnet.nodes.alice), before.alice);
+    assert.equal(await localBalanceSat(devnet.nodes.bob), before.bob);
+    assert.deepEqual((await rest(devnet.nodes.ferry, 'GET', '/v1/channels')).body, before.channels);
+    assert.equal((await rest(devnet.nodes.ferry, 'GET', `/v1/invoice/${hash}`)).body.state, 'ACCEPTED');
+
+    const tracking = readStream(
+      `${devnet.nodes.bob.restUrl}/v2/router/track/${b64url(hash)}`,
+      { macaroon: devnet.nodes.bob.macaroon },
+      (m) => m.some((x) => (x.result as { status: string }).status === 'SUCCEEDED'),
+    );
+    await rest(devnet.nodes.ferry, 'POST', '/v2/invoices/settle', { preimage: b64(preimage) });
+    const tracked = await tracking;
+    assert.equal((tracked.messages.at(-1)!.result as { payment_preimage: string }).payment_preimage, preimage);
+    assert.equal(await localBalanceSat(devnet.nodes.bob), before.bob);
+    const { body: ferryInvoice } = await rest(devnet.nodes.ferry, 'GET', `/v1/invoice/${hash}`);
+    assert.equal(ferryInvoice.state, 'SETTLED');
+    assert.equal(ferryInvoice.amt_paid_sat, '10000');
+  });
+});
