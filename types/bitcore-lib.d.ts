@@ -76,7 +76,10 @@ declare module 'bitcore-lib' {
 
   const bitcore: {
     readonly version: string;
-    readonly crypto: { readonly Point: { prototype: Point } };
+    readonly crypto: {
+      readonly Point: { prototype: Point };
+      Schnorr: { verify(publicKey: unknown, message: unknown, signature: unknown): boolean };
+    };
     readonly PublicKey: { isValid(data: Buffer): boolean };
     readonly Script: typeof Script;
     readonly Transaction: typeof Transaction;

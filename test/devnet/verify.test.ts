@@ -309,3 +309,30 @@ describe('public keys off the curve', () => {
     });
   });
 });
+
+describe('Taproot keys whose x coordinate starts with a zero byte', () => {
+  // bitcore's own BIP340 check dropped leading zero bytes of x: 1 in 256 keys failed valid signatures.
+  test('a key-path spend to such an output key verifies, and a tampered one does not', async () => {
+    const { p2tr, Transaction: BtcTx } = await import('@scure/btc-signer');
+    let privateKey: Uint8Array | undefined;
+    let payment: ReturnType<typeof p2tr> | undefined;
+    for (let i = 0; i < 10_000 && !payment; i++) {
+      const candidate = secp256k1.utils.randomSecretKey();
+      const spend = p2tr(secp256k1.getPublicKey(candidate, true).subarray(1));
+      if (spend.tweakedPubkey[0] === 0) [privateKey, payment] = [candidate, spend];
+    }
+    assert.ok(payment && privateKey, 'found an output key with a leading zero byte');
+    const funding = { txid: 'aa'.repeat(32), vout: 0, value: 50_000n, script: payment.script };
+    const tx = new BtcTx();
+    tx.addInput({ txid: funding.txid, index: 0, witnessUtxo: { script: funding.script, amount: funding.value }, tapInternalKey: payment.tapInternalKey });
+    tx.addOutput({ script: p2wpkhScript(walletKey.publicKey), amount: 49_000n });
+    tx.sign(privateKey);
+    tx.finalize();
+    const prevouts = [{ script: funding.script, value: funding.value }];
+    assert.deepEqual(verifyTransactionScripts(tx.hex, prevouts), { ok: true });
+
+    const witness = tx.getInput(0).finalScriptWitness!;
+    tx.updateInput(0, { finalScriptWitness: [tamperedSignature(witness[0])] }, true);
+    assert.deepEqual(verifyTransactionScripts(tx.hex, prevouts), { ok: false, inputIndex: 0, reason: SCHNORR });
+  });
+});

@@ -1,0 +1,95 @@
+// Mining, fee estimation and network RPCs (Core's rpc/mining.cpp, rpc/fees.cpp, rpc/net.cpp).
+import { difficulty } from '../block.ts';
+import { estimateSmartFee, MAX_CONF_TARGET } from '../fees.ts';
+import { InvalidAddress, addressToScript } from '../script.ts';
+import { RpcFailure, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER } from './errors.ts';
+import { integerArg, type MethodTable } from './params.ts';
+
+const startedAt = Date.now();
+/** The Core release whose RPC behaviour this node follows. */
+export const CORE_VERSION = 270000;
+
+export const miningMethods: MethodTable = {
+  generatetoaddress: {
+    params: [
+      { name: 'nblocks', type: 'number', required: true },
+      { name: 'address', type: 'string', required: true },
+      { name: 'maxtries', type: 'number' },
+    ],
+    run: ([nblocks, address], { node }) => {
+      let script: Uint8Array;
+      try {
+        script = addressToScript(address as string);
+      } catch (error) {
+        if (error instanceof InvalidAddress) throw new RpcFailure(RPC_INVALID_ADDRESS_OR_KEY, 'Error: Invalid address');
+        throw error;
+      }
+      const count = integerArg(nblocks, 'nblocks');
+      return count > 0 ? node.mine(count, script) : [];
+    },
+  },
+
+  getmininginfo: {
+    params: [],
+    run: (_args, { node }) => ({
+      blocks: node.height,
+      currentblockweight: node.tip.block.weight,
+      currentblocktx: node.tip.block.txs.length - 1,
+      difficulty: difficulty(node.tip.block.header.bits),
+      networkhashps: 0,
+      pooledtx: node.mempool.size,
+      chain: 'regtest',
+      warnings: '',
+    }),
+  },
+
+  estimatesmartfee: {
+    params: [
+      { name: 'conf_target', type: 'number', required: true },
+      { name: 'estimate_mode', type: 'string' },
+    ],
+    run: ([target, mode], { node }) => {
+      const confTarget = integerArg(target, 'conf_target');
+      if (confTarget < 1 || confTarget > MAX_CONF_TARGET) {
+        throw new RpcFailure(RPC_INVALID_PARAMETER, `Invalid conf_target, must be between 1 and ${MAX_CONF_TARGET}`);
+      }
+      if (mode !== undefined && !['unset', 'economical', 'conservative'].includes((mode as string).toLowerCase())) {
+        throw new RpcFailure(RPC_INVALID_PARAMETER, 'Invalid estimate_mode parameter, must be one of: "unset", "economical", "conservative"');
+      }
+      const estimate = estimateSmartFee(node, confTarget);
+      return { feerate: estimate.satPerKvB / 1e8, blocks: estimate.blocks };
+    },
+  },
+
+  getnetworkinfo: {
+    params: [],
+    run: () => ({
+      version: CORE_VERSION,
+      subversion: '/Satoshi:27.0.0/',
+      protocolversion: 70016,
+      localservices: '0000000000000c09',
+      localservicesnames: ['NETWORK', 'WITNESS', 'NETWORK_LIMITED', 'P2P_V2'],
+      localrelay: true,
+      timeoffset: 0,
+      networkactive: true,
+      connections: 0,
+      connections_in: 0,
+      connections_out: 0,
+      networks: ['ipv4', 'ipv6', 'onion', 'i2p', 'cjdns'].map((name) => ({
+        name,
+        limited: name !== 'ipv4' && name !== 'ipv6',
+        reachable: name === 'ipv4' || name === 'ipv6',
+        proxy: '',
+        proxy_randomize_credentials: false,
+      })),
+      relayfee: 0.00001,
+      incrementalfee: 0.00001,
+      localaddresses: [],
+      warnings: '',
+    }),
+  },
+
+  getconnectioncount: { params: [], run: () => 0 },
+
+  uptime: { params: [], run: () => Math.floor((Date.now() - startedAt) / 1000) },
+};

@@ -1,0 +1,269 @@
+// Wallet RPCs (Core's wallet/rpc/*.cpp): wallet management, addresses, balances, coins and sending.
+import { satToBtc } from '../amount.ts';
+import { toHex } from '../bytes.ts';
+import { estimateSmartFee, FLOOR_SAT_PER_KVB } from '../fees.ts';
+import { addressToScript, InvalidAddress } from '../script.ts';
+import { ADDRESS_KINDS, type AddressKind } from '../wallet/keys.ts';
+import { sendPayments } from '../wallet/send.ts';
+import type { Wallet } from '../wallet/wallet.ts';
+import { TxRejected } from '../accept.ts';
+import {
+  RpcFailure,
+  RPC_INVALID_ADDRESS_OR_KEY,
+  RPC_INVALID_PARAMETER,
+  RPC_TYPE_ERROR,
+  RPC_WALLET_ERROR,
+} from './errors.ts';
+import { amountArg, integerArg, type MethodTable } from './params.ts';
+
+/** Core's -txconfirmtarget default. */
+const DEFAULT_CONF_TARGET = 6;
+const RPC_METHOD_DEPRECATED = -32;
+const RPC_WALLET_INVALID_LABEL_NAME = -11;
+
+function addressKind(value: unknown): AddressKind {
+  if (value === undefined) return 'bech32';
+  if (!ADDRESS_KINDS.includes(value as AddressKind)) {
+    throw new RpcFailure(RPC_INVALID_ADDRESS_OR_KEY, `Unknown address type '${String(value)}'`);
+  }
+  return value as AddressKind;
+}
+
+function labelArg(value: unknown): string {
+  const label = value === undefined ? '' : String(value);
+  if (label === '*') throw new RpcFailure(RPC_WALLET_INVALID_LABEL_NAME, 'Invalid label name');
+  return label;
+}
+
+function recipientScript(address: string): Uint8Array {
+  try {
+    return addressToScript(address);
+  } catch (error) {
+    if (error instanceof InvalidAddress) throw new RpcFailure(RPC_INVALID_ADDRESS_OR_KEY, `Invalid Bitcoin address: ${address}`);
+    throw error;
+  }
+}
+
+function balancesJson(wallet: Wallet) {
+  const balances = wallet.balances();
+  return {
+    trusted: satToBtc(balances.trusted),
+    untrusted_pending: satToBtc(balances.untrustedPending),
+    immature: satToBtc(balances.immature),
+  };
+}
+
+export const walletMethods: MethodTable = {
+  createwallet: {
+    params: [
+      { name: 'wallet_name', type: 'string', required: true },
+      { name: 'disable_private_keys', type: 'bool' },
+      { name: 'blank', type: 'bool' },
+      { name: 'passphrase', type: 'string' },
+      { name: 'avoid_reuse', type: 'bool' },
+      { name: 'descriptors', type: 'bool' },
+      { name: 'load_on_startup', type: 'bool' },
+      { name: 'external_signer', type: 'bool' },
+    ],
+    run: ([name, disablePrivateKeys, blank, passphrase], { wallets }) => {
+      if (disablePrivateKeys || blank || passphrase) {
+        throw new RpcFailure(RPC_WALLET_ERROR, 'This devnet only creates plain descriptor wallets with private keys');
+      }
+      return { name: wallets.create(name as string).name };
+    },
+  },
+
+  loadwallet: {
+    params: [
+      { name: 'filename', type: 'string', required: true },
+      { name: 'load_on_startup', type: 'bool' },
+    ],
+    run: ([name], { wallets }) => ({ name: wallets.load(name as string).name }),
+  },
+
+  unloadwallet: {
+    params: [
+      { name: 'wallet_name', type: 'string' },
+      { name: 'load_on_startup', type: 'bool' },
+    ],
+    run: ([name], ctx) => {
+      ctx.wallets.unload(name !== undefined ? (name as string) : ctx.wallet().name);
+      return {};
+    },
+  },
+
+  listwallets: { params: [], run: (_args, { wallets }) => wallets.names() },
+
+  listwalletdir: {
+    params: [],
+    run: (_args, { wallets }) => ({ wallets: wallets.allNames().map((name) => ({ name })) }),
+  },
+
+  getwalletinfo: {
+    params: [],
+    run: (_args, ctx) => {
+      const wallet = ctx.wallet();
+      const balances = wallet.balances();
+      return {
+        walletname: wallet.name,
+        walletversion: 169900,
+        format: 'sqlite',
+        balance: satToBtc(balances.trusted),
+        unconfirmed_balance: satToBtc(balances.untrustedPending),
+        immature_balance: satToBtc(balances.immature),
+        txcount: wallet.txids.size,
+        keypoolsize: 1000,
+        keypoolsize_hd_internal: 1000,
+        paytxfee: 0,
+        private_keys_enabled: true,
+        avoid_reuse: false,
+        scanning: false,
+        descriptors: true,
+        external_signer: false,
+        blank: false,
+        lastprocessedblock: { hash: ctx.node.tip.hash, height: ctx.node.height },
+      };
+    },
+  },
+
+  getnewaddress: {
+    params: [
+      { name: 'label', type: 'string' },
+      { name: 'address_type', type: 'string' },
+    ],
+    run: ([label, type], ctx) => ctx.wallet().newKey(addressKind(type), 0, labelArg(label)).address,
+  },
+
+  getrawchangeaddress: {
+    params: [{ name: 'address_type', type: 'string' }],
+    run: ([type], ctx) => ctx.wallet().newKey(addressKind(type), 1).address,
+  },
+
+  getbalance: {
+    params: [
+      { name: 'dummy', type: 'string' },
+      { name: 'minconf', type: 'number' },
+      { name: 'include_watchonly', type: 'bool' },
+      { name: 'avoid_reuse', type: 'bool' },
+    ],
+    run: ([dummy, minconf], ctx) => {
+      if (dummy !== undefined && dummy !== '*') {
+        throw new RpcFailure(RPC_METHOD_DEPRECATED, 'dummy first argument must be excluded or set to "*".');
+      }
+      const min = minconf === undefined ? 0 : integerArg(minconf, 'minconf');
+      let sum = 0n;
+      for (const coin of ctx.wallet().unspent()) if (coin.state === 'trusted' && coin.confirmations >= min) sum += coin.value;
+      return satToBtc(sum);
+    },
+  },
+
+  getbalances: {
+    params: [],
+    run: (_args, ctx) => ({
+      mine: balancesJson(ctx.wallet()),
+      lastprocessedblock: { hash: ctx.node.tip.hash, height: ctx.node.height },
+    }),
+  },
+
+  listunspent: {
+    params: [
+      { name: 'minconf', type: 'number' },
+      { name: 'maxconf', type: 'number' },
+      { name: 'addresses', type: 'array' },
+      { name: 'include_unsafe', type: 'bool' },
+      { name: 'query_options', type: 'object' },
+    ],
+    run: ([minconf, maxconf, addresses, includeUnsafe, options], ctx) => {
+      const wallet = ctx.wallet();
+      const min = minconf === undefined ? 1 : integerArg(minconf, 'minconf');
+      const max = maxconf === undefined ? 9_999_999 : integerArg(maxconf, 'maxconf');
+      let filter: Set<string> | undefined;
+      if (addresses !== undefined) {
+        filter = new Set();
+        for (const address of addresses as unknown[]) {
+          const script = toHex(recipientScript(String(address)));
+          if (filter.has(script)) throw new RpcFailure(RPC_INVALID_PARAMETER, `Invalid parameter, duplicated address: ${String(address)}`);
+          filter.add(script);
+        }
+      }
+      const query = (options ?? {}) as Record<string, unknown>;
+      const minimumAmount = query.minimumAmount === undefined ? 0n : amountArg(query.minimumAmount);
+      const maximumAmount = query.maximumAmount === undefined ? undefined : amountArg(query.maximumAmount);
+      const maximumCount = query.maximumCount === undefined ? undefined : integerArg(query.maximumCount, 'maximumCount');
+      const coins = wallet
+        .unspent()
+        .filter((coin) => coin.state !== 'immature')
+        .filter((coin) => coin.confirmations >= min && coin.confirmations <= max)
+        .filter((coin) => includeUnsafe !== false || coin.state === 'trusted')
+        .filter((coin) => !filter || filter.has(toHex(coin.script)))
+        .filter((coin) => coin.value >= minimumAmount && (maximumAmount === undefined || coin.value <= maximumAmount))
+        .sort((a, b) => b.confirmations - a.confirmations || a.txid.localeCompare(b.txid) || a.vout - b.vout);
+      return coins.slice(0, maximumCount && maximumCount > 0 ? maximumCount : undefined).map((coin) => ({
+        txid: coin.txid,
+        vout: coin.vout,
+        address: coin.key.address,
+        ...(coin.key.branch === 0 ? { label: coin.key.label } : {}),
+        scriptPubKey: toHex(coin.script),
+        amount: satToBtc(coin.value),
+        confirmations: coin.confirmations,
+        spendable: true,
+        solvable: true,
+        desc: wallet.keys.descriptor(coin.key.kind, coin.key.branch, coin.key.index, coin.key.publicKey),
+        parent_descs: [],
+        safe: coin.state === 'trusted',
+      }));
+    },
+  },
+
+  sendtoaddress: {
+    params: [
+      { name: 'address', type: 'string', required: true },
+      { name: 'amount', type: 'amount', required: true },
+      { name: 'comment', type: 'string' },
+      { name: 'comment_to', type: 'string' },
+      { name: 'subtractfeefromamount', type: 'bool' },
+      { name: 'replaceable', type: 'bool' },
+      { name: 'conf_target', type: 'number' },
+      { name: 'estimate_mode', type: 'string' },
+      { name: 'avoid_reuse', type: 'bool' },
+      { name: 'fee_rate', type: 'amount' },
+      { name: 'verbose', type: 'bool' },
+    ],
+    run: ([address, amount, , , subtract, , confTarget, , , feeRate, verbose], ctx) => {
+      const wallet = ctx.wallet();
+      const script = recipientScript(address as string);
+      const sat = amountArg(amount);
+      if (sat <= 0n) throw new RpcFailure(RPC_TYPE_ERROR, 'Invalid amount for send');
+      if (confTarget !== undefined && feeRate !== undefined) {
+        throw new RpcFailure(
+          RPC_INVALID_PARAMETER,
+          'Cannot specify both conf_target and fee_rate. Please provide either a confirmation target in blocks for automatic fee estimation, or an explicit fee rate.',
+        );
+      }
+      let satPerKvB: bigint;
+      let reason: string;
+      if (feeRate !== undefined) {
+        // fee_rate is in sat/vB; amountArg reads it with 8 decimals, i.e. in units of 1e-8 sat/vB.
+        satPerKvB = (amountArg(feeRate) * 1000n) / 100_000_000n;
+        reason = 'User-specified feerate';
+        if (satPerKvB < BigInt(FLOOR_SAT_PER_KVB)) {
+          throw new RpcFailure(
+            RPC_WALLET_ERROR,
+            `Fee rate (${(Number(satPerKvB) / 1000).toFixed(3)} sat/vB) is lower than the minimum fee rate setting (1.000 sat/vB)`,
+          );
+        }
+      } else {
+        const target = confTarget === undefined ? DEFAULT_CONF_TARGET : integerArg(confTarget, 'conf_target');
+        satPerKvB = BigInt(estimateSmartFee(ctx.node, target).satPerKvB);
+        reason = 'Estimation';
+      }
+      try {
+        const { txid } = sendPayments(ctx.node, wallet, [{ script, amount: sat, subtractFee: subtract === true }], satPerKvB);
+        return verbose ? { txid, fee_reason: reason } : txid;
+      } catch (error) {
+        if (error instanceof TxRejected) throw new RpcFailure(error.code, error.message);
+        throw error;
+      }
+    },
+  },
+};
