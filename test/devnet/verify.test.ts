@@ -315,11 +315,14 @@ describe('Taproot keys whose x coordinate starts with a zero byte', () => {
   test('a key-path spend to such an output key verifies, and a tampered one does not', async () => {
     const { p2tr, Transaction: BtcTx } = await import('@scure/btc-signer');
     let privateKey: Uint8Array | undefined;
-    let payment: ReturnType<typeof p2tr> | undefined;
+    let payment: { script: Uint8Array; tapInternalKey: Uint8Array } | undefined;
     for (let i = 0; i < 10_000 && !payment; i++) {
       const candidate = secp256k1.utils.randomSecretKey();
       const spend = p2tr(secp256k1.getPublicKey(candidate, true).subarray(1));
-      if (spend.tweakedPubkey[0] === 0) [privateKey, payment] = [candidate, spend];
+      if (spend.tweakedPubkey[0] === 0) {
+        privateKey = candidate;
+        payment = { script: spend.script, tapInternalKey: spend.tapInternalKey };
+      }
     }
     assert.ok(payment && privateKey, 'found an output key with a leading zero byte');
     const funding = { txid: 'aa'.repeat(32), vout: 0, value: 50_000n, script: payment.script };
