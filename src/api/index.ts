@@ -23,7 +23,7 @@ export function createRouter(deps: ApiDependencies): Router {
   router.get('/v2/version', () => ({ body: { version } }));
   chainRoutesV1(router, deps.chains);
   chainRoutesV2(router, deps.chains);
-  nodeRoutes(router, deps.lightning);
+  nodeRoutes(router, deps.lightning, deps.chains);
   return router;
 }
 

@@ -33,6 +33,11 @@ export class UtxoChain {
     return this.rpc.getBlockCount();
   }
 
+  /** UNIX time of the block at a height. */
+  async blockTime(height: number): Promise<number> {
+    return (await this.rpc.getBlockHeader(await this.rpc.getBlockHash(height))).time;
+  }
+
   /** sat/vbyte for confirmation within two blocks. */
   async feeEstimate(): Promise<number> {
     const estimate = await this.rpc.estimateSmartFee(2);

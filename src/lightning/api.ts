@@ -13,8 +13,12 @@ export async function nodesResponse(
   return out;
 }
 
+/** The spec's oldestChannel is a UNIX timestamp: the time of the block that confirmed the channel. */
+export type BlockTime = (symbol: string, height: number) => Promise<number>;
+
 export async function nodeStatsResponse(
   backends: Record<string, LightningBackend>,
+  blockTime: BlockTime,
 ): Promise<Record<string, { total: { capacity: number; channels: number; peers: number; oldestChannel: number } }>> {
   const out: Record<string, { total: { capacity: number; channels: number; peers: number; oldestChannel: number } }> =
     {};
@@ -25,7 +29,7 @@ export async function nodeStatsResponse(
         capacity: Number(stats.capacitySat),
         channels: stats.channels,
         peers: stats.peers,
-        oldestChannel: stats.oldestChannelHeight ?? 0,
+        oldestChannel: stats.oldestChannelHeight === undefined ? 0 : await blockTime(symbol, stats.oldestChannelHeight),
       },
     };
   }

@@ -35,4 +35,7 @@ test('v2 /nodes/stats and v1 /nodestats count the channels funded on the devnet 
     { capacity: 20_000_000, channels: 2, peers: 2 },
   );
   assert.deepEqual(await get('/nodestats'), { nodes: { BTC: stats.BTC.total } });
+  // oldestChannel is the UNIX time of the block that confirmed the first channel
+  const oldest = stats.BTC.total.oldestChannel;
+  assert.ok(Math.abs(oldest - Date.now() / 1000) < 3600, `a recent timestamp, got ${oldest}`);
 });

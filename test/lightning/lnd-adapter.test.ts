@@ -58,8 +58,13 @@ describe('LND REST adapter against the devnet', () => {
     assert.deepEqual(await nodesResponse({ BTC: ferry }), {
       BTC: { LND: { publicKey: devnet.nodes.ferry.pubkey, uris: info.uris } },
     });
-    const nodeStats = await nodeStatsResponse({ BTC: ferry });
-    assert.deepEqual(nodeStats.BTC.total, { capacity: 14_000_000, channels: 2, peers: 2, oldestChannel: 201 });
+    const blockTimes: [string, number][] = [];
+    const nodeStats = await nodeStatsResponse({ BTC: ferry }, async (symbol, height) => {
+      blockTimes.push([symbol, height]);
+      return 1_700_000_000 + height;
+    });
+    assert.deepEqual(blockTimes, [['BTC', 201]], 'the oldest channel is dated by its confirmation block');
+    assert.deepEqual(nodeStats.BTC.total, { capacity: 14_000_000, channels: 2, peers: 2, oldestChannel: 1_700_000_201 });
   });
 
   test('a wrong or missing macaroon is refused', async () => {
