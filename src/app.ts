@@ -95,6 +95,7 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
     } else if (config.lightning.restUrl !== '') {
       lightning.BTC = new LndRestClient({
         url: config.lightning.restUrl,
+        macaroon: config.lightning.macaroon || undefined,
         macaroonPath: config.lightning.macaroonPath || undefined,
         tlsCertPath: config.lightning.tlsCertPath || undefined,
       });

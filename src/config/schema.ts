@@ -49,6 +49,7 @@ export const schema: Section = {
   lightning: {
     restUrl: { type: 'string', default: '', doc: "LND's REST URL (https://host:8080); empty uses the devnet" },
     macaroonPath: { type: 'string', default: '', doc: "LND's admin.macaroon" },
+    macaroon: { type: 'string', default: '', doc: 'the macaroon as hex, instead of macaroonPath' },
     tlsCertPath: { type: 'string', default: '', doc: "LND's tls.cert; empty for plain HTTP" },
   },
 };
@@ -61,7 +62,7 @@ export interface FerryConfig {
   database: { url: string };
   devnet: { enabled: boolean; bitcoinPort: number; blockIntervalMs: number };
   bitcoin: { rpcUrl: string; rpcUser: string; rpcPassword: string; wallet: string; pollIntervalMs: number };
-  lightning: { restUrl: string; macaroonPath: string; tlsCertPath: string };
+  lightning: { restUrl: string; macaroonPath: string; macaroon: string; tlsCertPath: string };
 }
 
 /** Environment variables that override a key; applied after the file. */
@@ -81,5 +82,6 @@ export const environment: Record<string, string> = {
   FERRY_BITCOIN_WALLET: 'bitcoin.wallet',
   FERRY_LND_REST_URL: 'lightning.restUrl',
   FERRY_LND_MACAROON_PATH: 'lightning.macaroonPath',
+  FERRY_LND_MACAROON: 'lightning.macaroon',
   FERRY_LND_TLS_CERT_PATH: 'lightning.tlsCertPath',
 };
