@@ -25,6 +25,11 @@ function check(key: string, field: Field, value: unknown): string | number | boo
     case 'boolean':
       if (typeof value !== 'boolean') throw new ConfigError(`config key ${key} must be a boolean`);
       return value;
+    case 'number': {
+      const n = typeof value === 'bigint' ? Number(value) : value;
+      if (typeof n !== 'number' || !Number.isFinite(n) || n < 0) throw new ConfigError(`config key ${key} must be a non-negative number`);
+      return n;
+    }
     case 'integer':
     case 'port': {
       const n = typeof value === 'bigint' ? Number(value) : value;
@@ -78,6 +83,10 @@ function fieldAt(path: string): Field {
 function fromEnvironment(key: string, field: Field, raw: string): unknown {
   if (field.type === 'integer' || field.type === 'port') {
     if (!/^\d+$/.test(raw)) throw new ConfigError(`config key ${key} must be a non-negative integer, got "${raw}"`);
+    return Number(raw);
+  }
+  if (field.type === 'number') {
+    if (!/^\d+(\.\d+)?$/.test(raw)) throw new ConfigError(`config key ${key} must be a non-negative number, got "${raw}"`);
     return Number(raw);
   }
   if (field.type === 'boolean') {

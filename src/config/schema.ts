@@ -2,7 +2,7 @@
 // Zero-config (no file, no environment) means: regtest, embedded devnet, SQLite in the data directory,
 // API on 127.0.0.1:9001.
 
-export type FieldType = 'string' | 'integer' | 'boolean' | 'port' | 'level' | 'network';
+export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'port' | 'level' | 'network';
 
 export interface Field {
   type: FieldType;
@@ -46,6 +46,31 @@ export const schema: Section = {
     wallet: { type: 'string', default: '', doc: "wallet holding the operator's funds" },
     pollIntervalMs: { type: 'integer', default: 1000, doc: 'how often the chain watcher polls the node' },
   },
+  swap: {
+    mnemonicPath: {
+      type: 'string',
+      default: '',
+      doc: "BIP39 mnemonic of the operator's swap keys; empty: <dataDir>/mnemonic, created on first start",
+    },
+    claimDelayMs: {
+      type: 'integer',
+      default: 60_000,
+      doc: "how long a paid submarine swap waits for the client's cooperative claim before Ferry claims alone",
+    },
+    invoiceExpirySeconds: { type: 'integer', default: 3600, doc: 'expiry of reverse swap hold invoices' },
+    paymentTimeoutSeconds: { type: 'integer', default: 60, doc: 'Lightning payment timeout of submarine swaps' },
+  },
+  pair: {
+    rate: { type: 'number', default: 1, doc: 'BTC/BTC exchange rate' },
+    feePercentage: { type: 'number', default: 0.25, doc: 'percent fee of reverse swaps (Lightning → chain)' },
+    feePercentageSwapIn: { type: 'number', default: 0.1, doc: 'percent fee of submarine swaps (chain → Lightning)' },
+    minimal: { type: 'integer', default: 10_000, doc: 'smallest swap, sat' },
+    maximal: { type: 'integer', default: 10_000_000, doc: 'largest swap, sat' },
+    maximalZeroConf: { type: 'integer', default: 1_000_000, doc: 'largest unconfirmed submarine lockup accepted; 0: off' },
+    timeoutReverse: { type: 'integer', default: 144, doc: 'reverse swap timeout, blocks' },
+    timeoutSwapMinimal: { type: 'integer', default: 144, doc: 'submarine swap timeout (shortest), blocks' },
+    timeoutSwapMaximal: { type: 'integer', default: 288, doc: 'submarine swap timeout (longest), blocks' },
+  },
   lightning: {
     restUrl: { type: 'string', default: '', doc: "LND's REST URL (https://host:8080); empty uses the devnet" },
     macaroonPath: { type: 'string', default: '', doc: "LND's admin.macaroon" },
@@ -62,6 +87,18 @@ export interface FerryConfig {
   database: { url: string };
   devnet: { enabled: boolean; bitcoinPort: number; blockIntervalMs: number };
   bitcoin: { rpcUrl: string; rpcUser: string; rpcPassword: string; wallet: string; pollIntervalMs: number };
+  swap: { mnemonicPath: string; claimDelayMs: number; invoiceExpirySeconds: number; paymentTimeoutSeconds: number };
+  pair: {
+    rate: number;
+    feePercentage: number;
+    feePercentageSwapIn: number;
+    minimal: number;
+    maximal: number;
+    maximalZeroConf: number;
+    timeoutReverse: number;
+    timeoutSwapMinimal: number;
+    timeoutSwapMaximal: number;
+  };
   lightning: { restUrl: string; macaroonPath: string; macaroon: string; tlsCertPath: string };
 }
 

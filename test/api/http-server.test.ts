@@ -78,3 +78,26 @@ test('oversized bodies answer 413, declared or streamed', async () => {
   assert.equal(streamed.status, 413);
   assert.match(JSON.parse(streamed.body).error, /larger than/);
 });
+
+test('a fixed segment beats a parameter whatever the registration order', async () => {
+  const r = new Router().get('/swap/{id}', () => ({ body: 'param' })).get('/swap/status', () => ({ body: 'fixed' }));
+  const matched = r.match('GET', '/swap/status');
+  assert.ok(typeof matched === 'object');
+  assert.equal(((await matched.handler({} as never)) as { body: string }).body, 'fixed');
+  const other = r.match('GET', '/swap/abc');
+  assert.ok(typeof other === 'object');
+  assert.deepEqual(other.params, { id: 'abc' });
+});
+
+test('an unparsable request target answers 400 JSON', async () => {
+  const { connect } = await import('node:net');
+  const answer = await new Promise<string>((resolve, reject) => {
+    const socket = connect(address.port, '127.0.0.1', () => socket.write('GET //[ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
+    let data = '';
+    socket.on('data', (c) => (data += c));
+    socket.on('end', () => resolve(data));
+    socket.on('error', reject);
+  });
+  assert.match(answer, /^HTTP\/1\.1 400/);
+  assert.match(answer, /invalid request target/);
+});

@@ -62,3 +62,14 @@ test('broken TOML and a missing file are reported', () => {
   assert.throws(() => loadConfig({ file: file('[api\n'), env: {} }), /not valid TOML/);
   assert.throws(() => loadConfig({ file: '/nonexistent/ferry.toml', env: {} }), /cannot read config file/);
 });
+
+test('pair and swap settings: numbers and integers are checked by key', () => {
+  const config = loadConfig({ file: file('[pair]\nrate = 1.5\nfeePercentage = 0.5\nminimal = 20000\n[swap]\nclaimDelayMs = 500\n'), env: {} });
+  assert.equal(config.pair.rate, 1.5);
+  assert.equal(config.pair.feePercentage, 0.5);
+  assert.equal(config.pair.minimal, 20_000);
+  assert.equal(config.pair.timeoutReverse, 144);
+  assert.equal(config.swap.claimDelayMs, 500);
+  assert.throws(() => loadConfig({ file: file('[pair]\nrate = "high"\n'), env: {} }), /pair\.rate must be a non-negative number/);
+  assert.throws(() => loadConfig({ file: file('[pair]\nminimal = 1.5\n'), env: {} }), /pair\.minimal must be a non-negative integer/);
+});

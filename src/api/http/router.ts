@@ -35,16 +35,25 @@ export class Router {
   get = (pattern: string, handler: Handler) => this.add('GET', pattern, handler);
   post = (pattern: string, handler: Handler) => this.add('POST', pattern, handler);
 
-  /** The handler for a path, or why there is none: 'not-found' or 'method' (path known, method not). */
+  /**
+   * The handler for a path, or why there is none: 'not-found' or 'method' (path known, method not).
+   * A fixed segment beats a {param}: /v2/swap/status wins over /v2/swap/{id} whatever the order of add().
+   */
   match(method: string, path: string): { handler: Handler; params: Record<string, string> } | 'not-found' | 'method' {
     const parts = path.split('/').filter(Boolean);
     let pathKnown = false;
+    let best: { handler: Handler; params: Record<string, string>; paramCount: number } | undefined;
     for (const route of this.routes) {
       const params = matchSegments(route.segments, parts);
       if (!params) continue;
-      if (route.method === method) return { handler: route.handler, params };
-      pathKnown = true;
+      if (route.method !== method) {
+        pathKnown = true;
+        continue;
+      }
+      const paramCount = Object.keys(params).length;
+      if (!best || paramCount < best.paramCount) best = { handler: route.handler, params, paramCount };
     }
+    if (best) return { handler: best.handler, params: best.params };
     return pathKnown ? 'method' : 'not-found';
   }
 }

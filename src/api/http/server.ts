@@ -5,10 +5,14 @@ import type { Logger } from '../../log/index.ts';
 import { HttpError } from './errors.ts';
 import type { Request, Router } from './router.ts';
 
+/** A handler that owns the raw response (e.g. a server-sent event stream) instead of answering one JSON body. */
+export type RawHandler = (request: IncomingMessage, response: ServerResponse, url: URL) => Promise<void>;
+
 export interface HttpServerOptions {
   router: Router;
   logger: Logger;
   maxBodyBytes: number;
+  rawRoutes?: Map<string, RawHandler>; // by exact path
 }
 
 export function sendJson(response: ServerResponse, status: number, body: unknown): void {
@@ -46,7 +50,14 @@ export function createHttpServer(options: HttpServerOptions): Server {
   const { router, logger, maxBodyBytes } = options;
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const url = new URL(request.url ?? '/', 'http://localhost');
+    let url: URL;
+    try {
+      url = new URL(request.url ?? '/', 'http://localhost');
+    } catch {
+      return sendJson(response, 400, { error: 'invalid request target' });
+    }
+    const raw = options.rawRoutes?.get(url.pathname);
+    if (raw) return raw(request, response, url);
     const method = request.method ?? 'GET';
     const match = router.match(method, url.pathname);
     if (match === 'not-found') return sendJson(response, 404, { error: `not found: ${method} ${url.pathname}` });
