@@ -1,5 +1,6 @@
 // Ferry as one process: backends (the devnet where none is configured), storage, chain watcher and API.
 import type { Server } from 'node:http';
+import { join } from 'node:path';
 import { BitcoinRpcClient } from './chains/bitcoin-rpc.ts';
 import { ChainService, UtxoChain } from './chains/chain-service.ts';
 import { ChainWatcher } from './chains/watcher.ts';
@@ -8,6 +9,10 @@ import { listen } from './api/http/server.ts';
 import { databaseUrl, usesDevnetBitcoin, usesDevnetLightning, type FerryConfig } from './config/index.ts';
 import type { LightningBackend } from './lightning/backend.ts';
 import { LndRestClient } from './lightning/lnd/client.ts';
+import { SwapEngine } from './engine/engine.ts';
+import { loadOrCreateMnemonic } from './keys/mnemonic.ts';
+import { SwapKeys } from './keys/swap-keys.ts';
+import { pairFromConfig } from './config/pair.ts';
 import { openStorage, type Storage } from './db/index.ts';
 import { startDevnet, type Devnet } from './devnet/index.ts';
 import type { Logger } from './log/index.ts';
@@ -19,6 +24,7 @@ export interface Ferry {
   storage: Storage;
   watchers: Map<string, ChainWatcher>;
   lightning: Record<string, LightningBackend>;
+  swaps?: SwapEngine;
   close(): Promise<void>;
 }
 
@@ -84,7 +90,6 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
     });
     watcher.on('block', (block) => logger.debug('block processed', { chain: 'BTC', height: block.height }));
     watcher.on('reorg', (reorg) => logger.warn('chain reorganisation', { chain: 'BTC', forkHeight: reorg.forkHeight }));
-    await watcher.start();
     closers.push(() => watcher.stop());
     const watchers = new Map([['BTC', watcher]]);
 
@@ -105,7 +110,30 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
       logger.info('lightning node reachable', { symbol, publicKey: info.publicKey, blockHeight: info.blockHeight });
     }
 
-    const server: Server = createApiServer({ chains, lightning, logger: logger.child('api'), maxBodyBytes: config.api.maxBodyBytes });
+    // Swaps need both sides: without a Lightning node Ferry serves chain data only.
+    let swaps: SwapEngine | undefined;
+    if (lightning.BTC) {
+      const mnemonic = loadOrCreateMnemonic(config.swap.mnemonicPath || join(config.dataDir, 'mnemonic'));
+      swaps = new SwapEngine({
+        storage,
+        watcher,
+        rpc: bitcoinRpc,
+        lightning: lightning.BTC,
+        keys: SwapKeys.fromMnemonic(mnemonic, config.network),
+        pairs: [pairFromConfig(config)],
+        network: config.network,
+        claimDelayMs: config.swap.claimDelayMs,
+        invoiceExpirySeconds: config.swap.invoiceExpirySeconds,
+        paymentTimeoutSeconds: config.swap.paymentTimeoutSeconds,
+        logger: logger.child('engine'),
+      });
+      await swaps.start(); // re-registers active swaps, replays pending effects, starts the watcher
+      closers.push(() => swaps!.stop());
+    } else {
+      await watcher.start();
+    }
+
+    const server: Server = createApiServer({ chains, lightning, swaps, logger: logger.child('api'), maxBodyBytes: config.api.maxBodyBytes });
     const address = await listen(server, config.api.port, config.api.host);
     closers.push(
       () =>
@@ -116,7 +144,7 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
     );
     const apiUrl = `http://${address.address}:${address.port}`;
     logger.info('API listening', { url: apiUrl });
-    return { apiUrl, devnet, chains, storage, watchers, lightning, close };
+    return { apiUrl, devnet, chains, storage, watchers, lightning, swaps, close };
   } catch (error) {
     await close();
     throw error;

@@ -1,6 +1,8 @@
 // Assembles the API: every route of v1 and v2 on one router, served by one HTTP server.
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { ChainService } from '../chains/chain-service.ts';
+import type { SwapService } from '../engine/service.ts';
+import { StatusFeed } from '../events/index.ts';
 import type { LightningBackend } from '../lightning/backend.ts';
 import type { Logger } from '../log/index.ts';
 import { version } from '../version.ts';
@@ -9,12 +11,27 @@ import { createHttpServer } from './http/server.ts';
 import { chainRoutesV1 } from './v1/chain.ts';
 import { chainRoutesV2 } from './v2/chain.ts';
 import { nodeRoutes } from './nodes.ts';
+import { submarineRoutes } from './v2/swap-submarine.ts';
+import { reverseRoutes } from './v2/swap-reverse.ts';
+import { swapStatusRoutes } from './v2/swap-status.ts';
+import { swapStatusRoutesV1 } from './v1/swap-status.ts';
+import { StatusStreams, defaultStreamOptions, streamPath, type StatusStreamOptions } from './sse/stream.ts';
+import { attachWebSocket, defaultWebSocketOptions, type WebSocketOptions } from './ws/server.ts';
 
 export interface ApiDependencies {
   chains: ChainService;
   lightning: Record<string, LightningBackend>; // by chain symbol: BTC
   logger: Logger;
   maxBodyBytes: number;
+  /** The swap engine; without it the swap routes, /v2/ws and /streamswapstatus are not served. */
+  swaps?: SwapService;
+  /**
+   * Where WebSocket and SSE clients hear about status changes. Defaults to an in-process feed fed by
+   * swaps.onStatus; pass one to feed it from elsewhere (e.g. another instance's notifications).
+   */
+  statusFeed?: StatusFeed;
+  webSocket?: Partial<WebSocketOptions>;
+  statusStream?: Partial<StatusStreamOptions>;
 }
 
 export function createRouter(deps: ApiDependencies): Router {
@@ -24,9 +41,33 @@ export function createRouter(deps: ApiDependencies): Router {
   chainRoutesV1(router, deps.chains);
   chainRoutesV2(router, deps.chains);
   nodeRoutes(router, deps.lightning, deps.chains);
+  if (deps.swaps) {
+    submarineRoutes(router, deps.swaps);
+    reverseRoutes(router, deps.swaps);
+    swapStatusRoutesV1(router, deps.swaps);
+    swapStatusRoutes(router, deps.swaps);
+  }
   return router;
 }
 
 export function createApiServer(deps: ApiDependencies): Server {
-  return createHttpServer({ router: createRouter(deps), logger: deps.logger, maxBodyBytes: deps.maxBodyBytes });
+  const router = createRouter(deps);
+  if (!deps.swaps) return createHttpServer({ router, logger: deps.logger, maxBodyBytes: deps.maxBodyBytes });
+  const logger = deps.logger;
+  const feed = deps.statusFeed ?? new StatusFeed((error, id) => logger.error('status listener failed', { id, error: String(error) }));
+  const disconnect = deps.statusFeed ? () => {} : feed.connect(deps.swaps);
+  const streams = new StatusStreams(deps.swaps, feed, logger.child('sse'), { ...defaultStreamOptions, ...deps.statusStream });
+  const rawRoutes = new Map([[streamPath, (request: IncomingMessage, response: ServerResponse, url: URL) => streams.handle(request, response, url)]]);
+  const server = createHttpServer({ router, logger, maxBodyBytes: deps.maxBodyBytes, rawRoutes });
+  const webSocket = attachWebSocket(server, { swaps: deps.swaps, feed, logger: logger.child('ws') }, { ...defaultWebSocketOptions, ...deps.webSocket });
+
+  // Upgraded sockets and open streams would otherwise keep server.close() waiting forever.
+  const close = server.close.bind(server);
+  server.close = (callback?: (error?: Error) => void) => {
+    disconnect();
+    webSocket.close();
+    streams.close();
+    return close(callback);
+  };
+  return server;
 }

@@ -35,6 +35,9 @@ export interface PayRequest {
   feeLimitMsat: bigint;
   timeoutSeconds: number;
   amountMsat?: bigint; // only for invoices without an amount
+  // Most blocks the outgoing HTLC may stay locked (LND's cltv_limit). A submarine swap must get its payment
+  // settled or failed before its on-chain timeout, or the user could refund on chain and still be paid.
+  cltvLimit?: number;
   onUpdate?: (update: PaymentUpdate) => void; // every state the node reports, IN_FLIGHT included
 }
 

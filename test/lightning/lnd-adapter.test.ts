@@ -223,6 +223,27 @@ describe('LND REST adapter against the devnet', () => {
     assert.equal(cheap.failureReason, 'FAILURE_REASON_NO_ROUTE');
   });
 
+  test('a cltv limit below the route\'s time lock leaves no route; a wide one pays', async () => {
+    const tight = await rest<{ payment_request: string }>(devnet.nodes.bob, 'POST', '/v1/invoices', { value: '1000' });
+    const aliceBefore = await localBalanceSat(devnet.nodes.alice);
+    const refused = await alice.payInvoice({
+      paymentRequest: tight.body.payment_request,
+      feeLimitMsat: 100_000n,
+      timeoutSeconds: 10,
+      cltvLimit: 10,
+    });
+    assert.equal(refused.failureReason, 'FAILURE_REASON_NO_ROUTE');
+    assert.equal(await localBalanceSat(devnet.nodes.alice), aliceBefore);
+    const wide = await rest<{ payment_request: string }>(devnet.nodes.bob, 'POST', '/v1/invoices', { value: '1000' });
+    const paid = await alice.payInvoice({
+      paymentRequest: wide.body.payment_request,
+      feeLimitMsat: 100_000n,
+      timeoutSeconds: 10,
+      cltvLimit: 1000,
+    });
+    assert.equal(paid.status, 'SUCCEEDED');
+  });
+
   test('an expired invoice is refused before anything is sent', async () => {
     const { hash } = newPreimage();
     await bob.createHoldInvoice({ paymentHash: hash, amountMsat: 1_000_000n });

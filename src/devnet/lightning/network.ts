@@ -50,6 +50,7 @@ export interface PaymentRequestOptions {
   paymentRequest: string;
   amountMsat?: number; // only for invoices without an amount
   feeLimitMsat: number;
+  cltvLimit?: number; // LND's cltv_limit; 0 or absent = no limit
 }
 
 const sha256Hex = (hex: string): string => createHash('sha256').update(Buffer.from(hex, 'hex')).digest('hex');
@@ -372,6 +373,7 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
             finalCltvDelta: invoice.minFinalCltvExpiry,
             height: this.tip,
             feeLimitMsat: request.feeLimitMsat,
+            cltvLimit: request.cltvLimit,
           });
     if (payee === undefined || route === undefined) {
       const outbound = this.channelsOf(payer.name).reduce(

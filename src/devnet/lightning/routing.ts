@@ -26,6 +26,8 @@ export interface RouteRequest {
   finalCltvDelta: number;
   height: number;
   feeLimitMsat: number;
+  /** LND's cltv_limit: most blocks the payer's funds may be locked (total time lock - height); 0 = no limit. */
+  cltvLimit?: number;
 }
 
 export const forwardingFee = (amountMsat: number): number =>
@@ -50,6 +52,7 @@ export function findRoute(
   const consider = (): void => {
     const route = priceRoute(path, pubkeyOf, request);
     if (route === undefined || route.totalFeesMsat > request.feeLimitMsat) return;
+    if (request.cltvLimit && route.totalTimeLock - request.height > request.cltvLimit) return;
     if (
       best === undefined ||
       route.totalFeesMsat < best.totalFeesMsat ||

@@ -215,6 +215,7 @@ export class LndRestClient implements LightningBackend {
       no_inflight_updates: false,
     };
     if (request.amountMsat !== undefined) body.amt_msat = request.amountMsat.toString();
+    if (request.cltvLimit !== undefined) body.cltv_limit = request.cltvLimit;
     return this.collectFinal('POST', '/v2/router/send', body, request.onUpdate);
   }
 

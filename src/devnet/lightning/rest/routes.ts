@@ -318,6 +318,7 @@ const ROUTES: [string, RegExp, Handler][] = [
             paymentRequest,
             amountMsat: amountMsat === 0 ? undefined : amountMsat,
             feeLimitMsat,
+            cltvLimit: intField(body, 'cltv_limit'),
           }),
         out,
         boolField(body, 'no_inflight_updates'),

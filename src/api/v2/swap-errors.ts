@@ -1,0 +1,21 @@
+// The engine reports refusals as SwapError(status, text, extra); the API answers them verbatim. Any other
+// exception is a bug and stays a 500 through the HTTP server's catch-all.
+import { SwapError, type SwapService, type SwapStatusBody } from '../../engine/service.ts';
+import { HttpError, notFound } from '../http/errors.ts';
+import { swapNotFound } from '../http/validate.ts';
+
+export async function engineCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof SwapError) throw new HttpError(error.status, error.message, error.extra);
+    throw error;
+  }
+}
+
+/** The status of a swap, or the reference's 404. */
+export async function requireStatus(swaps: SwapService, id: string): Promise<SwapStatusBody> {
+  const status = await engineCall(() => swaps.status(id));
+  if (!status) throw notFound(swapNotFound(id));
+  return status;
+}

@@ -1,0 +1,92 @@
+// v2 Submarine Swap endpoints (chain -> Lightning): shapes are checked here, every semantic check is the engine's.
+import type { SwapService } from '../../engine/service.ts';
+import { badRequest } from '../http/errors.ts';
+import type { Router } from '../http/router.ts';
+import {
+  bodyObject,
+  optionalString,
+  requireHex,
+  requireIndex,
+  requirePartialSignature,
+  requirePreimageHash,
+  requirePublicKey,
+  requirePubNonce,
+  requireString,
+  requireSwapId,
+} from '../http/validate.ts';
+import { engineCall } from './swap-errors.ts';
+
+export function submarineRoutes(router: Router, swaps: SwapService): void {
+  router.get('/v2/swap/submarine', async () => ({ body: await engineCall(() => swaps.submarinePairs()) }));
+
+  router.post('/v2/swap/submarine', async ({ body }) => {
+    const input = bodyObject(body);
+    const from = requireString(input, 'from');
+    const to = requireString(input, 'to');
+    const invoice = optionalString(input, 'invoice');
+    // the invoice takes precedence; a preimage hash alone means the invoice is set later
+    const preimageHash = input.preimageHash === undefined || input.preimageHash === null ? undefined : requirePreimageHash(input);
+    if (invoice === undefined && preimageHash === undefined) throw badRequest('undefined parameter: invoice');
+    const request = {
+      from,
+      to,
+      invoice,
+      preimageHash,
+      refundPublicKey: requirePublicKey(input, 'refundPublicKey'),
+      pairHash: optionalString(input, 'pairHash'),
+      referralId: optionalString(input, 'referralId'),
+    };
+    return { status: 201, body: await engineCall(() => swaps.createSubmarine(withoutUndefined(request))) };
+  });
+
+  router.get('/v2/swap/submarine/{id}/transaction', async ({ params }) => {
+    const id = requireSwapId(params.id);
+    return { body: await engineCall(() => swaps.submarineTransaction(id)) };
+  });
+
+  router.post('/v2/swap/submarine/{id}/invoice', async ({ params, body }) => {
+    const id = requireSwapId(params.id);
+    const input = bodyObject(body);
+    const invoice = requireString(input, 'invoice');
+    const pairHash = optionalString(input, 'pairHash');
+    return { body: await engineCall(() => swaps.setSubmarineInvoice(id, invoice, pairHash)) };
+  });
+
+  router.get('/v2/swap/submarine/{id}/invoice/amount', async ({ params }) => {
+    const id = requireSwapId(params.id);
+    return { body: await engineCall(() => swaps.submarineInvoiceAmount(id)) };
+  });
+
+  router.get('/v2/swap/submarine/{id}/preimage', async ({ params }) => {
+    const id = requireSwapId(params.id);
+    return { body: await engineCall(() => swaps.submarinePreimage(id)) };
+  });
+
+  router.get('/v2/swap/submarine/{id}/claim', async ({ params }) => {
+    const id = requireSwapId(params.id);
+    return { body: await engineCall(() => swaps.submarineClaimDetails(id)) };
+  });
+
+  router.post('/v2/swap/submarine/{id}/claim', async ({ params, body }) => {
+    const id = requireSwapId(params.id);
+    const input = bodyObject(body);
+    const signature = { pubNonce: requirePubNonce(input), partialSignature: requirePartialSignature(input) };
+    return { body: await engineCall(() => swaps.submarineClaimSignature(id, signature)) };
+  });
+
+  router.post('/v2/swap/submarine/{id}/refund', async ({ params, body }) => {
+    const id = requireSwapId(params.id);
+    const input = bodyObject(body);
+    const request = {
+      pubNonce: requirePubNonce(input),
+      transaction: requireHex(input, 'transaction'),
+      index: requireIndex(input),
+    };
+    return { body: await engineCall(() => swaps.submarineRefund(id, request)) };
+  });
+}
+
+/** Leaves absent optional fields out, so the engine never has to tell "absent" from "undefined". */
+export function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

@@ -1,0 +1,15 @@
+// Fault injection for the crash tests: with FERRY_CRASH_AT=<point>, the process kills itself with SIGKILL the
+// moment it reaches that point, as a power cut would. Points are named in the engine where a crash is most
+// dangerous (between deciding and doing, between doing and recording). Unset in production: a no-op.
+export type CrashPointName =
+  | 'submarine.lockup-seen' // lockup recorded, payment not yet started
+  | 'submarine.payment-in-flight' // the Lightning payment was sent, its result not yet recorded
+  | 'reverse.invoice-accepted' // hold invoice accepted recorded, lockup not yet sent
+  | 'reverse.lockup-broadcast'; // lockup broadcast, not yet recorded as sent
+
+export function crashPoint(name: CrashPointName): void {
+  if (process.env.FERRY_CRASH_AT === name) {
+    process.stderr.write(`FERRY_CRASH_AT=${name}: killing the process\n`);
+    process.kill(process.pid, 'SIGKILL');
+  }
+}

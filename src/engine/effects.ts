@@ -1,0 +1,144 @@
+// Runs the effect log: every effect a transition wrote is performed after commit, one at a time per swap and in
+// the order decided, then marked done. A failure is retried with backoff (the effect stays pending, so a
+// restart replays it too); handlers are written to be safe to run again. A handler may also ask to run later
+// (Defer) or give up for good (PermanentEffectError).
+import type { EffectRecord, Storage } from '../db/index.ts';
+import type { Logger } from '../log/index.ts';
+
+/** Thrown by a handler that has nothing to do before `at` (ms since the epoch). */
+export class Defer extends Error {
+  constructor(readonly at: number) {
+    super(`deferred until ${new Date(at).toISOString()}`);
+  }
+}
+
+/** Thrown by a handler whose effect can never succeed; it is marked failed and not retried. */
+export class PermanentEffectError extends Error {}
+
+export type EffectHandler = (effect: EffectRecord) => Promise<void>;
+
+export interface EffectRunnerOptions {
+  retryBaseMs: number;
+  retryMaxMs: number;
+}
+
+export class EffectRunner {
+  private readonly queues = new Map<string, EffectRecord[]>();
+  private readonly running = new Map<string, Promise<void>>();
+  private readonly known = new Set<number>();
+  private readonly attempts = new Map<number, number>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly handlers = new Map<string, EffectHandler>();
+  private stopped = false;
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly logger: Logger,
+    private readonly options: EffectRunnerOptions,
+  ) {}
+
+  register(kind: string, handler: EffectHandler): void {
+    this.handlers.set(kind, handler);
+  }
+
+  enqueue(effects: readonly EffectRecord[]): void {
+    for (const effect of effects) {
+      if (this.known.has(effect.id) || this.stopped) continue;
+      this.known.add(effect.id);
+      this.attempts.set(effect.id, effect.attempts);
+      this.push(effect);
+    }
+  }
+
+  /** Resolves once the swap has no effect running or queued (ones waiting for a retry or a deferral excepted). */
+  async whenIdle(swapId: string): Promise<void> {
+    let current = this.running.get(swapId);
+    while (current !== undefined) {
+      await current;
+      current = this.running.get(swapId);
+    }
+  }
+
+  /** Stops taking work; waits up to `graceMs` for the effects in progress. Pending effects resume on restart. */
+  async stop(graceMs = 5_000): Promise<void> {
+    this.stopped = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    let timeout: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => (timeout = setTimeout(resolve, graceMs)));
+    await Promise.race([Promise.allSettled([...this.running.values()]), grace]);
+    clearTimeout(timeout);
+  }
+
+  private push(effect: EffectRecord): void {
+    const queue = this.queues.get(effect.swapId) ?? [];
+    queue.push(effect);
+    this.queues.set(effect.swapId, queue);
+    this.kick(effect.swapId);
+  }
+
+  private kick(swapId: string): void {
+    if (this.running.has(swapId)) return;
+    const run = this.drain(swapId).finally(() => {
+      this.running.delete(swapId);
+      // Work pushed while this run was finishing starts a new run.
+      if ((this.queues.get(swapId)?.length ?? 0) > 0 && !this.stopped) this.kick(swapId);
+      else this.queues.delete(swapId);
+    });
+    this.running.set(swapId, run);
+  }
+
+  private async drain(swapId: string): Promise<void> {
+    let next = this.queues.get(swapId)?.shift();
+    while (next !== undefined && !this.stopped) {
+      await this.runOne(next);
+      next = this.queues.get(swapId)?.shift();
+    }
+  }
+
+  private async runOne(effect: EffectRecord): Promise<void> {
+    const handler = this.handlers.get(effect.kind);
+    const fields = { swap: effect.swapId, effect: effect.kind, id: effect.id };
+    try {
+      if (handler === undefined) throw new PermanentEffectError(`no handler for effect ${effect.kind}`);
+      await handler(effect);
+      await this.storage.effects.markDone(effect.id);
+      this.forget(effect.id);
+    } catch (error) {
+      if (this.stopped) return;
+      if (error instanceof Defer) {
+        this.later(effect, error.at - Date.now());
+        return;
+      }
+      if (error instanceof PermanentEffectError) {
+        this.logger.error('effect failed for good', { ...fields, error: error.message });
+        await this.storage.effects.markFailed(effect.id, error.message).catch(() => {});
+        this.forget(effect.id);
+        return;
+      }
+      const attempts = (this.attempts.get(effect.id) ?? 0) + 1;
+      this.attempts.set(effect.id, attempts);
+      const delay = Math.min(this.options.retryMaxMs, this.options.retryBaseMs * 2 ** Math.min(attempts - 1, 16));
+      this.logger.warn('effect failed, retrying', { ...fields, attempts, retryInMs: delay, error: String(error) });
+      await this.storage.effects.recordAttempt(effect.id, String(error)).catch(() => {});
+      this.later(effect, delay);
+    }
+  }
+
+  private later(effect: EffectRecord, delayMs: number): void {
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        if (!this.stopped) this.push(effect);
+      },
+      Math.max(0, delayMs),
+    );
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  private forget(id: number): void {
+    this.known.delete(id);
+    this.attempts.delete(id);
+  }
+}

@@ -1,0 +1,95 @@
+// What the engine is built from, and the tunables with their defaults.
+import type { BitcoinRpcClient } from '../chains/bitcoin-rpc.ts';
+import type { ChainWatcher } from '../chains/watcher.ts';
+import type { Storage } from '../db/index.ts';
+import type { Network, SwapKeys } from '../keys/index.ts';
+import type { LightningBackend } from '../lightning/backend.ts';
+import type { Logger } from '../log/index.ts';
+import { DEFAULT_BTC_PAIR, type PairConfig } from '../swaps/pairs.ts';
+
+export interface SwapEngineOptions {
+  storage: Storage;
+  /** The watcher of the BTC chain. The engine registers its scripts and starts it in start(). */
+  watcher: ChainWatcher;
+  /** Bitcoin Core RPC client bound to the operator's wallet (reverse lockups, sweep addresses). */
+  rpc: BitcoinRpcClient;
+  /** The operator's Lightning node. */
+  lightning: LightningBackend;
+  keys: SwapKeys;
+  /** Default: [DEFAULT_BTC_PAIR]. */
+  pairs?: PairConfig[];
+  /** Default: 'regtest'. Decides the address and invoice network. */
+  network?: Network;
+  /** How long a submarine swap waits in transaction.claim.pending for the client's signature. Default 60 000. */
+  claimDelayMs?: number;
+  logger?: Logger;
+  /** Expiry of reverse swap hold invoices. Default 3600. */
+  invoiceExpirySeconds?: number;
+  /** A submarine invoice must stay valid at least this long after it is handed to Ferry. Default 600. */
+  minInvoiceValiditySeconds?: number;
+  /** Lightning payment timeout. Default 60. */
+  paymentTimeoutSeconds?: number;
+  /** Routing fee limit in parts per million of the invoice (default 5000 = 0.5%), at least minRoutingFeeSat. */
+  routingFeeLimitPpm?: number;
+  /** Default 10. */
+  minRoutingFeeSat?: number;
+  /** A submarine lockup this many percent above the expected amount is refused. Default 2. */
+  overpaymentTolerancePercent?: number;
+  /** Ferry pays a submarine invoice only while more than its final CLTV delta + this many blocks remain. Default 6. */
+  paymentSafetyBlocks?: number;
+  /** Hold invoice final CLTV delta = reverse timeout + this. Default 24. */
+  reverseCltvMarginBlocks?: number;
+  /** Ferry locks for a reverse swap only while its held HTLCs expire at least this many blocks after the timeout. Default 6. */
+  minHtlcMarginBlocks?: number;
+  /** Ferry locks for a reverse swap only while at least this many blocks remain until its timeout. Default: half of the timeout. */
+  minReverseLockupBlocks?: number;
+  /** How often hold invoices of unpaid reverse swaps are looked up besides their subscription. Default 5000. */
+  invoicePollMs?: number;
+  /** First retry delay of a failed effect (doubling up to effectRetryMaxMs). Default 1000. */
+  effectRetryMs?: number;
+  /** Default 60 000. */
+  effectRetryMaxMs?: number;
+  /** sat/vbyte for the next blocks; default: the node's estimatesmartfee(2). */
+  feeEstimator?: () => Promise<number>;
+}
+
+export interface EngineSettings {
+  network: Network;
+  pairs: Map<string, PairConfig>;
+  claimDelayMs: number;
+  invoiceExpirySeconds: number;
+  minInvoiceValiditySeconds: number;
+  paymentTimeoutSeconds: number;
+  routingFeeLimitPpm: number;
+  minRoutingFeeSat: number;
+  overpaymentTolerancePercent: number;
+  paymentSafetyBlocks: number;
+  reverseCltvMarginBlocks: number;
+  minHtlcMarginBlocks: number;
+  minReverseLockupBlocks: number | undefined;
+  invoicePollMs: number;
+  effectRetryMs: number;
+  effectRetryMaxMs: number;
+}
+
+export function resolveSettings(options: SwapEngineOptions): EngineSettings {
+  const pairs = options.pairs ?? [DEFAULT_BTC_PAIR];
+  return {
+    network: options.network ?? 'regtest',
+    pairs: new Map(pairs.map((pair) => [pair.id, pair])),
+    claimDelayMs: options.claimDelayMs ?? 60_000,
+    invoiceExpirySeconds: options.invoiceExpirySeconds ?? 3600,
+    minInvoiceValiditySeconds: options.minInvoiceValiditySeconds ?? 600,
+    paymentTimeoutSeconds: options.paymentTimeoutSeconds ?? 60,
+    routingFeeLimitPpm: options.routingFeeLimitPpm ?? 5_000,
+    minRoutingFeeSat: options.minRoutingFeeSat ?? 10,
+    overpaymentTolerancePercent: options.overpaymentTolerancePercent ?? 2,
+    paymentSafetyBlocks: options.paymentSafetyBlocks ?? 6,
+    reverseCltvMarginBlocks: options.reverseCltvMarginBlocks ?? 24,
+    minHtlcMarginBlocks: options.minHtlcMarginBlocks ?? 6,
+    minReverseLockupBlocks: options.minReverseLockupBlocks,
+    invoicePollMs: options.invoicePollMs ?? 5_000,
+    effectRetryMs: options.effectRetryMs ?? 1_000,
+    effectRetryMaxMs: options.effectRetryMaxMs ?? 60_000,
+  };
+}

@@ -1,0 +1,125 @@
+// The contract between the swap engine (src/engine, src/swaps, src/keys) and the API layer (src/api: v1, v2,
+// WebSocket, SSE). The API validates the shape of requests (types, hex, lengths) and maps them 1:1 onto these
+// calls; the engine does every semantic check and throws SwapError with the HTTP status and the reference text
+// (see ../shared/REFERENCE.md). Bodies returned here are exactly the JSON the API answers with.
+
+/** An error the API answers verbatim: `status` and `{"error": message, ...extra}`. */
+export class SwapError extends Error {
+  constructor(
+    readonly status: 400 | 404 | 409 | 501,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'SwapError';
+  }
+}
+
+export interface SwapTreeLeafJson {
+  version: number;
+  output: string; // hex
+}
+export interface SwapTreeJson {
+  claimLeaf: SwapTreeLeafJson;
+  refundLeaf: SwapTreeLeafJson;
+}
+
+/** The status object of GET /v2/swap/{id}, WebSocket updates (plus `id`) and SSE data. */
+export interface SwapStatusBody {
+  status: string;
+  zeroConfRejected?: boolean;
+  transaction?: { id: string; hex?: string; eta?: number };
+  failureReason?: string;
+  failureDetails?: { expected: number; actual: number };
+}
+
+export interface SubmarinePairBody {
+  hash: string;
+  rate: number;
+  limits: { maximal: number; minimal: number; maximalZeroConf: number };
+  fees: { percentage: number; minerFees: number };
+}
+export interface ReversePairBody {
+  hash: string;
+  rate: number;
+  limits: { maximal: number; minimal: number };
+  fees: { percentage: number; minerFees: { lockup: number; claim: number } };
+}
+
+export interface CreateSubmarineRequest {
+  from: string;
+  to: string;
+  invoice?: string;
+  preimageHash?: string; // hex, when the invoice comes later
+  refundPublicKey: string; // hex, 33 bytes compressed
+  pairHash?: string;
+  referralId?: string;
+}
+export interface CreateSubmarineResponse {
+  id: string;
+  address: string;
+  swapTree: SwapTreeJson;
+  claimPublicKey: string;
+  timeoutBlockHeight: number;
+  // only when created with an invoice:
+  expectedAmount?: number;
+  acceptZeroConf?: boolean;
+  bip21?: string;
+}
+
+export interface CreateReverseRequest {
+  from: string;
+  to: string;
+  preimageHash: string;
+  claimPublicKey: string;
+  invoiceAmount?: number; // exactly one of invoiceAmount / onchainAmount
+  onchainAmount?: number;
+  pairHash?: string;
+  referralId?: string;
+  description?: string;
+}
+export interface CreateReverseResponse {
+  id: string;
+  invoice: string;
+  swapTree: SwapTreeJson;
+  lockupAddress: string;
+  refundPublicKey: string;
+  timeoutBlockHeight: number;
+  onchainAmount: number;
+}
+
+export interface PartialSignatureBody {
+  pubNonce: string;
+  partialSignature: string;
+}
+
+export interface SwapService {
+  // pairs: { [from]: { [to]: pair } }
+  submarinePairs(): Promise<Record<string, Record<string, SubmarinePairBody>>>;
+  reversePairs(): Promise<Record<string, Record<string, ReversePairBody>>>;
+
+  createSubmarine(request: CreateSubmarineRequest): Promise<CreateSubmarineResponse>;
+  setSubmarineInvoice(
+    id: string,
+    invoice: string,
+    pairHash?: string,
+  ): Promise<{ bip21?: string; expectedAmount?: number; acceptZeroConf?: boolean }>;
+  submarineInvoiceAmount(id: string): Promise<{ invoiceAmount: number }>;
+  submarineTransaction(id: string): Promise<{ id: string; hex: string; timeoutBlockHeight: number; timeoutEta?: number }>;
+  submarinePreimage(id: string): Promise<{ preimage: string }>;
+  submarineClaimDetails(id: string): Promise<{ preimage: string; pubNonce: string; publicKey: string; transactionHash: string }>;
+  submarineClaimSignature(id: string, signature: PartialSignatureBody): Promise<Record<string, never>>;
+  submarineRefund(id: string, request: { pubNonce: string; transaction: string; index: number }): Promise<PartialSignatureBody>;
+
+  createReverse(request: CreateReverseRequest): Promise<CreateReverseResponse>;
+  reverseTransaction(id: string): Promise<{ id: string; hex: string; timeoutBlockHeight: number }>;
+  reverseClaim(
+    id: string,
+    request: { preimage: string; pubNonce?: string; transaction?: string; index?: number },
+  ): Promise<PartialSignatureBody | Record<string, never>>;
+
+  /** undefined for an unknown id. */
+  status(id: string): Promise<SwapStatusBody | undefined>;
+  /** Every status change of every swap, in order per swap, after it was committed to storage. */
+  onStatus(listener: (id: string, status: SwapStatusBody) => void): () => void;
+}

@@ -1,0 +1,83 @@
+// Paying a submarine swap's invoice: decide to pay (atomically with the refund check), pay exactly once, and
+// move on to claiming with the preimage the payment revealed.
+import { sha256 } from '@noble/hashes/sha2.js';
+import { hex } from '@scure/base';
+import type { EffectRecord } from '../../db/index.ts';
+import { SwapStatus as S } from '../../swaps/status.ts';
+import type { EngineContext } from '../context.ts';
+import { crashPoint } from '../crash-points.ts';
+import { submarineData } from '../data.ts';
+import { PermanentEffectError } from '../effects.ts';
+
+const PAYABLE_FROM: readonly string[] = [S.InvoiceSet, S.TransactionMempool, S.TransactionConfirmed];
+
+/**
+ * startPayment: goes to invoice.pending unless too few blocks remain before the timeout. Paying that late would
+ * let the user refund on chain while the payment is still in flight; the swap then just expires.
+ */
+export async function startPayment(ctx: EngineContext, effect: EffectRecord): Promise<void> {
+  const swap = await ctx.swaps.require(effect.swapId);
+  if (!PAYABLE_FROM.includes(swap.status)) return;
+  const data = submarineData(swap);
+  const blocksLeft = swap.timeoutBlockHeight! - (await ctx.chain.height());
+  if (blocksLeft <= (data.minFinalCltvExpiry ?? 0) + ctx.settings.paymentSafetyBlocks) {
+    ctx.logger.warn('not paying: too close to the swap timeout', { swap: swap.id, blocksLeft });
+    return;
+  }
+  await ctx.swaps.dispatch(swap.id, { type: 'payment.start' });
+}
+
+/** payInvoice: one payment per swap. After a crash the backend follows the payment it already started. */
+export async function payInvoice(ctx: EngineContext, effect: EffectRecord): Promise<void> {
+  const swap = await ctx.swaps.require(effect.swapId);
+  if (swap.status !== S.InvoicePending) return;
+  const data = submarineData(swap);
+  // The state machine already makes this impossible; a refund signature and a payment must never both exist.
+  if (data.refundSigned === true) throw new PermanentEffectError('refusing to pay: a cooperative refund was signed');
+  const invoice = data.invoice!;
+  const invoiceMsat = BigInt(data.invoiceAmount!) * 1000n;
+  const feeLimitMsat = [
+    (invoiceMsat * BigInt(ctx.settings.routingFeeLimitPpm) + 999_999n) / 1_000_000n,
+    BigInt(ctx.settings.minRoutingFeeSat) * 1000n,
+  ].reduce((a, b) => (a > b ? a : b));
+  ctx.logger.info('paying invoice', { swap: swap.id, amount: data.invoiceAmount, feeLimitMsat });
+  // The payment's HTLCs must resolve before the user can refund on chain: cap their time lock below the timeout.
+  // Past that point no route qualifies and a new payment fails (a refundable swap); a payment already in flight
+  // after a crash is followed, not resent, whatever the limit.
+  const cltvLimit = Math.max(1, swap.timeoutBlockHeight! - (await ctx.chain.height()) - ctx.settings.paymentSafetyBlocks);
+  const result = await ctx.lightning.payInvoice({
+    paymentRequest: invoice,
+    feeLimitMsat,
+    cltvLimit,
+    timeoutSeconds: ctx.settings.paymentTimeoutSeconds,
+    onUpdate: (update) => {
+      if (update.status === 'IN_FLIGHT') crashPoint('submarine.payment-in-flight');
+    },
+  });
+  if (result.status === 'SUCCEEDED') {
+    const preimage = result.preimage;
+    if (preimage === undefined || hex.encode(sha256(hex.decode(preimage))) !== swap.preimageHash) {
+      throw new PermanentEffectError('the node reported a payment without the matching preimage');
+    }
+    await ctx.swaps.dispatch(swap.id, {
+      type: 'payment.succeeded',
+      data: { preimage, routingFeeMsat: result.feeMsat.toString() },
+    });
+    return;
+  }
+  if (result.status === 'FAILED') {
+    ctx.logger.warn('invoice payment failed', { swap: swap.id, reason: result.failureReason });
+    await ctx.swaps.dispatch(swap.id, {
+      type: 'payment.failed',
+      data: { failureReason: 'invoice could not be paid', paymentFailure: result.failureReason ?? 'unknown' },
+    });
+    return;
+  }
+  // Still in flight when the backend gave up following it: try again, which follows the same payment.
+  throw new Error('payment still in flight');
+}
+
+/** startClaim: the preimage is known; open the window for the client's cooperative signature. */
+export async function startClaim(ctx: EngineContext, effect: EffectRecord): Promise<void> {
+  await ctx.swaps.dispatch(effect.swapId, { type: 'claim.start', data: { claimPendingSince: Date.now() } });
+}

@@ -1,0 +1,2 @@
+export { StatusFeed, type StatusListener } from './status-feed.ts';
+export { watchWithSnapshot, type SnapshotWatch } from './snapshot.ts';

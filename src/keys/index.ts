@@ -1,0 +1,12 @@
+// The operator's swap keys (BIP39 mnemonic → BIP32, one index per swap) and MuSig2 signing for Taproot swaps.
+export { loadOrCreateMnemonic, isValidMnemonic, MnemonicError } from './mnemonic.ts';
+export { SwapKeys, swapKeyPath, type KeyPair, type Network } from './swap-keys.ts';
+export {
+  InvalidNonce,
+  InvalidPartialSignature,
+  KeyPathSession,
+  signForClient,
+  taprootSwapKey,
+  type PartialSignature,
+  type TaprootSwapKey,
+} from './musig.ts';

@@ -1,0 +1,123 @@
+// MuSig2 (BIP327) for Taproot swaps, with boltz-core's Musig: keys are always ordered [service, client], the
+// aggregate is tweaked by the swap tree, signatures use SIGHASH_DEFAULT. A secret nonce signs at most once:
+// a session refuses a second signature, and one-shot signing never keeps its nonce.
+import { schnorr } from '@noble/curves/secp256k1.js';
+import { Musig, Scripts, TaprootUtils, type Types } from 'boltz-core';
+
+export class InvalidPartialSignature extends Error {
+  constructor() {
+    super('invalid partial signature');
+  }
+}
+
+export class InvalidNonce extends Error {
+  constructor(cause: unknown) {
+    super('invalid public nonce', { cause });
+  }
+}
+
+export interface TaprootSwapKey {
+  /** 32-byte x-only MuSig2 aggregate before the tweak (the internal key of the output). */
+  internalKey: Uint8Array;
+  /** 32-byte x-only tweaked key the output commits to. */
+  outputKey: Uint8Array;
+  /** OP_1 <outputKey>. */
+  outputScript: Uint8Array;
+}
+
+function tweaked(servicePrivateKey: Uint8Array, keys: readonly [Uint8Array, Uint8Array], tree: Types.SwapTree) {
+  return TaprootUtils.tweakMusig(Musig.create(servicePrivateKey, [keys[0], keys[1]]), tree.tree);
+}
+
+/** The swap output's keys and script for the service key, the client key and the swap tree. */
+export function taprootSwapKey(
+  servicePrivateKey: Uint8Array,
+  servicePublicKey: Uint8Array,
+  clientPublicKey: Uint8Array,
+  tree: Types.SwapTree,
+): TaprootSwapKey {
+  const musig = Musig.create(servicePrivateKey, [servicePublicKey, clientPublicKey]);
+  const tweakedMusig = TaprootUtils.tweakMusig(musig, tree.tree);
+  return {
+    internalKey: TaprootUtils.toXOnly(musig.internalKey),
+    outputKey: TaprootUtils.toXOnly(tweakedMusig.aggPubkey),
+    outputScript: Scripts.p2trOutput(tweakedMusig.aggPubkey),
+  };
+}
+
+export interface PartialSignature {
+  pubNonce: Uint8Array;
+  partialSignature: Uint8Array;
+}
+
+/**
+ * Signs `message` for the client, who aggregates (cooperative refunds, reverse key-path claims). The nonce is
+ * generated here and thrown away after this one signature.
+ */
+export function signForClient(
+  servicePrivateKey: Uint8Array,
+  keys: readonly [Uint8Array, Uint8Array],
+  tree: Types.SwapTree,
+  message: Uint8Array,
+  clientNonce: Uint8Array,
+): PartialSignature {
+  const withNonce = tweaked(servicePrivateKey, keys, tree).message(message).generateNonce();
+  let aggregated;
+  try {
+    aggregated = withNonce.aggregateNonces([[keys[1], clientNonce]]);
+  } catch (error) {
+    throw new InvalidNonce(error);
+  }
+  const signed = aggregated.initializeSession().signPartial();
+  return { pubNonce: withNonce.publicNonce, partialSignature: signed.ourPartialSignature };
+}
+
+/**
+ * The service's side of a key-path spend it broadcasts itself (the cooperative submarine claim): publish a nonce,
+ * then take the client's nonce and partial signature, check it, sign once and aggregate.
+ */
+export class KeyPathSession {
+  private readonly withNonce;
+  private used = false;
+
+  constructor(
+    servicePrivateKey: Uint8Array,
+    private readonly keys: readonly [Uint8Array, Uint8Array],
+    tree: Types.SwapTree,
+    readonly message: Uint8Array,
+  ) {
+    this.withNonce = tweaked(servicePrivateKey, keys, tree).message(message).generateNonce();
+  }
+
+  get pubNonce(): Uint8Array {
+    return this.withNonce.publicNonce;
+  }
+
+  get consumed(): boolean {
+    return this.used;
+  }
+
+  /** The 64-byte Schnorr signature, after verifying the client's partial signature. */
+  complete(clientNonce: Uint8Array, clientPartial: Uint8Array): Uint8Array {
+    if (this.used) throw new Error('this signing session was used already');
+    let session;
+    try {
+      session = this.withNonce.aggregateNonces([[this.keys[1], clientNonce]]).initializeSession();
+    } catch (error) {
+      throw new InvalidNonce(error);
+    }
+    let valid = false;
+    try {
+      valid = clientPartial.length === 32 && session.verifyPartial(this.keys[1], clientPartial);
+    } catch {
+      valid = false;
+    }
+    if (!valid) throw new InvalidPartialSignature();
+    // Marked before signing: whatever happens next, this nonce never signs again.
+    this.used = true;
+    const signature = session.signPartial().addPartial(this.keys[1], clientPartial).aggregatePartials();
+    const outputKey = TaprootUtils.toXOnly(session.aggPubkey);
+    if (!schnorr.verify(signature, this.message, outputKey)) throw new Error('aggregated signature does not verify');
+    return signature;
+  }
+}

@@ -1,0 +1,81 @@
+// Turns a lockup seen on chain into the submarine machine's event: checks the amount against the expected one
+// and decides whether an unconfirmed lockup may be trusted (0-conf). Pure; the engine gathers the facts.
+import type { MachineEvent } from './machine.ts';
+import type { SubmarineEvent } from './submarine-machine.ts';
+
+export interface LockupObservation {
+  txid: string;
+  vout: number;
+  value: number; // sat
+  hex: string;
+  confirmations: number;
+  /** Fee rate of the transaction in sat/vbyte, when it is unconfirmed and the node knows it. */
+  feeRate?: number;
+  /** Any input with nSequence < 0xfffffffe (BIP 125 replaceable). */
+  signalsRbf: boolean;
+}
+
+export interface LockupPolicy {
+  maximalZeroConf: number;
+  /** 80% of the current fee estimate, sat/vbyte. */
+  minZeroConfFeeRate: number;
+  /** A lockup above expected × (1 + this / 100) is refused, so a mistaken overpayment can be refunded. */
+  overpaymentTolerancePercent: number;
+}
+
+/** What the swap keeps about its lockup. */
+export interface LockupRecord {
+  txid: string;
+  vout: number;
+  value: number;
+  hex: string;
+  confirmed: boolean;
+  zeroConf: boolean;
+  zeroConfRejected: boolean;
+}
+
+export function classifySubmarineLockup(
+  data: { lockup?: unknown; expectedAmount?: unknown },
+  seen: LockupObservation,
+  policy: LockupPolicy,
+): MachineEvent<SubmarineEvent> | undefined {
+  const existing = data.lockup as LockupRecord | undefined;
+  if (existing !== undefined) {
+    // Only the first lockup counts; a second payment to the address is the user's to refund after the timeout.
+    if (existing.txid !== seen.txid || existing.vout !== seen.vout) return undefined;
+    if (seen.confirmations > 0 && !existing.confirmed) {
+      return { type: 'lockup.confirmed', data: { lockup: { ...existing, confirmed: true } } };
+    }
+    return undefined;
+  }
+
+  const lockup: LockupRecord = {
+    txid: seen.txid,
+    vout: seen.vout,
+    value: seen.value,
+    hex: seen.hex,
+    confirmed: seen.confirmations > 0,
+    zeroConf: false,
+    zeroConfRejected: false,
+  };
+  const expected = typeof data.expectedAmount === 'number' ? data.expectedAmount : undefined;
+  if (expected !== undefined) {
+    const failureDetails = { expected, actual: seen.value };
+    if (seen.value < expected) {
+      return { type: 'lockup.rejected', data: { lockup, failureReason: `locked ${seen.value} is less than expected ${expected}`, failureDetails } };
+    }
+    const tolerated = expected + Math.floor((expected * policy.overpaymentTolerancePercent) / 100);
+    if (seen.value > tolerated) {
+      return { type: 'lockup.rejected', data: { lockup, failureReason: `locked ${seen.value} is more than expected ${expected}`, failureDetails } };
+    }
+  }
+  if (lockup.confirmed) return { type: 'lockup.confirmed', data: { lockup } };
+  const zeroConf =
+    policy.maximalZeroConf > 0 &&
+    seen.value <= policy.maximalZeroConf &&
+    seen.feeRate !== undefined &&
+    seen.feeRate >= policy.minZeroConfFeeRate &&
+    !seen.signalsRbf;
+  if (zeroConf) return { type: 'lockup.zeroConf', data: { lockup: { ...lockup, zeroConf: true } } };
+  return { type: 'lockup.mempool', data: { lockup: { ...lockup, zeroConfRejected: true } } };
+}

@@ -1,0 +1,83 @@
+// The reverse swap (Lightning → chain) as data. The user pays Ferry's hold invoice; once the payment is held,
+// Ferry locks coins to the swap address; the user claims them with the preimage, which lets Ferry settle the
+// invoice. If the user never claims, Ferry takes its coins back after the timeout and cancels the invoice.
+import type { MachineDefinition } from './machine.ts';
+import { SwapStatus as S, TIMED_OUT_REASON } from './status.ts';
+
+export const REVERSE_STATUSES = [
+  S.Created,
+  S.TransactionMempool,
+  S.TransactionConfirmed,
+  S.InvoiceSettled,
+  S.TransactionFailed,
+  S.InvoiceExpired,
+  S.Expired,
+  S.TransactionRefunded,
+] as const;
+export type ReverseStatus = (typeof REVERSE_STATUSES)[number];
+
+export const REVERSE_EVENTS = [
+  'invoice.accepted', // the user's payment is held on the hold invoice
+  'lockup.sent', // Ferry's lockup transaction is in the mempool
+  'lockup.confirmed',
+  'lockup.failed', // Ferry could not lock (e.g. insufficient funds)
+  'invoice.expired', // the invoice expired unpaid
+  'timeout', // the chain reached the swap's timeout block
+  'preimage.learned', // from a cooperative claim request or a script-path claim seen on chain
+  'settlement.done', // the hold invoice is settled
+  'refund.broadcast', // Ferry broadcast its refund of the lockup
+  'refund.confirmed', // Ferry's refund is in a block: the user can no longer claim
+] as const;
+export type ReverseEvent = (typeof REVERSE_EVENTS)[number];
+
+export const REVERSE_EFFECTS = [
+  'sendLockup', // lock the on-chain amount from the operator wallet, at most once
+  'settleInvoice',
+  'cancelInvoice',
+  'refundLockup', // spend the lockup back through the refund leaf (nLockTime = timeout)
+] as const;
+export type ReverseEffect = (typeof REVERSE_EFFECTS)[number];
+
+type ReverseGuard = 'lockupNotRequested' | 'lockupRequested' | 'preimageUnknown' | 'refundNotRequested';
+
+const timedOut = { failureReason: TIMED_OUT_REASON };
+
+export const reverseMachine: MachineDefinition<ReverseStatus, ReverseEvent, ReverseEffect, ReverseGuard> = {
+  name: 'Reverse swap',
+  initial: [S.Created],
+  final: [S.InvoiceSettled, S.TransactionFailed, S.TransactionRefunded, S.Expired, S.InvoiceExpired],
+  statuses: REVERSE_STATUSES,
+  events: REVERSE_EVENTS,
+  effects: REVERSE_EFFECTS,
+  guards: {
+    lockupNotRequested: { label: 'no lockup requested', test: (data) => data.lockupRequested !== true },
+    lockupRequested: { label: 'lockup requested', test: (data) => data.lockupRequested === true },
+    preimageUnknown: { label: 'preimage unknown', test: (data) => typeof data.preimage !== 'string' },
+    refundNotRequested: { label: 'no refund requested', test: (data) => data.refundRequested !== true },
+  },
+  rows: [
+    { from: S.Created, event: 'invoice.accepted', to: S.Created, effects: ['sendLockup'], guard: 'lockupNotRequested', set: { lockupRequested: true } },
+    { from: S.Created, event: 'lockup.sent', to: S.TransactionMempool, effects: [], guard: 'lockupRequested' },
+    { from: S.Created, event: 'lockup.confirmed', to: S.TransactionConfirmed, effects: [], guard: 'lockupRequested' },
+    { from: S.Created, event: 'lockup.failed', to: S.TransactionFailed, effects: ['cancelInvoice'] },
+    { from: S.Created, event: 'invoice.expired', to: S.InvoiceExpired, effects: ['cancelInvoice'], guard: 'lockupNotRequested' },
+    { from: S.Created, event: 'timeout', to: S.Expired, effects: ['cancelInvoice'], guard: 'lockupNotRequested', set: timedOut },
+
+    { from: S.TransactionMempool, event: 'lockup.confirmed', to: S.TransactionConfirmed, effects: [] },
+    { from: S.TransactionMempool, event: 'preimage.learned', to: S.TransactionMempool, effects: ['settleInvoice'], guard: 'preimageUnknown' },
+    { from: S.TransactionMempool, event: 'settlement.done', to: S.InvoiceSettled, effects: [] },
+    { from: S.TransactionMempool, event: 'timeout', to: S.TransactionMempool, effects: ['refundLockup'], guard: 'refundNotRequested', set: { refundRequested: true } },
+    { from: S.TransactionMempool, event: 'refund.broadcast', to: S.TransactionRefunded, effects: [] },
+
+    { from: S.TransactionConfirmed, event: 'preimage.learned', to: S.TransactionConfirmed, effects: ['settleInvoice'], guard: 'preimageUnknown' },
+    { from: S.TransactionConfirmed, event: 'settlement.done', to: S.InvoiceSettled, effects: [] },
+    { from: S.TransactionConfirmed, event: 'timeout', to: S.TransactionConfirmed, effects: ['refundLockup'], guard: 'refundNotRequested', set: { refundRequested: true } },
+    { from: S.TransactionConfirmed, event: 'refund.broadcast', to: S.TransactionRefunded, effects: [] },
+
+    // The user's claim can still win the race against Ferry's refund: then the preimage is on chain and the
+    // invoice must be settled. The invoice is cancelled only once the refund is in a block.
+    { from: S.TransactionRefunded, event: 'preimage.learned', to: S.TransactionRefunded, effects: ['settleInvoice'], guard: 'preimageUnknown' },
+    { from: S.TransactionRefunded, event: 'settlement.done', to: S.InvoiceSettled, effects: [] },
+    { from: S.TransactionRefunded, event: 'refund.confirmed', to: S.TransactionRefunded, effects: ['cancelInvoice'], set: { refundConfirmed: true } },
+  ],
+};

@@ -1,0 +1,42 @@
+// Swap types and the status strings clients see (REFERENCE.md "Statuses"): the one list both machines,
+// the engine and the API share.
+
+export const SwapType = {
+  Submarine: 'submarine',
+  Reverse: 'reverse',
+} as const;
+export type SwapType = (typeof SwapType)[keyof typeof SwapType];
+
+export const SwapStatus = {
+  Created: 'swap.created',
+  Expired: 'swap.expired',
+  InvoiceSet: 'invoice.set',
+  InvoicePending: 'invoice.pending',
+  InvoicePaid: 'invoice.paid',
+  InvoiceSettled: 'invoice.settled',
+  InvoiceFailedToPay: 'invoice.failedToPay',
+  InvoiceExpired: 'invoice.expired',
+  MinerFeePaid: 'minerfee.paid',
+  TransactionMempool: 'transaction.mempool',
+  TransactionConfirmed: 'transaction.confirmed',
+  TransactionServerMempool: 'transaction.server.mempool',
+  TransactionServerConfirmed: 'transaction.server.confirmed',
+  TransactionClaimPending: 'transaction.claim.pending',
+  TransactionClaimed: 'transaction.claimed',
+  TransactionRefunded: 'transaction.refunded',
+  TransactionFailed: 'transaction.failed',
+  TransactionLockupFailed: 'transaction.lockupFailed',
+} as const;
+export type SwapStatus = (typeof SwapStatus)[keyof typeof SwapStatus];
+
+/** Statuses in which a cooperative (key path) refund may be signed; REFERENCE.md "Cooperative refund". */
+export const REFUNDABLE_STATUSES: readonly SwapStatus[] = [
+  SwapStatus.Expired,
+  SwapStatus.TransactionFailed,
+  SwapStatus.TransactionLockupFailed,
+  SwapStatus.InvoiceFailedToPay,
+  SwapStatus.TransactionRefunded,
+];
+
+/** The reason a swap that timed out on chain reports. */
+export const TIMED_OUT_REASON = 'onchain HTLC timed out';

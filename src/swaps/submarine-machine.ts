@@ -1,0 +1,119 @@
+// The submarine swap (chain → Lightning) as data. The user locks coins to the swap address; once the lockup is
+// confirmed (or accepted unconfirmed), Ferry pays the invoice, learns the preimage and claims the lockup.
+import type { MachineDefinition, SwapData } from './machine.ts';
+import { SwapStatus as S, TIMED_OUT_REASON } from './status.ts';
+
+export const SUBMARINE_STATUSES = [
+  S.Created,
+  S.InvoiceSet,
+  S.TransactionMempool,
+  S.TransactionConfirmed,
+  S.TransactionLockupFailed,
+  S.InvoicePending,
+  S.InvoicePaid,
+  S.TransactionClaimPending,
+  S.TransactionClaimed,
+  S.InvoiceFailedToPay,
+  S.Expired,
+] as const;
+export type SubmarineStatus = (typeof SUBMARINE_STATUSES)[number];
+
+export const SUBMARINE_EVENTS = [
+  'invoice.provided', // the client set the invoice (at creation it is created in invoice.set instead)
+  'lockup.rejected', // a lockup with the wrong amount
+  'lockup.mempool', // an unconfirmed lockup not accepted for 0-conf
+  'lockup.zeroConf', // an unconfirmed lockup accepted for 0-conf
+  'lockup.confirmed',
+  'payment.start', // the decision to pay, taken atomically with the refund check
+  'payment.succeeded',
+  'payment.failed',
+  'claim.start',
+  'claim.broadcast', // Ferry broadcast its claim (cooperative key path or script path)
+  'lockup.spent', // the lockup was seen spent while Ferry waited to claim: its own claim
+  'timeout', // the chain reached the swap's timeout block
+  'refund.signed', // Ferry handed out a partial signature for a cooperative refund
+] as const;
+export type SubmarineEvent = (typeof SUBMARINE_EVENTS)[number];
+
+export const SUBMARINE_EFFECTS = [
+  'startPayment', // decide to pay (payment.start) if the invoice, the lockup and the timeout allow it
+  'payInvoice', // pay once; after a crash the Lightning node follows the payment already made
+  'startClaim', // enter transaction.claim.pending
+  'claimWhenSilent', // after the cooperative window, claim through the script path with the preimage
+] as const;
+export type SubmarineEffect = (typeof SUBMARINE_EFFECTS)[number];
+
+type SubmarineGuard = 'hasInvoice' | 'lockupPayable' | 'readyToPay';
+
+interface LockupFacts {
+  confirmed?: boolean;
+  zeroConf?: boolean;
+}
+
+const lockupOf = (data: SwapData): LockupFacts | undefined => data.lockup as LockupFacts | undefined;
+const hasInvoice = (data: SwapData): boolean => typeof data.invoice === 'string';
+const lockupPayable = (data: SwapData): boolean => {
+  const lockup = lockupOf(data);
+  return lockup !== undefined && (lockup.confirmed === true || lockup.zeroConf === true);
+};
+
+const timedOut = { failureReason: TIMED_OUT_REASON };
+const refunded = { refundSigned: true };
+
+export const submarineMachine: MachineDefinition<SubmarineStatus, SubmarineEvent, SubmarineEffect, SubmarineGuard> = {
+  name: 'Submarine swap',
+  initial: [S.Created, S.InvoiceSet],
+  final: [S.TransactionClaimed, S.InvoiceFailedToPay, S.Expired],
+  statuses: SUBMARINE_STATUSES,
+  events: SUBMARINE_EVENTS,
+  effects: SUBMARINE_EFFECTS,
+  guards: {
+    hasInvoice: { label: 'invoice set', test: hasInvoice },
+    lockupPayable: { label: 'lockup confirmed or 0-conf', test: lockupPayable },
+    // The refund check is what makes "never pay after a signed refund" hold: both decisions are transitions,
+    // serialised on the swap row, and refund.signed exists only in failed statuses that payment.start never leaves from.
+    readyToPay: {
+      label: 'invoice, payable lockup, no refund signed',
+      test: (data) => hasInvoice(data) && lockupPayable(data) && data.refundSigned !== true,
+    },
+  },
+  rows: [
+    { from: S.Created, event: 'invoice.provided', to: S.InvoiceSet, effects: [] },
+    { from: S.Created, event: 'lockup.mempool', to: S.TransactionMempool, effects: [] },
+    { from: S.Created, event: 'lockup.zeroConf', to: S.TransactionMempool, effects: [] },
+    { from: S.Created, event: 'lockup.confirmed', to: S.TransactionConfirmed, effects: [] },
+    { from: S.Created, event: 'timeout', to: S.Expired, effects: [], set: timedOut },
+
+    { from: S.InvoiceSet, event: 'lockup.rejected', to: S.TransactionLockupFailed, effects: [] },
+    { from: S.InvoiceSet, event: 'lockup.mempool', to: S.TransactionMempool, effects: [] },
+    { from: S.InvoiceSet, event: 'lockup.zeroConf', to: S.TransactionMempool, effects: ['startPayment'] },
+    { from: S.InvoiceSet, event: 'lockup.confirmed', to: S.TransactionConfirmed, effects: ['startPayment'] },
+    { from: S.InvoiceSet, event: 'payment.start', to: S.InvoicePending, effects: ['payInvoice'], guard: 'readyToPay' },
+    { from: S.InvoiceSet, event: 'timeout', to: S.Expired, effects: [], set: timedOut },
+
+    { from: S.TransactionMempool, event: 'invoice.provided', to: S.InvoiceSet, effects: ['startPayment'], guard: 'lockupPayable' },
+    { from: S.TransactionMempool, event: 'invoice.provided', to: S.InvoiceSet, effects: [] },
+    { from: S.TransactionMempool, event: 'lockup.confirmed', to: S.TransactionConfirmed, effects: ['startPayment'], guard: 'hasInvoice' },
+    { from: S.TransactionMempool, event: 'lockup.confirmed', to: S.TransactionConfirmed, effects: [] },
+    { from: S.TransactionMempool, event: 'payment.start', to: S.InvoicePending, effects: ['payInvoice'], guard: 'readyToPay' },
+    { from: S.TransactionMempool, event: 'timeout', to: S.Expired, effects: [], set: timedOut },
+
+    { from: S.TransactionConfirmed, event: 'invoice.provided', to: S.InvoiceSet, effects: ['startPayment'] },
+    { from: S.TransactionConfirmed, event: 'payment.start', to: S.InvoicePending, effects: ['payInvoice'], guard: 'readyToPay' },
+    { from: S.TransactionConfirmed, event: 'timeout', to: S.Expired, effects: [], set: timedOut },
+
+    { from: S.TransactionLockupFailed, event: 'refund.signed', to: S.TransactionLockupFailed, effects: [], set: refunded },
+    { from: S.TransactionLockupFailed, event: 'timeout', to: S.Expired, effects: [], set: timedOut },
+
+    { from: S.InvoicePending, event: 'payment.succeeded', to: S.InvoicePaid, effects: ['startClaim'] },
+    { from: S.InvoicePending, event: 'payment.failed', to: S.InvoiceFailedToPay, effects: [] },
+
+    { from: S.InvoicePaid, event: 'claim.start', to: S.TransactionClaimPending, effects: ['claimWhenSilent'] },
+
+    { from: S.TransactionClaimPending, event: 'claim.broadcast', to: S.TransactionClaimed, effects: [] },
+    { from: S.TransactionClaimPending, event: 'lockup.spent', to: S.TransactionClaimed, effects: [] },
+
+    { from: S.InvoiceFailedToPay, event: 'refund.signed', to: S.InvoiceFailedToPay, effects: [], set: refunded },
+    { from: S.Expired, event: 'refund.signed', to: S.Expired, effects: [], set: refunded },
+  ],
+};

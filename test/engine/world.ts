@@ -1,0 +1,131 @@
+// A real world for engine tests: the devnet (Bitcoin node + Lightning network) in a temp dir, SQLite storage,
+// the chain watcher and a SwapEngine on the operator's node and wallet; wallets act through boltz-core.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateMnemonic } from '@scure/bip39';
+import { wordlist } from '@scure/bip39/wordlists/english.js';
+import { BitcoinRpcClient, btcToSat } from '../../src/chains/bitcoin-rpc.ts';
+import { ChainWatcher } from '../../src/chains/watcher.ts';
+import { silentLogger as silentWatcherLogger } from '../../src/chains/logger.ts';
+import { openStorage, type Storage } from '../../src/db/index.ts';
+import { startDevnet, type Devnet } from '../../src/devnet/index.ts';
+import { SwapEngine, type SwapEngineOptions, type SwapStatusBody } from '../../src/engine/index.ts';
+import { SwapKeys } from '../../src/keys/index.ts';
+import { LndRestClient } from '../../src/lightning/index.ts';
+import { silentLogger } from '../../src/log/index.ts';
+
+export interface World {
+  dataDir: string;
+  devnet: Devnet;
+  storage: Storage;
+  /** Node-level RPC (no wallet). */
+  node: BitcoinRpcClient;
+  /** The operator's wallet: Ferry's funds. */
+  operator: BitcoinRpcClient;
+  /** The wallet user's coins. */
+  user: BitcoinRpcClient;
+  watcher: ChainWatcher;
+  ferryNode: LndRestClient;
+  alice: LndRestClient;
+  keys: SwapKeys;
+  engine: SwapEngine;
+  /** Every status published, per swap, in order. */
+  published: Map<string, string[]>;
+  mine(blocks?: number): Promise<void>;
+  height(): Promise<number>;
+  waitForStatus(id: string, status: string, timeoutMs?: number): Promise<SwapStatusBody>;
+  /** Stops the engine and watcher and starts new ones on the same storage and keys, as a restarted process would. */
+  restart(options?: { beforeStart?: () => Promise<void> }): Promise<void>;
+  /** Sat the operator wallet holds, confirmed or not (immature coinbases included, so maturing ones change nothing). */
+  operatorBalance(): Promise<bigint>;
+  close(): Promise<void>;
+}
+
+export async function startWorld(overrides: Partial<SwapEngineOptions> = {}): Promise<World> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ferry-engine-'));
+  process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+  const devnet = await startDevnet({ dataDir, bitcoinPort: 0 });
+  const { rpcUrl, rpcUser, rpcPassword, wallets } = devnet.info.bitcoin;
+  const node = new BitcoinRpcClient({ url: rpcUrl, user: rpcUser, password: rpcPassword });
+  const operator = node.wallet(wallets.operator);
+  const user = node.wallet(wallets.user);
+  const storage = await openStorage(join(dataDir, 'ferry.sqlite'));
+  const newWatcher = () =>
+    new ChainWatcher({ chain: 'BTC', rpc: node, checkpoints: storage.checkpoints, pollIntervalMs: 50, logger: silentWatcherLogger });
+  const ln = devnet.info.lightning;
+  const ferryNode = new LndRestClient({ url: ln.ferry.restUrl, macaroon: ln.ferry.macaroon });
+  const alice = new LndRestClient({ url: ln.alice.restUrl, macaroon: ln.alice.macaroon });
+  const keys = SwapKeys.fromMnemonic(generateMnemonic(wordlist, 256), 'regtest');
+  const published = new Map<string, string[]>();
+  const newEngine = (watcher: ChainWatcher) => {
+    const engine = new SwapEngine({
+      storage,
+      watcher,
+      rpc: operator,
+      lightning: ferryNode,
+      keys,
+      logger: silentLogger,
+      claimDelayMs: 60_000,
+      invoicePollMs: 100,
+      effectRetryMs: 100,
+      effectRetryMaxMs: 500,
+      ...overrides,
+    });
+    engine.onStatus((id, body) => published.set(id, [...(published.get(id) ?? []), body.status]));
+    return engine;
+  };
+  const burn = await user.getNewAddress();
+  const firstWatcher = newWatcher();
+
+  const world: World = {
+    dataDir,
+    devnet,
+    storage,
+    node,
+    operator,
+    user,
+    watcher: firstWatcher,
+    ferryNode,
+    alice,
+    keys,
+    engine: newEngine(firstWatcher),
+    published,
+    async mine(blocks = 1) {
+      await node.generateToAddress(blocks, burn);
+      await world.watcher.sync();
+    },
+    height: () => node.getBlockCount(),
+    async waitForStatus(id, status, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      let last: SwapStatusBody | undefined;
+      while (Date.now() < deadline) {
+        await world.watcher.sync().catch(() => {});
+        last = await world.engine.status(id);
+        if (last?.status === status) return last;
+        await new Promise((resolve) => setTimeout(resolve, 30));
+      }
+      throw new Error(`swap ${id} did not reach ${status}; it is ${JSON.stringify(last)} (seen: ${published.get(id)?.join(' → ')})`);
+    },
+    async operatorBalance() {
+      const { mine } = await operator.getBalances();
+      return btcToSat(mine.trusted) + btcToSat(mine.untrusted_pending) + btcToSat(mine.immature);
+    },
+    async restart(options = {}) {
+      await world.engine.stop();
+      await world.watcher.stop();
+      world.watcher = newWatcher();
+      world.engine = newEngine(world.watcher);
+      await options.beforeStart?.();
+      await world.engine.start();
+    },
+    async close() {
+      await world.engine.stop();
+      await world.watcher.stop();
+      await storage.close();
+      await devnet.close();
+    },
+  };
+  await world.engine.start();
+  return world;
+}

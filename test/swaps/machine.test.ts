@@ -1,0 +1,201 @@
+// Every (status, event) pair of both swap machines: the allowed ones (listed here by hand, independently of the
+// tables) give the right next status, effects and data; every other pair is refused and changes nothing.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  REFUNDABLE_STATUSES,
+  SwapStatus as S,
+  checkMachine,
+  reverseMachine,
+  submarineMachine,
+  transition,
+  type AnyMachine,
+  type SwapData,
+} from '../../src/swaps/index.ts';
+
+interface Case {
+  from: string;
+  event: string;
+  data?: SwapData;
+  /** undefined: refused */
+  to?: string;
+  effects?: string[];
+  sets?: SwapData;
+}
+
+const INVOICE = { invoice: 'lnbcrt1...' };
+const CONFIRMED = { lockup: { confirmed: true, zeroConf: false } };
+const ZERO_CONF = { lockup: { confirmed: false, zeroConf: true } };
+const UNCONFIRMED = { lockup: { confirmed: false, zeroConf: false } };
+const TIMED_OUT = { failureReason: 'onchain HTLC timed out' };
+
+const submarineCases: Case[] = [
+  { from: S.Created, event: 'invoice.provided', to: S.InvoiceSet, effects: [] },
+  { from: S.Created, event: 'lockup.mempool', to: S.TransactionMempool, effects: [] },
+  { from: S.Created, event: 'lockup.zeroConf', to: S.TransactionMempool, effects: [] },
+  { from: S.Created, event: 'lockup.confirmed', to: S.TransactionConfirmed, effects: [] },
+  { from: S.Created, event: 'timeout', to: S.Expired, effects: [], sets: TIMED_OUT },
+
+  { from: S.InvoiceSet, event: 'lockup.rejected', to: S.TransactionLockupFailed, effects: [] },
+  { from: S.InvoiceSet, event: 'lockup.mempool', to: S.TransactionMempool, effects: [] },
+  { from: S.InvoiceSet, event: 'lockup.zeroConf', to: S.TransactionMempool, effects: ['startPayment'] },
+  { from: S.InvoiceSet, event: 'lockup.confirmed', to: S.TransactionConfirmed, effects: ['startPayment'] },
+  { from: S.InvoiceSet, event: 'payment.start', data: { ...INVOICE, ...CONFIRMED }, to: S.InvoicePending, effects: ['payInvoice'] },
+  { from: S.InvoiceSet, event: 'payment.start', data: { ...INVOICE, ...ZERO_CONF }, to: S.InvoicePending, effects: ['payInvoice'] },
+  { from: S.InvoiceSet, event: 'payment.start', data: { ...INVOICE, ...UNCONFIRMED } },
+  { from: S.InvoiceSet, event: 'payment.start', data: INVOICE },
+  { from: S.InvoiceSet, event: 'payment.start', data: { ...INVOICE, ...CONFIRMED, refundSigned: true } },
+  { from: S.InvoiceSet, event: 'timeout', to: S.Expired, effects: [], sets: TIMED_OUT },
+
+  { from: S.TransactionMempool, event: 'invoice.provided', data: ZERO_CONF, to: S.InvoiceSet, effects: ['startPayment'] },
+  { from: S.TransactionMempool, event: 'invoice.provided', data: UNCONFIRMED, to: S.InvoiceSet, effects: [] },
+  { from: S.TransactionMempool, event: 'lockup.confirmed', data: { ...INVOICE, ...UNCONFIRMED }, to: S.TransactionConfirmed, effects: ['startPayment'] },
+  { from: S.TransactionMempool, event: 'lockup.confirmed', data: UNCONFIRMED, to: S.TransactionConfirmed, effects: [] },
+  { from: S.TransactionMempool, event: 'payment.start', data: { ...INVOICE, ...ZERO_CONF }, to: S.InvoicePending, effects: ['payInvoice'] },
+  { from: S.TransactionMempool, event: 'payment.start', data: { ...INVOICE, ...UNCONFIRMED } },
+  { from: S.TransactionMempool, event: 'payment.start', data: ZERO_CONF },
+  { from: S.TransactionMempool, event: 'payment.start', data: { ...INVOICE, ...ZERO_CONF, refundSigned: true } },
+  { from: S.TransactionMempool, event: 'timeout', to: S.Expired, effects: [], sets: TIMED_OUT },
+
+  { from: S.TransactionConfirmed, event: 'invoice.provided', data: CONFIRMED, to: S.InvoiceSet, effects: ['startPayment'] },
+  { from: S.TransactionConfirmed, event: 'payment.start', data: { ...INVOICE, ...CONFIRMED }, to: S.InvoicePending, effects: ['payInvoice'] },
+  { from: S.TransactionConfirmed, event: 'payment.start', data: CONFIRMED },
+  { from: S.TransactionConfirmed, event: 'payment.start', data: { ...INVOICE, ...CONFIRMED, refundSigned: true } },
+  { from: S.TransactionConfirmed, event: 'timeout', to: S.Expired, effects: [], sets: TIMED_OUT },
+
+  { from: S.TransactionLockupFailed, event: 'refund.signed', to: S.TransactionLockupFailed, effects: [], sets: { refundSigned: true } },
+  { from: S.TransactionLockupFailed, event: 'timeout', to: S.Expired, effects: [], sets: TIMED_OUT },
+
+  { from: S.InvoicePending, event: 'payment.succeeded', to: S.InvoicePaid, effects: ['startClaim'] },
+  { from: S.InvoicePending, event: 'payment.failed', to: S.InvoiceFailedToPay, effects: [] },
+
+  { from: S.InvoicePaid, event: 'claim.start', to: S.TransactionClaimPending, effects: ['claimWhenSilent'] },
+
+  { from: S.TransactionClaimPending, event: 'claim.broadcast', to: S.TransactionClaimed, effects: [] },
+  { from: S.TransactionClaimPending, event: 'lockup.spent', to: S.TransactionClaimed, effects: [] },
+
+  { from: S.InvoiceFailedToPay, event: 'refund.signed', to: S.InvoiceFailedToPay, effects: [], sets: { refundSigned: true } },
+  { from: S.Expired, event: 'refund.signed', to: S.Expired, effects: [], sets: { refundSigned: true } },
+];
+
+const reverseCases: Case[] = [
+  { from: S.Created, event: 'invoice.accepted', to: S.Created, effects: ['sendLockup'], sets: { lockupRequested: true } },
+  { from: S.Created, event: 'invoice.accepted', data: { lockupRequested: true } },
+  { from: S.Created, event: 'lockup.sent', data: { lockupRequested: true }, to: S.TransactionMempool, effects: [] },
+  { from: S.Created, event: 'lockup.sent' },
+  { from: S.Created, event: 'lockup.confirmed', data: { lockupRequested: true }, to: S.TransactionConfirmed, effects: [] },
+  { from: S.Created, event: 'lockup.confirmed' },
+  { from: S.Created, event: 'lockup.failed', data: { lockupRequested: true }, to: S.TransactionFailed, effects: ['cancelInvoice'] },
+  { from: S.Created, event: 'invoice.expired', to: S.InvoiceExpired, effects: ['cancelInvoice'] },
+  { from: S.Created, event: 'invoice.expired', data: { lockupRequested: true } },
+  { from: S.Created, event: 'timeout', to: S.Expired, effects: ['cancelInvoice'], sets: TIMED_OUT },
+  { from: S.Created, event: 'timeout', data: { lockupRequested: true } },
+
+  { from: S.TransactionMempool, event: 'lockup.confirmed', to: S.TransactionConfirmed, effects: [] },
+  { from: S.TransactionMempool, event: 'preimage.learned', to: S.TransactionMempool, effects: ['settleInvoice'] },
+  { from: S.TransactionMempool, event: 'preimage.learned', data: { preimage: 'ab' } },
+  { from: S.TransactionMempool, event: 'settlement.done', to: S.InvoiceSettled, effects: [] },
+  { from: S.TransactionMempool, event: 'timeout', to: S.TransactionMempool, effects: ['refundLockup'], sets: { refundRequested: true } },
+  { from: S.TransactionMempool, event: 'timeout', data: { refundRequested: true } },
+  { from: S.TransactionMempool, event: 'refund.broadcast', to: S.TransactionRefunded, effects: [] },
+
+  { from: S.TransactionConfirmed, event: 'preimage.learned', to: S.TransactionConfirmed, effects: ['settleInvoice'] },
+  { from: S.TransactionConfirmed, event: 'preimage.learned', data: { preimage: 'ab' } },
+  { from: S.TransactionConfirmed, event: 'settlement.done', to: S.InvoiceSettled, effects: [] },
+  { from: S.TransactionConfirmed, event: 'timeout', to: S.TransactionConfirmed, effects: ['refundLockup'], sets: { refundRequested: true } },
+  { from: S.TransactionConfirmed, event: 'timeout', data: { refundRequested: true } },
+  { from: S.TransactionConfirmed, event: 'refund.broadcast', to: S.TransactionRefunded, effects: [] },
+
+  { from: S.TransactionRefunded, event: 'preimage.learned', to: S.TransactionRefunded, effects: ['settleInvoice'] },
+  { from: S.TransactionRefunded, event: 'preimage.learned', data: { preimage: 'ab' } },
+  { from: S.TransactionRefunded, event: 'settlement.done', to: S.InvoiceSettled, effects: [] },
+  { from: S.TransactionRefunded, event: 'refund.confirmed', to: S.TransactionRefunded, effects: ['cancelInvoice'], sets: { refundConfirmed: true } },
+];
+
+// Data in which every guard of either machine would hold if it were not checked, for the refused pairs.
+const RICH_DATA: SwapData = { ...INVOICE, ...CONFIRMED, lockupRequested: true };
+
+function checkMachineCases(machine: AnyMachine, cases: Case[]): void {
+  test('the table is well formed', () => {
+    assert.deepEqual(checkMachine(machine), []);
+  });
+
+  for (const c of cases) {
+    const label = `${c.from} --${c.event}--> ${c.to ?? 'refused'}${c.data ? ' with ' + JSON.stringify(c.data) : ''}`;
+    test(label, () => {
+      const data = { ...c.data, marker: 'kept' };
+      const outcome = transition(machine, { status: c.from, data }, { type: c.event, data: { fromEvent: 1 } });
+      if (c.to === undefined) {
+        assert.equal(outcome.ok, false);
+        return;
+      }
+      assert.ok(outcome.ok);
+      assert.equal(outcome.swap.status, c.to);
+      assert.deepEqual(outcome.effects, c.effects);
+      assert.equal(outcome.changedStatus, c.to !== c.from);
+      assert.deepEqual(outcome.swap.data, { ...data, fromEvent: 1, ...c.sets });
+      assert.equal(data.marker, 'kept', 'the input swap is not mutated');
+    });
+  }
+
+  const allowed = new Set(cases.filter((c) => c.to !== undefined).map((c) => `${c.from} ${c.event}`));
+  test('every row of the table is covered by an expected case', () => {
+    for (const row of machine.rows) assert.ok(allowed.has(`${row.from} ${row.event}`), `${row.from} ${row.event} has no case`);
+  });
+
+  test('every other (status, event) pair is refused without change', () => {
+    let refused = 0;
+    for (const status of machine.statuses) {
+      for (const event of machine.events) {
+        if (allowed.has(`${status} ${event}`)) continue;
+        for (const data of [{}, RICH_DATA]) {
+          const swap = { status, data: structuredClone(data) };
+          const outcome = transition(machine, swap, { type: event, data: { x: 1 } });
+          assert.equal(outcome.ok, false, `${status} --${event}--> must be refused`);
+          assert.deepEqual(swap, { status, data });
+        }
+        refused++;
+      }
+    }
+    assert.ok(refused > 0);
+  });
+}
+
+describe('submarine machine', () => {
+  checkMachineCases(submarineMachine as AnyMachine, submarineCases);
+
+  test('refund.signed is accepted only in refundable statuses', () => {
+    for (const row of submarineMachine.rows.filter((r) => r.event === 'refund.signed')) {
+      assert.ok(REFUNDABLE_STATUSES.includes(row.from), `${row.from} is not refundable`);
+    }
+  });
+
+  test('no path leads from a refundable status to paying the invoice', () => {
+    const reachable = new Set<string>(REFUNDABLE_STATUSES.filter((s) => submarineMachine.statuses.includes(s as never)));
+    let grew = true;
+    while (grew) {
+      grew = false;
+      for (const row of submarineMachine.rows) {
+        if (reachable.has(row.from) && !reachable.has(row.to)) {
+          reachable.add(row.to);
+          grew = true;
+        }
+      }
+    }
+    assert.ok(!reachable.has(S.InvoicePending));
+    const paying = submarineMachine.rows.filter((r) => r.effects.includes('payInvoice' as never));
+    assert.ok(paying.length > 0);
+    for (const row of paying) assert.ok(!reachable.has(row.from));
+  });
+});
+
+describe('reverse machine', () => {
+  checkMachineCases(reverseMachine as AnyMachine, reverseCases);
+
+  test('the invoice is only cancelled when no preimage can still arrive', () => {
+    for (const row of reverseMachine.rows.filter((r) => r.effects.includes('cancelInvoice'))) {
+      const beforeLockup = row.from === S.Created;
+      assert.ok(beforeLockup || row.event === 'refund.confirmed', `${row.from} --${row.event}--> cancels too early`);
+    }
+  });
+});
