@@ -27,4 +27,8 @@ export function parseArgs(argv: string[]): Args {
 }
 
 /** Flags that take a value. */
-const valued = new Set(['config', 'data-dir', 'node', 'memo', 'wallet']);
+const valued = new Set([
+  'config', 'data-dir', 'node', 'memo', 'wallet',
+  // ferry swap
+  'service', 'client-dir', 'address', 'amount', 'onchain-amount', 'invoice', 'file', 'lockup', 'network', 'bitcoin-rpc', 'fee-rate',
+]);

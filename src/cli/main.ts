@@ -6,6 +6,7 @@ import { createLogger } from '../log/index.ts';
 import { version } from '../version.ts';
 import { parseArgs } from './args.ts';
 import { devnetToolsUsage, runDevnetTool, UsageError } from './devnet-tools.ts';
+import { runSwapCommand, swapUsage } from './swap.ts';
 
 const usage = `ferry ${version}: a non-custodial swap service
 
@@ -16,6 +17,7 @@ usage:
   ferry version                      print the version
 
 ${devnetToolsUsage}
+${swapUsage}
 options:
   --config FILE     TOML configuration file (or FERRY_CONFIG)
   --data-dir DIR    data directory (or FERRY_DATA_DIR; default ./data)
@@ -56,6 +58,7 @@ async function run(argv: string[]): Promise<number> {
     await ferry.close();
     return 0;
   }
+  if (command === 'swap') return runSwapCommand(sub, rest, flags, config);
   if (command === 'devnet' && sub === 'info') {
     try {
       process.stdout.write(JSON.stringify(readDevnetInfo(config.dataDir), null, 2) + '\n');

@@ -1,0 +1,263 @@
+// `ferry swap`: submarine and reverse swaps from the command line, on top of the client SDK (src/client).
+import { ServiceUnreachableError, VerificationError } from '../client/errors.ts';
+import { followSwap, type FollowResult } from '../client/follow.ts';
+import { noteStatus, type SwapRecord } from '../client/records.ts';
+import { readRefundFile } from '../client/refund-file.ts';
+import type { RefundResult } from '../client/refund.ts';
+import { FINAL_STATUSES } from '../client/types.ts';
+import type { FerryConfig } from '../config/index.ts';
+import { UsageError } from './devnet-tools.ts';
+import { btc, createOutput, describeStatus, printFollowEvent, type Output } from './swap-output.ts';
+import { stringFlag, swapContext, type Flags, type SwapContext } from './swap-context.ts';
+
+export const swapUsage = `swaps (the client side; keys and preimages stay in the client store):
+  ferry swap reverse --amount SATS [--address A]   Lightning → chain: prints an invoice to pay, then claims on chain
+  ferry swap submarine --invoice INVOICE           chain → Lightning: prints the address and amount to send
+  ferry swap status ID [--follow]                  the swap's status (--follow: every change until it ends)
+  ferry swap claim ID [--address A]                resume a swap: claim a reverse swap, co-sign a submarine claim
+  ferry swap refund ID | --file FILE [--address A] [--lockup TXID]   refund a failed submarine swap
+  ferry swap list                                  the swaps in the client store
+  swap options: --service URL (or FERRY_SERVICE_URL; default http://127.0.0.1:9001), --client-dir DIR (or
+  FERRY_CLIENT_DIR; default ~/.ferry-client), --json (one JSON object per line), --no-wait (exit after
+  creating), --script-path (do not ask the service to sign), --no-refund (leave a failed swap for
+  \`ferry swap refund\`), --bitcoin-rpc URL (a node for chain data and broadcasts instead of the service),
+  --fee-rate SAT_PER_VBYTE. Claims and refunds pay to --address, else to the devnet's user wallet.
+`;
+
+function positiveInteger(text: string | undefined, what: string): number {
+  if (text === undefined || !/^\d+$/.test(text) || Number(text) <= 0 || !Number.isSafeInteger(Number(text))) {
+    throw new UsageError(`${what} must be a positive integer`);
+  }
+  return Number(text);
+}
+
+function feeRateOf(flags: Flags): number | undefined {
+  const text = stringFlag(flags, 'fee-rate');
+  if (text === undefined) return undefined;
+  const rate = Number(text);
+  if (!(rate >= 1)) throw new UsageError('--fee-rate must be a number of sat/vbyte, at least 1');
+  return rate;
+}
+
+/** Follows a swap to its end, printing each step; Ctrl-C stops following (the swap is safe in the store). */
+async function follow(context: SwapContext, record: SwapRecord, flags: Flags, output: Output): Promise<number> {
+  const client = context.client(record.serviceUrl);
+  const stream = client.statusStream({ pollIntervalMs: 2_000 });
+  let lastConnectionProblem = '';
+  stream.on('error', (error) => {
+    if (error.message !== lastConnectionProblem) output.problem(`status: ${error.message} (retrying)`);
+    lastConnectionProblem = error.message;
+  });
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  let result: FollowResult;
+  try {
+    result = await followSwap(client, record, {
+      stream,
+      destination: () => context.destination(),
+      cooperative: flags['script-path'] !== true,
+      refund: flags['no-refund'] !== true,
+      feeRate: feeRateOf(flags),
+      signal: stop.signal,
+      onEvent: (event) => printFollowEvent(output, record, event),
+    });
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    stream.close();
+  }
+  const fields = { id: record.id, status: result.status, success: result.success, message: result.message };
+  if (result.stopped) {
+    output.event('stopped', fields, `swap ${record.id}: stopped following; resume with: ferry swap claim ${record.id}`);
+    return 130;
+  }
+  const text = result.success ? `swap ${record.id}: done (${result.status})` : `swap ${record.id}: ended with ${result.status}${result.message ? `: ${result.message}` : ''}`;
+  output.event('done', fields, text);
+  return result.success ? 0 : 1;
+}
+
+async function submarine(context: SwapContext, flags: Flags, output: Output): Promise<number> {
+  const invoice = stringFlag(flags, 'invoice');
+  if (invoice === undefined) throw new UsageError('usage: ferry swap submarine --invoice INVOICE');
+  const record = await context.client().createSubmarine({ invoice });
+  output.event(
+    'created',
+    {
+      id: record.id,
+      type: record.type,
+      address: record.lockupAddress,
+      expectedAmount: record.expectedAmount,
+      amountBtc: btc(record.expectedAmount),
+      bip21: record.bip21,
+      invoiceAmount: record.invoiceAmount,
+      timeoutBlockHeight: record.timeoutBlockHeight,
+      refundFiles: record.refundFiles,
+    },
+    [
+      `swap ${record.id} created (submarine): the service pays your invoice of ${record.invoiceAmount} sat once you send`,
+      `  ${record.expectedAmount} sat (${btc(record.expectedAmount)} BTC) to ${record.lockupAddress}`,
+      `  refund file: ${record.refundFiles?.json} (and .png); a refund without the service is possible from block ${record.timeoutBlockHeight}`,
+    ].join('\n'),
+  );
+  return flags['no-wait'] === true ? 0 : follow(context, record, flags, output);
+}
+
+async function reverse(context: SwapContext, flags: Flags, output: Output): Promise<number> {
+  const amount = stringFlag(flags, 'amount');
+  const onchain = stringFlag(flags, 'onchain-amount');
+  if ((amount === undefined) === (onchain === undefined)) throw new UsageError('usage: ferry swap reverse --amount SATS (or --onchain-amount SATS)');
+  const request = amount !== undefined ? { invoiceAmount: positiveInteger(amount, '--amount') } : { onchainAmount: positiveInteger(onchain, '--onchain-amount') };
+  // Ask where the coins go before anything is created: a missing address should fail now, not after paying.
+  const destination = await context.destination();
+  const record = await context.client().createReverse(request);
+  record.destination = destination;
+  context.store.save(record);
+  output.event(
+    'created',
+    {
+      id: record.id,
+      type: record.type,
+      invoice: record.invoice,
+      invoiceAmount: record.invoiceAmount,
+      onchainAmount: record.onchainAmount,
+      destination,
+      timeoutBlockHeight: record.timeoutBlockHeight,
+    },
+    [
+      `swap ${record.id} created (reverse): pay this invoice of ${record.invoiceAmount} sat`,
+      `  ${record.invoice}`,
+      `  the service then locks ${record.onchainAmount} sat on chain, claimed (minus the claim fee) to ${destination}`,
+    ].join('\n'),
+  );
+  return flags['no-wait'] === true ? 0 : follow(context, record, flags, output);
+}
+
+async function status(context: SwapContext, id: string | undefined, flags: Flags, output: Output): Promise<number> {
+  if (id === undefined) throw new UsageError('usage: ferry swap status ID [--follow]');
+  const record = context.store.load(id);
+  const client = context.client(record.serviceUrl);
+  let live;
+  try {
+    live = await client.status(id);
+  } catch (error) {
+    output.problem(`the service does not answer for ${id}: ${(error as Error).message}; last known status: ${record.status ?? 'none'}`);
+  }
+  if (live !== undefined && noteStatus(record, live.status)) context.store.save(record);
+  const update = live ?? { id, status: record.status ?? 'unknown' };
+  output.event('status', { ...summary(record), ...update, live: live !== undefined }, `swap ${id} (${record.type}): ${update.status} — ${describeStatus(record, update)}`);
+  if (flags.follow !== true || live === undefined) return live === undefined ? 1 : 0;
+  const stream = client.statusStream({ pollIntervalMs: 2_000 });
+  try {
+    stream.on('update', (next) => output.event('status', { ...next, type: record.type }, `swap ${id}: ${next.status} — ${describeStatus(record, next)}`));
+    stream.subscribe(id);
+    const { success, failure } = FINAL_STATUSES[record.type];
+    const final = await stream.waitFor(id, (u) => success.includes(u.status) || failure.includes(u.status), 24 * 3600_000);
+    return success.includes(final.status) ? 0 : 1;
+  } finally {
+    stream.close();
+  }
+}
+
+async function claim(context: SwapContext, id: string | undefined, flags: Flags, output: Output): Promise<number> {
+  if (id === undefined) throw new UsageError('usage: ferry swap claim ID [--address A]');
+  return follow(context, context.store.load(id), flags, output);
+}
+
+function printRefund(output: Output, id: string, refund: RefundResult): void {
+  const how = refund.path === 'key' ? 'key path, signed with the service' : 'script path, after the timeout';
+  output.event(
+    'refunded',
+    { id, txid: refund.txid, path: refund.path, amount: Number(refund.amount), fee: Number(refund.fee), address: refund.destination, cooperativeFailure: refund.cooperativeFailure },
+    `swap ${id}: refunded ${refund.amount} sat to ${refund.destination} in ${refund.txid} (${how}, fee ${refund.fee} sat)`,
+  );
+}
+
+async function refund(context: SwapContext, id: string | undefined, flags: Flags, output: Output): Promise<number> {
+  const file = stringFlag(flags, 'file');
+  if ((id === undefined) === (file === undefined)) throw new UsageError('usage: ferry swap refund ID, or ferry swap refund --file FILE');
+  const options = {
+    destination: await context.destination(),
+    cooperative: flags['script-path'] !== true,
+    lockupTxid: stringFlag(flags, 'lockup'),
+    feeRate: feeRateOf(flags),
+  };
+  if (id !== undefined) {
+    const record = context.store.load(id);
+    if (record.type !== 'submarine') throw new UsageError(`swap ${id} is a ${record.type} swap: only submarine swaps are refunded`);
+    printRefund(output, id, await context.client(record.serviceUrl).refund(record, options));
+    return 0;
+  }
+  const refundFile = readRefundFile(file!);
+  const known = context.store.has(refundFile.id) ? context.store.load(refundFile.id) : undefined;
+  const client = context.client(known?.serviceUrl);
+  const result = await client.refundFromFile(refundFile, { ...options, lockupTxid: options.lockupTxid ?? known?.lockup?.txid });
+  if (known?.type === 'submarine') {
+    known.refund = { txid: result.txid, path: result.path, address: result.destination, amount: Number(result.amount), fee: Number(result.fee) };
+    context.store.save(known);
+  }
+  printRefund(output, refundFile.id, result);
+  return 0;
+}
+
+function summary(record: SwapRecord): Record<string, unknown> {
+  const base = { id: record.id, type: record.type, status: record.status ?? null, createdAt: record.createdAt, serviceUrl: record.serviceUrl };
+  return record.type === 'submarine'
+    ? { ...base, invoiceAmount: record.invoiceAmount, expectedAmount: record.expectedAmount, address: record.lockupAddress, refund: record.refund?.txid ?? null }
+    : { ...base, invoiceAmount: record.invoiceAmount, onchainAmount: record.onchainAmount, claim: record.claim?.txid ?? null };
+}
+
+function list(context: SwapContext, output: Output): number {
+  const records = context.store.list();
+  if (output.json) {
+    for (const record of records) output.event('swap', summary(record), '');
+    return 0;
+  }
+  if (records.length === 0) {
+    output.event('swap', {}, `no swaps in ${context.store.dir}`);
+    return 0;
+  }
+  for (const record of records) {
+    const amount = `${record.invoiceAmount} sat`;
+    const spent = record.type === 'submarine' ? (record.refund ? ` refunded ${record.refund.txid}` : '') : record.claim ? ` claimed ${record.claim.txid}` : '';
+    output.event('swap', summary(record), `${record.id}  ${record.type.padEnd(9)}  ${amount.padStart(13)}  ${(record.status ?? 'unknown').padEnd(25)}  ${record.createdAt}${spent}`);
+  }
+  return 0;
+}
+
+/** Runs `ferry swap <sub> ...`; returns the exit code. */
+export async function runSwapCommand(sub: string | undefined, args: string[], flags: Flags, config: FerryConfig): Promise<number> {
+  const output = createOutput(flags.json === true);
+  try {
+    const context = swapContext(flags, config);
+    switch (sub) {
+      case 'submarine':
+        return await submarine(context, flags, output);
+      case 'reverse':
+        return await reverse(context, flags, output);
+      case 'status':
+        return await status(context, args[0], flags, output);
+      case 'claim':
+        return await claim(context, args[0], flags, output);
+      case 'refund':
+        return await refund(context, args[0], flags, output);
+      case 'list':
+        return list(context, output);
+      default:
+        throw new UsageError(`${sub === undefined ? 'missing' : 'unknown'} swap command${sub ? `: ${sub}` : ''}\n\n${swapUsage}`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      output.problem(error.message);
+      return 2;
+    }
+    const prefix = error instanceof VerificationError ? 'refused the service answer: ' : '';
+    let text = error instanceof Error ? error.message : String(error);
+    if (error instanceof ServiceUnreachableError && sub === 'refund' && flags['bitcoin-rpc'] === undefined) {
+      text += ' (without the service, give --bitcoin-rpc http://user:password@host:port of a Bitcoin node)';
+    }
+    output.problem(`ferry swap ${sub}: ${prefix}${text}`);
+    return 1;
+  }
+}

@@ -1,0 +1,90 @@
+// JSON over HTTP to a swap service of this interface (v2 REST). Every call either returns the parsed body of
+// a success or throws ServiceError (the service said no) / ServiceUnreachableError (it said nothing usable).
+import { ServiceError, ServiceUnreachableError } from './errors.ts';
+import type {
+  LockupTransaction,
+  PartialSignature,
+  ReverseCreated,
+  ReversePair,
+  StatusUpdate,
+  SubmarineClaimDetails,
+  SubmarineCreated,
+  SubmarinePair,
+} from './types.ts';
+
+export interface ServiceApiOptions {
+  /** Per request; default 30 s. */
+  timeoutMs?: number;
+}
+
+export class ServiceApi {
+  readonly url: string;
+  private readonly timeoutMs: number;
+
+  constructor(url: string, options: ServiceApiOptions = {}) {
+    this.url = url.replace(/\/+$/, '');
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+  }
+
+  async request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(this.url + path, {
+        method,
+        headers: body === undefined ? undefined : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      text = await response.text();
+    } catch (error) {
+      throw new ServiceUnreachableError(this.url, error);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      if (response.ok) throw new ServiceUnreachableError(this.url, new Error(`${method} ${path}: the answer is not JSON`));
+      parsed = { error: text.slice(0, 200) };
+    }
+    if (!response.ok) throw new ServiceError(method, path, response.status, parsed);
+    return parsed as T;
+  }
+
+  submarinePairs = () => this.request<Record<string, Record<string, SubmarinePair>>>('GET', '/v2/swap/submarine');
+  reversePairs = () => this.request<Record<string, Record<string, ReversePair>>>('GET', '/v2/swap/reverse');
+
+  createSubmarine = (body: { from: string; to: string; invoice: string; refundPublicKey: string; pairHash?: string }) =>
+    this.request<SubmarineCreated>('POST', '/v2/swap/submarine', body);
+
+  createReverse = (body: {
+    from: string;
+    to: string;
+    preimageHash: string;
+    claimPublicKey: string;
+    invoiceAmount?: number;
+    onchainAmount?: number;
+    pairHash?: string;
+    description?: string;
+  }) => this.request<ReverseCreated>('POST', '/v2/swap/reverse', body);
+
+  swapStatus = (id: string) => this.request<Omit<StatusUpdate, 'id'>>('GET', `/v2/swap/${encodeURIComponent(id)}`);
+
+  submarineTransaction = (id: string) => this.request<LockupTransaction>('GET', `/v2/swap/submarine/${encodeURIComponent(id)}/transaction`);
+  submarineClaimDetails = (id: string) => this.request<SubmarineClaimDetails>('GET', `/v2/swap/submarine/${encodeURIComponent(id)}/claim`);
+  submarineClaimSignature = (id: string, signature: PartialSignature) =>
+    this.request<Record<string, never>>('POST', `/v2/swap/submarine/${encodeURIComponent(id)}/claim`, signature);
+  submarinePreimage = (id: string) => this.request<{ preimage: string }>('GET', `/v2/swap/submarine/${encodeURIComponent(id)}/preimage`);
+  submarineRefund = (id: string, body: { pubNonce: string; transaction: string; index: number }) =>
+    this.request<PartialSignature>('POST', `/v2/swap/submarine/${encodeURIComponent(id)}/refund`, body);
+
+  reverseTransaction = (id: string) => this.request<LockupTransaction>('GET', `/v2/swap/reverse/${encodeURIComponent(id)}/transaction`);
+  reverseClaim = (id: string, body: { preimage: string; pubNonce?: string; transaction?: string; index?: number }) =>
+    this.request<PartialSignature | Record<string, never>>('POST', `/v2/swap/reverse/${encodeURIComponent(id)}/claim`, body);
+
+  chainHeight = (currency: string) => this.request<{ height: number }>('GET', `/v2/chain/${currency}/height`);
+  chainFee = (currency: string) => this.request<{ fee: number }>('GET', `/v2/chain/${currency}/fee`);
+  chainTransaction = (currency: string, txid: string) =>
+    this.request<{ hex: string; confirmations?: number }>('GET', `/v2/chain/${currency}/transaction/${txid}`);
+  broadcast = (currency: string, hex: string) => this.request<{ id: string }>('POST', `/v2/chain/${currency}/transaction`, { hex });
+}

@@ -1,0 +1,76 @@
+// Where the client reads the chain and broadcasts: through the swap service's chain endpoints by default, or
+// straight from a Bitcoin Core node — which is what still works when the service is gone.
+import { BitcoinRpcClient } from '../chains/bitcoin-rpc.ts';
+import type { ServiceApi } from './api.ts';
+
+export interface ChainSource {
+  /** For messages: where the data comes from. */
+  readonly description: string;
+  height(): Promise<number>;
+  transactionHex(txid: string): Promise<string>;
+  /** Returns the txid. */
+  broadcast(hex: string): Promise<string>;
+  /** Recommended fee rate, sat/vbyte. */
+  feeRate(): Promise<number>;
+}
+
+export class ServiceChain implements ChainSource {
+  readonly description: string;
+
+  constructor(
+    private readonly api: ServiceApi,
+    private readonly currency = 'BTC',
+  ) {
+    this.description = `the swap service at ${api.url}`;
+  }
+
+  async height(): Promise<number> {
+    return (await this.api.chainHeight(this.currency)).height;
+  }
+
+  async transactionHex(txid: string): Promise<string> {
+    return (await this.api.chainTransaction(this.currency, txid)).hex;
+  }
+
+  async broadcast(hex: string): Promise<string> {
+    return (await this.api.broadcast(this.currency, hex)).id;
+  }
+
+  async feeRate(): Promise<number> {
+    return (await this.api.chainFee(this.currency)).fee;
+  }
+}
+
+/** A Bitcoin Core node over JSON-RPC; `url` may carry the credentials (http://user:password@host:port). */
+export class BitcoinCoreChain implements ChainSource {
+  readonly description: string;
+  private readonly rpc: BitcoinRpcClient;
+
+  constructor(url: string, credentials?: { user: string; password: string }) {
+    const parsed = new URL(url);
+    const user = credentials?.user ?? decodeURIComponent(parsed.username);
+    const password = credentials?.password ?? decodeURIComponent(parsed.password);
+    parsed.username = '';
+    parsed.password = '';
+    this.rpc = new BitcoinRpcClient({ url: parsed.toString(), user, password });
+    this.description = `the Bitcoin node at ${parsed.host}`;
+  }
+
+  height(): Promise<number> {
+    return this.rpc.getBlockCount();
+  }
+
+  transactionHex(txid: string): Promise<string> {
+    return this.rpc.getRawTransactionHex(txid);
+  }
+
+  broadcast(hex: string): Promise<string> {
+    return this.rpc.sendRawTransaction(hex);
+  }
+
+  async feeRate(): Promise<number> {
+    const estimate = await this.rpc.estimateSmartFee(2);
+    // BTC per 1000 vbytes → sat per vbyte; a node without estimates yet gets the relay minimum.
+    return estimate.feerate !== undefined ? Math.max(1, estimate.feerate * 1e5) : 1;
+  }
+}

@@ -1,0 +1,216 @@
+// The SDK's front door: create swaps against any service of this interface, check every answer before a
+// coin moves, keep what is needed to finish or undo each swap in the client store, and claim or refund.
+import { ServiceApi } from './api.ts';
+import { ServiceChain, type ChainSource } from './chain.ts';
+import { claimReverse, cosignSubmarineClaim, type ClaimResult } from './claim.ts';
+import { VerificationError } from './errors.ts';
+import { newKeyPair, newPreimage, toHex } from './keys.ts';
+import type { NetworkName } from './network.ts';
+import type { ReverseRecord, SubmarineRecord, SwapRecord } from './records.ts';
+import { refundFileOf, writeRefundFiles, type RefundFile } from './refund-file.ts';
+import { refundSwap, refundableFromFile, refundableFromRecord, type RefundResult } from './refund.ts';
+import { StatusStream, type StatusStreamOptions } from './status-stream.ts';
+import type { ClientStore } from './store.ts';
+import { serializeTree } from './taproot.ts';
+import type { StatusUpdate } from './types.ts';
+import { verifyReverse, verifySubmarine, type TimeoutPolicy } from './verify.ts';
+
+export interface SwapClientOptions {
+  /** Base URL of the swap service (without /v2). */
+  serviceUrl: string;
+  network: NetworkName;
+  /** Where swaps are kept; without one nothing is written to disk. */
+  store?: ClientStore;
+  /** Chain data and broadcasting; default: the service's own chain endpoints. */
+  chain?: ChainSource;
+  timeoutPolicy?: TimeoutPolicy;
+  /** The chain side of the pair; default BTC. */
+  currency?: string;
+  requestTimeoutMs?: number;
+}
+
+export interface SpendOptions {
+  /** Address the coins go to. */
+  destination: string;
+  /** Try the key path with the service first (default true). */
+  cooperative?: boolean;
+  feeRate?: number;
+}
+
+export class SwapClient {
+  readonly api: ServiceApi;
+  readonly chain: ChainSource;
+  readonly network: NetworkName;
+  readonly store?: ClientStore;
+  readonly currency: string;
+  private readonly timeoutPolicy?: TimeoutPolicy;
+
+  constructor(options: SwapClientOptions) {
+    this.api = new ServiceApi(options.serviceUrl, { timeoutMs: options.requestTimeoutMs });
+    this.chain = options.chain ?? new ServiceChain(this.api, options.currency ?? 'BTC');
+    this.network = options.network;
+    this.store = options.store;
+    this.currency = options.currency ?? 'BTC';
+    this.timeoutPolicy = options.timeoutPolicy;
+  }
+
+  /**
+   * A submarine swap paying `invoice` from coins the user locks on chain. The answer is checked (tree,
+   * address, amount within the advertised fees, timeout) and the swap stored, with its refund files,
+   * before it is returned: only then should anyone send coins to `lockupAddress`.
+   */
+  async createSubmarine(request: { invoice: string }): Promise<SubmarineRecord> {
+    const key = newKeyPair();
+    const pair = (await this.api.submarinePairs())[this.currency]?.BTC;
+    if (pair === undefined) throw new VerificationError(`the service has no ${this.currency}/BTC submarine pair`);
+    const answer = await this.api.createSubmarine({
+      from: this.currency,
+      to: 'BTC',
+      invoice: request.invoice,
+      refundPublicKey: toHex(key.publicKey),
+      pairHash: pair.hash,
+    });
+    const checked = verifySubmarine({
+      answer,
+      key,
+      invoice: request.invoice,
+      pair,
+      height: await this.chain.height(),
+      network: this.network,
+      policy: this.timeoutPolicy,
+    });
+    const record: SubmarineRecord = {
+      version: 1,
+      id: checked.id,
+      type: 'submarine',
+      serviceUrl: this.api.url,
+      network: this.network,
+      currency: this.currency,
+      createdAt: new Date().toISOString(),
+      privateKey: toHex(key.privateKey),
+      publicKey: toHex(key.publicKey),
+      servicePublicKey: toHex(checked.servicePublicKey),
+      preimageHash: checked.invoice.paymentHash,
+      swapTree: serializeTree(checked.tree),
+      timeoutBlockHeight: checked.timeoutBlockHeight,
+      lockupAddress: checked.address,
+      history: [],
+      invoice: request.invoice,
+      invoiceAmount: checked.invoiceAmount,
+      expectedAmount: checked.expectedAmount,
+      acceptZeroConf: checked.acceptZeroConf,
+      ...(checked.bip21 !== undefined && { bip21: checked.bip21 }),
+    };
+    if (this.store) record.refundFiles = writeRefundFiles(refundFileOf(record), this.store.refundFileBase(record.id));
+    this.save(record);
+    return record;
+  }
+
+  /**
+   * A reverse swap: the user pays the returned invoice, the service locks coins on chain, we claim them.
+   * Exactly one of invoiceAmount / onchainAmount. The answer is checked (the invoice pays our preimage's
+   * hash for the asked amount, tree, address, amounts, timeout) and stored before it is returned.
+   */
+  async createReverse(request: { invoiceAmount?: number; onchainAmount?: number; description?: string }): Promise<ReverseRecord> {
+    if ((request.invoiceAmount === undefined) === (request.onchainAmount === undefined)) {
+      throw new Error('give exactly one of invoiceAmount and onchainAmount');
+    }
+    const key = newKeyPair();
+    const { preimage, preimageHash } = newPreimage();
+    const pair = (await this.api.reversePairs()).BTC?.[this.currency];
+    if (pair === undefined) throw new VerificationError(`the service has no BTC/${this.currency} reverse pair`);
+    const answer = await this.api.createReverse({
+      from: 'BTC',
+      to: this.currency,
+      preimageHash: toHex(preimageHash),
+      claimPublicKey: toHex(key.publicKey),
+      ...(request.invoiceAmount !== undefined ? { invoiceAmount: request.invoiceAmount } : { onchainAmount: request.onchainAmount }),
+      pairHash: pair.hash,
+      ...(request.description !== undefined && { description: request.description }),
+    });
+    const checked = verifyReverse({
+      answer,
+      key,
+      preimageHash,
+      invoiceAmount: request.invoiceAmount,
+      onchainAmount: request.onchainAmount,
+      pair,
+      height: await this.chain.height(),
+      network: this.network,
+      policy: this.timeoutPolicy,
+    });
+    const record: ReverseRecord = {
+      version: 1,
+      id: checked.id,
+      type: 'reverse',
+      serviceUrl: this.api.url,
+      network: this.network,
+      currency: this.currency,
+      createdAt: new Date().toISOString(),
+      privateKey: toHex(key.privateKey),
+      publicKey: toHex(key.publicKey),
+      servicePublicKey: toHex(checked.servicePublicKey),
+      preimageHash: toHex(preimageHash),
+      swapTree: serializeTree(checked.tree),
+      timeoutBlockHeight: checked.timeoutBlockHeight,
+      lockupAddress: checked.address,
+      history: [],
+      preimage: toHex(preimage),
+      invoice: checked.invoice,
+      invoiceAmount: checked.invoiceAmount,
+      onchainAmount: checked.onchainAmount,
+    };
+    this.save(record);
+    return record;
+  }
+
+  async status(id: string): Promise<StatusUpdate> {
+    return { ...(await this.api.swapStatus(id)), id };
+  }
+
+  /** A status stream on this client's service. */
+  statusStream(options?: StatusStreamOptions): StatusStream {
+    return new StatusStream(this.api, options);
+  }
+
+  /** Answers the service's request for a cooperative claim of a submarine swap; stores the preimage. */
+  async cosignClaim(record: SubmarineRecord): Promise<Uint8Array> {
+    const preimage = await cosignSubmarineClaim(record, this.api);
+    record.preimage = toHex(preimage);
+    record.cosigned = true;
+    this.save(record);
+    return preimage;
+  }
+
+  /** Claims a reverse swap's output (key path, else script path); stores the claim. */
+  async claim(record: ReverseRecord, options: SpendOptions & { lockupHex?: string }): Promise<ClaimResult> {
+    const claimed = await claimReverse(record, { ...options, network: this.network, chain: this.chain, api: this.api });
+    record.destination = options.destination;
+    record.claim = { txid: claimed.txid, path: claimed.path, address: options.destination, amount: Number(claimed.amount), fee: Number(claimed.fee) };
+    this.save(record);
+    return claimed;
+  }
+
+  /** Refunds a submarine swap's lockup (key path, else script path after the timeout); stores the refund. */
+  async refund(record: SubmarineRecord, options: SpendOptions & { lockupTxid?: string }): Promise<RefundResult> {
+    const refunded = await refundSwap(refundableFromRecord(record), { ...options, network: this.network, chain: this.chain, api: this.api });
+    record.destination = options.destination;
+    record.refund = { txid: refunded.txid, path: refunded.path, address: options.destination, amount: Number(refunded.amount), fee: Number(refunded.fee) };
+    this.save(record);
+    return refunded;
+  }
+
+  /** Refunds from a refund file alone (plus the service, if it still answers, for the key path). */
+  refundFromFile(file: RefundFile, options: SpendOptions & { lockupTxid?: string; useService?: boolean }): Promise<RefundResult> {
+    return refundSwap(refundableFromFile(file), {
+      ...options,
+      network: this.network,
+      chain: this.chain,
+      api: options.useService === false ? undefined : this.api,
+    });
+  }
+
+  save(record: SwapRecord): void {
+    this.store?.save(record);
+  }
+}

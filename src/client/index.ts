@@ -1,0 +1,38 @@
+// The client SDK: everything a wallet needs to run swaps against a service of this interface.
+export { SwapClient, type SwapClientOptions, type SpendOptions } from './client.ts';
+export { ServiceApi, type ServiceApiOptions } from './api.ts';
+export { ServiceChain, BitcoinCoreChain, type ChainSource } from './chain.ts';
+export { StatusStream, type StatusStreamOptions, type ConnectionState } from './status-stream.ts';
+export { followSwap, type FollowEvent, type FollowOptions, type FollowResult } from './follow.ts';
+export { ClientStore, defaultClientDir } from './store.ts';
+export {
+  parseRefundFile,
+  parseRefundFileBytes,
+  readRefundFile,
+  refundFileOf,
+  refundFileJson,
+  refundFilePng,
+  writeRefundFiles,
+  RefundFileError,
+  type RefundFile,
+} from './refund-file.ts';
+export { refundSwap, refundableFromFile, refundableFromRecord, type Refundable, type RefundOptions, type RefundResult } from './refund.ts';
+export { claimReverse, cosignSubmarineClaim, type ClaimOptions, type ClaimResult } from './claim.ts';
+export {
+  verifySubmarine,
+  verifyReverse,
+  submarineMaximalLockup,
+  reverseMinimalOnchain,
+  DEFAULT_TIMEOUT_POLICY,
+  type TimeoutPolicy,
+  type CheckedSubmarine,
+  type CheckedReverse,
+} from './verify.ts';
+export { ServiceError, ServiceUnreachableError, VerificationError, RefundTooEarlyError } from './errors.ts';
+export { newKeyPair, newPreimage, keyPairOf, type KeyPair } from './keys.ts';
+export { addressOfScript, scriptOfAddress, NETWORK_NAMES, type NetworkName } from './network.ts';
+export { lockupScript, submarineTree, reverseTree, serializeTree, deserializeTree } from './taproot.ts';
+export { findOutput, keyPathDraft, scriptPathClaim, scriptPathRefund, SEQUENCE, type BuiltTransaction, type SwapOutput } from './transactions.ts';
+export { noteStatus, type SwapRecord, type SubmarineRecord, type ReverseRecord, type SpendRecord, type SpendPath } from './records.ts';
+export { FINAL_STATUSES, type StatusUpdate, type SwapType, type SerializedSwapTree } from './types.ts';
+export { qrPng, readQrPng, encodeQr, decodeQrGrid, readPng, writePng } from './qr/index.ts';

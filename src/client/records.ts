@@ -1,0 +1,82 @@
+// What the client keeps about each swap: everything needed to finish it, claim it or refund it without the
+// service's help (keys, preimage, tree, timeout), plus what it has seen and done.
+import type { NetworkName } from './network.ts';
+import type { SerializedSwapTree, SwapType } from './types.ts';
+
+export type SpendPath = 'key' | 'script';
+
+export interface SpendRecord {
+  txid: string;
+  path: SpendPath;
+  /** Where the coins went. */
+  address: string;
+  /** What the output holds, sat. */
+  amount: number;
+  fee: number;
+}
+
+interface SwapRecordBase {
+  /** Format of this record. */
+  version: 1;
+  id: string;
+  type: SwapType;
+  serviceUrl: string;
+  network: NetworkName;
+  /** Symbol of the chain the swap output lives on. */
+  currency: string;
+  createdAt: string; // ISO 8601
+  /** Our key for this swap (refund key of submarine swaps, claim key of reverse swaps), hex. */
+  privateKey: string;
+  publicKey: string;
+  /** The service's key: claim key of submarine swaps, refund key of reverse swaps. */
+  servicePublicKey: string;
+  preimageHash: string;
+  swapTree: SerializedSwapTree;
+  timeoutBlockHeight: number;
+  /** The swap output's address, checked against the tree and both keys. */
+  lockupAddress: string;
+  /** Last status heard from the service, and every change with when it was heard. */
+  status?: string;
+  history: { status: string; at: string }[];
+  /** The transaction that funded the swap output, once seen. */
+  lockup?: { txid: string };
+  /** Where claims or refunds pay to, once chosen. */
+  destination?: string;
+}
+
+export interface SubmarineRecord extends SwapRecordBase {
+  type: 'submarine';
+  invoice: string;
+  invoiceAmount: number;
+  /** What to send to lockupAddress, sat. */
+  expectedAmount: number;
+  acceptZeroConf: boolean;
+  bip21?: string;
+  /** Learned once the service paid the invoice: the proof of payment. */
+  preimage?: string;
+  /** We gave the service our partial signature for its key-path claim. */
+  cosigned?: boolean;
+  refund?: SpendRecord;
+  /** Where its refund files (.json and .png) were saved. */
+  refundFiles?: { json: string; png: string };
+}
+
+export interface ReverseRecord extends SwapRecordBase {
+  type: 'reverse';
+  preimage: string;
+  invoice: string;
+  invoiceAmount: number;
+  /** What the service locks, sat; the claim pays this minus its fee. */
+  onchainAmount: number;
+  claim?: SpendRecord;
+}
+
+export type SwapRecord = SubmarineRecord | ReverseRecord;
+
+/** Notes a status in the record; returns false when it is the one already known. */
+export function noteStatus(record: SwapRecord, status: string, at = new Date()): boolean {
+  if (record.status === status) return false;
+  record.status = status;
+  record.history.push({ status, at: at.toISOString() });
+  return true;
+}

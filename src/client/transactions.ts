@@ -1,0 +1,153 @@
+// Claim and refund transactions of swap outputs: one input, one output to the wallet's destination, the fee
+// sized from the fee rate and the transaction's real virtual size. Script-path spends are signed here alone;
+// key-path spends are built unsigned (with the sighash to sign together with the service) and finished with
+// the aggregated signature. Legacy (P2WSH, P2SH-P2WSH) outputs from other clients' refund files are refunded
+// through their redeem script.
+import { hex } from '@scure/base';
+import { SigHash, Transaction } from '@scure/btc-signer';
+import { OutputType, constructClaimTransaction, constructRefundTransaction, Scripts } from 'boltz-core';
+import type { ClaimDetails, RefundDetails } from 'boltz-core';
+import { equalBytes } from './keys.ts';
+import type { SwapTree } from './taproot.ts';
+
+/** The swap output being spent. */
+export interface SwapOutput {
+  txid: string;
+  vout: number;
+  value: bigint;
+  script: Uint8Array;
+}
+
+export interface BuiltTransaction {
+  txid: string;
+  hex: string;
+  fee: bigint;
+  /** Value of the single output. */
+  amount: bigint;
+  vsize: number;
+  lockTime: number;
+}
+
+/** Outputs below this are refused by relay policy (P2WSH/P2TR dust at 3 sat/vB is 330). */
+export const DUST_LIMIT = 330n;
+
+/** Sequence of every input we sign: signals RBF and, being below the maximum, lets nLockTime apply. */
+export const SEQUENCE = 0xfffffffd;
+
+// boltz-core's Transaction class is its own copy of @scure/btc-signer's under tsx: use it only through methods.
+type BuiltTx = ReturnType<typeof constructClaimTransaction>;
+
+/** The output of `txHex` that pays `script`. */
+export function findOutput(txHex: string, script: Uint8Array): SwapOutput | undefined {
+  const tx = Transaction.fromRaw(hex.decode(txHex), { allowUnknownOutputs: true, allowUnknownInputs: true, disableScriptCheck: true });
+  for (let vout = 0; vout < tx.outputsLength; vout++) {
+    const output = tx.getOutput(vout);
+    if (output.script && output.amount !== undefined && equalBytes(output.script, script)) {
+      return { txid: tx.id, vout, value: output.amount, script: output.script };
+    }
+  }
+  return undefined;
+}
+
+export class FeeError extends Error {}
+
+/** Builds once to learn the virtual size, then again with fee = ceil(rate × vsize). */
+function withFee(build: (fee: bigint) => BuiltTx, feeRate: number, value: bigint): BuiltTx {
+  const draft = build(0n);
+  const fee = BigInt(Math.ceil(Math.max(feeRate, 1) * draft.vsize));
+  if (value - fee < DUST_LIMIT) throw new FeeError(`the output holds ${value} sat: after a fee of ${fee} sat nothing spendable is left`);
+  return build(fee);
+}
+
+function result(tx: BuiltTx, output: SwapOutput): BuiltTransaction {
+  const amount = tx.getOutput(0).amount!;
+  return { txid: tx.id, hex: hex.encode(tx.toBytes(true, true)), fee: output.value - amount, amount, vsize: tx.vsize, lockTime: tx.lockTime };
+}
+
+function details(output: SwapOutput, privateKey: Uint8Array) {
+  return { transactionId: output.txid, vout: output.vout, script: output.script, amount: output.value, privateKey };
+}
+
+export interface ScriptPathSpend {
+  output: SwapOutput;
+  tree: SwapTree;
+  /** x-only MuSig2 aggregate of both keys, untweaked. */
+  internalKey: Uint8Array;
+  privateKey: Uint8Array;
+  destination: Uint8Array;
+  feeRate: number;
+}
+
+/** Claim through the claim leaf: witness <signature> <preimage> <claim script> <control block>. */
+export function scriptPathClaim(spend: ScriptPathSpend & { preimage: Uint8Array }): BuiltTransaction {
+  const utxo = { ...details(spend.output, spend.privateKey), type: OutputType.Taproot, swapTree: spend.tree, internalKey: spend.internalKey, preimage: spend.preimage };
+  const tx = withFee((fee) => constructClaimTransaction([utxo as ClaimDetails], spend.destination, fee, true), spend.feeRate, spend.output.value);
+  return result(tx, spend.output);
+}
+
+/**
+ * Refund through the refund leaf: witness <signature> <refund script> <control block>, nLockTime = the
+ * timeout (OP_CHECKLOCKTIMEVERIFY demands it) and a non-final sequence so the lock time is enforced.
+ */
+export function scriptPathRefund(spend: ScriptPathSpend & { timeoutBlockHeight: number }): BuiltTransaction {
+  const utxo = { ...details(spend.output, spend.privateKey), type: OutputType.Taproot, swapTree: spend.tree, internalKey: spend.internalKey };
+  const tx = withFee(
+    (fee) => constructRefundTransaction([utxo as RefundDetails], spend.destination, spend.timeoutBlockHeight, fee, true),
+    spend.feeRate,
+    spend.output.value,
+  );
+  return result(tx, spend.output);
+}
+
+export type LegacyOutputType = 'p2wsh' | 'p2sh-p2wsh';
+
+/** The output scripts a legacy redeem script can be locked to. */
+export function legacyOutputScripts(redeemScript: Uint8Array): Record<LegacyOutputType, Uint8Array> {
+  return {
+    p2wsh: Scripts.p2wshOutput(redeemScript),
+    'p2sh-p2wsh': Scripts.p2shP2wshOutput(redeemScript),
+  };
+}
+
+/** Refund of a legacy swap: the redeem script's timeout branch with a dummy preimage, nLockTime = timeout. */
+export function legacyRefund(spend: {
+  output: SwapOutput;
+  outputType: LegacyOutputType;
+  redeemScript: Uint8Array;
+  privateKey: Uint8Array;
+  timeoutBlockHeight: number;
+  destination: Uint8Array;
+  feeRate: number;
+}): BuiltTransaction {
+  const type = spend.outputType === 'p2wsh' ? OutputType.Bech32 : OutputType.Compatibility;
+  const utxo = { ...details(spend.output, spend.privateKey), type, redeemScript: spend.redeemScript };
+  const tx = withFee(
+    (fee) => constructRefundTransaction([utxo as RefundDetails], spend.destination, spend.timeoutBlockHeight, fee, true),
+    spend.feeRate,
+    spend.output.value,
+  );
+  return result(tx, spend.output);
+}
+
+/** An unsigned key-path spend, its sighash (SIGHASH_DEFAULT), and how to finish it with a signature. */
+export interface KeyPathDraft {
+  /** Serialized with a placeholder signature: what the service gets to check before it signs. */
+  unsignedHex: string;
+  sighash: Uint8Array;
+  finish(signature: Uint8Array): BuiltTransaction;
+}
+
+/** A cooperative spend (claim or refund alike): nLockTime 0, the key path needs no time lock. */
+export function keyPathDraft(spend: { output: SwapOutput; destination: Uint8Array; feeRate: number }): KeyPathDraft {
+  const utxo = { ...details(spend.output, new Uint8Array(32).fill(1)), type: OutputType.Taproot, cooperative: true, preimage: new Uint8Array(32) };
+  const tx = withFee((fee) => constructClaimTransaction([utxo as ClaimDetails], spend.destination, fee, true), spend.feeRate, spend.output.value);
+  const sighash = tx.preimageWitnessV1(0, [spend.output.script], SigHash.DEFAULT, [spend.output.value]);
+  return {
+    unsignedHex: hex.encode(tx.toBytes(true, true)),
+    sighash,
+    finish(signature) {
+      tx.updateInput(0, { finalScriptWitness: [signature] }, true);
+      return result(tx, spend.output);
+    },
+  };
+}

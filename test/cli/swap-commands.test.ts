@@ -1,0 +1,127 @@
+// `ferry swap` beyond the walkthrough, as child processes: a swap survives its command being killed, a lying
+// service is refused before an address is even shown, a refund file's PNG refunds without the service after
+// the timeout, and usage mistakes are told apart from failures.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { satToBtc } from '../../src/chains/bitcoin-rpc.ts';
+import { ferryBin } from '../helpers/ferry-process.ts';
+import { TamperingProxy, startService, type Service } from '../client/support.ts';
+
+const exec = promisify(execFile);
+
+let service: Service;
+let env: Record<string, string | undefined>;
+
+before(async () => {
+  service = await startService();
+  env = { ...process.env, FERRY_DATA_DIR: service.dataDir, FERRY_CLIENT_DIR: mkdtempSync(join(tmpdir(), 'ferry-swap-cli-')), FERRY_SERVICE_URL: service.apiUrl };
+});
+after(async () => {
+  await service?.close();
+  if (env?.FERRY_CLIENT_DIR) rmSync(env.FERRY_CLIENT_DIR, { recursive: true, force: true });
+});
+
+async function ferry(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, [ferryBin, ...args], { env });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+const jsonLines = (text: string) => text.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+
+test('a submarine swap survives its command being killed: `ferry swap claim ID` picks it up and co-signs', async () => {
+  const { invoice } = await service.invoice('bob', 21_000);
+  const child = spawn(process.execPath, [ferryBin, 'swap', 'submarine', '--invoice', invoice, '--json'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const created = await new Promise<Record<string, unknown>>((resolve) => {
+    let buffer = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const line = buffer.split('\n').find((l) => l.includes('"event":"created"'));
+      if (line) resolve(JSON.parse(line));
+    });
+  });
+  child.kill('SIGKILL');
+  await new Promise((resolve) => child.on('exit', resolve));
+
+  await service.user.sendToAddress(created.address as string, satToBtc(created.expectedAmount as number));
+  await service.mine();
+  const resumed = await ferry('swap', 'claim', created.id as string, '--json');
+  assert.equal(resumed.code, 0, resumed.stderr);
+  const events = jsonLines(resumed.stdout);
+  assert.ok(events.some((e) => e.event === 'cosigned'));
+  assert.deepEqual(events.at(-1), { event: 'done', id: created.id, status: 'transaction.claimed', success: true });
+  const status = jsonLines((await ferry('swap', 'status', created.id as string, '--json')).stdout)[0];
+  assert.equal(status.status, 'transaction.claimed');
+  assert.equal(status.live, true);
+});
+
+test('a lying service: the command refuses its answer and never shows an address to fund', async () => {
+  const proxy = await TamperingProxy.start(service.apiUrl);
+  try {
+    const stranger = await service.user.getNewAddress('', 'bech32m');
+    proxy.rewrite = (method, path, body) => (method === 'POST' && path === '/v2/swap/submarine' ? { ...(body as object), address: stranger } : body);
+    const { invoice } = await service.invoice('alice', 15_000);
+    const before = readdirSync(join(env.FERRY_CLIENT_DIR!, 'swaps')).length;
+    const result = await ferry('swap', 'submarine', '--invoice', invoice, '--service', proxy.url);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /refused the service answer: the lockup address .* does not commit to the swap tree and both keys/);
+    assert.doesNotMatch(result.stdout, /bcrt1/);
+    assert.equal(readdirSync(join(env.FERRY_CLIENT_DIR!, 'swaps')).length, before);
+  } finally {
+    await proxy.close();
+  }
+});
+
+test('`ferry swap refund --file X.png` without the service: refused before the timeout, accepted after it', async () => {
+  const { invoice } = await service.invoice('bob', 18_000);
+  const created = jsonLines((await ferry('swap', 'submarine', '--invoice', invoice, '--no-wait', '--json')).stdout)[0];
+  const lockupTxid = await service.user.sendToAddress(created.address as string, satToBtc(9_000)); // underpaid: the swap fails
+  await service.mine();
+  const png = (created.refundFiles as { png: string }).png;
+  const gone = ['--service', 'http://127.0.0.1:1', '--bitcoin-rpc', service.rpcUrlWithCredentials, '--lockup', lockupTxid];
+
+  const early = await ferry('swap', 'refund', '--file', png, ...gone);
+  assert.equal(early.code, 1);
+  assert.match(early.stderr, new RegExp(`times out at block ${created.timeoutBlockHeight}`));
+
+  await service.mine((created.timeoutBlockHeight as number) - (await service.node.getBlockCount()));
+  const refunded = await ferry('swap', 'refund', '--file', png, ...gone, '--json');
+  assert.equal(refunded.code, 0, refunded.stderr);
+  const [event] = jsonLines(refunded.stdout);
+  assert.equal(event.path, 'script');
+  await service.mine();
+  const coin = (await service.user.listUnspent(1)).find((u) => u.txid === event.txid);
+  assert.equal(coin?.address, event.address);
+  assert.equal(Math.round(coin!.amount * 1e8) + (event.fee as number), 9_000);
+  // The store learns of the refund too.
+  const listed = jsonLines((await ferry('swap', 'list', '--json')).stdout).find((s) => s.id === created.id);
+  assert.equal(listed?.refund, event.txid);
+});
+
+test('usage mistakes exit with 2 and say what is wrong', async () => {
+  for (const [args, message] of [
+    [['swap'], /missing swap command/],
+    [['swap', 'teleport'], /unknown swap command: teleport/],
+    [['swap', 'reverse'], /usage: ferry swap reverse --amount SATS/],
+    [['swap', 'reverse', '--amount', '-5'], /--amount must be a positive integer|usage/],
+    [['swap', 'submarine'], /usage: ferry swap submarine --invoice INVOICE/],
+    [['swap', 'refund'], /usage: ferry swap refund ID/],
+    [['swap', 'reverse', '--amount', '1000', '--address', 'bc1qnotregtest'], /--address: not a regtest address/],
+  ] as [string[], RegExp][]) {
+    const result = await ferry(...args);
+    assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
+    assert.match(result.stderr, message);
+  }
+  const unknown = await ferry('swap', 'status', 'NoSuchSwap12');
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.stderr, /no swap NoSuchSwap12 in the client store/);
+});

@@ -1,0 +1,135 @@
+// Refund files in the spec's format: saved as JSON and as a PNG QR code of the same JSON, read back from
+// .json, .png and any other name, private to their owner, and checked before anything is built from them.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { hex } from '@scure/base';
+import { swapScript } from 'boltz-core';
+import {
+  ClientStore,
+  RefundFileError,
+  VerificationError,
+  newKeyPair,
+  newPreimage,
+  parseRefundFile,
+  readQrPng,
+  readRefundFile,
+  refundFileOf,
+  refundableFromFile,
+  serializeTree,
+  submarineTree,
+  writeRefundFiles,
+  type RefundFile,
+  type SubmarineRecord,
+} from '../../src/client/index.ts';
+
+function taprootRecord(): SubmarineRecord {
+  const client = newKeyPair();
+  const service = newKeyPair();
+  const { preimageHash } = newPreimage();
+  const tree = submarineTree(preimageHash, service.publicKey, client.publicKey, 1234);
+  return {
+    version: 1,
+    id: 'RfNdTst12345',
+    type: 'submarine',
+    serviceUrl: 'http://127.0.0.1:9001',
+    network: 'regtest',
+    currency: 'BTC',
+    createdAt: new Date().toISOString(),
+    privateKey: hex.encode(client.privateKey),
+    publicKey: hex.encode(client.publicKey),
+    servicePublicKey: hex.encode(service.publicKey),
+    preimageHash: hex.encode(preimageHash),
+    swapTree: serializeTree(tree),
+    timeoutBlockHeight: 1234,
+    lockupAddress: 'bcrt1p-not-needed-here',
+    history: [],
+    invoice: 'lnbcrt1',
+    invoiceAmount: 1,
+    expectedAmount: 1,
+    acceptZeroConf: false,
+  };
+}
+
+describe('refund files', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ferry-refund-file-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+
+  test('a Taproot swap round-trips through JSON and PNG, and both files are owner-only', () => {
+    const file = refundFileOf(taprootRecord());
+    assert.deepEqual(Object.keys(file).sort(), ['claimPublicKey', 'currency', 'id', 'privateKey', 'serverPublicKey', 'swapTree', 'timeoutBlockHeight']);
+    const paths = writeRefundFiles(file, join(dir, file.id));
+    assert.equal(statSync(paths.json).mode & 0o777, 0o600);
+    assert.equal(statSync(paths.png).mode & 0o777, 0o600);
+    assert.deepEqual(readRefundFile(paths.json), file);
+    assert.deepEqual(readRefundFile(paths.png), file);
+    // The picture holds exactly the JSON of the file.
+    assert.deepEqual(JSON.parse(new TextDecoder().decode(readQrPng(readFileSync(paths.png)))), file);
+  });
+
+  test('any other extension is read as raw JSON, and a PNG under another name by its signature', () => {
+    const file = refundFileOf(taprootRecord());
+    const paths = writeRefundFiles(file, join(dir, 'other'));
+    writeFileSync(join(dir, 'refund.txt'), readFileSync(paths.json));
+    writeFileSync(join(dir, 'refund'), readFileSync(paths.json));
+    writeFileSync(join(dir, 'picture.dat'), readFileSync(paths.png));
+    assert.deepEqual(readRefundFile(join(dir, 'refund.txt')), file);
+    assert.deepEqual(readRefundFile(join(dir, 'refund')), file);
+    assert.deepEqual(readRefundFile(join(dir, 'picture.dat')), file);
+  });
+
+  test('a legacy refund file with a redeemScript (the spec table exactly) is accepted', () => {
+    const client = newKeyPair();
+    const redeemScript = swapScript(newPreimage().preimageHash, newKeyPair().publicKey, client.publicKey, 777);
+    const legacy = { id: 'abc123', currency: 'BTC', redeemScript: hex.encode(redeemScript), privateKey: hex.encode(client.privateKey), timeoutBlockHeight: 777 };
+    writeFileSync(join(dir, 'legacy.json'), JSON.stringify(legacy));
+    assert.deepEqual(readRefundFile(join(dir, 'legacy.json')), legacy);
+    const refundable = refundableFromFile(legacy);
+    assert.ok(refundable.legacy);
+    assert.equal(refundable.timeoutBlockHeight, 777);
+  });
+
+  test('files that cannot refund anything are refused with the reason', () => {
+    const good = refundFileOf(taprootRecord()) as unknown as Record<string, unknown>;
+    const without = (key: string) => Object.fromEntries(Object.entries(good).filter(([k]) => k !== key));
+    const cases: [unknown, RegExp][] = [
+      [[], /JSON object/],
+      [without('id'), /no swap id/],
+      [without('currency'), /no currency/],
+      [{ ...good, privateKey: 'zz' }, /privateKey is not 32 bytes of hex/],
+      [{ ...good, timeoutBlockHeight: -1 }, /timeoutBlockHeight/],
+      [without('swapTree'), /neither a swapTree nor a redeemScript/],
+      [{ ...without('serverPublicKey'), claimPublicKey: undefined }, /service's key/],
+      [{ ...good, claimPublicKey: hex.encode(newKeyPair().publicKey) }, /disagree/],
+      [{ ...good, swapTree: { claimLeaf: { version: 192, output: 'zz' }, refundLeaf: {} } }, /claimLeaf|refundLeaf/],
+    ];
+    for (const [value, message] of cases) {
+      assert.throws(() => parseRefundFile(value), (error: unknown) => error instanceof RefundFileError && message.test(error.message), String(message));
+    }
+    writeFileSync(join(dir, 'broken.json'), '{"id": ');
+    assert.throws(() => readRefundFile(join(dir, 'broken.json')), /is not JSON/);
+    writeFileSync(join(dir, 'blank.png'), Buffer.from('89504e470d0a1a0a', 'hex'));
+    assert.throws(() => readRefundFile(join(dir, 'blank.png')), /no readable refund QR code/);
+  });
+
+  test("a file whose private key is not the tree's refund key is refused before any transaction is built", () => {
+    const file: RefundFile = { ...refundFileOf(taprootRecord()), privateKey: hex.encode(newKeyPair().privateKey) };
+    assert.throws(() => refundableFromFile(file), VerificationError);
+  });
+
+  test('the client store keeps swaps owner-only and lists them oldest first', () => {
+    const store = new ClientStore(join(dir, 'store'));
+    assert.equal(statSync(store.dir).mode & 0o777, 0o700);
+    const first = { ...taprootRecord(), id: 'First1234567', createdAt: '2024-01-01T00:00:00.000Z' };
+    const second = { ...taprootRecord(), id: 'Second123456', createdAt: '2024-01-02T00:00:00.000Z' };
+    store.save(second);
+    store.save(first);
+    assert.equal(statSync(join(store.swapsDir, 'First1234567.json')).mode & 0o777, 0o600);
+    assert.deepEqual(store.list().map((r) => r.id), ['First1234567', 'Second123456']);
+    assert.deepEqual(store.load('First1234567'), first);
+    assert.throws(() => store.load('../../../etc/passwd'), /not a swap id/);
+    assert.throws(() => store.load('Unknown12345'), /no swap Unknown12345/);
+  });
+});

@@ -1,0 +1,95 @@
+// A submarine swap whose service is gone: the refund file alone (its PNG, even) and a Bitcoin node get the
+// coins back through the refund leaf once the timeout block is reached — not one block earlier — with
+// nLockTime at the timeout and a non-final sequence, and the devnet (which verifies scripts like Core) takes it.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { hex } from '@scure/base';
+import { Scripts, swapScript } from 'boltz-core';
+import { satToBtc } from '../../src/chains/bitcoin-rpc.ts';
+import {
+  BitcoinCoreChain,
+  ClientStore,
+  RefundTooEarlyError,
+  SEQUENCE,
+  SwapClient,
+  addressOfScript,
+  newKeyPair,
+  newPreimage,
+  readRefundFile,
+  type RefundFile,
+} from '../../src/client/index.ts';
+import { startService, temporaryDir, type Service } from './support.ts';
+
+let service: Service;
+before(async () => {
+  service = await startService();
+});
+after(async () => {
+  await service?.close();
+});
+
+test('script-path refund from a PNG refund file after the timeout, without the service', async () => {
+  const store = new ClientStore(temporaryDir('ferry-client-timeout-'));
+  const client = new SwapClient({ serviceUrl: service.apiUrl, network: 'regtest', store });
+  const { invoice } = await service.invoice('bob', 25_000);
+  const record = await client.createSubmarine({ invoice });
+  // Underpaid: the service will not pay the invoice, and the coins wait for a refund.
+  const lockupTxid = await service.user.sendToAddress(record.lockupAddress, satToBtc(20_000));
+  await service.mine();
+
+  const file = readRefundFile(record.refundFiles!.png);
+  assert.equal(file.id, record.id);
+  assert.equal(file.timeoutBlockHeight, record.timeoutBlockHeight);
+
+  // The service is gone: nothing answers at its address, chain data comes from the node itself.
+  const alone = new SwapClient({
+    serviceUrl: 'http://127.0.0.1:1',
+    network: 'regtest',
+    chain: new BitcoinCoreChain(service.rpcUrlWithCredentials),
+  });
+  const destination = await service.user.getNewAddress();
+  await service.mine(record.timeoutBlockHeight - 1 - (await service.node.getBlockCount()));
+  await assert.rejects(alone.refundFromFile(file, { destination, lockupTxid }), (error: unknown) => {
+    assert.ok(error instanceof RefundTooEarlyError);
+    assert.equal(error.timeoutBlockHeight, record.timeoutBlockHeight);
+    assert.equal(error.height, record.timeoutBlockHeight - 1);
+    assert.match(error.message, /possible in 1 block\(s\).*cannot reach the swap service/);
+    return true;
+  });
+
+  await service.mine();
+  const refund = await alone.refundFromFile(file, { destination, lockupTxid });
+  assert.equal(refund.path, 'script');
+  assert.equal(refund.lockTime, record.timeoutBlockHeight);
+  const decoded = await service.node.decodeRawTransaction(refund.hex);
+  assert.equal(decoded.locktime, record.timeoutBlockHeight);
+  assert.equal(decoded.vin[0].sequence, SEQUENCE);
+  assert.ok(decoded.vin[0].sequence < 0xffffffff, 'a final sequence would disable the lock time');
+  assert.equal(decoded.vin[0].txinwitness?.length, 3, 'signature, refund script, control block');
+  assert.equal(decoded.vin[0].txid, lockupTxid);
+
+  await service.mine();
+  const mined = await service.node.getRawTransaction(refund.txid);
+  assert.ok((mined.confirmations ?? 0) >= 1, 'the devnet accepted and mined the refund');
+  const coin = (await service.user.listUnspent(1)).find((u) => u.txid === refund.txid);
+  assert.equal(coin?.address, destination);
+  assert.equal(Math.round(coin!.amount * 1e8) + Number(refund.fee), 20_000);
+});
+
+test("a legacy refund file (P2WSH redeemScript, as older clients wrote them) refunds through the script's timeout branch", async () => {
+  const client = newKeyPair();
+  const timeoutBlockHeight = (await service.node.getBlockCount()) + 3;
+  const redeemScript = swapScript(newPreimage().preimageHash, newKeyPair().publicKey, client.publicKey, timeoutBlockHeight);
+  const lockupTxid = await service.user.sendToAddress(addressOfScript(Scripts.p2wshOutput(redeemScript), 'regtest'), satToBtc(12_345));
+  const file: RefundFile = { id: 'legacy1', currency: 'BTC', redeemScript: hex.encode(redeemScript), privateKey: hex.encode(client.privateKey), timeoutBlockHeight };
+  const alone = new SwapClient({ serviceUrl: 'http://127.0.0.1:1', network: 'regtest', chain: new BitcoinCoreChain(service.rpcUrlWithCredentials) });
+  const destination = await service.user.getNewAddress();
+  await assert.rejects(alone.refundFromFile(file, { destination, lockupTxid }), RefundTooEarlyError);
+  await service.mine(3);
+  const refund = await alone.refundFromFile(file, { destination, lockupTxid });
+  assert.equal(refund.path, 'script');
+  assert.equal(refund.lockTime, timeoutBlockHeight);
+  await service.mine();
+  assert.ok(((await service.node.getRawTransaction(refund.txid)).confirmations ?? 0) >= 1, 'the devnet accepted and mined the refund');
+  assert.equal(Number(refund.amount) + Number(refund.fee), 12_345);
+});

@@ -1,0 +1,193 @@
+// Ferry started in-process on ephemeral ports (devnet, engine, API), and the handles a test needs to see the
+// effects of a swap: the devnet's Bitcoin node and user wallet, and the Lightning nodes over LND REST.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BitcoinRpcClient, btcToSat } from '../../src/chains/bitcoin-rpc.ts';
+import { loadConfig } from '../../src/config/index.ts';
+import { startFerry, type Ferry } from '../../src/app.ts';
+import type { DevnetInfo } from '../../src/devnet/index.ts';
+import { LndRestClient } from '../../src/lightning/lnd/client.ts';
+import { addressOfScript } from '../../src/client/index.ts';
+import { Scripts } from 'boltz-core';
+import { createLogger } from '../../src/log/index.ts';
+
+export interface Service {
+  ferry: Ferry;
+  apiUrl: string;
+  dataDir: string;
+  info: DevnetInfo;
+  /** The devnet node (no wallet). */
+  node: BitcoinRpcClient;
+  /** The devnet user's wallet: funds lockups, receives claims and refunds. */
+  user: BitcoinRpcClient;
+  /** Core JSON-RPC URL with the credentials in it, as `ferry swap --bitcoin-rpc` takes it. */
+  rpcUrlWithCredentials: string;
+  lightning(name: 'alice' | 'bob' | 'ferry'): LndRestClient;
+  /** A BOLT11 invoice of a user node. */
+  invoice(node: 'alice' | 'bob', sat: number): Promise<{ invoice: string; paymentHash: string }>;
+  /** Local balance of a node's channels, sat. */
+  channelBalance(node: 'alice' | 'bob'): Promise<number>;
+  userBalance(): Promise<bigint>;
+  /** Mines to an address outside every devnet wallet, so wallet balances move only by what a test does. */
+  mine(blocks?: number): Promise<number>;
+  close(): Promise<void>;
+  log: string[];
+}
+
+/** A temporary directory removed when the test process exits. */
+export function temporaryDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+export async function startService(settings: Record<string, string> = {}): Promise<Service> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ferry-client-'));
+  const log: string[] = [];
+  const config = loadConfig({ env: { FERRY_DATA_DIR: dataDir, FERRY_API_PORT: '0', FERRY_DEVNET_BITCOIN_PORT: '0', ...settings } });
+  const ferry = await startFerry(config, createLogger({ level: 'warn', json: true, write: (line) => log.push(line) }));
+  const info = ferry.devnet!.info;
+  const { rpcUrl, rpcUser, rpcPassword, wallets } = info.bitcoin;
+  const node = new BitcoinRpcClient({ url: rpcUrl, user: rpcUser, password: rpcPassword });
+  const user = node.wallet(wallets.user);
+  const withCredentials = new URL(rpcUrl);
+  withCredentials.username = rpcUser;
+  withCredentials.password = rpcPassword;
+  // A regtest address nobody's wallet owns (P2WSH of OP_TRUE): block rewards go there.
+  const sink = addressOfScript(Scripts.p2wshOutput(Uint8Array.of(0x51)), 'regtest');
+  const lightning = (name: string) => new LndRestClient({ url: info.lightning[name].restUrl, macaroon: info.lightning[name].macaroon });
+  return {
+    ferry,
+    apiUrl: ferry.apiUrl,
+    dataDir,
+    info,
+    node,
+    user,
+    rpcUrlWithCredentials: withCredentials.toString().replace(/\/$/, ''),
+    lightning,
+    async invoice(name, sat) {
+      const response = await fetch(info.lightning[name].restUrl + '/v1/invoices', {
+        method: 'POST',
+        headers: { 'Grpc-Metadata-macaroon': info.lightning[name].macaroon, 'content-type': 'application/json' },
+        body: JSON.stringify({ value: String(sat), memo: 'client test' }),
+      });
+      const body = (await response.json()) as { payment_request: string; r_hash: string };
+      return { invoice: body.payment_request, paymentHash: Buffer.from(body.r_hash, 'base64').toString('hex') };
+    },
+    async channelBalance(name) {
+      const response = await fetch(info.lightning[name].restUrl + '/v1/balance/channels', {
+        headers: { 'Grpc-Metadata-macaroon': info.lightning[name].macaroon },
+      });
+      return Number(((await response.json()) as { local_balance: { sat: string } }).local_balance.sat);
+    },
+    async userBalance() {
+      const { mine } = await user.getBalances();
+      return btcToSat(mine.trusted) + btcToSat(mine.untrusted_pending);
+    },
+    async mine(blocks = 1) {
+      await node.generateToAddress(blocks, sink);
+      return node.getBlockCount();
+    },
+    async close() {
+      await ferry.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+    log,
+  };
+}
+
+/**
+ * A TCP proxy in front of the service that a test can cut (drop every connection) or make refuse WebSocket
+ * upgrades while plain HTTP still passes: a flaky network, for real.
+ */
+export class FlakyProxy {
+  url = '';
+  refuseUpgrades = false;
+  private readonly sockets = new Set<Socket>();
+  private readonly server: Server;
+
+  private constructor(private readonly target: URL) {
+    this.server = createServer((client) => this.accept(client));
+  }
+
+  static async start(target: string): Promise<FlakyProxy> {
+    const proxy = new FlakyProxy(new URL(target));
+    await new Promise<void>((resolve) => proxy.server.listen(0, '127.0.0.1', resolve));
+    proxy.url = `http://127.0.0.1:${(proxy.server.address() as { port: number }).port}`;
+    return proxy;
+  }
+
+  private track(socket: Socket): Socket {
+    this.sockets.add(socket);
+    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+    return socket;
+  }
+
+  private accept(client: Socket): void {
+    this.track(client);
+    client.once('data', (first) => {
+      if (this.refuseUpgrades && /^upgrade:\s*websocket/im.test(first.toString('latin1'))) {
+        client.destroy();
+        return;
+      }
+      const upstream = this.track(connect(Number(this.target.port), this.target.hostname));
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+      upstream.write(first);
+      client.pipe(upstream).pipe(client);
+    });
+  }
+
+  /** Drops every open connection, as a network outage would. */
+  cut(): void {
+    for (const socket of this.sockets) socket.destroy();
+  }
+
+  async close(): Promise<void> {
+    this.cut();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** An HTTP front for the service that rewrites chosen JSON answers: a service that lies, for real clients. */
+export class TamperingProxy {
+  url = '';
+  /** Called with each answer's method, path and JSON body; returns the body to send instead. */
+  rewrite: (method: string, path: string, body: unknown) => unknown = (_method, _path, body) => body;
+  private readonly server: HttpServer;
+
+  private constructor(private readonly target: string) {
+    this.server = createHttpServer((request, response) => void this.forward(request, response));
+  }
+
+  static async start(target: string): Promise<TamperingProxy> {
+    const proxy = new TamperingProxy(target);
+    await new Promise<void>((resolve) => proxy.server.listen(0, '127.0.0.1', resolve));
+    proxy.url = `http://127.0.0.1:${(proxy.server.address() as { port: number }).port}`;
+    return proxy;
+  }
+
+  private async forward(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const upstream = await fetch(this.target + request.url, {
+      method: request.method,
+      headers: request.headers['content-type'] ? { 'content-type': request.headers['content-type'] } : undefined,
+      body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
+    });
+    const body = this.rewrite(request.method!, request.url!, await upstream.json());
+    response.writeHead(upstream.status, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(body));
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+  }
+}

@@ -1,0 +1,230 @@
+// The client SDK against a live Ferry (devnet, engine, API) over real sockets: whole reverse and submarine
+// swaps with their effects on chain and on Lightning, refunds of failed swaps, refusal of a lying service
+// before any coin moves, and status following through a network that drops and refuses WebSockets.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { hex } from '@scure/base';
+import { satToBtc } from '../../src/chains/bitcoin-rpc.ts';
+import { ClientStore, SwapClient, VerificationError, followSwap, type FollowEvent, type StatusUpdate } from '../../src/client/index.ts';
+import { FlakyProxy, TamperingProxy, startService, temporaryDir, type Service } from './support.ts';
+
+describe('client SDK against Ferry', () => {
+  let service: Service;
+  let client: SwapClient;
+  let store: ClientStore;
+
+  before(async () => {
+    service = await startService();
+    store = new ClientStore(temporaryDir('ferry-client-store-'));
+    client = new SwapClient({ serviceUrl: service.apiUrl, network: 'regtest', store });
+  });
+  after(async () => {
+    await service?.close();
+  });
+
+  async function follow(record: Parameters<typeof followSwap>[1], options: { destination: string; cooperative?: boolean }) {
+    const stream = client.statusStream({ pollIntervalMs: 200 });
+    const events: FollowEvent[] = [];
+    try {
+      const result = await followSwap(client, record, {
+        stream,
+        destination: async () => options.destination,
+        cooperative: options.cooperative,
+        onEvent: (event) => events.push(event),
+      });
+      return { result, events };
+    } finally {
+      stream.close();
+    }
+  }
+
+  test('reverse swap: alice pays the invoice, the client claims through the key path into the user wallet', async () => {
+    const aliceBefore = await service.channelBalance('alice');
+    const balanceBefore = await service.userBalance();
+    const destination = await service.user.getNewAddress();
+    const record = await client.createReverse({ invoiceAmount: 50_000 });
+    assert.equal(store.load(record.id).preimage, record.preimage, 'the preimage is stored before the invoice is shown');
+
+    const following = follow(record, { destination });
+    const payment = service.lightning('alice').payInvoice({ paymentRequest: record.invoice, feeLimitMsat: 1_000_000n, timeoutSeconds: 30 });
+    const { result, events } = await following;
+    assert.equal(result.success, true, result.message);
+    assert.equal((await payment).status, 'SUCCEEDED');
+    const claimed = events.find((e) => e.type === 'claimed');
+    assert.ok(claimed && claimed.type === 'claimed');
+    assert.equal(claimed.claim.path, 'key');
+    assert.ok(claimed.claim.amount > 49_000n && claimed.claim.amount < 49_567n, `claimed ${claimed.claim.amount}`);
+
+    await service.mine();
+    const tx = await service.node.getRawTransaction(claimed.claim.txid);
+    assert.ok((tx.confirmations ?? 0) >= 1, 'the claim confirmed');
+    assert.equal(tx.vin[0].txinwitness?.length, 1, 'a key-path spend: one Schnorr signature');
+    assert.equal(tx.vout[0].scriptPubKey.address, destination);
+    assert.equal((await service.userBalance()) - balanceBefore, claimed.claim.amount);
+    assert.equal(aliceBefore - (await service.channelBalance('alice')), 50_000);
+
+    const stored = store.load(record.id);
+    assert.equal(stored.status, 'invoice.settled');
+    assert.deepEqual(stored.history.map((h) => h.status), ['swap.created', 'transaction.mempool', 'invoice.settled']);
+    assert.equal(stored.type === 'reverse' && stored.claim?.txid, claimed.claim.txid);
+  });
+
+  test('reverse swap without the service cooperating: script-path claim with the preimage, and the invoice still settles', async () => {
+    const destination = await service.user.getNewAddress();
+    const record = await client.createReverse({ invoiceAmount: 20_000 });
+    const following = follow(record, { destination, cooperative: false });
+    const payment = service.lightning('alice').payInvoice({ paymentRequest: record.invoice, feeLimitMsat: 1_000_000n, timeoutSeconds: 30 });
+    const { result, events } = await following;
+    assert.equal(result.success, true, result.message);
+    assert.equal((await payment).status, 'SUCCEEDED');
+    const claimed = events.find((e) => e.type === 'claimed');
+    assert.ok(claimed && claimed.type === 'claimed' && claimed.claim.path === 'script');
+    const tx = await service.node.getRawTransaction(claimed.claim.txid);
+    const witness = tx.vin[0].txinwitness!;
+    assert.equal(witness.length, 4, 'signature, preimage, claim script, control block');
+    assert.equal(witness[1], record.preimage);
+    await service.mine();
+    assert.ok(((await service.node.getRawTransaction(claimed.claim.txid)).confirmations ?? 0) >= 1);
+  });
+
+  test('submarine swap: the client co-signs only after the preimage proves payment; alice is paid, the lockup is claimed', async () => {
+    const aliceBefore = await service.channelBalance('alice');
+    const { invoice, paymentHash } = await service.invoice('alice', 30_000);
+    const record = await client.createSubmarine({ invoice });
+    assert.equal(record.expectedAmount, 30_000 + 30 + 302);
+    assert.ok(record.refundFiles, 'refund files are written at creation');
+
+    const following = follow(record, { destination: await service.user.getNewAddress() });
+    const lockupTxid = await service.user.sendToAddress(record.lockupAddress, satToBtc(record.expectedAmount));
+    await service.mine();
+    const { result, events } = await following;
+    assert.equal(result.success, true, result.message);
+    const cosigned = events.find((e) => e.type === 'cosigned');
+    assert.ok(cosigned && cosigned.type === 'cosigned');
+    assert.equal(hex.encode(sha256(hex.decode(cosigned.preimage))), paymentHash);
+    assert.equal((await service.channelBalance('alice')) - aliceBefore, 30_000);
+
+    const stored = store.load(record.id);
+    assert.equal(stored.type === 'submarine' && stored.preimage, cosigned.preimage);
+    assert.equal(stored.lockup?.txid, lockupTxid);
+    const vout = (await service.node.getRawTransaction(lockupTxid)).vout.find((o) => o.scriptPubKey.address === record.lockupAddress)!.n;
+    assert.equal(await service.node.getTxOut(lockupTxid, vout, true), null, 'the service spent the lockup');
+  });
+
+  test('an underpaid submarine swap fails and is refunded through the key path at once, without waiting for the timeout', async () => {
+    const { invoice } = await service.invoice('alice', 40_000);
+    const record = await client.createSubmarine({ invoice });
+    const destination = await service.user.getNewAddress();
+    const following = follow(record, { destination });
+    const lockupTxid = await service.user.sendToAddress(record.lockupAddress, satToBtc(15_000));
+    await service.mine();
+    const { result, events } = await following;
+    assert.equal(result.success, false);
+    assert.equal(result.status, 'transaction.lockupFailed');
+    const refunded = events.find((e) => e.type === 'refunded');
+    assert.ok(refunded && refunded.type === 'refunded', events.map((e) => e.type).join(', '));
+    assert.equal(refunded.refund.path, 'key');
+    assert.equal(refunded.refund.lockTime, 0);
+    await service.mine();
+    const tx = await service.node.getRawTransaction(refunded.refund.txid);
+    assert.ok((tx.confirmations ?? 0) >= 1);
+    assert.equal(tx.vin[0].txid, lockupTxid);
+    assert.equal(tx.vout[0].scriptPubKey.address, destination);
+    assert.equal(Number(refunded.refund.amount) + Number(refunded.refund.fee), 15_000);
+    const coin = (await service.user.listUnspent(1)).find((u) => u.txid === refunded.refund.txid);
+    assert.equal(coin?.address, destination, 'the refund is a confirmed coin of the user wallet');
+    assert.equal(Math.round(coin!.amount * 1e8), Number(refunded.refund.amount));
+    const stored = store.load(record.id);
+    assert.equal(stored.type === 'submarine' && stored.refund?.txid, refunded.refund.txid);
+  });
+
+  test('a lying service is refused before anything is funded or paid, and nothing is kept', async () => {
+    const proxy = await TamperingProxy.start(service.apiUrl);
+    const liarStore = new ClientStore(temporaryDir('ferry-client-liar-'));
+    const viaProxy = new SwapClient({ serviceUrl: proxy.url, network: 'regtest', store: liarStore });
+    try {
+      // First an honest pass through the same proxy: the proxy itself changes nothing.
+      const honest = await viaProxy.createReverse({ invoiceAmount: 25_000 });
+      assert.equal(liarStore.list().length, 1);
+
+      // A submarine answer with an address of the service's choosing.
+      const { invoice } = await service.invoice('alice', 30_000);
+      const stranger = await service.user.getNewAddress('', 'bech32m');
+      proxy.rewrite = (method, path, body) => (method === 'POST' && path === '/v2/swap/submarine' ? { ...(body as object), address: stranger } : body);
+      await assert.rejects(viaProxy.createSubmarine({ invoice }), (error: unknown) => {
+        assert.ok(error instanceof VerificationError);
+        assert.match(error.message, /lockup address .* does not commit to the swap tree and both keys/);
+        return true;
+      });
+
+      // A reverse answer whose invoice pays someone else's hash (a real invoice of alice's, for the same amount).
+      const foreign = await service.invoice('alice', 25_000);
+      const aliceBefore = await service.channelBalance('alice');
+      proxy.rewrite = (method, path, body) => (method === 'POST' && path === '/v2/swap/reverse' ? { ...(body as object), invoice: foreign.invoice } : body);
+      await assert.rejects(viaProxy.createReverse({ invoiceAmount: 25_000 }), (error: unknown) => {
+        assert.ok(error instanceof VerificationError);
+        assert.match(error.message, /is not the hash of our preimage/);
+        return true;
+      });
+      assert.deepEqual(liarStore.list().map((r) => r.id), [honest.id], 'refused swaps are not stored');
+      assert.equal(await service.channelBalance('alice'), aliceBefore);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  test('status: polling while WebSockets are refused, then the socket; after a cut it reconnects and resubscribes', async () => {
+    const proxy = await FlakyProxy.start(service.apiUrl);
+    proxy.refuseUpgrades = true;
+    const stream = client.statusStream({ pollIntervalMs: 100, reconnectMinMs: 50, reconnectMaxMs: 200 });
+    const heard: StatusUpdate[] = [];
+    const states: string[] = [];
+    const viaProxy = new SwapClient({ serviceUrl: proxy.url, network: 'regtest' });
+    const flakyStream = viaProxy.statusStream({ pollIntervalMs: 100, reconnectMinMs: 50, reconnectMaxMs: 200 });
+    flakyStream.on('update', (update) => heard.push(update));
+    flakyStream.on('connection', (state) => states.push(state));
+    try {
+      const { invoice } = await service.invoice('alice', 12_000);
+      const record = await client.createSubmarine({ invoice });
+      flakyStream.subscribe(record.id);
+      await flakyStream.waitFor(record.id, (u) => u.status === 'invoice.set', 10_000);
+      assert.notEqual(flakyStream.connection, 'open', 'heard by polling, the socket is refused');
+
+      const inMempool = flakyStream.waitFor(record.id, (u) => u.status === 'transaction.mempool', 10_000);
+      await service.user.sendToAddress(record.lockupAddress, satToBtc(record.expectedAmount));
+      await inMempool;
+
+      proxy.refuseUpgrades = false;
+      await until(() => flakyStream.connection === 'open', 'the socket opens once upgrades pass');
+      const opensBefore = states.filter((s) => s === 'open').length;
+      proxy.cut();
+      await until(() => states.filter((s) => s === 'open').length > opensBefore, 'the socket reconnects after the cut');
+
+      // Only the socket can carry this update now (polling stops while it is open): it was resubscribed.
+      const confirming = flakyStream.waitFor(record.id, (u) => u.status === 'transaction.confirmed', 10_000);
+      await service.mine();
+      const confirmed = await confirming;
+      assert.equal(flakyStream.connection, 'open');
+      assert.equal(confirmed.id, record.id);
+      const statuses = heard.map((u) => u.status);
+      assert.deepEqual(statuses.slice(0, 3), ['invoice.set', 'transaction.mempool', 'transaction.confirmed']);
+      assert.equal(new Set(statuses).size, statuses.length, 'each status once');
+      // Let the swap finish so the engine is quiet for the next test (the co-signature is the client's part).
+      const done = await followSwap(client, store.load(record.id), { stream, destination: async () => service.user.getNewAddress() });
+      assert.equal(done.success, true, done.message);
+    } finally {
+      flakyStream.close();
+      stream.close();
+      await proxy.close();
+    }
+  });
+});
+
+async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
