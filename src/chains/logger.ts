@@ -1,17 +1,8 @@
-// The little the watcher needs from a logger; the console serves when the caller passes none.
+// The little the watcher needs from a logger: Ferry's own, or a default that writes like the rest of Ferry.
+import { createLogger, silentLogger, type Logger } from '../log/index.ts';
 
-export interface WatcherLogger {
-  debug(message: string, fields?: Record<string, unknown>): void;
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
-}
+export type WatcherLogger = Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
 
-export const consoleLogger: WatcherLogger = {
-  debug: () => {},
-  info: (message, fields) => console.info(message, fields ?? ''),
-  warn: (message, fields) => console.warn(message, fields ?? ''),
-  error: (message, fields) => console.error(message, fields ?? ''),
-};
+export const consoleLogger: WatcherLogger = createLogger({ component: 'watcher' });
 
-export const silentLogger: WatcherLogger = { debug() {}, info() {}, warn() {}, error() {} };
+export { silentLogger };
