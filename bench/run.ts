@@ -1,10 +1,12 @@
 // `npm run bench`: every benchmark, each printing its numbers next to a baseline measured in the same run.
 import { benchVerify } from './verify.ts';
+import { benchSwaps } from './swaps.ts';
 import { benchWatcher } from './watcher.ts';
 
 const benches: [string, () => Promise<string[]>][] = [
   ['devnet script verification', benchVerify],
   ['chain watcher', benchWatcher],
+  ['swap API', benchSwaps],
 ];
 
 const only = process.argv.slice(2);

@@ -1,0 +1,191 @@
+// Power cuts at the worst moments: the devnet runs as its own process, Ferry as another one that SIGKILLs
+// itself at a named point of a swap (FERRY_CRASH_AT). Ferry is then restarted without the fault, the swap is
+// finished, and the effects are counted: alice's invoice paid exactly once (channel balances moved once, one
+// payment recorded by the node), the reverse lockup sent exactly once (one transaction pays the lockup
+// address, the operator wallet dropped once).
+import { after, afterEach, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { hex } from '@scure/base';
+import { readDevnetInfo, type DevnetInfo } from '../../src/devnet/index.ts';
+import { runFerry, type FerryProcess } from '../helpers/ferry-process.ts';
+import { SwapWallet } from '../helpers/swap-wallet.ts';
+import { DevnetChain } from './scenarios/support/chain.ts';
+import { LightningNodes } from './scenarios/support/lightning.ts';
+
+let devnetDir: string;
+let ferryDir: string;
+let configFile: string;
+let devnet: FerryProcess;
+let info: DevnetInfo;
+let chain: DevnetChain;
+let lightning: LightningNodes;
+/** Every Ferry process a test started; one a failed test left running is killed before the next starts. */
+const started = new Set<FerryProcess>();
+
+before(async () => {
+  devnetDir = mkdtempSync(join(tmpdir(), 'ferry-crash-devnet-'));
+  ferryDir = mkdtempSync(join(tmpdir(), 'ferry-crash-'));
+  configFile = join(ferryDir, 'ferry.toml');
+  // A quick watcher; everything else is Ferry's defaults.
+  writeFileSync(configFile, '[bitcoin]\npollIntervalMs = 150\n');
+  devnet = runFerry(['devnet'], { FERRY_DATA_DIR: devnetDir, FERRY_DEVNET_BITCOIN_PORT: '0', FERRY_API_PORT: '0' });
+  await devnet.waitFor((entry) => entry.message === 'devnet running');
+  info = readDevnetInfo(devnetDir);
+  chain = new DevnetChain(info);
+  lightning = new LightningNodes(info);
+});
+
+afterEach(async () => {
+  for (const process of started) {
+    if (process.child.exitCode === null && process.child.signalCode === null) {
+      process.child.kill('SIGKILL');
+      await process.exited;
+    }
+  }
+  started.clear();
+});
+
+after(async () => {
+  devnet?.child.kill('SIGTERM');
+  await devnet?.exited;
+  for (const dir of [devnetDir, ferryDir]) if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+interface RunningFerry {
+  process: FerryProcess;
+  apiUrl: string;
+}
+
+/** `ferry start` against the devnet process, as an operator with external nodes runs it. */
+async function startFerryProcess(crashAt?: string): Promise<RunningFerry> {
+  const env: Record<string, string> = {
+    FERRY_CONFIG: configFile,
+    FERRY_DATA_DIR: ferryDir,
+    FERRY_API_PORT: '0',
+    FERRY_DEVNET_ENABLED: 'false',
+    FERRY_BITCOIN_RPC_URL: info.bitcoin.rpcUrl,
+    FERRY_BITCOIN_RPC_USER: info.bitcoin.rpcUser,
+    FERRY_BITCOIN_RPC_PASSWORD: info.bitcoin.rpcPassword,
+    FERRY_BITCOIN_WALLET: info.bitcoin.wallets.operator,
+    FERRY_LND_REST_URL: info.lightning.ferry.restUrl,
+    FERRY_LND_MACAROON: info.lightning.ferry.macaroon,
+    FERRY_CRASH_AT: crashAt ?? '',
+  };
+  const process = runFerry(['start'], env);
+  started.add(process);
+  const listening = await process.waitFor((entry) => entry.message === 'API listening', 30_000);
+  return { process, apiUrl: listening.url as string };
+}
+
+async function stopFerry(ferry: RunningFerry): Promise<void> {
+  ferry.process.child.kill('SIGTERM');
+  assert.equal(await ferry.process.exited, 0, ferry.process.lines.join('\n'));
+}
+
+/** Waits for Ferry to kill itself at `point`; fails if it never gets there. */
+async function untilCrash(ferry: RunningFerry, point: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`Ferry never reached crash point ${point}; output:\n${ferry.process.lines.slice(-30).join('\n')}`)),
+      15_000,
+    );
+  });
+  try {
+    await Promise.race([ferry.process.exited, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+  assert.equal(ferry.process.child.signalCode, 'SIGKILL');
+  assert.ok(ferry.process.lines.some((line) => line.includes(`FERRY_CRASH_AT=${point}`)), 'killed at the named point');
+}
+
+/** Payments the devnet's `ferry` node has on record for a hash (its state file: the devnet serves no ListPayments). */
+function recordedPayments(paymentHash: string): number {
+  const state = JSON.parse(readFileSync(join(devnetDir, 'lightning', 'state.json'), 'utf8')) as {
+    payments: { node: string; paymentHash: string }[];
+  };
+  return state.payments.filter((p) => p.node === 'ferry' && p.paymentHash === paymentHash).length;
+}
+
+describe('crash recovery', { timeout: 180_000 }, () => {
+  for (const point of ['submarine.lockup-seen', 'submarine.payment-in-flight']) {
+    test(`submarine swap survives a crash at ${point}; the invoice is paid exactly once`, async () => {
+      const amount = 40_000;
+      const crashing = await startFerryProcess(point);
+      const first = await SwapWallet.open({ apiUrl: crashing.apiUrl, devnet: info });
+      const { invoice, paymentHash } = await lightning.addInvoice('alice', amount);
+      const [aliceBefore, ferryBefore] = await Promise.all([lightning.balance('alice'), lightning.balance('ferry')]);
+      const swap = await first.createSubmarine({ invoice });
+      const fromHeight = (await chain.height()) + 1;
+      const lockup = await first.fund(swap, swap.expectedAmount!);
+      await chain.mine(1);
+      await untilCrash(crashing, point);
+      first.close();
+
+      const ferry = await startFerryProcess();
+      const wallet = await SwapWallet.open({ apiUrl: ferry.apiUrl, devnet: info });
+      try {
+        await wallet.status.subscribe(swap.id);
+        await wallet.status.waitFor(swap.id, 'transaction.claim.pending');
+        await wallet.cooperativeClaim(swap);
+        await wallet.status.waitFor(swap.id, 'transaction.claimed');
+        await chain.mine(1);
+
+        const [aliceAfter, ferryAfter] = await Promise.all([lightning.balance('alice'), lightning.balance('ferry')]);
+        assert.equal(aliceAfter.localMsat - aliceBefore.localMsat, BigInt(amount) * 1000n, 'alice was paid once');
+        assert.equal(ferryBefore.localMsat - ferryAfter.localMsat, BigInt(amount) * 1000n, "Ferry's node paid once");
+        assert.equal((await lightning.invoice('alice', paymentHash)).amountPaidMsat, BigInt(amount) * 1000n);
+        assert.equal((await lightning.payment('ferry', paymentHash))?.status, 'SUCCEEDED');
+        assert.equal(recordedPayments(paymentHash), 1, 'the node has one payment for the invoice');
+        const spends = await chain.spendsOf(lockup.txid, lockup.vout, fromHeight);
+        assert.equal(spends.length, 1, 'the lockup was claimed once');
+      } finally {
+        wallet.close();
+        await stopFerry(ferry);
+      }
+    });
+  }
+
+  for (const point of ['reverse.invoice-accepted', 'reverse.lockup-broadcast']) {
+    test(`reverse swap survives a crash at ${point}; the lockup is sent exactly once`, async () => {
+      const amount = 70_000;
+      const crashing = await startFerryProcess(point);
+      const first = await SwapWallet.open({ apiUrl: crashing.apiUrl, devnet: info });
+      const [aliceBefore, operatorBefore] = await Promise.all([lightning.balance('alice'), chain.balance(chain.operator)]);
+      const swap = await first.createReverse(amount);
+      const fromHeight = (await chain.height()) + 1;
+      const payment = lightning.pay('alice', swap.invoice);
+      await untilCrash(crashing, point);
+      first.close();
+
+      const ferry = await startFerryProcess();
+      const wallet = await SwapWallet.open({ apiUrl: ferry.apiUrl, devnet: info });
+      try {
+        await wallet.status.subscribe(swap.id);
+        await wallet.status.waitFor(swap.id, 'transaction.mempool');
+        const { hex: lockupHex } = await wallet.api.expect('GET', `/v2/swap/reverse/${swap.id}/transaction`, undefined, 200);
+        const lockup = wallet.reverseLockup(swap, lockupHex);
+        await wallet.cooperativeReverseClaim(swap, lockup, await wallet.destination());
+        await wallet.status.waitFor(swap.id, 'invoice.settled');
+        const paid = await payment;
+        assert.equal(paid.status, 'SUCCEEDED');
+        assert.equal(paid.preimage, hex.encode(swap.preimage));
+        await chain.mine(1);
+
+        const lockups = await chain.paymentsTo(swap.outputScript, fromHeight);
+        assert.deepEqual(lockups.map((tx) => tx.txid), [lockup.txid], 'exactly one transaction pays the lockup address');
+        const lockupFee = await chain.fee(lockup.txid);
+        assert.equal(await chain.balance(chain.operator), operatorBefore - lockup.value - lockupFee, 'the operator wallet paid once');
+        const aliceAfter = await lightning.balance('alice');
+        assert.equal(aliceBefore.localMsat - aliceAfter.localMsat, BigInt(amount) * 1000n + paid.feeMsat, 'alice paid once');
+      } finally {
+        wallet.close();
+        await stopFerry(ferry);
+      }
+    });
+  }
+});

@@ -1,0 +1,79 @@
+// The devnet's Lightning nodes as a test observes them: LND REST calls with each node's macaroon from
+// devnet.json (channel balances, invoices, payments), as `ferry devnet balances` and any LND tool would.
+import type { DevnetInfo } from '../../../../src/devnet/index.ts';
+import type { PaymentUpdate } from '../../../../src/lightning/backend.ts';
+import { LndRestClient } from '../../../../src/lightning/lnd/client.ts';
+
+export type NodeName = 'ferry' | 'alice' | 'bob';
+
+export interface ChannelBalance {
+  localMsat: bigint;
+  remoteMsat: bigint;
+}
+
+export interface LndInvoice {
+  state: 'OPEN' | 'ACCEPTED' | 'SETTLED' | 'CANCELED';
+  valueSat: bigint;
+  amountPaidMsat: bigint;
+}
+
+export class LightningNodes {
+  constructor(private readonly info: DevnetInfo) {}
+
+  private async call<T = any>(name: NodeName, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    const node = this.info.lightning[name];
+    const response = await fetch(node.restUrl + path, {
+      method,
+      headers: { 'Grpc-Metadata-macaroon': node.macaroon, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = (await response.json()) as T & { message?: string };
+    if (!response.ok) throw new Error(`${name} ${method} ${path}: ${response.status} ${json.message ?? ''}`);
+    return json;
+  }
+
+  client(name: NodeName): LndRestClient {
+    const node = this.info.lightning[name];
+    return new LndRestClient({ url: node.restUrl, macaroon: node.macaroon });
+  }
+
+  pubkey(name: NodeName): string {
+    return this.info.lightning[name].pubkey;
+  }
+
+  /** Sum over the node's channels (GET /v1/balance/channels); HTLCs in flight count in neither side. */
+  async balance(name: NodeName): Promise<ChannelBalance> {
+    const body = await this.call(name, 'GET', '/v1/balance/channels');
+    return { localMsat: BigInt(body.local_balance.msat), remoteMsat: BigInt(body.remote_balance.msat) };
+  }
+
+  /** The node's local balance in its channel with `peer`, in satoshi. */
+  async localBalanceWith(name: NodeName, peer: NodeName): Promise<bigint> {
+    const body = await this.call(name, 'GET', '/v1/channels');
+    const channel = (body.channels as { remote_pubkey: string; local_balance: string }[]).find(
+      (c) => c.remote_pubkey === this.pubkey(peer),
+    );
+    if (channel === undefined) throw new Error(`${name} has no channel with ${peer}`);
+    return BigInt(channel.local_balance);
+  }
+
+  async addInvoice(name: NodeName, sat: number, memo = 'ferry swap test'): Promise<{ invoice: string; paymentHash: string }> {
+    const body = await this.call(name, 'POST', '/v1/invoices', { value: String(sat), memo });
+    return { invoice: body.payment_request, paymentHash: Buffer.from(body.r_hash, 'base64').toString('hex') };
+  }
+
+  async invoice(name: NodeName, paymentHash: string): Promise<LndInvoice> {
+    const body = await this.call(name, 'GET', `/v1/invoice/${paymentHash}`);
+    return { state: body.state, valueSat: BigInt(body.value), amountPaidMsat: BigInt(body.amt_paid_msat) };
+  }
+
+  /** Starts paying; the promise settles when the payment is final (a held payment stays pending). */
+  pay(name: NodeName, invoice: string): Promise<PaymentUpdate> {
+    return this.client(name).payInvoice({ paymentRequest: invoice, feeLimitMsat: 10_000_000n, timeoutSeconds: 120 });
+  }
+
+  /** The node's record of its payment for `paymentHash` (TrackPaymentV2), undefined if it never paid it. */
+  payment(name: NodeName, paymentHash: string): Promise<PaymentUpdate | undefined> {
+    return this.client(name).lookupPayment(paymentHash);
+  }
+}

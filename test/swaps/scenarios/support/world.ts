@@ -1,0 +1,55 @@
+// One scenario world: Ferry started in this process exactly as `ferry start` starts it (embedded devnet,
+// SQLite, API on an ephemeral port), plus the wallet, chain and Lightning views the scenarios assert with.
+// Everything the scenarios do goes through Ferry's API or the devnet's Core RPC / LND REST endpoints.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startFerry, type Ferry } from '../../../../src/app.ts';
+import { loadConfig } from '../../../../src/config/index.ts';
+import type { DevnetInfo } from '../../../../src/devnet/index.ts';
+import { createLogger } from '../../../../src/log/index.ts';
+import { SwapWallet } from '../../../helpers/swap-wallet.ts';
+import { DevnetChain } from './chain.ts';
+import { LightningNodes } from './lightning.ts';
+
+export interface World {
+  ferry: Ferry;
+  info: DevnetInfo;
+  wallet: SwapWallet;
+  chain: DevnetChain;
+  lightning: LightningNodes;
+  /** Ferry's log lines (warn and above), for failure messages. */
+  log: string[];
+  close(): Promise<void>;
+}
+
+export interface WorldOptions {
+  /** How long Ferry waits for the wallet's cooperative claim signature (swap.claimDelayMs). */
+  claimDelayMs?: number;
+}
+
+export async function startWorld(options: WorldOptions = {}): Promise<World> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ferry-scenario-'));
+  const config = loadConfig({ env: { FERRY_DATA_DIR: dataDir, FERRY_API_PORT: '0', FERRY_DEVNET_BITCOIN_PORT: '0' } });
+  // A fast watcher keeps each scenario step to a fraction of a second.
+  config.bitcoin.pollIntervalMs = 100;
+  if (options.claimDelayMs !== undefined) config.swap.claimDelayMs = options.claimDelayMs;
+  const log: string[] = [];
+  const logger = createLogger({ level: 'warn', json: true, write: (line) => log.push(line) });
+  const ferry = await startFerry(config, logger);
+  const info = ferry.devnet!.info;
+  const wallet = await SwapWallet.open({ apiUrl: ferry.apiUrl, devnet: info });
+  return {
+    ferry,
+    info,
+    wallet,
+    chain: new DevnetChain(info),
+    lightning: new LightningNodes(info),
+    log,
+    close: async () => {
+      wallet.close();
+      await ferry.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
