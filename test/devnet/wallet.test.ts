@@ -147,6 +147,14 @@ describe('sendtoaddress options', () => {
     assert.equal(typeof verbose.fee_reason, 'string');
   });
 
+  test('replaceable: RBF-signalling by default, final-but-locktime sequences when false', async () => {
+    const sequences = async (txid: string) => (await rpc.getRawTransaction(txid)).vin.map((input) => input.sequence);
+    const rbf = await user.call<string>('sendtoaddress', [burnAddress, 0.01]);
+    assert.ok((await sequences(rbf)).every((sequence) => sequence === 0xfffffffd));
+    const final = await user.call<string>('sendtoaddress', [burnAddress, 0.01, '', '', false, false]);
+    assert.ok((await sequences(final)).every((sequence) => sequence === 0xfffffffe));
+  });
+
   test('bad addresses, amounts and fee rates get Core errors', async () => {
     await rejects(user.sendToAddress('bc1qnotregtest', 1), -5, 'Invalid Bitcoin address: bc1qnotregtest');
     await rejects(user.sendToAddress(burnAddress, 0), -3, 'Invalid amount for send');

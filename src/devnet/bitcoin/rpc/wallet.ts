@@ -229,7 +229,7 @@ export const walletMethods: MethodTable = {
       { name: 'fee_rate', type: 'amount' },
       { name: 'verbose', type: 'bool' },
     ],
-    run: ([address, amount, , , subtract, , confTarget, , , feeRate, verbose], ctx) => {
+    run: ([address, amount, , , subtract, replaceable, confTarget, , , feeRate, verbose], ctx) => {
       const wallet = ctx.wallet();
       const script = recipientScript(address as string);
       const sat = amountArg(amount);
@@ -258,7 +258,8 @@ export const walletMethods: MethodTable = {
         reason = 'Estimation';
       }
       try {
-        const { txid } = sendPayments(ctx.node, wallet, [{ script, amount: sat, subtractFee: subtract === true }], satPerKvB);
+        const payment = { script, amount: sat, subtractFee: subtract === true };
+        const { txid } = sendPayments(ctx.node, wallet, [payment], satPerKvB, replaceable !== false);
         return verbose ? { txid, fee_reason: reason } : txid;
       } catch (error) {
         if (error instanceof TxRejected) throw new RpcFailure(error.code, error.message);

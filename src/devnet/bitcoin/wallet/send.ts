@@ -30,6 +30,7 @@ const INPUT_WEIGHT: Record<AddressKind, number> = {
 };
 const TX_OVERHEAD_WEIGHT = 10 * 4 + 2; // version, locktime, counts, segwit marker and flag
 const SEQUENCE_RBF = 0xfffffffd;
+const SEQUENCE_FINAL_LOCKTIME = 0xfffffffe; // not replaceable, nLockTime still enforced
 
 const outputWeight = (script: Uint8Array): number => (8 + 1 + script.length) * 4;
 
@@ -43,7 +44,15 @@ function changeKind(payments: Payment[]): AddressKind {
   return payments.some((p) => classifyScript(p.script) === 'witness_v1_taproot') ? 'bech32m' : 'bech32';
 }
 
-export function sendPayments(node: BitcoinNode, wallet: Wallet, payments: Payment[], satPerKvB: bigint): SendResult {
+// replaceable: signal BIP125 replaceability (Core's -walletrbf default, true since v24); false sends final-but-locktime
+// sequences, which is what a 0-conf lockup must look like.
+export function sendPayments(
+  node: BitcoinNode,
+  wallet: Wallet,
+  payments: Payment[],
+  satPerKvB: bigint,
+  replaceable = true,
+): SendResult {
   const spendable = wallet
     .unspent()
     .filter((coin) => coin.state === 'trusted')
@@ -98,7 +107,7 @@ export function sendPayments(node: BitcoinNode, wallet: Wallet, payments: Paymen
   const tx = new Transaction({ version: 2, lockTime: node.height, allowUnknownOutputs: true });
   for (const coin of selected) {
     const { publicKey } = coin.key;
-    const base = { txid: coin.txid, index: coin.vout, sequence: SEQUENCE_RBF };
+    const base = { txid: coin.txid, index: coin.vout, sequence: replaceable ? SEQUENCE_RBF : SEQUENCE_FINAL_LOCKTIME };
     const witnessUtxo = { script: coin.script, amount: coin.value };
     if (coin.key.kind === 'bech32') tx.addInput({ ...base, witnessUtxo });
     else if (coin.key.kind === 'bech32m') tx.addInput({ ...base, witnessUtxo, tapInternalKey: xOnly(publicKey) });
