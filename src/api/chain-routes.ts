@@ -31,11 +31,18 @@ export async function fetchTransaction(chain: UtxoChain, txid: string, notFoundS
   }
 }
 
-export async function broadcastTransaction(chain: UtxoChain, hex: string): Promise<string> {
+/** Finds the swap timeout an early refund waits for (the swap engine knows; without one, nothing is added). */
+export type RefundTimeoutLookup = (hex: string) => Promise<{ timeoutBlockHeight: number; timeoutEta: number } | undefined>;
+
+// Core says 'non-final' when nLockTime is above the chain, and the script error when nLockTime is below the CLTV.
+const lockTimeRefusal = /non-final|Locktime requirement not satisfied/;
+
+export async function broadcastTransaction(chain: UtxoChain, hex: string, refundTimeout?: RefundTimeoutLookup): Promise<string> {
   try {
     return await chain.broadcast(hex);
   } catch (error) {
-    if (error instanceof TransactionRejected) throw new HttpError(400, error.message);
-    throw error;
+    if (!(error instanceof TransactionRejected)) throw error;
+    const timeout = refundTimeout && lockTimeRefusal.test(error.message) ? await refundTimeout(hex) : undefined;
+    throw new HttpError(400, error.message, timeout ?? {});
   }
 }

@@ -38,8 +38,9 @@ export function createRouter(deps: ApiDependencies): Router {
   const router = new Router();
   router.get('/version', () => ({ body: { version } }));
   router.get('/v2/version', () => ({ body: { version } }));
-  chainRoutesV1(router, deps.chains);
-  chainRoutesV2(router, deps.chains);
+  const refundTimeout = deps.swaps?.refundTimeout?.bind(deps.swaps);
+  chainRoutesV1(router, deps.chains, refundTimeout);
+  chainRoutesV2(router, deps.chains, refundTimeout);
   nodeRoutes(router, deps.lightning, deps.chains);
   if (deps.swaps) {
     submarineRoutes(router, deps.swaps);

@@ -1,6 +1,7 @@
 // SwapEngine: the SwapService the API calls, driving submarine and reverse swaps on the BTC/BTC pair through
 // their state machines. Every change is a stored transition; every side effect an entry of the effect log that
 // is performed after commit and replayed after a restart.
+import { refundTimeoutOf, type RefundTimeout } from './refund-timeout.ts';
 import type { SwapRecord } from '../db/index.ts';
 import { silentLogger } from '../log/index.ts';
 import { reversePairBody, submarinePairBody, validatePair } from '../swaps/pairs.ts';
@@ -174,6 +175,10 @@ export class SwapEngine implements SwapService {
 
   reverseClaim(id: string, request: { preimage: string; pubNonce?: string; transaction?: string; index?: number }) {
     return reverseClaim(this.ctx, id, request);
+  }
+
+  refundTimeout(txHex: string): Promise<RefundTimeout | undefined> {
+    return refundTimeoutOf(this.ctx, txHex);
   }
 
   async status(id: string): Promise<SwapStatusBody | undefined> {

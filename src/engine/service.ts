@@ -118,6 +118,12 @@ export interface SwapService {
     request: { preimage: string; pubNonce?: string; transaction?: string; index?: number },
   ): Promise<PartialSignatureBody | Record<string, never>>;
 
+  /**
+   * For a transaction refused as not final yet: the timeout of the swap whose lockup it spends, so the answer can
+   * say when to try again. undefined when it spends no known lockup.
+   */
+  refundTimeout?(txHex: string): Promise<{ timeoutBlockHeight: number; timeoutEta: number } | undefined>;
+
   /** undefined for an unknown id. */
   status(id: string): Promise<SwapStatusBody | undefined>;
   /** Every status change of every swap, in order per swap, after it was committed to storage. */

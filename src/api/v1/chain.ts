@@ -2,9 +2,9 @@
 import type { ChainService } from '../../chains/chain-service.ts';
 import type { Router } from '../http/router.ts';
 import { bodyObject, requireHex, requireString, requireTxid } from '../http/validate.ts';
-import { broadcastTransaction, chainOf, feeEstimations, fetchTransaction } from '../chain-routes.ts';
+import { broadcastTransaction, type RefundTimeoutLookup, chainOf, feeEstimations, fetchTransaction } from '../chain-routes.ts';
 
-export function chainRoutesV1(router: Router, chains: ChainService): void {
+export function chainRoutesV1(router: Router, chains: ChainService, refundTimeout?: RefundTimeoutLookup): void {
   router.get('/getfeeestimation', async () => ({ body: await feeEstimations(chains) }));
   router.post('/gettransaction', async ({ body }) => {
     const input = bodyObject(body);
@@ -17,6 +17,6 @@ export function chainRoutesV1(router: Router, chains: ChainService): void {
     const input = bodyObject(body);
     const chain = chainOf(chains, requireString(input, 'currency'));
     const hex = requireHex(input, 'transactionHex');
-    return { body: { transactionId: await broadcastTransaction(chain, hex) } };
+    return { body: { transactionId: await broadcastTransaction(chain, hex, refundTimeout) } };
   });
 }

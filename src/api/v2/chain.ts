@@ -2,9 +2,9 @@
 import type { ChainService } from '../../chains/chain-service.ts';
 import type { Router } from '../http/router.ts';
 import { bodyObject, requireHex, requireTxid } from '../http/validate.ts';
-import { broadcastTransaction, chainOf, feeEstimations, fetchTransaction, heights } from '../chain-routes.ts';
+import { broadcastTransaction, type RefundTimeoutLookup, chainOf, feeEstimations, fetchTransaction, heights } from '../chain-routes.ts';
 
-export function chainRoutesV2(router: Router, chains: ChainService): void {
+export function chainRoutesV2(router: Router, chains: ChainService, refundTimeout?: RefundTimeoutLookup): void {
   router.get('/v2/chain/fees', async () => ({ body: await feeEstimations(chains) }));
   router.get('/v2/chain/heights', async () => ({ body: await heights(chains) }));
   router.get('/v2/chain/{currency}/fee', async ({ params }) => ({
@@ -20,6 +20,6 @@ export function chainRoutesV2(router: Router, chains: ChainService): void {
   router.post('/v2/chain/{currency}/transaction', async ({ params, body }) => {
     const chain = chainOf(chains, params.currency);
     const hex = requireHex(bodyObject(body), 'hex');
-    return { status: 201, body: { id: await broadcastTransaction(chain, hex) } };
+    return { status: 201, body: { id: await broadcastTransaction(chain, hex, refundTimeout) } };
   });
 }

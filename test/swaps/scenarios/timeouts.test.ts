@@ -38,6 +38,10 @@ describe('timeouts', { timeout: 120_000 }, () => {
       const early = await wallet.broadcast(refund.hex);
       assert.equal(early.status, 400, JSON.stringify(early.body));
       assert.match(early.body.error, /non-final/);
+      // the answer says which timeout the refund waits for, and roughly when (one block of ten minutes)
+      assert.equal(early.body.timeoutBlockHeight, swap.timeoutBlockHeight);
+      const eta = early.body.timeoutEta - Date.now() / 1000;
+      assert.ok(eta > 500 && eta < 700, `timeoutEta one block ahead, got ${eta} s`);
 
       assert.equal(await chain.mine(1), swap.timeoutBlockHeight);
       await wallet.status.waitFor(swap.id, 'swap.expired');
