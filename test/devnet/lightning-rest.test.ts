@@ -216,6 +216,25 @@ describe('devnet lightning REST', () => {
     assert.equal(sha256(Buffer.from(String(body.payment_preimage), 'base64').toString('hex')), Buffer.from(String(inv.r_hash), 'base64').toString('hex'));
   });
 
+  test('ListPayments lists the node\'s own payments in index order', async () => {
+    const { body: inv } = await rest(devnet.nodes.alice, 'POST', '/v1/invoices', { value: '555' });
+    await rest(devnet.nodes.bob, 'POST', '/v1/channels/transactions', { payment_request: inv.payment_request });
+    const { status, body } = await rest(devnet.nodes.bob, 'GET', '/v1/payments');
+    assert.equal(status, 200);
+    const payments = body.payments as { payment_hash: string; status: string; value_sat: string; payment_index: string }[];
+    const hash = Buffer.from(String(inv.r_hash), 'base64').toString('hex');
+    const mine = payments.filter((p) => p.payment_hash === hash);
+    assert.equal(mine.length, 1);
+    assert.equal(mine[0].status, 'SUCCEEDED');
+    assert.equal(mine[0].value_sat, '555');
+    assert.equal(body.total_num_payments, String(payments.length));
+    const indexes = payments.map((p) => Number(p.payment_index));
+    assert.deepEqual(indexes, [...indexes].sort((a, b) => a - b));
+    // alice paid nothing in this test: her list does not show bob's payment
+    const { body: alices } = await rest(devnet.nodes.alice, 'GET', '/v1/payments');
+    assert.ok(!(alices.payments as { payment_hash: string }[]).some((p) => p.payment_hash === hash));
+  });
+
   test('nodes, channels, invoices and payments survive a restart; a held payment settles afterwards', async () => {
     const preimage = randomBytes(32).toString('hex');
     const hash = sha256(preimage);

@@ -5,7 +5,7 @@
 // address, the operator wallet dropped once).
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hex } from '@scure/base';
@@ -103,12 +103,14 @@ async function untilCrash(ferry: RunningFerry, point: string): Promise<void> {
   assert.ok(ferry.process.lines.some((line) => line.includes(`FERRY_CRASH_AT=${point}`)), 'killed at the named point');
 }
 
-/** Payments the devnet's `ferry` node has on record for a hash (its state file: the devnet serves no ListPayments). */
-function recordedPayments(paymentHash: string): number {
-  const state = JSON.parse(readFileSync(join(devnetDir, 'lightning', 'state.json'), 'utf8')) as {
-    payments: { node: string; paymentHash: string }[];
-  };
-  return state.payments.filter((p) => p.node === 'ferry' && p.paymentHash === paymentHash).length;
+/** Payments the `ferry` node lists for a hash, through LND's ListPayments (in-flight ones included). */
+async function recordedPayments(paymentHash: string): Promise<number> {
+  const node = info.lightning.ferry;
+  const response = await fetch(`${node.restUrl}/v1/payments?include_incomplete=true`, {
+    headers: { 'Grpc-Metadata-macaroon': node.macaroon },
+  });
+  const body = (await response.json()) as { payments: { payment_hash: string }[] };
+  return body.payments.filter((p) => p.payment_hash === paymentHash).length;
 }
 
 describe('crash recovery', { timeout: 180_000 }, () => {
@@ -140,7 +142,7 @@ describe('crash recovery', { timeout: 180_000 }, () => {
         assert.equal(ferryBefore.localMsat - ferryAfter.localMsat, BigInt(amount) * 1000n, "Ferry's node paid once");
         assert.equal((await lightning.invoice('alice', paymentHash)).amountPaidMsat, BigInt(amount) * 1000n);
         assert.equal((await lightning.payment('ferry', paymentHash))?.status, 'SUCCEEDED');
-        assert.equal(recordedPayments(paymentHash), 1, 'the node has one payment for the invoice');
+        assert.equal(await recordedPayments(paymentHash), 1, 'the node has one payment for the invoice');
         const spends = await chain.spendsOf(lockup.txid, lockup.vout, fromHeight);
         assert.equal(spends.length, 1, 'the lockup was claimed once');
       } finally {

@@ -327,6 +327,24 @@ const ROUTES: [string, RegExp, Handler][] = [
   ],
   [
     'GET',
+    /^\/v1\/payments$/,
+    // ListPayments: completed payments by default, in-flight ones too with include_incomplete=true.
+    unary(({ network, node, query }) => {
+      const incomplete = query.get('include_incomplete') === 'true';
+      const payments = network
+        .listPayments(node)
+        .filter((p) => incomplete || p.status !== 'IN_FLIGHT')
+        .sort((a, b) => a.paymentIndex - b.paymentIndex);
+      return {
+        payments: payments.map(paymentJson),
+        first_index_offset: String(payments[0]?.paymentIndex ?? 0),
+        last_index_offset: String(payments[payments.length - 1]?.paymentIndex ?? 0),
+        total_num_payments: String(payments.length),
+      };
+    }),
+  ],
+  [
+    'GET',
     /^\/v2\/router\/track\/([^/]+)$/,
     stream(async ({ network, node, params, query }, out) => {
       const hash = bytesFromText(decodeURIComponent(params[0]), 'payment_hash', 32);
