@@ -6,7 +6,8 @@ import { ChainService, UtxoChain } from './chains/chain-service.ts';
 import { ChainWatcher } from './chains/watcher.ts';
 import { createApiServer } from './api/index.ts';
 import { listen } from './api/http/server.ts';
-import { databaseUrl, usesDevnetBitcoin, usesDevnetLightning, type FerryConfig } from './config/index.ts';
+import type { ReferralCredential } from './api/v1/referrals.ts';
+import { ConfigError, databaseUrl, usesDevnetBitcoin, usesDevnetLightning, type FerryConfig } from './config/index.ts';
 import type { LightningBackend } from './lightning/backend.ts';
 import { LndRestClient } from './lightning/lnd/client.ts';
 import { SwapEngine } from './engine/engine.ts';
@@ -42,12 +43,21 @@ async function waitForNode(rpc: BitcoinRpcClient, logger: Logger, attempts = 30)
   }
 }
 
+/** The partner credential of the referral report, if one is configured; half of one is a configuration error. */
+function referralCredentials(config: FerryConfig): ReferralCredential[] {
+  const { id, apiKey, apiSecret } = config.referral;
+  if (apiKey === '' && apiSecret === '') return [];
+  if (apiKey === '' || apiSecret === '') throw new ConfigError('referral.apiKey and referral.apiSecret must be set together');
+  return [{ apiKey, apiSecret, ...(id !== '' && { referralId: id }) }];
+}
+
 export async function startFerry(config: FerryConfig, logger: Logger): Promise<Ferry> {
   const closers: (() => Promise<void>)[] = [];
   const close = async () => {
     for (const closer of closers.reverse()) await closer();
   };
   try {
+    const referral = referralCredentials(config);
     let devnet: Devnet | undefined;
     let bitcoinRpc: BitcoinRpcClient;
     if (usesDevnetBitcoin(config) || usesDevnetLightning(config)) {
@@ -133,7 +143,14 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
       await watcher.start();
     }
 
-    const server: Server = createApiServer({ chains, lightning, swaps, logger: logger.child('api'), maxBodyBytes: config.api.maxBodyBytes });
+    const server: Server = createApiServer({
+      chains,
+      lightning,
+      swaps,
+      logger: logger.child('api'),
+      maxBodyBytes: config.api.maxBodyBytes,
+      referralCredentials: referral,
+    });
     const address = await listen(server, config.api.port, config.api.host);
     closers.push(
       () =>

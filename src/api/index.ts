@@ -15,6 +15,10 @@ import { submarineRoutes } from './v2/swap-submarine.ts';
 import { reverseRoutes } from './v2/swap-reverse.ts';
 import { swapStatusRoutes } from './v2/swap-status.ts';
 import { swapStatusRoutesV1 } from './v1/swap-status.ts';
+import { createSwapRouteV1 } from './v1/create-swap.ts';
+import { pairRoutesV1 } from './v1/pairs.ts';
+import { referralRoutesV1, type ReferralCredential } from './v1/referrals.ts';
+import { swapCallRoutesV1 } from './v1/swap-calls.ts';
 import { StatusStreams, defaultStreamOptions, streamPath, type StatusStreamOptions } from './sse/stream.ts';
 import { attachWebSocket, defaultWebSocketOptions, type WebSocketOptions } from './ws/server.ts';
 
@@ -32,6 +36,8 @@ export interface ApiDependencies {
   statusFeed?: StatusFeed;
   webSocket?: Partial<WebSocketOptions>;
   statusStream?: Partial<StatusStreamOptions>;
+  /** Who may read referral reports (GET /referrals/query); none: every such call answers 401. */
+  referralCredentials?: readonly ReferralCredential[];
 }
 
 export function createRouter(deps: ApiDependencies): Router {
@@ -47,6 +53,10 @@ export function createRouter(deps: ApiDependencies): Router {
     reverseRoutes(router, deps.swaps);
     swapStatusRoutesV1(router, deps.swaps);
     swapStatusRoutes(router, deps.swaps);
+    pairRoutesV1(router, deps.swaps);
+    createSwapRouteV1(router, deps.swaps, Object.keys(deps.lightning));
+    swapCallRoutesV1(router, deps.swaps);
+    referralRoutesV1(router, deps.swaps, deps.referralCredentials ?? []);
   }
   return router;
 }

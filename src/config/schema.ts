@@ -71,6 +71,15 @@ export const schema: Section = {
     timeoutSwapMinimal: { type: 'integer', default: 144, doc: 'submarine swap timeout (shortest), blocks' },
     timeoutSwapMaximal: { type: 'integer', default: 288, doc: 'submarine swap timeout (longest), blocks' },
   },
+  referral: {
+    id: {
+      type: 'string',
+      default: '',
+      doc: "the partner's referral id whose report the API key may read; empty: every referral id",
+    },
+    apiKey: { type: 'string', default: '', doc: 'API-KEY of GET /referrals/query; empty: referral reports are refused' },
+    apiSecret: { type: 'string', default: '', doc: 'HMAC secret belonging to referral.apiKey' },
+  },
   lightning: {
     restUrl: { type: 'string', default: '', doc: "LND's REST URL (https://host:8080); empty uses the devnet" },
     macaroonPath: { type: 'string', default: '', doc: "LND's admin.macaroon" },
@@ -99,6 +108,7 @@ export interface FerryConfig {
     timeoutSwapMinimal: number;
     timeoutSwapMaximal: number;
   };
+  referral: { id: string; apiKey: string; apiSecret: string };
   lightning: { restUrl: string; macaroonPath: string; macaroon: string; tlsCertPath: string };
 }
 
@@ -117,6 +127,9 @@ export const environment: Record<string, string> = {
   FERRY_BITCOIN_RPC_USER: 'bitcoin.rpcUser',
   FERRY_BITCOIN_RPC_PASSWORD: 'bitcoin.rpcPassword',
   FERRY_BITCOIN_WALLET: 'bitcoin.wallet',
+  FERRY_REFERRAL_ID: 'referral.id',
+  FERRY_REFERRAL_API_KEY: 'referral.apiKey',
+  FERRY_REFERRAL_API_SECRET: 'referral.apiSecret',
   FERRY_LND_REST_URL: 'lightning.restUrl',
   FERRY_LND_MACAROON_PATH: 'lightning.macaroonPath',
   FERRY_LND_MACAROON: 'lightning.macaroon',

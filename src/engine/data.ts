@@ -27,6 +27,8 @@ export interface SubmarineData {
   swapTree: SwapTreeJson;
   lockupScript: string;
   pricing: SubmarinePricing;
+  /** The partner the swap was created through; fees of referred swaps are reported to it. */
+  referralId?: string;
   invoice?: string;
   invoiceAmount?: number;
   expectedAmount?: number;
@@ -60,6 +62,10 @@ export interface ReverseData {
   invoiceAmount: number;
   onchainAmount: number;
   invoiceExpiresAt: number; // unix seconds
+  /** The partner the swap was created through; fees of referred swaps are reported to it. */
+  referralId?: string;
+  /** What the percentage fee earned: the invoice at the rate, less the onchain amount and lockup fee estimate. */
+  serviceFee?: number;
   lockupRequested?: boolean;
   lockup?: ReverseLockup;
   preimage?: string;

@@ -18,16 +18,20 @@ import { createReverse } from './reverse/create.ts';
 import { cancelInvoice, InvoiceWatch, settleInvoice } from './reverse/invoice.ts';
 import { sendLockup } from './reverse/lockup.ts';
 import { refundLockup } from './reverse/refund.ts';
+import { referralReport } from './referrals.ts';
 import type {
   CreateReverseRequest,
   CreateReverseResponse,
   CreateSubmarineRequest,
   CreateSubmarineResponse,
   PartialSignatureBody,
+  ReferralReport,
   ReversePairBody,
   SubmarinePairBody,
   SwapService,
   SwapStatusBody,
+  V1PairBody,
+  V1TimeoutsBody,
 } from './service.ts';
 import { statusBody } from './status-body.ts';
 import { SwapStore } from './swap-store.ts';
@@ -41,6 +45,7 @@ import {
 } from './submarine/create.ts';
 import { payInvoice, startClaim, startPayment } from './submarine/payment.ts';
 import { submarineRefund } from './submarine/refund.ts';
+import { v1PairBody, v1TimeoutsBody } from './v1-pairs.ts';
 
 export class SwapEngine implements SwapService {
   private readonly ctx: EngineContext;
@@ -128,6 +133,23 @@ export class SwapEngine implements SwapService {
     // Reverse pairs are listed from the Lightning side: { BTC (Lightning): { BTC (chain): pair } }.
     for (const pair of this.ctx.settings.pairs.values()) (out[pair.quote] ??= {})[pair.base] = reversePairBody(pair, fees);
     return out;
+  }
+
+  async v1Pairs(): Promise<Record<string, V1PairBody>> {
+    const fees = await currentMinerFees(this.ctx);
+    const out: Record<string, V1PairBody> = {};
+    for (const pair of this.ctx.settings.pairs.values()) out[pair.id] = v1PairBody(pair, fees);
+    return out;
+  }
+
+  async v1Timeouts(): Promise<Record<string, V1TimeoutsBody>> {
+    const out: Record<string, V1TimeoutsBody> = {};
+    for (const pair of this.ctx.settings.pairs.values()) out[pair.id] = v1TimeoutsBody(pair);
+    return out;
+  }
+
+  referralReport(referralId?: string): Promise<ReferralReport> {
+    return referralReport(this.ctx, referralId);
   }
 
   createSubmarine(request: CreateSubmarineRequest): Promise<CreateSubmarineResponse> {

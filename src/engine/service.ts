@@ -88,6 +88,39 @@ export interface CreateReverseResponse {
   onchainAmount: number;
 }
 
+/** Chain fees of one asset in a v1 pair: the submarine claim (`normal`) and the reverse lockup and claim. */
+export interface V1MinerFees {
+  normal: number;
+  reverse: { claim: number; lockup: number };
+}
+
+/** An entry of `pairs` in v1 GET /getpairs, keyed by pair id ("BTC/BTC"). */
+export interface V1PairBody {
+  hash: string;
+  rate: number;
+  limits: { minimal: number; maximal: number; maximalZeroConf: { baseAsset: number; quoteAsset: number } };
+  fees: {
+    percentage: number; // reverse swaps (quote → base)
+    percentageSwapIn: number; // submarine swaps (base → quote)
+    minerFees: { baseAsset: V1MinerFees; quoteAsset: V1MinerFees };
+  };
+}
+
+export interface V1ChainTimeouts {
+  reverse: number;
+  swapMinimal: number;
+  swapMaximal: number;
+}
+
+/** An entry of `timeouts` in v1 GET /timeouts, keyed by pair id; in blocks of each asset's chain. */
+export interface V1TimeoutsBody {
+  base: V1ChainTimeouts;
+  quote: V1ChainTimeouts;
+}
+
+/** Referral report: year → month (1-12) → referral id → chain symbol → amount (sat). */
+export type ReferralReport = Record<string, Record<string, Record<string, Record<string, number>>>>;
+
 export interface PartialSignatureBody {
   pubNonce: string;
   partialSignature: string;
@@ -123,6 +156,16 @@ export interface SwapService {
    * say when to try again. undefined when it spends no known lockup.
    */
   refundTimeout?(txHex: string): Promise<{ timeoutBlockHeight: number; timeoutEta: number } | undefined>;
+
+  /** v1 pair list (`pairs` of GET /getpairs); optional: without it the v1 pair and creation calls answer 501. */
+  v1Pairs?(): Promise<Record<string, V1PairBody>>;
+  /** v1 GET /timeouts (`timeouts`). */
+  v1Timeouts?(): Promise<Record<string, V1TimeoutsBody>>;
+  /**
+   * Fees earned by successful swaps created with a referral id, grouped by the month the swap was created (UTC).
+   * With a referralId only that partner's swaps; without one, every referral id.
+   */
+  referralReport?(referralId?: string): Promise<ReferralReport>;
 
   /** undefined for an unknown id. */
   status(id: string): Promise<SwapStatusBody | undefined>;

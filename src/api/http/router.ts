@@ -4,6 +4,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 export interface Request {
   method: string;
   path: string;
+  /** The request target exactly as sent (path and query, undecoded): what an HMAC signature covers. */
+  target: string;
   query: URLSearchParams;
   params: Record<string, string>;
   headers: IncomingHttpHeaders;

@@ -87,6 +87,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
     const req: Request = {
       method,
       path: url.pathname,
+      target: request.url ?? '/',
       query: url.searchParams,
       params: match.params,
       headers: request.headers,

@@ -80,6 +80,9 @@ export async function createReverse(ctx: EngineContext, request: CreateReverseRe
     invoiceAmount,
     onchainAmount,
     invoiceExpiresAt: decoded.timestamp + decoded.expiry,
+    // The invoice converted at the rate without any fee, less what is locked and the lockup fee estimate.
+    serviceFee: reverseOnchainAmount(invoiceAmount, rate, 0, 0) - onchainAmount - lockupFee,
+    ...(request.referralId !== undefined && { referralId: request.referralId }),
   };
 
   let record: SwapRecord | undefined;

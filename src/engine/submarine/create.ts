@@ -91,6 +91,7 @@ export async function createSubmarine(ctx: EngineContext, request: CreateSubmari
     swapTree: serializeTree(tree),
     lockupScript: hex.encode(outputScript),
     pricing,
+    ...(request.referralId !== undefined && { referralId: request.referralId }),
     ...(invoice && invoiceFields(pricing, invoice)),
   };
 

@@ -1,0 +1,114 @@
+// v1 POST /createswap. v1 clients expect legacy swaps: a P2SH-nested P2WSH lockup address with its redeem
+// script, claimed and refunded with the preimage or the refund key in a witness script. Ferry's engine creates,
+// watches, claims and refunds Taproot swaps only, and a Taproot address handed to a v1 client would be one it can
+// neither check nor refund. So a creation request is validated in full (a client learns what is wrong with it)
+// and a valid one is refused with a pointer to the v2 call that creates the same swap as a Taproot swap.
+import type { SwapService, V1PairBody } from '../../engine/service.ts';
+import { decodeBolt11, type Bolt11Invoice } from '../../lightning/bolt11/index.ts';
+import { limitViolation, reverseInvoiceAmount } from '../../swaps/amounts.ts';
+import { badRequest } from '../http/errors.ts';
+import type { Router } from '../http/router.ts';
+import {
+  bodyObject,
+  optionalAmount,
+  optionalString,
+  requirePreimageHash,
+  requirePublicKey,
+  requireString,
+} from '../http/validate.ts';
+import { v1Call, v1Unsupported } from './answers.ts';
+
+export const SWAP_TYPES = { submarine: 'submarine', reverse: 'reversesubmarine' } as const;
+type SwapTypeV1 = (typeof SWAP_TYPES)[keyof typeof SWAP_TYPES];
+
+export const legacyRefusal = (type: SwapTypeV1): string =>
+  'Ferry creates Taproot swaps only and does not support the legacy P2SH-P2WSH swaps of API v1: create this swap ' +
+  `with API v2 (POST /v2/swap/${type === SWAP_TYPES.submarine ? 'submarine' : 'reverse'})`;
+
+// Values echoed in error texts are short or not echoed at all.
+const longestEcho = 64;
+const pairIdPattern = /^[A-Za-z0-9-]{1,16}\/[A-Za-z0-9-]{1,16}$/;
+
+function swapType(input: Record<string, unknown>): SwapTypeV1 {
+  const type = requireString(input, 'type');
+  const lower = type.toLowerCase();
+  if (lower === SWAP_TYPES.submarine || lower === SWAP_TYPES.reverse) return lower;
+  throw badRequest(type.length > longestEcho ? 'invalid parameter: type' : `could not find swap type: ${type}`);
+}
+
+function orderSide(input: Record<string, unknown>): 'buy' | 'sell' {
+  const side = requireString(input, 'orderSide');
+  const lower = side.toLowerCase();
+  if (lower === 'buy' || lower === 'sell') return lower;
+  throw badRequest(side.length > longestEcho ? 'invalid parameter: orderSide' : `could not find order side: ${side}`);
+}
+
+/**
+ * The asset on the Lightning side. A submarine swap sells the base for the quote on Lightning (`sell`) or
+ * the other way round (`buy`); a reverse swap is the mirror image.
+ */
+function lightningAsset(type: SwapTypeV1, side: 'buy' | 'sell', base: string, quote: string): string {
+  const quoteOnLightning = type === SWAP_TYPES.submarine ? side === 'sell' : side === 'buy';
+  return quoteOnLightning ? quote : base;
+}
+
+function checkInvoice(paymentRequest: string, pair: V1PairBody, preimageHash: string | undefined): void {
+  let invoice: Bolt11Invoice;
+  try {
+    invoice = decodeBolt11(paymentRequest);
+  } catch (error) {
+    throw badRequest(`invalid invoice: ${(error as Error).message}`);
+  }
+  if (invoice.amountMsat === undefined || invoice.amountMsat <= 0n) throw badRequest('invoice has no amount');
+  const violation = limitViolation(Number((invoice.amountMsat + 999n) / 1000n), pair.limits);
+  if (violation !== undefined) throw badRequest(violation);
+  if (preimageHash !== undefined && preimageHash !== invoice.paymentHash) {
+    throw badRequest('invoice payment hash does not match the preimage hash');
+  }
+}
+
+function checkSubmarine(input: Record<string, unknown>, pair: V1PairBody): void {
+  const invoice = optionalString(input, 'invoice');
+  const preimageHash = input.preimageHash === undefined || input.preimageHash === null ? undefined : requirePreimageHash(input);
+  if (invoice === undefined && preimageHash === undefined) throw badRequest('undefined parameter: invoice');
+  requirePublicKey(input, 'refundPublicKey');
+  if (invoice !== undefined) checkInvoice(invoice, pair, preimageHash);
+}
+
+function checkReverse(input: Record<string, unknown>, pair: V1PairBody): void {
+  requirePreimageHash(input);
+  requirePublicKey(input, 'claimPublicKey');
+  const invoiceAmount = optionalAmount(input, 'invoiceAmount');
+  const onchainAmount = optionalAmount(input, 'onchainAmount');
+  if (invoiceAmount !== undefined && onchainAmount !== undefined) throw badRequest('invoice and onchain amount were specified');
+  if (invoiceAmount === undefined && onchainAmount === undefined) throw badRequest('no amount was specified');
+  const { percentage, minerFees } = pair.fees;
+  const amount = invoiceAmount ?? reverseInvoiceAmount(onchainAmount!, pair.rate, percentage, minerFees.baseAsset.reverse.lockup);
+  const violation = limitViolation(amount, pair.limits);
+  if (violation !== undefined) throw badRequest(violation);
+}
+
+/** lightningAssets: the chain symbols Ferry has a Lightning node for. */
+export function createSwapRouteV1(router: Router, swaps: SwapService, lightningAssets: readonly string[]): void {
+  router.post('/createswap', ({ body }) =>
+    v1Call(async () => {
+      const input = bodyObject(body);
+      const type = swapType(input);
+      const pairId = requireString(input, 'pairId');
+      if (!pairIdPattern.test(pairId)) throw badRequest('invalid parameter: pairId');
+      const side = orderSide(input);
+      const [base, quote] = pairId.split('/');
+      const lightning = lightningAsset(type, side, base, quote);
+      if (!lightningAssets.includes(lightning)) throw badRequest(`${lightning} has no lightning support`);
+      if (!swaps.v1Pairs) throw v1Unsupported();
+      const pair = (await swaps.v1Pairs())[pairId];
+      if (pair === undefined) throw badRequest(`could not find pair with id: ${pairId}`);
+      const pairHash = optionalString(input, 'pairHash');
+      if (pairHash !== undefined && pairHash !== pair.hash) throw badRequest('invalid pair hash');
+      optionalString(input, 'referralId');
+      if (type === SWAP_TYPES.submarine) checkSubmarine(input, pair);
+      else checkReverse(input, pair);
+      throw badRequest(legacyRefusal(type));
+    }),
+  );
+}

@@ -1,0 +1,41 @@
+// The referral report: what successful swaps created with a partner's referral id earned, per month.
+// The amount per swap is the fee Ferry kept beyond the swapped amount and its miner fee estimate; how much of it
+// a partner is owed is the operator's agreement, not Ferry's business.
+import type { SwapRecord } from '../db/index.ts';
+import { submarineExpectedAmount } from '../swaps/amounts.ts';
+import { SwapStatus as S, SwapType } from '../swaps/status.ts';
+import type { EngineContext } from './context.ts';
+import { reverseData, submarineData } from './data.ts';
+import type { ReferralReport } from './service.ts';
+
+/** The statuses in which a swap has succeeded and its fee is earned. */
+const SUCCEEDED = [S.TransactionClaimed, S.InvoiceSettled];
+
+/** The fee a successful swap earned, in sat of its chain asset; undefined when the swap carries no figures. */
+export function feeEarned(swap: SwapRecord): number | undefined {
+  if (swap.type === SwapType.Submarine) {
+    const { invoiceAmount, expectedAmount, pricing } = submarineData(swap);
+    if (invoiceAmount === undefined || expectedAmount === undefined) return undefined;
+    // expectedAmount = invoice at the rate + percentage fee + miner fee: the percentage fee is what remains.
+    return expectedAmount - submarineExpectedAmount(invoiceAmount, pricing.rate, 0, 0) - pricing.minerFee;
+  }
+  return reverseData(swap).serviceFee;
+}
+
+export async function referralReport(ctx: EngineContext, referralId?: string): Promise<ReferralReport> {
+  const report: ReferralReport = {};
+  // Every successful swap is read: referral ids live in the swap data, which has no index.
+  for (const swap of await ctx.storage.swaps.listByStatus(SUCCEEDED)) {
+    const referral = swap.data.referralId;
+    if (typeof referral !== 'string' || (referralId !== undefined && referral !== referralId)) continue;
+    const fee = feeEarned(swap);
+    if (fee === undefined) continue;
+    const created = new Date(swap.createdAt);
+    const year = String(created.getUTCFullYear());
+    const month = String(created.getUTCMonth() + 1);
+    const symbol = swap.pair.split('/')[0];
+    const byReferral = (((report[year] ??= {})[month] ??= {})[referral] ??= {});
+    byReferral[symbol] = (byReferral[symbol] ?? 0) + fee;
+  }
+  return report;
+}

@@ -1,0 +1,138 @@
+// v1 GET /getpairs, /timeouts, /getcontracts and POST /createswap against Ferry on its devnet: the pair data
+// agrees with v2, and creation requests are validated in full, then refused with a pointer to v2 (Ferry makes
+// Taproot swaps only, v1 clients expect legacy P2SH-P2WSH ones), never creating a swap.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { hex } from '@scure/base';
+import { newKeyPair } from '../helpers/swap-wallet.ts';
+import { failedRequests, startV1World, type V1World } from './v1-support.ts';
+
+let world: V1World;
+before(async () => {
+  world = await startV1World();
+});
+after(() => world.close());
+
+const refundPublicKey = hex.encode(newKeyPair().publicKey);
+const claimPublicKey = hex.encode(newKeyPair().publicKey);
+const preimageHash = 'ab'.repeat(32);
+
+async function btcPair() {
+  const answer = await world.call('GET', '/getpairs');
+  assert.equal(answer.status, 200);
+  return answer.json.pairs['BTC/BTC'];
+}
+
+test('GET /getpairs: the v1 shape, the same prices as the v2 listings, and a hash over rate, fees and limits', async () => {
+  const answer = await world.call('GET', '/getpairs');
+  assert.equal(answer.status, 200);
+  assert.deepEqual(Object.keys(answer.json), ['info', 'warnings', 'pairs']);
+  assert.deepEqual(answer.json.info, []);
+  assert.deepEqual(answer.json.warnings, []);
+  assert.deepEqual(Object.keys(answer.json.pairs), ['BTC/BTC']);
+  const pair = answer.json.pairs['BTC/BTC'];
+
+  const submarine = (await world.call('GET', '/v2/swap/submarine')).json.BTC.BTC;
+  const reverse = (await world.call('GET', '/v2/swap/reverse')).json.BTC.BTC;
+  const minerFees = {
+    normal: submarine.fees.minerFees,
+    reverse: { claim: reverse.fees.minerFees.claim, lockup: reverse.fees.minerFees.lockup },
+  };
+  assert.ok(minerFees.normal > 0 && minerFees.reverse.claim > 0 && minerFees.reverse.lockup > 0);
+  assert.deepEqual(pair, {
+    hash: pair.hash,
+    rate: 1,
+    limits: { minimal: 10_000, maximal: 10_000_000, maximalZeroConf: { baseAsset: 1_000_000, quoteAsset: 1_000_000 } },
+    fees: { percentage: 0.25, percentageSwapIn: 0.1, minerFees: { baseAsset: minerFees, quoteAsset: minerFees } },
+  });
+  assert.equal(pair.rate, submarine.rate);
+  assert.equal(pair.fees.percentageSwapIn, submarine.fees.percentage);
+  assert.equal(pair.fees.percentage, reverse.fees.percentage);
+  const json = JSON.stringify({ rate: pair.rate, fees: pair.fees, limits: pair.limits });
+  assert.equal(pair.hash, createHash('sha256').update(json).digest('hex'));
+});
+
+test('GET /timeouts gives the configured blocks per pair; GET /getcontracts says there is no EVM chain', async () => {
+  const blocks = { reverse: 144, swapMinimal: 144, swapMaximal: 288 };
+  assert.deepEqual(await world.call('GET', '/timeouts'), { status: 200, json: { timeouts: { 'BTC/BTC': { base: blocks, quote: blocks } } } });
+  const contracts = await world.call('GET', '/getcontracts');
+  assert.equal(contracts.status, 501);
+  assert.match(contracts.json.error, /no EVM chain/);
+});
+
+test('POST /createswap: every bad request gets a 400 naming the problem, in the order of the checks', async () => {
+  const pair = await btcPair();
+  const small = await world.invoice('bob', 5_000);
+  const other = await world.invoice('bob', 20_000);
+  const submarine = { type: 'submarine', pairId: 'BTC/BTC', orderSide: 'sell', preimageHash, refundPublicKey };
+  const reverse = { type: 'reversesubmarine', pairId: 'BTC/BTC', orderSide: 'buy', preimageHash, claimPublicKey, invoiceAmount: 50_000 };
+  const cases: [unknown, string][] = [
+    [undefined, 'request body is missing'],
+    [[], 'request body must be a JSON object'],
+    [{}, 'undefined parameter: type'],
+    [{ type: 7 }, 'invalid parameter: type'],
+    [{ type: 'chain' }, 'could not find swap type: chain'],
+    [{ type: 'submarine' }, 'undefined parameter: pairId'],
+    [{ type: 'submarine', pairId: 'BTCBTC' }, 'invalid parameter: pairId'],
+    [{ type: 'submarine', pairId: 'BTC/BTC' }, 'undefined parameter: orderSide'],
+    [{ type: 'submarine', pairId: 'BTC/BTC', orderSide: 'hold' }, 'could not find order side: hold'],
+    [{ ...submarine, pairId: 'L-BTC/BTC', orderSide: 'buy' }, 'L-BTC has no lightning support'],
+    [{ ...reverse, pairId: 'L-BTC/BTC', orderSide: 'sell' }, 'L-BTC has no lightning support'],
+    [{ ...submarine, pairId: 'L-BTC/BTC', orderSide: 'sell' }, 'could not find pair with id: L-BTC/BTC'],
+    [{ ...reverse, pairId: 'L-BTC/BTC', orderSide: 'buy' }, 'could not find pair with id: L-BTC/BTC'],
+    [{ ...submarine, pairHash: 'ff'.repeat(32) }, 'invalid pair hash'],
+    [{ ...submarine, referralId: 5 }, 'invalid parameter: referralId'],
+    [{ ...submarine, preimageHash: undefined }, 'undefined parameter: invoice'],
+    [{ ...submarine, preimageHash: 'xyz' }, 'could not parse hex string: preimageHash'],
+    [{ ...submarine, refundPublicKey: undefined }, 'undefined parameter: refundPublicKey'],
+    [{ ...submarine, refundPublicKey: '02' + '00'.repeat(32) }, 'invalid parameter: refundPublicKey'],
+    [{ ...submarine, preimageHash: undefined, invoice: small.invoice }, '5000 is less than minimal of 10000'],
+    [{ ...submarine, invoice: other.invoice }, 'invoice payment hash does not match the preimage hash'],
+    [{ ...reverse, preimageHash: 'ab'.repeat(16) }, 'invalid preimage hash length: 16'],
+    [{ ...reverse, claimPublicKey: undefined }, 'undefined parameter: claimPublicKey'],
+    [{ ...reverse, onchainAmount: 40_000 }, 'invoice and onchain amount were specified'],
+    [{ ...reverse, invoiceAmount: undefined }, 'no amount was specified'],
+    [{ ...reverse, invoiceAmount: -5 }, 'invalid parameter: invoiceAmount'],
+    [{ ...reverse, invoiceAmount: 20_000_000 }, '20000000 is exceeds maximal of 10000000'],
+    [{ ...reverse, invoiceAmount: undefined, onchainAmount: 100 }, `${Math.ceil((100 + pair.fees.minerFees.baseAsset.reverse.lockup) / 0.9975)} is less than minimal of 10000`],
+  ];
+  for (const [body, error] of cases) {
+    const answer = await world.call('POST', '/createswap', body);
+    assert.deepEqual(answer, { status: 400, json: { error } }, `request ${JSON.stringify(body)}`);
+  }
+  const garbage = await world.call('POST', '/createswap', { ...submarine, preimageHash: undefined, invoice: 'lnbcrt1garbage' });
+  assert.equal(garbage.status, 400);
+  assert.match(garbage.json.error, /^invalid invoice: /);
+  assert.equal(await world.ferry.storage.swaps.count(), 0);
+  assert.deepEqual(failedRequests(world.log), []);
+});
+
+test('POST /createswap: a valid request of either type is refused with the v2 call to use, and creates nothing', async () => {
+  const pair = await btcPair();
+  const { invoice, paymentHash } = await world.invoice('bob', 50_000);
+  const submarines = [
+    { type: 'submarine', pairId: 'BTC/BTC', orderSide: 'sell', invoice, refundPublicKey, pairHash: pair.hash, referralId: 'partner' },
+    { type: 'submarine', pairId: 'BTC/BTC', orderSide: 'buy', preimageHash: paymentHash, refundPublicKey },
+    { type: 'Submarine', pairId: 'BTC/BTC', orderSide: 'SELL', invoice, preimageHash: paymentHash, refundPublicKey },
+  ];
+  for (const body of submarines) {
+    const answer = await world.call('POST', '/createswap', body);
+    assert.equal(answer.status, 400, JSON.stringify(body));
+    assert.match(answer.json.error, /Taproot swaps only .* legacy P2SH-P2WSH .* API v2 \(POST \/v2\/swap\/submarine\)$/);
+  }
+  const reverses = [
+    { type: 'reversesubmarine', pairId: 'BTC/BTC', orderSide: 'buy', preimageHash, claimPublicKey, invoiceAmount: 50_000, pairHash: pair.hash },
+    { type: 'reversesubmarine', pairId: 'BTC/BTC', orderSide: 'sell', preimageHash, claimPublicKey, onchainAmount: 50_000, referralId: 'partner' },
+  ];
+  for (const body of reverses) {
+    const answer = await world.call('POST', '/createswap', body);
+    assert.equal(answer.status, 400, JSON.stringify(body));
+    assert.match(answer.json.error, /API v2 \(POST \/v2\/swap\/reverse\)$/);
+  }
+  assert.equal(await world.ferry.storage.swaps.count(), 0);
+  // The same request over v2 does create the swap: the refusal really is about v1 only.
+  const created = await world.call('POST', '/v2/swap/submarine', { from: 'BTC', to: 'BTC', invoice, refundPublicKey });
+  assert.equal(created.status, 201);
+  assert.match(created.json.address, /^bcrt1p/);
+});
