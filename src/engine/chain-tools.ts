@@ -78,6 +78,12 @@ export class ChainTools {
     return (await this.rpc.getTxOut(txid, vout, true)) !== null;
   }
 
+  /** Confirmations of an unspent output (0: unconfirmed), or undefined when it is spent or does not exist. */
+  async unspentConfirmations(txid: string, vout: number): Promise<number | undefined> {
+    const output = await this.rpc.getTxOut(txid, vout, true);
+    return output === null ? undefined : output.confirmations;
+  }
+
   /** Whether the node knows the transaction (mempool or chain; needs -txindex for confirmed ones). */
   async isKnown(txid: string): Promise<boolean> {
     try {

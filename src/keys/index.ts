@@ -2,6 +2,7 @@
 export { loadOrCreateMnemonic, isValidMnemonic, MnemonicError } from './mnemonic.ts';
 export { SwapKeys, swapKeyPath, type KeyPair, type Network } from './swap-keys.ts';
 export {
+  checkPublicNonce,
   InvalidNonce,
   InvalidPartialSignature,
   KeyPathSession,

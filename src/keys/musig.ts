@@ -1,7 +1,7 @@
 // MuSig2 (BIP327) for Taproot swaps, with boltz-core's Musig: keys are always ordered [service, client], the
 // aggregate is tweaked by the swap tree, signatures use SIGHASH_DEFAULT. A secret nonce signs at most once:
 // a session refuses a second signature, and one-shot signing never keeps its nonce.
-import { schnorr } from '@noble/curves/secp256k1.js';
+import { schnorr, secp256k1 } from '@noble/curves/secp256k1.js';
 import { Musig, Scripts, TaprootUtils, type Types } from 'boltz-core';
 
 export class InvalidPartialSignature extends Error {
@@ -43,6 +43,17 @@ export function taprootSwapKey(
     outputKey: TaprootUtils.toXOnly(tweakedMusig.aggPubkey),
     outputScript: Scripts.p2trOutput(tweakedMusig.aggPubkey),
   };
+}
+
+/** Throws InvalidNonce unless `nonce` is a BIP327 public nonce: two 33-byte compressed points. */
+export function checkPublicNonce(nonce: Uint8Array): void {
+  try {
+    if (nonce.length !== 66) throw new Error(`a public nonce has 66 bytes, not ${nonce.length}`);
+    secp256k1.Point.fromBytes(nonce.subarray(0, 33));
+    secp256k1.Point.fromBytes(nonce.subarray(33));
+  } catch (error) {
+    throw new InvalidNonce(error);
+  }
 }
 
 export interface PartialSignature {

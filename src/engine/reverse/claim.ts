@@ -28,8 +28,10 @@ export async function reverseClaim(
   }
   await ctx.swaps.locks.run(id, async () => {
     const current = await ctx.swaps.require(id);
-    // After Ferry decided to refund, handing over the preimage no longer buys the coins.
-    if (!CLAIMABLE.includes(current.status) || reverseData(current).refundRequested === true) throw notEligibleForClaim();
+    // After Ferry decided to refund, handing over the preimage no longer buys the coins (one handed over before
+    // still does: the refund waits for its settlement).
+    const data = reverseData(current);
+    if (!CLAIMABLE.includes(current.status) || (data.refundRequested === true && data.preimage === undefined)) throw notEligibleForClaim();
     if (current.status !== S.InvoiceSettled) {
       await ctx.swaps.applyLocked(id, { type: 'preimage.learned', data: { preimage: hex.encode(preimage) } });
     }

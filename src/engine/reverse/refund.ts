@@ -21,6 +21,14 @@ export function refundLockup(ctx: EngineContext, effect: EffectRecord): Promise<
     if (!LOCKED.includes(swap.status)) return;
     const data = reverseData(swap);
     const lockup = data.lockup!;
+    if (data.preimage !== undefined) {
+      // The client handed over the preimage before the timeout: once the held payment settles it has paid, and the
+      // lockup is its. Refunding while settling is still possible would take both sides; retried until settled.
+      const invoice = await ctx.lightning.lookupInvoice(swap.preimageHash);
+      if (invoice?.state === 'ACCEPTED' || invoice?.state === 'SETTLED') {
+        throw new Error(`not refunding: the preimage is known and the hold invoice is ${invoice.state}`);
+      }
+    }
     // Spent already: by the user's claim (the spend handler settles) or by a refund broadcast before a crash.
     if (!(await ctx.chain.isUnspent(lockup.txid, lockup.vout))) return;
     const key = ctx.keys.keyAt(swap.keyIndex!);

@@ -6,14 +6,15 @@ import type { EffectRecord } from '../../db/index.ts';
 import { SwapStatus as S } from '../../swaps/status.ts';
 import type { EngineContext } from '../context.ts';
 import { crashPoint } from '../crash-points.ts';
-import { submarineData } from '../data.ts';
+import { submarineData, type LockupRecord } from '../data.ts';
 import { PermanentEffectError } from '../effects.ts';
 
 const PAYABLE_FROM: readonly string[] = [S.InvoiceSet, S.TransactionMempool, S.TransactionConfirmed];
 
 /**
- * startPayment: goes to invoice.pending unless too few blocks remain before the timeout. Paying that late would
- * let the user refund on chain while the payment is still in flight; the swap then just expires.
+ * startPayment: goes to invoice.pending unless too few blocks remain before the timeout (paying that late would
+ * let the user refund on chain while the payment is still in flight; the swap then just expires), and only while
+ * the node still has the lockup as it was recorded (a reorganisation or double spend may have taken it away).
  */
 export async function startPayment(ctx: EngineContext, effect: EffectRecord): Promise<void> {
   const swap = await ctx.swaps.require(effect.swapId);
@@ -24,7 +25,24 @@ export async function startPayment(ctx: EngineContext, effect: EffectRecord): Pr
     ctx.logger.warn('not paying: too close to the swap timeout', { swap: swap.id, blocksLeft });
     return;
   }
+  const gone = data.lockup === undefined ? undefined : await lockupLost(ctx, data.lockup);
+  if (gone !== undefined) {
+    // Retried with backoff: a lockup mined again is paid then; otherwise the swap times out and this stops.
+    ctx.logger.warn('not paying yet: the lockup is not on chain as recorded', { swap: swap.id, reason: gone });
+    throw new Error(`lockup not payable: ${gone}`);
+  }
   await ctx.swaps.dispatch(swap.id, { type: 'payment.start' });
+}
+
+/**
+ * The swap recorded its lockup when the watcher saw it, but a reorganisation or a double spend may have taken it
+ * away since: asked of the node right before deciding to pay. Says why the lockup is no longer payable, if so.
+ */
+async function lockupLost(ctx: EngineContext, lockup: LockupRecord): Promise<string | undefined> {
+  const confirmations = await ctx.chain.unspentConfirmations(lockup.txid, lockup.vout);
+  if (confirmations === undefined) return 'the lockup output is spent or no longer exists';
+  if (confirmations === 0 && !lockup.zeroConf) return 'the lockup is no longer confirmed';
+  return undefined;
 }
 
 /** payInvoice: one payment per swap. After a crash the backend follows the payment it already started. */
@@ -35,6 +53,16 @@ export async function payInvoice(ctx: EngineContext, effect: EffectRecord): Prom
   // The state machine already makes this impossible; a refund signature and a payment must never both exist.
   if (data.refundSigned === true) throw new PermanentEffectError('refusing to pay: a cooperative refund was signed');
   const invoice = data.invoice!;
+  if (await expiredUnpaid(ctx, invoice, swap.preimageHash)) {
+    // The node refuses an expired invoice before any payment exists: retrying could never pay it. Failing the
+    // swap now opens the cooperative refund instead of leaving the client waiting for the on-chain timeout.
+    ctx.logger.warn('invoice expired before it could be paid', { swap: swap.id });
+    await ctx.swaps.dispatch(swap.id, {
+      type: 'payment.failed',
+      data: { failureReason: 'invoice could not be paid', paymentFailure: 'invoice expired' },
+    });
+    return;
+  }
   const invoiceMsat = BigInt(data.invoiceAmount!) * 1000n;
   const feeLimitMsat = [
     (invoiceMsat * BigInt(ctx.settings.routingFeeLimitPpm) + 999_999n) / 1_000_000n,
@@ -75,6 +103,14 @@ export async function payInvoice(ctx: EngineContext, effect: EffectRecord): Prom
   }
   // Still in flight when the backend gave up following it: try again, which follows the same payment.
   throw new Error('payment still in flight');
+}
+
+/** Whether the invoice is past its expiry and the node holds no payment for it that is in flight or succeeded. */
+async function expiredUnpaid(ctx: EngineContext, invoice: string, paymentHash: string): Promise<boolean> {
+  const decoded = await ctx.lightning.decodeInvoice(invoice);
+  if (decoded.timestamp + decoded.expiry > Date.now() / 1000) return false;
+  const payment = await ctx.lightning.lookupPayment(paymentHash);
+  return payment === undefined || payment.status === 'FAILED';
 }
 
 /** startClaim: the preimage is known; open the window for the client's cooperative signature. */

@@ -4,7 +4,7 @@
 // in failed statuses, the invoice of a swap with a signed refund is never paid.
 import { hex } from '@scure/base';
 import { SigHash } from '@scure/btc-signer';
-import { InvalidNonce, signForClient } from '../../keys/index.ts';
+import { InvalidNonce, checkPublicNonce, signForClient } from '../../keys/index.ts';
 import { REFUNDABLE_STATUSES, SwapType } from '../../swaps/status.ts';
 import { parseTransaction } from '../chain-tools.ts';
 import type { EngineContext } from '../context.ts';
@@ -25,6 +25,12 @@ export function submarineRefund(
     if (payment !== undefined && payment.status !== 'FAILED') throw notEligibleForRefund(RefundRefusal.paymentPending);
 
     const clientNonce = hexBytes(request.pubNonce, 'pubNonce');
+    // Checked before "refund signed" is committed, so a request that can get no signature records none.
+    try {
+      checkPublicNonce(clientNonce);
+    } catch {
+      throw invalidParameter('pubNonce');
+    }
     let transaction;
     try {
       transaction = parseTransaction(hex.encode(hexBytes(request.transaction, 'transaction')));
