@@ -2,6 +2,7 @@
 // the engine wants: sat/vbyte, scripts as bytes, prevouts for Taproot sighashes, idempotent broadcasts.
 import { hex } from '@scure/base';
 import { Address, OutScript, Transaction } from '@scure/btc-signer';
+import { SwapError } from './service.ts';
 import { RpcError, type BitcoinRpcClient } from '../chains/bitcoin-rpc.ts';
 import type { Network } from '../keys/index.ts';
 
@@ -21,6 +22,26 @@ const FALLBACK_SAT_PER_VBYTE = 2;
 
 export const parseTransaction = (txHex: string): Transaction =>
   Transaction.fromRaw(hex.decode(txHex), { allowUnknownOutputs: true, allowUnknownInputs: true, disableScriptCheck: true });
+
+/**
+ * Most inputs a transaction a client asks Ferry to sign may have: signing looks up every input's previous output
+ * (one node call each), so a huge batch would be a cheap way to keep the node and the swap's lock busy.
+ */
+export const MAX_CLIENT_INPUTS = 100;
+
+/** A client's transaction to be co-signed: parsed, with a bounded number of inputs; SwapError 400 otherwise. */
+export function parseClientTransaction(txHex: string): Transaction {
+  let transaction: Transaction;
+  try {
+    transaction = parseTransaction(txHex);
+  } catch {
+    throw new SwapError(400, 'invalid parameter: transaction');
+  }
+  if (transaction.inputsLength > MAX_CLIENT_INPUTS) {
+    throw new SwapError(400, `transaction has too many inputs: ${transaction.inputsLength} (at most ${MAX_CLIENT_INPUTS})`);
+  }
+  return transaction;
+}
 
 export interface Prevouts {
   scripts: Uint8Array[];

@@ -148,6 +148,9 @@ describe('adversarial: what Ferry signs', () => {
     await rejects(refund(good.unsignedHex, 0.5), 400, 'invalid parameter: index');
     const unknown = batchSpend([{ ...a.output, txid: hex.encode(randomBytes(32)) }], destination);
     await rejects(refund(unknown.unsignedHex), 400, 'could not find the outputs the transaction spends');
+    // a batch of 101 inputs would cost 101 node lookups under the swap's lock: refused before any of them
+    const huge = batchSpend(Array.from({ length: 101 }, (_, vout) => ({ ...a.output, vout })), destination);
+    await rejects(refund(huge.unsignedHex), 400, 'transaction has too many inputs: 101 (at most 100)');
     const wrongVout = batchSpend([{ ...a.output, vout: 7 }], destination);
     await rejects(refund(wrongVout.unsignedHex), 400, 'could not find the outputs the transaction spends');
     const coin = await fundedCoin(world, 30_000);

@@ -5,7 +5,7 @@ import { hex } from '@scure/base';
 import { SigHash } from '@scure/btc-signer';
 import { InvalidNonce, signForClient } from '../../keys/index.ts';
 import { SwapStatus as S, SwapType } from '../../swaps/status.ts';
-import { parseTransaction } from '../chain-tools.ts';
+import { parseClientTransaction } from '../chain-tools.ts';
 import type { EngineContext } from '../context.ts';
 import { bytes, deserializeTree, reverseData } from '../data.ts';
 import { incorrectPreimage, invalidParameter, notEligibleForClaim, undefinedParameter } from '../errors.ts';
@@ -42,12 +42,7 @@ export async function reverseClaim(
   if (given.length === 0) return {};
 
   const clientNonce = hexBytes(request.pubNonce, 'pubNonce');
-  let transaction;
-  try {
-    transaction = parseTransaction(hex.encode(hexBytes(request.transaction, 'transaction')));
-  } catch {
-    throw invalidParameter('transaction');
-  }
+  const transaction = parseClientTransaction(hex.encode(hexBytes(request.transaction, 'transaction')));
   const index = request.index!;
   if (!Number.isSafeInteger(index) || index < 0 || index >= transaction.inputsLength) throw invalidParameter('index');
   const data = reverseData(settled);

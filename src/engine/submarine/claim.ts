@@ -3,6 +3,7 @@
 import { hex } from '@scure/base';
 import { SigHash } from '@scure/btc-signer';
 import { OutputType, constructClaimTransaction } from 'boltz-core';
+import { RpcError } from '../../chains/bitcoin-rpc.ts';
 import type { EffectRecord, SwapRecord } from '../../db/index.ts';
 import { InvalidNonce, InvalidPartialSignature, KeyPathSession, taprootSwapKey } from '../../keys/index.ts';
 import { minerFee } from '../../swaps/amounts.ts';
@@ -69,7 +70,14 @@ export class SubmarineClaims {
       const { transaction } = negotiation;
       transaction.updateInput(0, { finalScriptWitness: [signature] }, true);
       const txHex = hex.encode(transaction.toBytes(true, true));
-      await this.ctx.chain.broadcast(txHex);
+      try {
+        await this.ctx.chain.broadcast(txHex);
+      } catch (error) {
+        // The node refused the claim (e.g. the lockup is spent already): the swap stays claim.pending, new claim
+        // details can be requested, and Ferry's own script-path claim still follows after the delay.
+        if (error instanceof RpcError) throw new SwapError(400, `could not broadcast the claim: ${error.message}`);
+        throw error;
+      }
       await this.ctx.swaps.applyLocked(id, {
         type: 'claim.broadcast',
         data: { claimTransaction: { txid: transaction.id, hex: txHex } },

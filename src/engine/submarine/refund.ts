@@ -6,7 +6,7 @@ import { hex } from '@scure/base';
 import { SigHash } from '@scure/btc-signer';
 import { InvalidNonce, checkPublicNonce, signForClient } from '../../keys/index.ts';
 import { REFUNDABLE_STATUSES, SwapType } from '../../swaps/status.ts';
-import { parseTransaction } from '../chain-tools.ts';
+import { parseClientTransaction } from '../chain-tools.ts';
 import type { EngineContext } from '../context.ts';
 import { bytes, deserializeTree, submarineData } from '../data.ts';
 import { RefundRefusal, invalidParameter, notEligibleForRefund } from '../errors.ts';
@@ -31,12 +31,7 @@ export function submarineRefund(
     } catch {
       throw invalidParameter('pubNonce');
     }
-    let transaction;
-    try {
-      transaction = parseTransaction(hex.encode(hexBytes(request.transaction, 'transaction')));
-    } catch {
-      throw invalidParameter('transaction');
-    }
+    const transaction = parseClientTransaction(hex.encode(hexBytes(request.transaction, 'transaction')));
     if (!Number.isSafeInteger(request.index) || request.index < 0 || request.index >= transaction.inputsLength) {
       throw invalidParameter('index');
     }
