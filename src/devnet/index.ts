@@ -10,6 +10,8 @@ export interface DevnetOptions {
   host?: string;
   bitcoinPort?: number; // 0 = ephemeral
   blockIntervalMs?: number;
+  /** Let higher-fee conflicting transactions replace mempool ones (see BitcoinDevnetOptions). */
+  fullRbf?: boolean;
 }
 
 export interface DevnetInfo {
@@ -38,6 +40,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     host: options.host,
     port: options.bitcoinPort,
     blockIntervalMs: options.blockIntervalMs,
+    fullRbf: options.fullRbf,
   });
   let lightning: LightningDevnet;
   try {

@@ -9,4 +9,4 @@ export { submarineMachine, SUBMARINE_EVENTS, SUBMARINE_EFFECTS, SUBMARINE_STATUS
 export type { SubmarineEvent, SubmarineEffect, SubmarineStatus } from './submarine-machine.ts';
 export { reverseMachine, REVERSE_EVENTS, REVERSE_EFFECTS, REVERSE_STATUSES } from './reverse-machine.ts';
 export type { ReverseEvent, ReverseEffect, ReverseStatus } from './reverse-machine.ts';
-export { classifySubmarineLockup, type LockupObservation, type LockupPolicy } from './lockup.ts';
+export { classifySubmarineLockup, lockupReplaceable, type LockupObservation, type LockupPolicy } from './lockup.ts';

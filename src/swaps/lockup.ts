@@ -1,6 +1,7 @@
 // Turns a lockup seen on chain into the submarine machine's event: checks the amount against the expected one
 // and decides whether an unconfirmed lockup may be trusted (0-conf). Pure; the engine gathers the facts.
 import type { MachineEvent } from './machine.ts';
+import { SwapStatus } from './status.ts';
 import type { SubmarineEvent } from './submarine-machine.ts';
 
 export interface LockupObservation {
@@ -34,14 +35,32 @@ export interface LockupRecord {
   zeroConfRejected: boolean;
 }
 
+/**
+ * Whether a swap in this status may still swap its recorded lockup for a replacement (a fee bump): only while no
+ * payment can have started. An unconfirmed lockup accepted for 0-conf in transaction.mempool is what a payment
+ * starts from, so it stays.
+ */
+export function lockupReplaceable(status: string, lockup: LockupRecord): boolean {
+  if (status === SwapStatus.TransactionMempool) return lockup.zeroConfRejected;
+  return REPLACEABLE_IN.includes(status);
+}
+
+const REPLACEABLE_IN: readonly string[] = [SwapStatus.Created, SwapStatus.InvoiceSet, SwapStatus.TransactionConfirmed];
+
+/**
+ * Classifies a lockup seen paying the swap's address. `replacesRecorded`: the engine found that this other
+ * transaction takes the recorded lockup's place (it spends one of the same coins, or the recorded one left the
+ * mempool unconfirmed) while lockupReplaceable holds; it is then judged afresh, amount and 0-conf alike.
+ */
 export function classifySubmarineLockup(
   data: { lockup?: unknown; expectedAmount?: unknown },
   seen: LockupObservation,
   policy: LockupPolicy,
+  replacesRecorded = false,
 ): MachineEvent<SubmarineEvent> | undefined {
   const existing = data.lockup as LockupRecord | undefined;
-  if (existing !== undefined) {
-    // Only the first lockup counts; a second payment to the address is the user's to refund after the timeout.
+  if (existing !== undefined && !(replacesRecorded && existing.txid !== seen.txid)) {
+    // Otherwise only the first lockup counts; a second payment to the address is the user's to refund after the timeout.
     if (existing.txid !== seen.txid || existing.vout !== seen.vout) return undefined;
     if (seen.confirmations > 0 && !existing.confirmed) {
       return { type: 'lockup.confirmed', data: { lockup: { ...existing, confirmed: true } } };

@@ -95,10 +95,22 @@ export const submarineMachine: MachineDefinition<SubmarineStatus, SubmarineEvent
     { from: S.TransactionMempool, event: 'invoice.provided', to: S.InvoiceSet, effects: [] },
     { from: S.TransactionMempool, event: 'lockup.confirmed', to: S.TransactionConfirmed, effects: ['startPayment'], guard: 'hasInvoice' },
     { from: S.TransactionMempool, event: 'lockup.confirmed', to: S.TransactionConfirmed, effects: [] },
+    // A replacement of the recorded lockup (a fee bump) is judged like a first lockup.
+    { from: S.TransactionMempool, event: 'lockup.rejected', to: S.TransactionLockupFailed, effects: [] },
+    { from: S.TransactionMempool, event: 'lockup.mempool', to: S.TransactionMempool, effects: [] },
+    { from: S.TransactionMempool, event: 'lockup.zeroConf', to: S.TransactionMempool, effects: ['startPayment'], guard: 'hasInvoice' },
+    { from: S.TransactionMempool, event: 'lockup.zeroConf', to: S.TransactionMempool, effects: [] },
     { from: S.TransactionMempool, event: 'payment.start', to: S.InvoicePending, effects: ['payInvoice'], guard: 'readyToPay' },
     { from: S.TransactionMempool, event: 'timeout', to: S.Expired, effects: [], set: timedOut },
 
     { from: S.TransactionConfirmed, event: 'invoice.provided', to: S.InvoiceSet, effects: ['startPayment'] },
+    // Replacements of a lockup reorganised out before the payment started.
+    { from: S.TransactionConfirmed, event: 'lockup.rejected', to: S.TransactionLockupFailed, effects: [] },
+    { from: S.TransactionConfirmed, event: 'lockup.mempool', to: S.TransactionMempool, effects: [] },
+    { from: S.TransactionConfirmed, event: 'lockup.zeroConf', to: S.TransactionMempool, effects: ['startPayment'], guard: 'hasInvoice' },
+    { from: S.TransactionConfirmed, event: 'lockup.zeroConf', to: S.TransactionMempool, effects: [] },
+    { from: S.TransactionConfirmed, event: 'lockup.confirmed', to: S.TransactionConfirmed, effects: ['startPayment'], guard: 'hasInvoice' },
+    { from: S.TransactionConfirmed, event: 'lockup.confirmed', to: S.TransactionConfirmed, effects: [] },
     { from: S.TransactionConfirmed, event: 'payment.start', to: S.InvoicePending, effects: ['payInvoice'], guard: 'readyToPay' },
     { from: S.TransactionConfirmed, event: 'timeout', to: S.Expired, effects: [], set: timedOut },
 

@@ -41,11 +41,22 @@ export interface AcceptView extends SequenceContext {
   mempoolSpender(txid: string, vout: number): string | undefined;
   mempoolHasTxid(txid: string): boolean;
   mempoolHasWtxid(wtxid: string): boolean;
+  /** The direct conflicts and all their mempool descendants (each once), for a replacement's fee checks. */
+  evictionSet?(conflicts: string[]): { direct: EvictionCandidate[]; all: EvictionCandidate[] };
 }
 
 export interface Accepted {
   fee: bigint;
   spentCoins: Coin[];
+  /** Mempool transactions this one replaces (BIP 125, full RBF): the direct conflicts and their descendants. */
+  replaces: string[];
+}
+
+/** A mempool transaction a replacement would evict, as acceptance judges it. */
+export interface EvictionCandidate {
+  txid: string;
+  fee: bigint;
+  vsize: number;
 }
 
 /** Core's relay floor: 1 sat/vB (-minrelaytxfee=0.00001). */
@@ -118,8 +129,13 @@ export function checkForMempool(tx: Tx, view: AcceptView, options: AcceptOptions
   if (!isFinalTx(tx, view.nextHeight, view.tipMedianTime)) throw new TxRejected('non-final');
   if (view.mempoolHasWtxid(tx.wtxid)) throw new TxRejected('txn-already-in-mempool');
   if (view.mempoolHasTxid(tx.txid)) throw new TxRejected('txn-same-nonwitness-data-in-mempool');
+  const conflicts = new Set<string>();
   for (const input of tx.inputs) {
-    if (view.mempoolSpender(input.prevTxid, input.vout) !== undefined) throw new TxRejected('txn-mempool-conflict');
+    const spender = view.mempoolSpender(input.prevTxid, input.vout);
+    if (spender === undefined) continue;
+    // A view without eviction support (a package test) keeps refusing conflicts outright.
+    if (view.evictionSet === undefined) throw new TxRejected('txn-mempool-conflict');
+    conflicts.add(spender);
   }
   const spentCoins: Coin[] = [];
   for (const input of tx.inputs) {
@@ -149,6 +165,7 @@ export function checkForMempool(tx: Tx, view: AcceptView, options: AcceptOptions
   const fee = valueIn - valueOut;
   const minFee = (BigInt(tx.vsize) * MIN_RELAY_SAT_PER_KVB) / 1000n;
   if (fee < minFee) throw new TxRejected('min relay fee not met', `${fee} < ${minFee}`);
+  const replaces = conflicts.size === 0 ? [] : checkReplacement(tx, fee, [...conflicts], view);
 
   if (!options.trusted && !options.scriptCache?.has(tx.wtxid)) {
     const prevouts = spentCoins.map((coin) => ({ script: coin.script, value: coin.value }));
@@ -156,5 +173,45 @@ export function checkForMempool(tx: Tx, view: AcceptView, options: AcceptOptions
     if (!check.ok) throw new TxRejected(check.reason);
     options.scriptCache?.add(tx.wtxid);
   }
-  return { fee, spentCoins };
+  return { fee, spentCoins, replaces };
 }
+
+/** Core's MAX_REPLACEMENT_CANDIDATES. */
+const MAX_REPLACEMENT_CANDIDATES = 100;
+
+/**
+ * Full RBF, simplified from Core's policy/rbf.cpp: the replacement must not spend what it evicts, must pay a
+ * higher fee rate than each transaction it conflicts with directly, and must pay for everything it evicts plus its
+ * own relay. Returns the txids to evict.
+ */
+function checkReplacement(tx: Tx, fee: bigint, conflicts: string[], view: AcceptView): string[] {
+  const { direct, all } = view.evictionSet!(conflicts);
+  const evicted = new Set(all.map((entry) => entry.txid));
+  if (all.length > MAX_REPLACEMENT_CANDIDATES) {
+    throw new TxRejected('too many potential replacements', `rejecting replacement ${tx.txid}; too many potential replacements (${all.length} > ${MAX_REPLACEMENT_CANDIDATES})`);
+  }
+  for (const input of tx.inputs) {
+    if (evicted.has(input.prevTxid)) {
+      throw new TxRejected('bad-txns-spends-conflicting-tx', `${tx.txid} spends conflicting transaction ${input.prevTxid}`);
+    }
+  }
+  for (const original of direct) {
+    // fee / vsize compared without division: fee × other vsize.
+    if (fee * BigInt(original.vsize) <= original.fee * BigInt(tx.vsize)) {
+      throw new TxRejected('insufficient fee', `rejecting replacement ${tx.txid}; new feerate ${satPerKvb(fee, tx.vsize)} <= old feerate ${satPerKvb(original.fee, original.vsize)}`);
+    }
+  }
+  const evictedFees = all.reduce((sum, entry) => sum + entry.fee, 0n);
+  if (fee < evictedFees) {
+    throw new TxRejected('insufficient fee', `rejecting replacement ${tx.txid}, less fees than conflicting txs; ${formatMoney(fee)} < ${formatMoney(evictedFees)}`);
+  }
+  const additional = fee - evictedFees;
+  const relay = (BigInt(tx.vsize) * MIN_RELAY_SAT_PER_KVB) / 1000n;
+  if (additional < relay) {
+    throw new TxRejected('insufficient fee', `rejecting replacement ${tx.txid}, not enough additional fees to relay; ${formatMoney(additional)} < ${formatMoney(relay)}`);
+  }
+  return [...evicted];
+}
+
+/** Core's CFeeRate::ToString: "x.xxxxxxxx BTC/kvB". */
+const satPerKvb = (fee: bigint, vsize: number): string => `${formatMoney((fee * 1000n) / BigInt(vsize))} BTC/kvB`;

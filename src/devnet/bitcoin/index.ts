@@ -20,6 +20,7 @@ export interface BitcoinDevnetOptions {
   rpcPassword?: string; // defaults: generated once and persisted in dataDir
   blockIntervalMs?: number; // mine a block on a timer; 0/undefined = only on demand
   fund?: boolean; // default true: create wallets "operator" and "user" with 50 BTC of mature coins each
+  fullRbf?: boolean; // default false: conflicting transactions are refused; true: higher-fee ones replace (Core 28)
 }
 
 export interface BitcoinDevnet {
@@ -96,6 +97,7 @@ export async function startBitcoinDevnet(options: BitcoinDevnetOptions): Promise
   try {
     const { user, password } = credentials(store, options);
     const node = new BitcoinNode(store);
+    node.fullRbf = options.fullRbf === true;
     node.load();
     wallets = new WalletManager(node, store, join(dir, 'wallets'));
     wallets.loadAtStartup();

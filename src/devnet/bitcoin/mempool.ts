@@ -1,6 +1,7 @@
 // Unconfirmed transactions: entries in arrival order (parents always arrive before their children), the
 // outpoints they spend, parent/child links, and fee-rate block selection that never puts a child
 // before its parent.
+import type { EvictionCandidate } from './accept.ts';
 import type { Coin } from './chain.ts';
 import { outpointKey, type Tx } from './tx.ts';
 
@@ -102,6 +103,17 @@ export class Mempool {
 
   descendants(txid: string): Set<string> {
     return this.walk(txid, (entry) => entry.children);
+  }
+
+  /** What replacing these mempool transactions would evict: them (direct) and, with their descendants, all. */
+  evictionSet(conflicts: string[]): { direct: EvictionCandidate[]; all: EvictionCandidate[] } {
+    const candidate = (txid: string): EvictionCandidate => {
+      const entry = this.entries.get(txid)!;
+      return { txid, fee: entry.fee, vsize: entry.tx.vsize };
+    };
+    const all = new Set(conflicts);
+    for (const txid of conflicts) for (const descendant of this.descendants(txid)) all.add(descendant);
+    return { direct: conflicts.map(candidate), all: [...all].map(candidate) };
   }
 
   /**

@@ -60,6 +60,11 @@ export class BitcoinNode extends EventEmitter<NodeEventMap> {
   readonly chain = new ChainState(genesisBlock());
   readonly mempool = new Mempool();
   private readonly scriptCache = new Set<string>();
+  /**
+   * Core 28's full RBF: a conflicting transaction that pays more replaces what it conflicts with. Off by default,
+   * where the devnet refuses every conflict ("txn-mempool-conflict") so races between spends stay deterministic.
+   */
+  fullRbf = false;
 
   constructor(private readonly store: NodeStore) {
     super();
@@ -140,6 +145,7 @@ export class BitcoinNode extends EventEmitter<NodeEventMap> {
       mempoolSpender: (txid, vout) => this.mempool.spender(txid, vout),
       mempoolHasTxid: (txid) => this.mempool.get(txid) !== undefined,
       mempoolHasWtxid: (wtxid) => this.mempool.hasWtxid(wtxid),
+      evictionSet: this.fullRbf ? (conflicts) => this.mempool.evictionSet(conflicts) : undefined,
     };
   }
 
@@ -151,6 +157,9 @@ export class BitcoinNode extends EventEmitter<NodeEventMap> {
   private addToMempool(tx: Tx, time: number, trusted: boolean, limits: SubmitOptions = {}): MempoolEntry {
     const accepted = checkForMempool(tx, this.view(), { trusted, scriptCache: this.rememberScripts() });
     checkLimits(tx, accepted.fee, limits);
+    for (const txid of accepted.replaces) {
+      if (this.mempool.remove(txid)) this.store.removeMempoolTx(txid);
+    }
     const entry: MempoolEntry = {
       tx,
       fee: accepted.fee,
@@ -194,6 +203,8 @@ export class BitcoinNode extends EventEmitter<NodeEventMap> {
       },
       mempoolSpender: (txid, vout) => spent.get(outpointKey(txid, vout)) ?? base.mempoolSpender(txid, vout),
       mempoolHasTxid: (txid) => pending.has(txid) || base.mempoolHasTxid(txid),
+      // A replacement is judged alone; within a package a conflict stays a plain refusal.
+      evictionSet: txs.length === 1 ? base.evictionSet : undefined,
     };
     let failed = false;
     return txs.map((tx) => {

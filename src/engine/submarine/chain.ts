@@ -1,7 +1,8 @@
 // What the chain watcher tells about a submarine swap: its lockup (checked and classified) and spends of it.
 import type { LockupEvent, SpendEvent } from '../../chains/events.ts';
 import type { SwapRecord } from '../../db/index.ts';
-import { classifySubmarineLockup } from '../../swaps/lockup.ts';
+import { hex } from '@scure/base';
+import { classifySubmarineLockup, lockupReplaceable } from '../../swaps/lockup.ts';
 import { SwapStatus as S } from '../../swaps/status.ts';
 import { parseTransaction, signalsRbf } from '../chain-tools.ts';
 import type { EngineContext } from '../context.ts';
@@ -37,17 +38,46 @@ export async function onSubmarineLockup(ctx: EngineContext, swap: SwapRecord, ev
   await ctx.swaps.locks.run(swap.id, async () => {
     const fresh = await ctx.swaps.require(swap.id);
     const data = submarineData(fresh);
-    const classified = classifySubmarineLockup(data, seen, {
-      maximalZeroConf: data.pricing.maximalZeroConf,
-      minZeroConfFeeRate,
-      overpaymentTolerancePercent: ctx.settings.overpaymentTolerancePercent,
-    });
+    const classified = classifySubmarineLockup(
+      data,
+      seen,
+      {
+        maximalZeroConf: data.pricing.maximalZeroConf,
+        minZeroConfFeeRate,
+        overpaymentTolerancePercent: ctx.settings.overpaymentTolerancePercent,
+      },
+      await replacesRecorded(ctx, fresh, seen),
+    );
     if (classified === undefined) return;
     const result = await ctx.swaps.applyLocked(swap.id, classified);
     if (!result.applied) return;
     ctx.watching.outpoint(swap.id, event.txid, event.vout);
     crashPoint('submarine.lockup-seen');
   });
+}
+
+/**
+ * Whether a lockup transaction other than the recorded one takes its place: the user fee-bumped it (the new one
+ * spends one of the same coins) or the recorded one left the mempool unconfirmed. Two unrelated payments to the
+ * address are not a replacement: the first keeps counting.
+ */
+async function replacesRecorded(ctx: EngineContext, swap: SwapRecord, seen: { txid: string; hex: string }): Promise<boolean> {
+  const recorded = submarineData(swap).lockup;
+  if (recorded === undefined || recorded.txid === seen.txid || !lockupReplaceable(swap.status, recorded)) return false;
+  if (spendsSameCoin(recorded.hex, seen.hex)) return true;
+  return (await ctx.chain.unspentConfirmations(recorded.txid, recorded.vout)) === undefined;
+}
+
+function spendsSameCoin(aHex: string, bHex: string): boolean {
+  const outpoints = (txHex: string): string[] => {
+    const tx = parseTransaction(txHex);
+    return Array.from({ length: tx.inputsLength }, (_, i) => {
+      const input = tx.getInput(i);
+      return `${hex.encode(input.txid!)}:${input.index!}`;
+    });
+  };
+  const spent = new Set(outpoints(aHex));
+  return outpoints(bHex).some((outpoint) => spent.has(outpoint));
 }
 
 export async function onSubmarineSpend(ctx: EngineContext, swap: SwapRecord, event: SpendEvent): Promise<void> {
