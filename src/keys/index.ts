@@ -9,5 +9,5 @@ export {
   signForClient,
   taprootSwapKey,
   type PartialSignature,
-  type TaprootSwapKey,
 } from './musig.ts';
+export { aggregateKeys, swapOutputKey, tapTreeRoot, taprootTweak, type TaprootSwapKey } from './key-agg.ts';

@@ -1,8 +1,10 @@
-// MuSig2 (BIP327) for Taproot swaps, with boltz-core's Musig: keys are always ordered [service, client], the
+// MuSig2 (BIP327) signing for Taproot swaps, with boltz-core's Musig: keys are always ordered [service, client], the
 // aggregate is tweaked by the swap tree, signatures use SIGHASH_DEFAULT. A secret nonce signs at most once:
 // a session refuses a second signature, and one-shot signing never keeps its nonce.
 import { schnorr, secp256k1 } from '@noble/curves/secp256k1.js';
-import { Musig, Scripts, TaprootUtils, type Types } from 'boltz-core';
+import { equalBytes } from '@noble/curves/utils.js';
+import { Musig, TaprootUtils, type Types } from 'boltz-core';
+import { swapOutputKey, type TaprootSwapKey } from './key-agg.ts';
 
 export class InvalidPartialSignature extends Error {
   constructor() {
@@ -16,33 +18,24 @@ export class InvalidNonce extends Error {
   }
 }
 
-export interface TaprootSwapKey {
-  /** 32-byte x-only MuSig2 aggregate before the tweak (the internal key of the output). */
-  internalKey: Uint8Array;
-  /** 32-byte x-only tweaked key the output commits to. */
-  outputKey: Uint8Array;
-  /** OP_1 <outputKey>. */
-  outputScript: Uint8Array;
-}
-
 function tweaked(servicePrivateKey: Uint8Array, keys: readonly [Uint8Array, Uint8Array], tree: Types.SwapTree) {
   return TaprootUtils.tweakMusig(Musig.create(servicePrivateKey, [keys[0], keys[1]]), tree.tree);
 }
 
-/** The swap output's keys and script for the service key, the client key and the swap tree. */
+/**
+ * The swap output's keys and script, after checking that the private key is the service's (as Musig.create
+ * did). Callers holding only the public keys use swapOutputKey, which skips that check.
+ */
 export function taprootSwapKey(
   servicePrivateKey: Uint8Array,
   servicePublicKey: Uint8Array,
   clientPublicKey: Uint8Array,
   tree: Types.SwapTree,
 ): TaprootSwapKey {
-  const musig = Musig.create(servicePrivateKey, [servicePublicKey, clientPublicKey]);
-  const tweakedMusig = TaprootUtils.tweakMusig(musig, tree.tree);
-  return {
-    internalKey: TaprootUtils.toXOnly(musig.internalKey),
-    outputKey: TaprootUtils.toXOnly(tweakedMusig.aggPubkey),
-    outputScript: Scripts.p2trOutput(tweakedMusig.aggPubkey),
-  };
+  if (!equalBytes(secp256k1.getPublicKey(servicePrivateKey, true), servicePublicKey)) {
+    throw new Error('the private key is not the service public key\'s');
+  }
+  return swapOutputKey(servicePublicKey, clientPublicKey, tree);
 }
 
 /** Throws InvalidNonce unless `nonce` is a BIP327 public nonce: two 33-byte compressed points. */

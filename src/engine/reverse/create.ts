@@ -3,7 +3,7 @@
 import { hex } from '@scure/base';
 import { reverseSwapTree } from 'boltz-core';
 import { UniqueViolation, type SwapRecord } from '../../db/index.ts';
-import { taprootSwapKey } from '../../keys/index.ts';
+import { swapOutputKey } from '../../keys/index.ts';
 import { limitViolation, reverseInvoiceAmount, reverseOnchainAmount } from '../../swaps/amounts.ts';
 import { generateSwapId } from '../../swaps/ids.ts';
 import { reversePairBody } from '../../swaps/pairs.ts';
@@ -54,7 +54,7 @@ export async function createReverse(ctx: EngineContext, request: CreateReverseRe
   const keyIndex = await ctx.storage.counters.nextSwapKeyIndex();
   const key = ctx.keys.keyAt(keyIndex);
   const tree = reverseSwapTree(false, hashBytes, claimPublicKey, key.publicKey, timeoutBlockHeight);
-  const { outputScript } = taprootSwapKey(key.privateKey, key.publicKey, claimPublicKey, tree);
+  const { outputScript } = swapOutputKey(key.publicKey, claimPublicKey, tree);
   const lockupAddress = ctx.chain.addressOf(outputScript);
 
   let paymentRequest: string;

@@ -6,7 +6,7 @@ import { hex } from '@scure/base';
 import { OutputType, constructRefundTransaction } from 'boltz-core';
 import type { SpendEvent } from '../../chains/events.ts';
 import type { EffectRecord, SwapRecord } from '../../db/index.ts';
-import { taprootSwapKey } from '../../keys/index.ts';
+import { swapOutputKey } from '../../keys/index.ts';
 import { minerFee } from '../../swaps/amounts.ts';
 import { TYPICAL_VSIZE } from '../../swaps/pairs.ts';
 import { SwapStatus as S } from '../../swaps/status.ts';
@@ -33,7 +33,7 @@ export function refundLockup(ctx: EngineContext, effect: EffectRecord): Promise<
     if (!(await ctx.chain.isUnspent(lockup.txid, lockup.vout))) return;
     const key = ctx.keys.keyAt(swap.keyIndex!);
     const tree = deserializeTree(data.swapTree);
-    const { internalKey } = taprootSwapKey(key.privateKey, key.publicKey, bytes(data.claimPublicKey), tree);
+    const { internalKey } = swapOutputKey(key.publicKey, bytes(data.claimPublicKey), tree);
     const fee = minerFee(await ctx.chain.feeRate(), TYPICAL_VSIZE.claim);
     const transaction = constructRefundTransaction(
       [

@@ -5,7 +5,7 @@ import { SigHash } from '@scure/btc-signer';
 import { OutputType, constructClaimTransaction } from 'boltz-core';
 import { RpcError } from '../../chains/bitcoin-rpc.ts';
 import type { EffectRecord, SwapRecord } from '../../db/index.ts';
-import { InvalidNonce, InvalidPartialSignature, KeyPathSession, taprootSwapKey } from '../../keys/index.ts';
+import { InvalidNonce, InvalidPartialSignature, KeyPathSession, swapOutputKey } from '../../keys/index.ts';
 import { minerFee } from '../../swaps/amounts.ts';
 import { TYPICAL_VSIZE } from '../../swaps/pairs.ts';
 import { SwapStatus as S, SwapType } from '../../swaps/status.ts';
@@ -142,7 +142,7 @@ export async function claimWhenSilent(ctx: EngineContext, effect: EffectRecord):
     }
     const key = ctx.keys.keyAt(swap.keyIndex!);
     const tree = deserializeTree(data.swapTree);
-    const { internalKey } = taprootSwapKey(key.privateKey, key.publicKey, bytes(data.refundPublicKey), tree);
+    const { internalKey } = swapOutputKey(key.publicKey, bytes(data.refundPublicKey), tree);
     const fee = minerFee(await ctx.chain.feeRate(), TYPICAL_VSIZE.claim);
     const transaction = constructClaimTransaction(
       [

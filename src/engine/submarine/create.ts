@@ -2,7 +2,7 @@
 import { hex } from '@scure/base';
 import { swapTree } from 'boltz-core';
 import { UniqueViolation, type SwapRecord } from '../../db/index.ts';
-import { taprootSwapKey } from '../../keys/index.ts';
+import { swapOutputKey } from '../../keys/index.ts';
 import { submarineExpectedAmount, submarineInvoiceAmount } from '../../swaps/amounts.ts';
 import { generateSwapId } from '../../swaps/ids.ts';
 import { submarinePairBody, type PairConfig } from '../../swaps/pairs.ts';
@@ -77,7 +77,7 @@ export async function createSubmarine(ctx: EngineContext, request: CreateSubmari
   const keyIndex = await ctx.storage.counters.nextSwapKeyIndex();
   const key = ctx.keys.keyAt(keyIndex);
   const tree = swapTree(false, hex.decode(paymentHash), key.publicKey, refundPublicKey, timeoutBlockHeight);
-  const { outputScript } = taprootSwapKey(key.privateKey, key.publicKey, refundPublicKey, tree);
+  const { outputScript } = swapOutputKey(key.publicKey, refundPublicKey, tree);
   const address = ctx.chain.addressOf(outputScript);
   const pricing: SubmarinePricing = {
     rate: pair.rate,
