@@ -43,7 +43,7 @@ export interface SwapEngineOptions {
   minHtlcMarginBlocks?: number;
   /** Ferry locks for a reverse swap only while at least this many blocks remain until its timeout. Default: half of the timeout. */
   minReverseLockupBlocks?: number;
-  /** How often hold invoices of unpaid reverse swaps are looked up besides their subscription. Default 5000. */
+  /** How often the node's pending invoices are listed to follow unpaid reverse swaps (one call for all of them). Default 5000. */
   invoicePollMs?: number;
   /** First retry delay of a failed effect (doubling up to effectRetryMaxMs). Default 1000. */
   effectRetryMs?: number;

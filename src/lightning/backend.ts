@@ -71,6 +71,8 @@ export interface LightningBackend {
   settleHoldInvoice(preimage: string): Promise<void>;
   cancelHoldInvoice(paymentHash: string): Promise<void>;
   lookupInvoice(paymentHash: string): Promise<InvoiceUpdate | undefined>;
+  // Every OPEN or ACCEPTED invoice of the node, in as few calls as paging allows: one poll follows them all.
+  listPendingInvoices(): Promise<InvoiceUpdate[]>;
   subscribeInvoice(paymentHash: string, onUpdate: (update: InvoiceUpdate) => void): Subscription;
 
   // Pays unless the node already has a payment for this hash in flight or succeeded, in which case it follows

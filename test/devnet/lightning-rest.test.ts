@@ -235,6 +235,45 @@ describe('devnet lightning REST', () => {
     assert.ok(!(alices.payments as { payment_hash: string }[]).some((p) => p.payment_hash === hash));
   });
 
+  test('ListInvoices pages by add_index, forwards and backwards, with pending_only', async () => {
+    const added: { hash: string; index: number }[] = [];
+    for (const value of ['11', '12', '13', '14']) {
+      const { body } = await rest(devnet.nodes.alice, 'POST', '/v1/invoices', { value });
+      added.push({ hash: Buffer.from(String(body.r_hash), 'base64').toString('hex'), index: Number(body.add_index) });
+    }
+    const [a, b, c, d] = added;
+    assert.equal((await rest(devnet.nodes.alice, 'POST', '/v2/invoices/cancel', { payment_hash: b64(b.hash) })).status, 200);
+    type Page = { invoices: { r_hash: string; state: string; add_index: string }[]; first_index_offset: string; last_index_offset: string };
+    const list = async (query: string): Promise<Page> => {
+      const { status, body } = await rest<Page>(devnet.nodes.alice, 'GET', `/v1/invoices?${query}`);
+      assert.equal(status, 200);
+      return body;
+    };
+    const hashes = (page: Page) => page.invoices.map((i) => Buffer.from(i.r_hash, 'base64').toString('hex'));
+
+    // index_offset is exclusive; the cancelled invoice is not pending and does not count against the page size.
+    const first = await list(`pending_only=true&index_offset=${a.index - 1}&num_max_invoices=2`);
+    assert.deepEqual(hashes(first), [a.hash, c.hash]);
+    assert.deepEqual(first.invoices.map((i) => i.state), ['OPEN', 'OPEN']);
+    assert.equal(first.first_index_offset, String(a.index));
+    assert.equal(first.last_index_offset, String(c.index));
+    const second = await list(`pending_only=true&index_offset=${first.last_index_offset}&num_max_invoices=2`);
+    assert.deepEqual(hashes(second), [d.hash]);
+    const beyond = await list(`pending_only=true&index_offset=${d.index}`);
+    assert.deepEqual(beyond, { invoices: [], first_index_offset: '0', last_index_offset: '0' });
+
+    const all = await list(`index_offset=${a.index - 1}`);
+    assert.deepEqual(hashes(all), [a.hash, b.hash, c.hash, d.hash]);
+    assert.equal(all.invoices[1].state, 'CANCELED');
+    // Backwards: the page just before the offset, still in ascending order; offset 0 means from the newest.
+    assert.deepEqual(hashes(await list(`reversed=true&index_offset=${d.index}&num_max_invoices=2`)), [b.hash, c.hash]);
+    assert.deepEqual(hashes(await list('reversed=true&num_max_invoices=1')), [d.hash]);
+    // Invoices belong to their node: bob's list has none of alice's.
+    const { body: bobs } = await rest<Page>(devnet.nodes.bob, 'GET', `/v1/invoices?index_offset=${a.index - 1}`);
+    assert.deepEqual(bobs.invoices, []);
+    assert.equal((await rest(devnet.nodes.alice, 'GET', '/v1/invoices?index_offset=soon')).status, 400);
+  });
+
   test('nodes, channels, invoices and payments survive a restart; a held payment settles afterwards', async () => {
     const preimage = randomBytes(32).toString('hex');
     const hash = sha256(preimage);

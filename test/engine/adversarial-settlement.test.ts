@@ -44,6 +44,9 @@ class SettlementOutage implements LightningBackend {
   lookupInvoice(paymentHash: string) {
     return this.node.lookupInvoice(paymentHash);
   }
+  listPendingInvoices() {
+    return this.node.listPendingInvoices();
+  }
   subscribeInvoice(paymentHash: string, onUpdate: Parameters<LightningBackend['subscribeInvoice']>[1]) {
     return this.node.subscribeInvoice(paymentHash, onUpdate);
   }

@@ -306,6 +306,37 @@ describe('LND REST adapter against the devnet', () => {
     assert.equal(await localBalanceSat(devnet.nodes.ferry), ferryBefore - 40_000);
   });
 
+  test('listPendingInvoices pages through every open and accepted invoice, and only those', async () => {
+    const before = new Set((await ferry.listPendingInvoices()).map((u) => u.paymentHash));
+    const created: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      const { hash } = newPreimage();
+      await ferry.createHoldInvoice({ paymentHash: hash, amountMsat: 10_000n + BigInt(i) });
+      created.push(hash);
+    }
+    await ferry.cancelHoldInvoice(created[2]);
+    const held = newPreimage();
+    const invoice = await ferry.createHoldInvoice({ paymentHash: held.hash, amountMsat: 30_000_000n });
+    const paying = alice.payInvoice({ paymentRequest: invoice.paymentRequest, feeLimitMsat: 1_000n, timeoutSeconds: 10 });
+    await waitUntil(async () => (await ferry.lookupInvoice(held.hash))?.state === 'ACCEPTED');
+
+    // Pages of 2 force several calls; the result is the same as one large page.
+    const paged = (await ferry.listPendingInvoices(2)).filter((u) => !before.has(u.paymentHash));
+    const whole = (await ferry.listPendingInvoices()).filter((u) => !before.has(u.paymentHash));
+    assert.deepEqual(paged, whole);
+    const expected = [...created.filter((_, i) => i !== 2), held.hash];
+    assert.deepEqual(paged.map((u) => u.paymentHash), expected);
+    assert.deepEqual(paged.map((u) => u.state), ['OPEN', 'OPEN', 'OPEN', 'OPEN', 'OPEN', 'OPEN', 'ACCEPTED']);
+    const accepted = paged[paged.length - 1];
+    assert.equal(accepted.amountPaidMsat, 30_000_000n);
+    assert.equal(accepted.htlcExpiryHeights.length, 1);
+
+    await ferry.cancelHoldInvoice(held.hash);
+    assert.equal((await paying).status, 'FAILED');
+    for (const hash of created) await ferry.cancelHoldInvoice(hash);
+    assert.deepEqual((await ferry.listPendingInvoices(2)).filter((u) => !before.has(u.paymentHash)), []);
+  });
+
   test('looking up unknown invoices and payments gives undefined', async () => {
     const { hash } = newPreimage();
     assert.equal(await ferry.lookupInvoice(hash), undefined);

@@ -1,5 +1,7 @@
-// The hold invoice side of reverse swaps: follow each unpaid invoice (subscription, with lookups as a backstop
-// for a dropped stream or a lazily expiring node) until it is paid, cancelled or expired; settle and cancel.
+// The hold invoice side of reverse swaps: follow each unpaid invoice until it is paid, cancelled or expired;
+// settle and cancel. One ListInvoices of the node's pending invoices per poll serves every swap, so the node
+// sees O(1) calls however many swaps wait; only an invoice that left the pending list is looked up, to learn
+// whether it was settled, cancelled or expired. A few swaps also get a subscription, for a quick lockup.
 import type { EffectRecord } from '../../db/index.ts';
 import type { InvoiceUpdate, Subscription } from '../../lightning/backend.ts';
 import { SwapStatus as S } from '../../swaps/status.ts';
@@ -14,11 +16,14 @@ interface Followed {
 }
 
 const RESUBSCRIBE_MS = 1_000;
+// Open streams the node is asked to hold at most; the poll covers every swap beyond them.
+export const INVOICE_SUBSCRIPTION_CAP = 50;
 
 export class InvoiceWatch {
   private readonly followed = new Map<string, Followed>();
   private timer?: NodeJS.Timeout;
-  private polling = false;
+  private polling?: Promise<void>;
+  private pollAgain = false;
   private stopped = false;
 
   constructor(private readonly ctx: EngineContext) {}
@@ -27,6 +32,8 @@ export class InvoiceWatch {
     this.stopped = false;
     this.timer = setInterval(() => void this.poll(), this.ctx.settings.invoicePollMs);
     this.timer.unref();
+    // Swaps registered before the start (all of them, after a restart) are checked at once, in one poll.
+    void this.poll();
   }
 
   stop(): void {
@@ -38,23 +45,66 @@ export class InvoiceWatch {
   watch(swapId: string, paymentHash: string, expiresAt: number): void {
     if (this.followed.has(swapId) || this.stopped) return;
     this.followed.set(swapId, { paymentHash, expiresAt });
-    this.subscribe(swapId);
-    void this.check(swapId);
+    // A new invoice is open; one beyond the cap waits for the next poll, which covers it with the others.
+    if (this.subscriptions() < INVOICE_SUBSCRIPTION_CAP) this.subscribe(swapId);
   }
 
   unwatch(swapId: string): void {
-    this.followed.get(swapId)?.subscription?.close();
+    const entry = this.followed.get(swapId);
+    if (entry === undefined) return;
+    entry.subscription?.close();
     this.followed.delete(swapId);
+    if (entry.subscription !== undefined && !this.stopped) this.promote();
   }
 
-  /** Looks every followed invoice up now. */
+  /** Checks every followed invoice now; a poll already running is followed by one more. */
   async poll(): Promise<void> {
-    if (this.polling) return;
-    this.polling = true;
+    if (this.polling !== undefined) {
+      this.pollAgain = true;
+      return this.polling;
+    }
+    this.polling = (async () => {
+      try {
+        do {
+          this.pollAgain = false;
+          await this.checkAll();
+        } while (this.pollAgain && !this.stopped);
+      } finally {
+        this.polling = undefined;
+      }
+    })();
+    return this.polling;
+  }
+
+  private async checkAll(): Promise<void> {
+    if (this.followed.size === 0) return;
+    let pending: Map<string, InvoiceUpdate>;
     try {
-      for (const swapId of [...this.followed.keys()]) await this.check(swapId);
-    } finally {
-      this.polling = false;
+      pending = new Map((await this.ctx.lightning.listPendingInvoices()).map((u) => [u.paymentHash, u]));
+    } catch (error) {
+      this.ctx.logger.warn('pending invoice list failed', { error: String(error) });
+      return;
+    }
+    for (const [swapId, entry] of [...this.followed]) {
+      const update = pending.get(entry.paymentHash);
+      if (update !== undefined) await this.handle(swapId, update);
+      else await this.check(swapId);
+    }
+  }
+
+  private subscriptions(): number {
+    let open = 0;
+    for (const entry of this.followed.values()) if (entry.subscription !== undefined) open++;
+    return open;
+  }
+
+  // A freed stream goes to the longest-waiting swap without one.
+  private promote(): void {
+    for (const [swapId, entry] of this.followed) {
+      if (entry.subscription === undefined) {
+        this.subscribe(swapId);
+        return;
+      }
     }
   }
 
@@ -65,7 +115,9 @@ export class InvoiceWatch {
     entry.subscription = subscription;
     const again = () => {
       if (this.followed.get(swapId)?.subscription !== subscription || this.stopped) return;
-      setTimeout(() => this.subscribe(swapId), RESUBSCRIBE_MS).unref();
+      setTimeout(() => {
+        if (this.followed.get(swapId)?.subscription === subscription) this.subscribe(swapId);
+      }, RESUBSCRIBE_MS).unref();
     };
     subscription.done.then(again, (error: unknown) => {
       this.ctx.logger.debug('invoice subscription ended', { swap: swapId, error: String(error) });
@@ -73,6 +125,7 @@ export class InvoiceWatch {
     });
   }
 
+  // For an invoice no longer pending: the lookup says whether it was settled, cancelled or expired.
   private async check(swapId: string): Promise<void> {
     const entry = this.followed.get(swapId);
     if (entry === undefined) return;
@@ -97,7 +150,7 @@ export class InvoiceWatch {
           ? { type: 'invoice.accepted', data: { htlcExpiryHeights: update.htlcExpiryHeights } }
           : { type: 'invoice.expired' },
       );
-      // Only once the event is stored: until then the next lookup delivers it again.
+      // Only once the event is stored: until then the next poll delivers it again.
       this.unwatch(swapId);
     } catch (error) {
       this.ctx.logger.error('invoice update not applied', { swap: swapId, state: update.state, error: String(error) });

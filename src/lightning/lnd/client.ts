@@ -41,6 +41,8 @@ interface LndPayment {
 const toB64Url = (hex: string): string => Buffer.from(hex, 'hex').toString('base64url');
 const toB64 = (hex: string): string => Buffer.from(hex, 'hex').toString('base64');
 const HEX32 = /^[0-9a-f]{64}$/;
+// Invoices per ListInvoices page: large enough that thousands of pending swaps take a handful of calls.
+const LIST_PAGE_SIZE = 1000;
 
 function requireHash(hex: string, name: string): void {
   if (!HEX32.test(hex)) throw new Error(`${name} must be 32 bytes of lower-case hex`);
@@ -174,6 +176,23 @@ export class LndRestClient implements LightningBackend {
         return undefined;
       }
       throw err;
+    }
+  }
+
+  async listPendingInvoices(pageSize = LIST_PAGE_SIZE): Promise<InvoiceUpdate[]> {
+    const pending: InvoiceUpdate[] = [];
+    let offset = '0';
+    for (;;) {
+      const page = await this.http.request<{ invoices?: LndInvoice[]; last_index_offset?: string }>(
+        'GET',
+        `/v1/invoices?pending_only=true&index_offset=${offset}&num_max_invoices=${pageSize}&reversed=false`,
+      );
+      const invoices = page.invoices ?? [];
+      pending.push(...invoices.map(invoiceUpdate));
+      // A short page is the last; the offset check guards against a node that does not move forward.
+      const next = page.last_index_offset ?? '0';
+      if (invoices.length < pageSize || BigInt(next) <= BigInt(offset)) return pending;
+      offset = next;
     }
   }
 

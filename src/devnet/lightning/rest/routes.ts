@@ -217,6 +217,35 @@ const ROUTES: [string, RegExp, Handler][] = [
   ],
   [
     'GET',
+    /^\/v1\/invoices$/,
+    // ListInvoices: pages by add_index; index_offset is exclusive, and reversed pages end just before it (the
+    // newest when 0). A page is always in ascending add_index order; pending_only keeps OPEN and ACCEPTED.
+    unary(({ network, node, query }) => {
+      const number = (name: string): number => {
+        const text = query.get(name) ?? '0';
+        if (!/^\d+$/.test(text)) throw new LndError(GRPC.INVALID_ARGUMENT, `${name} must be an unsigned integer`);
+        return Number(text);
+      };
+      const offset = number('index_offset');
+      const max = number('num_max_invoices') || 100;
+      const pendingOnly = query.get('pending_only') === 'true';
+      const candidates = network
+        .listInvoices(node)
+        .filter((i) => !pendingOnly || i.state === 'OPEN' || i.state === 'ACCEPTED')
+        .sort((a, b) => a.addIndex - b.addIndex);
+      const page =
+        query.get('reversed') === 'true'
+          ? candidates.filter((i) => offset === 0 || i.addIndex < offset).slice(-max)
+          : candidates.filter((i) => i.addIndex > offset).slice(0, max);
+      return {
+        invoices: page.map(invoiceJson),
+        first_index_offset: String(page[0]?.addIndex ?? 0),
+        last_index_offset: String(page[page.length - 1]?.addIndex ?? 0),
+      };
+    }),
+  ],
+  [
+    'GET',
     /^\/v1\/invoice\/([^/]+)$/,
     unary(({ network, node, params }) => {
       if (!/^[0-9a-fA-F]{64}$/.test(params[0])) throw new LndError(GRPC.INVALID_ARGUMENT, 'invalid hash');
