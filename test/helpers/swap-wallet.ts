@@ -26,6 +26,7 @@ import WebSocket from 'ws';
 import { BitcoinRpcClient, satToBtc } from '../../src/chains/bitcoin-rpc.ts';
 import type { DevnetInfo } from '../../src/devnet/index.ts';
 import { decodeBolt11 } from '../../src/lightning/bolt11/index.ts';
+import type { ReversePair, SubmarinePair } from '../../src/client/types.ts';
 
 export interface KeyPair {
   privateKey: Uint8Array;
@@ -240,19 +241,8 @@ export interface ReverseSwap extends TaprootSwap {
   onchainAmount: number;
 }
 
-export interface SubmarinePair {
-  hash: string;
-  rate: number;
-  limits: { maximal: number; minimal: number; maximalZeroConf: number };
-  fees: { percentage: number; minerFees: number };
-}
-
-export interface ReversePair {
-  hash: string;
-  rate: number;
-  limits: { maximal: number; minimal: number };
-  fees: { percentage: number; minerFees: { lockup: number; claim: number } };
-}
+// The pair shapes a wallet reads are the SDK's.
+export type { ReversePair, SubmarinePair } from '../../src/client/types.ts';
 
 /** ceil(amount × percent / 100) in integers: percentages have at most 4 decimals. */
 export function percentageFee(amount: number, percent: number): number {
