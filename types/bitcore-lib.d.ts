@@ -80,7 +80,10 @@ declare module 'bitcore-lib' {
       readonly Point: { prototype: Point };
       Schnorr: { verify(publicKey: unknown, message: unknown, signature: unknown): boolean };
     };
-    readonly PublicKey: { isValid(data: Buffer): boolean };
+    readonly PublicKey: {
+      isValid(data: Buffer): boolean;
+      prototype: { point: { x: { toString(base: number): string } }; computeTapTweakHash(merkleRoot?: Buffer): Buffer };
+    };
     readonly Script: typeof Script;
     readonly Transaction: typeof Transaction;
   };

@@ -339,3 +339,38 @@ describe('Taproot keys whose x coordinate starts with a zero byte', () => {
     assert.deepEqual(verifyTransactionScripts(tx.hex, prevouts), { ok: false, inputIndex: 0, reason: SCHNORR });
   });
 });
+
+describe('Taproot internal keys whose x coordinate starts with a zero byte', () => {
+  // bitcore's TapTweak hash dropped leading zero bytes of the internal key: 1 in 256 script-path spends of
+  // such keys failed with "Witness program hash mismatch".
+  test('a script-path spend commits correctly, and a spend claiming another internal key does not', async () => {
+    const { p2tr, p2tr_pk, Transaction: BtcTx } = await import('@scure/btc-signer');
+    let internal: Uint8Array | undefined;
+    for (let i = 0; i < 10_000 && !internal; i++) {
+      const candidate = secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true).subarray(1);
+      if (candidate[0] === 0) internal = candidate;
+    }
+    assert.ok(internal, 'found an internal key with a leading zero byte');
+    const leafKey = secp256k1.utils.randomSecretKey();
+    const leaf = p2tr_pk(secp256k1.getPublicKey(leafKey, true).subarray(1));
+    const payment = p2tr(internal, { script: leaf.script }, undefined, true);
+    const funding = { txid: 'bb'.repeat(32), value: 60_000n, script: payment.script };
+    const tx = new BtcTx({ allowUnknownInputs: true });
+    tx.addInput({
+      txid: funding.txid,
+      index: 0,
+      witnessUtxo: { script: funding.script, amount: funding.value },
+      tapLeafScript: payment.tapLeafScript,
+    });
+    tx.addOutput({ script: p2wpkhScript(walletKey.publicKey), amount: 59_000n });
+    tx.signIdx(leafKey, 0);
+    tx.finalizeIdx(0);
+    const prevouts = [{ script: funding.script, value: funding.value }];
+    assert.deepEqual(verifyTransactionScripts(tx.hex, prevouts), { ok: true });
+
+    // the same witness against an output committing to another internal key is a commitment mismatch
+    const other = p2tr(secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true).subarray(1), { script: leaf.script }, undefined, true);
+    const result = verifyTransactionScripts(tx.hex, [{ script: other.script, value: funding.value }]);
+    assert.equal(result.ok, false);
+  });
+});

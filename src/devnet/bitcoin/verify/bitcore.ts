@@ -1,7 +1,8 @@
 // The single place that loads bitcore-lib: it refuses to be instantiated twice in one process
 // (global._bitcore guard), and every importer shares this module's instance.
 import bitcore from 'bitcore-lib';
-import { schnorr } from '@noble/curves/secp256k1.js';
+import { schnorr, secp256k1 } from '@noble/curves/secp256k1.js';
+import { sha256 } from '@noble/hashes/sha2.js';
 
 // bitcore validates each public key it builds (up to 7 per Taproot script-path spend) by lifting
 // x to a point a second time (a modular square root) and by checking N·P = ∞. For secp256k1 both
@@ -35,6 +36,19 @@ bitcore.crypto.Schnorr.verify = function verify(publicKey: any, message: any, si
   } catch {
     return false;
   }
+};
+
+// The same bn.js mix-up in the Taproot commitment check: the TapTweak hash serialized the internal key's x
+// without its leading zero bytes, so a script-path spend of such a key (1 in 256) failed with "Witness program
+// hash mismatch". BIP341: t = hashTapTweak(x(P) || merkle root), and it must be below the curve order.
+const tapTweakTag = sha256(new TextEncoder().encode('TapTweak'));
+bitcore.PublicKey.prototype.computeTapTweakHash = function computeTapTweakHash(merkleRoot?: Buffer): Buffer {
+  const x = Buffer.from(this.point.x.toString(16).padStart(64, '0'), 'hex');
+  const tweak = Buffer.from(sha256(Buffer.concat([tapTweakTag, tapTweakTag, x, merkleRoot ?? Buffer.alloc(0)])));
+  if (BigInt('0x' + tweak.toString('hex')) >= secp256k1.Point.CURVE().n) {
+    throw new Error('TapTweak hash failed secp256k1 order check');
+  }
+  return tweak;
 };
 
 export const { Script, Transaction } = bitcore;
