@@ -2,7 +2,8 @@
 // exception is a bug and stays a 500 through the HTTP server's catch-all.
 import { SwapError, type SwapService, type SwapStatusBody } from '../../engine/service.ts';
 import { HttpError, notFound } from '../http/errors.ts';
-import { swapNotFound } from '../http/validate.ts';
+import type { Router } from '../http/router.ts';
+import { requireSwapId, swapNotFound } from '../http/validate.ts';
 
 export async function engineCall<T>(call: () => Promise<T>): Promise<T> {
   try {
@@ -18,4 +19,12 @@ export async function requireStatus(swaps: SwapService, id: string): Promise<Swa
   const status = await engineCall(() => swaps.status(id));
   if (!status) throw notFound(swapNotFound(id));
   return status;
+}
+
+/** A GET route that reads one swap by id: the id is validated, the engine's answer is the body. */
+export function getById(router: Router, path: string, read: (id: string) => Promise<unknown>): void {
+  router.get(path, async ({ params }) => {
+    const id = requireSwapId(params.id);
+    return { body: await engineCall(() => read(id)) };
+  });
 }

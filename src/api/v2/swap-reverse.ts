@@ -15,7 +15,7 @@ import {
   requireString,
   requireSwapId,
 } from '../http/validate.ts';
-import { engineCall } from './swap-errors.ts';
+import { engineCall, getById } from './swap-errors.ts';
 import { withoutUndefined } from './swap-submarine.ts';
 
 // BOLT11 descriptions are limited to 639 bytes (the tagged field's length limit).
@@ -54,10 +54,7 @@ export function reverseRoutes(router: Router, swaps: SwapService): void {
     return { status: 201, body: await engineCall(() => swaps.createReverse(withoutUndefined(request))) };
   });
 
-  router.get('/v2/swap/reverse/{id}/transaction', async ({ params }) => {
-    const id = requireSwapId(params.id);
-    return { body: await engineCall(() => swaps.reverseTransaction(id)) };
-  });
+  getById(router, '/v2/swap/reverse/{id}/transaction', (id) => swaps.reverseTransaction(id));
 
   router.post('/v2/swap/reverse/{id}/claim', async ({ params, body }) => {
     const id = requireSwapId(params.id);

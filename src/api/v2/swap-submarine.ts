@@ -14,7 +14,7 @@ import {
   requireString,
   requireSwapId,
 } from '../http/validate.ts';
-import { engineCall } from './swap-errors.ts';
+import { engineCall, getById } from './swap-errors.ts';
 
 export function submarineRoutes(router: Router, swaps: SwapService): void {
   router.get('/v2/swap/submarine', async () => ({ body: await engineCall(() => swaps.submarinePairs()) }));
@@ -39,10 +39,7 @@ export function submarineRoutes(router: Router, swaps: SwapService): void {
     return { status: 201, body: await engineCall(() => swaps.createSubmarine(withoutUndefined(request))) };
   });
 
-  router.get('/v2/swap/submarine/{id}/transaction', async ({ params }) => {
-    const id = requireSwapId(params.id);
-    return { body: await engineCall(() => swaps.submarineTransaction(id)) };
-  });
+  getById(router, '/v2/swap/submarine/{id}/transaction', (id) => swaps.submarineTransaction(id));
 
   router.post('/v2/swap/submarine/{id}/invoice', async ({ params, body }) => {
     const id = requireSwapId(params.id);
@@ -52,20 +49,11 @@ export function submarineRoutes(router: Router, swaps: SwapService): void {
     return { body: await engineCall(() => swaps.setSubmarineInvoice(id, invoice, pairHash)) };
   });
 
-  router.get('/v2/swap/submarine/{id}/invoice/amount', async ({ params }) => {
-    const id = requireSwapId(params.id);
-    return { body: await engineCall(() => swaps.submarineInvoiceAmount(id)) };
-  });
+  getById(router, '/v2/swap/submarine/{id}/invoice/amount', (id) => swaps.submarineInvoiceAmount(id));
 
-  router.get('/v2/swap/submarine/{id}/preimage', async ({ params }) => {
-    const id = requireSwapId(params.id);
-    return { body: await engineCall(() => swaps.submarinePreimage(id)) };
-  });
+  getById(router, '/v2/swap/submarine/{id}/preimage', (id) => swaps.submarinePreimage(id));
 
-  router.get('/v2/swap/submarine/{id}/claim', async ({ params }) => {
-    const id = requireSwapId(params.id);
-    return { body: await engineCall(() => swaps.submarineClaimDetails(id)) };
-  });
+  getById(router, '/v2/swap/submarine/{id}/claim', (id) => swaps.submarineClaimDetails(id));
 
   router.post('/v2/swap/submarine/{id}/claim', async ({ params, body }) => {
     const id = requireSwapId(params.id);
