@@ -11,13 +11,13 @@ import * as btc from '@scure/btc-signer';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { hex } from '@scure/base';
 import { startBitcoinDevnet } from '../src/devnet/bitcoin/index.ts';
-import { BitcoinRpcClient, btcToSat } from '../src/chains/bitcoin-rpc.ts';
-import { ChainWatcher } from '../src/chains/watcher.ts';
+import { BitcoinRpcClient, btcToSat } from '../src/chains/bitcoin/rpc.ts';
+import { ChainWatcher } from '../src/chains/bitcoin/watcher.ts';
 import { MemoryCheckpointStore } from '../src/chains/checkpoint.ts';
 import { silentLogger } from '../src/chains/logger.ts';
-import { parseBlock } from '../src/chains/raw-block.ts';
-import { findLockups, findSpends } from '../src/chains/scan.ts';
-import { WatchIndex } from '../src/chains/watch-index.ts';
+import { parseBlock } from '../src/chains/bitcoin/raw-block.ts';
+import { findLockups, findSpends } from '../src/chains/bitcoin/scan.ts';
+import { WatchIndex } from '../src/chains/bitcoin/watch-index.ts';
 
 const REGTEST: typeof btc.NETWORK = { bech32: 'bcrt', pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef };
 const TRANSACTIONS = 2_000;

@@ -1,9 +1,10 @@
 // Ferry as one process: backends (the devnet where none is configured), storage, chain watcher and API.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
-import { BitcoinRpcClient } from './chains/bitcoin-rpc.ts';
-import { ChainService, UtxoChain } from './chains/chain-service.ts';
-import { ChainWatcher } from './chains/watcher.ts';
+import type { ChainRegistry } from './chains/backend.ts';
+import { connectChains } from './chains/registry.ts';
 import { createApiServer } from './api/index.ts';
 import { listen } from './api/http/server.ts';
 import type { ReferralCredential } from './api/v1/referrals.ts';
@@ -21,26 +22,21 @@ import type { Logger } from './log/index.ts';
 export interface Ferry {
   apiUrl: string;
   devnet?: Devnet;
-  chains: ChainService;
+  chains: ChainRegistry;
   storage: Storage;
-  watchers: Map<string, ChainWatcher>;
   lightning: Record<string, LightningBackend>;
   swaps?: SwapEngine;
   close(): Promise<void>;
 }
 
-async function waitForNode(rpc: BitcoinRpcClient, logger: Logger, attempts = 30): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const info = await rpc.getBlockchainInfo();
-      logger.info('bitcoin node reachable', { chain: info.chain, blocks: info.blocks });
-      return;
-    } catch (error) {
-      if (attempt >= attempts) throw new Error(`bitcoin node not reachable: ${(error as Error).message}`);
-      logger.warn('waiting for bitcoin node', { attempt, error: (error as Error).message });
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-    }
-  }
+/** This instance's lasting id (a file in the data directory), so a restart takes its own swap locks back. */
+function loadOrCreateInstanceId(dataDir: string): string {
+  const path = join(dataDir, 'instance-id');
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  const id = randomBytes(12).toString('hex');
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(path, `${id}\n`);
+  return id;
 }
 
 /** The partner credential of the referral report, if one is configured; half of one is a configuration error. */
@@ -59,7 +55,6 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
   try {
     const referral = referralCredentials(config);
     let devnet: Devnet | undefined;
-    let bitcoinRpc: BitcoinRpcClient;
     if (usesDevnetBitcoin(config) || usesDevnetLightning(config)) {
       devnet = await startDevnet({
         dataDir: config.dataDir,
@@ -69,39 +64,13 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
       closers.push(() => devnet!.close());
       logger.info('devnet started', { bitcoin: devnet.info.bitcoin.rpcUrl, info: `${config.dataDir}/devnet.json` });
     }
-    if (usesDevnetBitcoin(config)) {
-      const { rpcUrl, rpcUser, rpcPassword, wallets } = devnet!.info.bitcoin;
-      bitcoinRpc = new BitcoinRpcClient({ url: rpcUrl, user: rpcUser, password: rpcPassword, wallet: wallets.operator });
-    } else {
-      if (config.bitcoin.rpcUrl === '') throw new Error('no bitcoin backend: set bitcoin.rpcUrl or enable the devnet');
-      bitcoinRpc = new BitcoinRpcClient({
-        url: config.bitcoin.rpcUrl,
-        user: config.bitcoin.rpcUser,
-        password: config.bitcoin.rpcPassword,
-        wallet: config.bitcoin.wallet || undefined,
-      });
-    }
-    await waitForNode(bitcoinRpc, logger.child('bitcoin'));
-
     const storage = await openStorage(databaseUrl(config));
     closers.push(() => storage.close());
     logger.info('storage ready', { dialect: storage.database.dialect });
 
-    const chains = new ChainService();
-    chains.add(new UtxoChain('BTC', bitcoinRpc));
-
-    // The watcher resumes from its checkpoint in storage; swap engines subscribe to it.
-    const watcher = new ChainWatcher({
-      chain: 'BTC',
-      rpc: bitcoinRpc,
-      checkpoints: storage.checkpoints,
-      pollIntervalMs: config.bitcoin.pollIntervalMs,
-      logger: logger.child('watcher.BTC'),
-    });
-    watcher.on('block', (block) => logger.debug('block processed', { chain: 'BTC', height: block.height }));
-    watcher.on('reorg', (reorg) => logger.warn('chain reorganisation', { chain: 'BTC', forkHeight: reorg.forkHeight }));
-    closers.push(() => watcher.stop());
-    const watchers = new Map([['BTC', watcher]]);
+    const connected = await connectChains(config, devnet?.info, storage.checkpoints, logger);
+    closers.push(() => connected.close());
+    const chains = connected.chains;
 
     const lightning: Record<string, LightningBackend> = {};
     if (usesDevnetLightning(config)) {
@@ -126,10 +95,10 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
       const mnemonic = loadOrCreateMnemonic(config.swap.mnemonicPath || join(config.dataDir, 'mnemonic'));
       swaps = new SwapEngine({
         storage,
-        watcher,
-        rpc: bitcoinRpc,
-        lightning: lightning.BTC,
+        chains,
+        lightning: new Map(Object.entries(lightning)),
         keys: SwapKeys.fromMnemonic(mnemonic, config.network),
+        instanceId: loadOrCreateInstanceId(config.dataDir),
         pairs: [pairFromConfig(config)],
         network: config.network,
         claimDelayMs: config.swap.claimDelayMs,
@@ -137,10 +106,10 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
         paymentTimeoutSeconds: config.swap.paymentTimeoutSeconds,
         logger: logger.child('engine'),
       });
-      await swaps.start(); // re-registers active swaps, replays pending effects, starts the watcher
+      await swaps.start(); // re-registers active swaps, replays pending effects, starts the watchers
       closers.push(() => swaps!.stop());
     } else {
-      await watcher.start();
+      for (const chain of chains.values()) await chain.watcher.start();
     }
 
     const server: Server = createApiServer({
@@ -161,7 +130,7 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
     );
     const apiUrl = `http://${address.address}:${address.port}`;
     logger.info('API listening', { url: apiUrl });
-    return { apiUrl, devnet, chains, storage, watchers, lightning, swaps, close };
+    return { apiUrl, devnet, chains, storage, lightning, swaps, close };
   } catch (error) {
     await close();
     throw error;

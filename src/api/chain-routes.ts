@@ -1,25 +1,25 @@
 // Chain endpoints shared by v1 and v2: the same questions, different field names.
-import { TransactionNotFound, TransactionRejected, type ChainService, type UtxoChain } from '../chains/chain-service.ts';
+import { TransactionNotFound, TransactionRejected, type ChainBackend, type ChainRegistry } from '../chains/backend.ts';
 import { badRequest, HttpError, notFound } from './http/errors.ts';
 
-export function chainOf(chains: ChainService, symbol: string): UtxoChain {
+export function chainOf(chains: ChainRegistry, symbol: string): ChainBackend {
   const chain = chains.get(symbol);
   if (!chain) throw badRequest(`could not find currency: ${symbol}`);
   return chain;
 }
 
-export async function feeEstimations(chains: ChainService): Promise<Record<string, number>> {
-  const entries = await Promise.all(chains.all().map(async (c) => [c.symbol, await c.feeEstimate()] as const));
+export async function feeEstimations(chains: ChainRegistry): Promise<Record<string, number>> {
+  const entries = await Promise.all([...chains.values()].map(async (c) => [c.symbol, await c.feeRate()] as const));
   return Object.fromEntries(entries);
 }
 
-export async function heights(chains: ChainService): Promise<Record<string, number>> {
-  const entries = await Promise.all(chains.all().map(async (c) => [c.symbol, await c.height()] as const));
+export async function heights(chains: ChainRegistry): Promise<Record<string, number>> {
+  const entries = await Promise.all([...chains.values()].map(async (c) => [c.symbol, await c.height()] as const));
   return Object.fromEntries(entries);
 }
 
 /** notFoundStatus: v2 answers an unknown transaction with 404, v1 with 400. */
-export async function fetchTransaction(chain: UtxoChain, txid: string, notFoundStatus: 400 | 404) {
+export async function fetchTransaction(chain: ChainBackend, txid: string, notFoundStatus: 400 | 404) {
   try {
     return await chain.getTransaction(txid);
   } catch (error) {
@@ -32,17 +32,17 @@ export async function fetchTransaction(chain: UtxoChain, txid: string, notFoundS
 }
 
 /** Finds the swap timeout an early refund waits for (the swap engine knows; without one, nothing is added). */
-export type RefundTimeoutLookup = (hex: string) => Promise<{ timeoutBlockHeight: number; timeoutEta: number } | undefined>;
+export type RefundTimeoutLookup = (hex: string, currency: string) => Promise<{ timeoutBlockHeight: number; timeoutEta: number } | undefined>;
 
 // Core says 'non-final' when nLockTime is above the chain, and the script error when nLockTime is below the CLTV.
 const lockTimeRefusal = /non-final|Locktime requirement not satisfied/;
 
-export async function broadcastTransaction(chain: UtxoChain, hex: string, refundTimeout?: RefundTimeoutLookup): Promise<string> {
+export async function broadcastTransaction(chain: ChainBackend, hex: string, refundTimeout?: RefundTimeoutLookup): Promise<string> {
   try {
     return await chain.broadcast(hex);
   } catch (error) {
     if (!(error instanceof TransactionRejected)) throw error;
-    const timeout = refundTimeout && lockTimeRefusal.test(error.message) ? await refundTimeout(hex) : undefined;
+    const timeout = refundTimeout && lockTimeRefusal.test(error.message) ? await refundTimeout(hex, chain.symbol) : undefined;
     throw new HttpError(400, error.message, timeout ?? {});
   }
 }

@@ -1,7 +1,7 @@
 // Assembles the API: every route of v1 and v2 on one router, served by one HTTP server.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { ChainService } from '../chains/chain-service.ts';
-import type { SwapService } from '../engine/service.ts';
+import type { ChainRegistry } from '../chains/backend.ts';
+import type { SwapService } from '../protocol/index.ts';
 import { StatusFeed } from '../events/index.ts';
 import type { LightningBackend } from '../lightning/backend.ts';
 import type { Logger } from '../log/index.ts';
@@ -23,7 +23,7 @@ import { StatusStreams, defaultStreamOptions, streamPath, type StatusStreamOptio
 import { attachWebSocket, defaultWebSocketOptions, type WebSocketOptions } from './ws/server.ts';
 
 export interface ApiDependencies {
-  chains: ChainService;
+  chains: ChainRegistry;
   lightning: Record<string, LightningBackend>; // by chain symbol: BTC
   logger: Logger;
   maxBodyBytes: number;

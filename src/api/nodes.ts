@@ -1,11 +1,11 @@
 // Lightning node endpoints: v2 /nodes and /nodes/stats, v1 /getnodes and /nodestats (older field names).
-import type { ChainService } from '../chains/chain-service.ts';
+import type { ChainRegistry } from '../chains/backend.ts';
 import type { LightningBackend } from '../lightning/backend.ts';
 import { nodeStatsResponse, nodesResponse } from '../lightning/api.ts';
 import { HttpError } from './http/errors.ts';
 import type { Router } from './http/router.ts';
 
-export function nodeRoutes(router: Router, lightning: Record<string, LightningBackend>, chains: ChainService): void {
+export function nodeRoutes(router: Router, lightning: Record<string, LightningBackend>, chains: ChainRegistry): void {
   const blockTime = async (symbol: string, height: number) => {
     const chain = chains.get(symbol);
     return chain ? chain.blockTime(height) : 0;

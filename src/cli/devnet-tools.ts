@@ -1,6 +1,6 @@
 // `ferry devnet <tool>`: small helpers for people and scripts driving the devnet, talking to it only through
 // the endpoints listed in devnet.json (Core JSON-RPC and LND REST), exactly as any other tool would.
-import { BitcoinRpcClient, btcToSat } from '../chains/bitcoin-rpc.ts';
+import { BitcoinRpcClient, btcToSat } from '../chains/bitcoin/rpc.ts';
 import type { DevnetInfo } from '../devnet/index.ts';
 import { LndRestClient } from '../lightning/lnd/client.ts';
 

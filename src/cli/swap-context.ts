@@ -1,6 +1,6 @@
 // The setting of a `ferry swap` command: which service, which client store, which chain source, and where
 // claims and refunds pay to — from flags, the environment, and the devnet when one is running.
-import { BitcoinRpcClient } from '../chains/bitcoin-rpc.ts';
+import { BitcoinRpcClient } from '../chains/bitcoin/rpc.ts';
 import { BitcoinCoreChain, type ChainSource } from '../client/chain.ts';
 import { SwapClient } from '../client/client.ts';
 import { NETWORK_NAMES, scriptOfAddress, type NetworkName } from '../client/network.ts';

@@ -1,6 +1,6 @@
 // Where the client reads the chain and broadcasts: through the swap service's chain endpoints by default, or
 // straight from a Bitcoin Core node — which is what still works when the service is gone.
-import { BitcoinRpcClient } from '../chains/bitcoin-rpc.ts';
+import { BitcoinRpcClient } from '../chains/bitcoin/rpc.ts';
 import type { ServiceApi } from './api.ts';
 
 export interface ChainSource {

@@ -21,6 +21,8 @@ export {
   type NewEffect,
 } from './repositories/effects.ts';
 export { KvRepository } from './repositories/kv.ts';
+export { LockRepository } from './repositories/locks.ts';
+export { SigningSessionRepository, type SigningSessionRecord } from './repositories/signing-sessions.ts';
 export {
   SwapRepository,
   type NewSwap,

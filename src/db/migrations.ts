@@ -81,4 +81,32 @@ export const MIGRATIONS: readonly Migration[] = [
       ];
     },
   },
+  {
+    version: 2,
+    name: 'signing sessions and locks',
+    statements(dialect) {
+      const t = types(dialect);
+      return [
+        // A MuSig2 session Ferry opened with a client (its nonce handed out, the signature still to come), so
+        // another instance can finish it; the secret nonce is stored encrypted (src/engine/signing-sessions.ts).
+        `CREATE TABLE signing_sessions (
+          swap_id TEXT NOT NULL REFERENCES swaps (id),
+          purpose TEXT NOT NULL,
+          public_nonce TEXT NOT NULL,
+          sealed_secret_nonce TEXT NOT NULL,
+          message TEXT NOT NULL,
+          transaction_hex TEXT NOT NULL,
+          used ${t.bigint} NOT NULL,
+          created_at ${t.bigint} NOT NULL,
+          PRIMARY KEY (swap_id, purpose)
+        )${t.tableSuffix}`,
+        // Leases: one holder at a time per name (a swap id, or a wallet), across every instance on the database.
+        `CREATE TABLE locks (
+          name TEXT NOT NULL PRIMARY KEY,
+          owner TEXT NOT NULL,
+          expires_at ${t.bigint} NOT NULL
+        )${t.tableSuffix}`,
+      ];
+    },
+  },
 ];

@@ -1,36 +1,19 @@
-// Routes the chain watcher's events to the swaps they concern (through the engine's watch index) and fires the
-// timeout event of every swap whose timeout block the chain has reached.
+// Routes every chain watcher's events to the swap leg they concern (through the engine's watch index) and fires
+// the timeout event of every swap whose timeout block its chain has reached.
+import type { ChainBackend } from '../chains/backend.ts';
 import type { LockupEvent, SpendEvent } from '../chains/events.ts';
 import type { SwapRecord } from '../db/index.ts';
-import { SwapStatus as S, SwapType } from '../swaps/status.ts';
+import { followsChain, machineFor, statusesWithAny } from '../swaps/index.ts';
 import type { EngineContext } from './context.ts';
-import { reverseData } from './data.ts';
-import { onReverseLockup } from './reverse/lockup.ts';
-import { onReverseSpend } from './reverse/refund.ts';
-import { onSubmarineLockup, onSubmarineSpend } from './submarine/chain.ts';
+import { lockupLegsOf } from './legs/lockup-leg.ts';
+import { onServerLockup, onServerLockupSpend } from './legs/server-lockup.ts';
+import { onUserLockup, onUserLockupSpend } from './legs/user-lockup.ts';
 
 /** Statuses in which a swap may time out (the machines decide whether it does). */
-const TIMEOUT_CANDIDATES = [S.Created, S.InvoiceSet, S.TransactionMempool, S.TransactionConfirmed, S.TransactionLockupFailed];
+const TIMEOUT_CANDIDATES = statusesWithAny('timeout');
 
-const SUBMARINE_WATCHED: readonly string[] = [
-  S.Created,
-  S.InvoiceSet,
-  S.TransactionMempool,
-  S.TransactionConfirmed,
-  S.InvoicePending,
-  S.InvoicePaid,
-  S.TransactionClaimPending,
-];
-const REVERSE_WATCHED: readonly string[] = [S.Created, S.TransactionMempool, S.TransactionConfirmed, S.TransactionRefunded];
-
-/** Statuses whose swaps may still have chain events the engine must act on. */
-export const WATCHED_STATUSES = [...new Set([...SUBMARINE_WATCHED, ...REVERSE_WATCHED])];
-
-export function needsChain(swap: SwapRecord): boolean {
-  if (swap.type === SwapType.Submarine) return SUBMARINE_WATCHED.includes(swap.status);
-  if (swap.status === S.TransactionRefunded) return reverseData(swap).refundConfirmed !== true;
-  return REVERSE_WATCHED.includes(swap.status);
-}
+/** Whether a swap may still have chain events the engine must act on. */
+export const needsChain = (swap: SwapRecord): boolean => followsChain(machineFor(swap.type), swap.status, swap.data);
 
 /** A handler failing (e.g. a busy database) is retried briefly: the watcher moves on after its handlers return. */
 async function withRetries(ctx: EngineContext, what: string, fn: () => Promise<void>): Promise<void> {
@@ -46,43 +29,51 @@ async function withRetries(ctx: EngineContext, what: string, fn: () => Promise<v
 }
 
 export class ChainEventRouter {
-  private detach?: () => void;
+  private readonly detach: (() => void)[] = [];
 
   constructor(private readonly ctx: EngineContext) {}
 
   attach(): void {
-    this.detach ??= this.ctx.watcher.subscribe({
-      lockup: (event) => withRetries(this.ctx, 'lockup handling', () => this.lockup(event)),
-      spend: (event) => withRetries(this.ctx, 'spend handling', () => this.spend(event)),
-      block: (event) => withRetries(this.ctx, 'timeout check', () => this.timeouts(event.height)),
-    });
+    if (this.detach.length > 0) return;
+    for (const chain of this.ctx.chains.values()) {
+      this.detach.push(
+        chain.watcher.subscribe({
+          lockup: (event) => withRetries(this.ctx, 'lockup handling', () => this.lockup(chain, event)),
+          spend: (event) => withRetries(this.ctx, 'spend handling', () => this.spend(chain, event)),
+          block: (event) => withRetries(this.ctx, 'timeout check', () => this.timeouts(event.height, chain.symbol)),
+        }),
+      );
+    }
   }
 
   stop(): void {
-    this.detach?.();
-    this.detach = undefined;
+    for (const detach of this.detach.splice(0)) detach();
   }
 
-  async timeouts(height: number): Promise<void> {
+  /** Times out the swaps whose lockups on `chain` (every chain when omitted) reached their timeout at `height`. */
+  async timeouts(height: number, chain?: string): Promise<void> {
     const due = (await this.ctx.storage.swaps.listByStatus(TIMEOUT_CANDIDATES)).filter(
-      (swap) => swap.timeoutBlockHeight !== null && swap.timeoutBlockHeight <= height,
+      (swap) =>
+        swap.timeoutBlockHeight !== null &&
+        swap.timeoutBlockHeight <= height &&
+        (chain === undefined || lockupLegsOf(swap).some((leg) => leg.chain === chain)),
     );
     for (const swap of due) await this.ctx.swaps.dispatch(swap.id, { type: 'timeout', data: { timedOutAtHeight: height } });
   }
 
-  private async lockup(event: LockupEvent): Promise<void> {
-    const id = this.ctx.watching.swapOfScript(event.scriptHex);
-    const swap = id === undefined ? undefined : await this.ctx.swaps.get(id);
+  private async lockup(chain: ChainBackend, event: LockupEvent): Promise<void> {
+    const by = this.ctx.watching.ofScript(chain.symbol, event.scriptHex);
+    const swap = by === undefined ? undefined : await this.ctx.swaps.get(by.swapId);
     if (swap === undefined) return;
-    if (swap.type === SwapType.Submarine) await onSubmarineLockup(this.ctx, swap, event);
-    else await onReverseLockup(this.ctx, swap, event);
+    if (by!.leg === 'userLockup') await onUserLockup(this.ctx, swap, event);
+    else await onServerLockup(this.ctx, swap, event);
   }
 
-  private async spend(event: SpendEvent): Promise<void> {
-    const id = this.ctx.watching.swapOfOutpoint(event.outpoint.txid, event.outpoint.vout);
-    const swap = id === undefined ? undefined : await this.ctx.swaps.get(id);
+  private async spend(chain: ChainBackend, event: SpendEvent): Promise<void> {
+    const by = this.ctx.watching.ofOutpoint(chain.symbol, event.outpoint.txid, event.outpoint.vout);
+    const swap = by === undefined ? undefined : await this.ctx.swaps.get(by.swapId);
     if (swap === undefined) return;
-    if (swap.type === SwapType.Submarine) await onSubmarineSpend(this.ctx, swap, event);
-    else await onReverseSpend(this.ctx, swap, event);
+    if (by!.leg === 'userLockup') await onUserLockupSpend(this.ctx, swap, event);
+    else await onServerLockupSpend(this.ctx, swap, event);
   }
 }

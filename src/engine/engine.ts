@@ -1,57 +1,66 @@
-// SwapEngine: the SwapService the API calls, driving submarine and reverse swaps on the BTC/BTC pair through
-// their state machines. Every change is a stored transition; every side effect an entry of the effect log that
-// is performed after commit and replayed after a restart.
-import { refundTimeoutOf, type RefundTimeout } from './refund-timeout.ts';
+// SwapEngine: the SwapService the API calls. It drives every swap through its state machine (src/swaps), each
+// swap type composed of legs (./legs) on the chains and Lightning nodes it is given by symbol. Every change is a
+// stored transition; every side effect an entry of the effect log, performed after commit and replayed after a
+// restart.
 import type { SwapRecord } from '../db/index.ts';
 import { silentLogger } from '../log/index.ts';
-import { reversePairBody, submarinePairBody, validatePair } from '../swaps/pairs.ts';
-import { SwapStatus as S, SwapType } from '../swaps/status.ts';
-import { ChainEventRouter, needsChain, WATCHED_STATUSES } from './chain-events.ts';
-import { ChainTools } from './chain-tools.ts';
-import { currentMinerFees, WatchIndex, type EngineContext } from './context.ts';
-import { reverseData, submarineData } from './data.ts';
-import { EffectRunner } from './effects.ts';
-import { KeyedMutex, Mutex } from './locks.ts';
-import { resolveSettings, type SwapEngineOptions } from './options.ts';
-import { reverseClaim, reverseLockupTransaction } from './reverse/claim.ts';
-import { createReverse } from './reverse/create.ts';
-import { cancelInvoice, InvoiceWatch, settleInvoice } from './reverse/invoice.ts';
-import { sendLockup } from './reverse/lockup.ts';
-import { refundLockup } from './reverse/refund.ts';
-import { referralReport } from './referrals.ts';
 import type {
+  ChainPairBody,
   CreateReverseRequest,
   CreateReverseResponse,
   CreateSubmarineRequest,
   CreateSubmarineResponse,
+  LockupTransactionBody,
+  PairList,
   PartialSignatureBody,
   ReferralReport,
+  RefundRequest,
+  ReverseClaimRequest,
   ReversePairBody,
+  SetInvoiceResponse,
+  SubmarineClaimDetailsBody,
   SubmarinePairBody,
   SwapService,
   SwapStatusBody,
   V1PairBody,
   V1TimeoutsBody,
-} from './service.ts';
+} from '../protocol/index.ts';
+import { chainFollowedInAny } from '../swaps/derive.ts';
+import { reversePairBody, submarinePairBody, validatePair, type MinerFees, type PairConfig } from '../swaps/pairs.ts';
+import { SwapStatus as S, SwapType } from '../swaps/status.ts';
+import { ChainEventRouter, needsChain } from './chain-events.ts';
+import { chainOf, currentMinerFees, type EngineContext } from './context.ts';
+import { reverseData } from './data.ts';
+import { EffectRunner } from './effects.ts';
+import { InvoiceWatch } from './legs/hold-invoice.ts';
+import { lockupLegsOf } from './legs/lockup-leg.ts';
+import { CooperativeClaims } from './legs/user-lockup.ts';
+import { NamedLocks } from './locks.ts';
+import { resolveSettings, type SwapEngineOptions } from './options.ts';
+import { referralReport } from './referrals.ts';
+import { refundTimeoutOf, type RefundTimeout } from './refund-timeout.ts';
+import { SigningSessions } from './signing-sessions.ts';
 import { statusBody } from './status-body.ts';
 import { SwapStore } from './swap-store.ts';
-import { claimWhenSilent, SubmarineClaims } from './submarine/claim.ts';
+import { effectKinds, performEffect } from './swap-types/index.ts';
+import { createReverse, reverseClaim, reverseLockupTransaction } from './swap-types/reverse.ts';
 import {
   createSubmarine,
   setSubmarineInvoice,
   submarineInvoiceAmountFor,
   submarineLockupTransaction,
   submarinePreimageOf,
-} from './submarine/create.ts';
-import { payInvoice, startClaim, startPayment } from './submarine/payment.ts';
-import { submarineRefund } from './submarine/refund.ts';
+  submarineRefund,
+} from './swap-types/submarine.ts';
 import { v1PairBody, v1TimeoutsBody } from './v1-pairs.ts';
+import { WatchIndex } from './watch-index.ts';
 
 export class SwapEngine implements SwapService {
   private readonly ctx: EngineContext;
   private readonly router: ChainEventRouter;
-  private readonly invoices: InvoiceWatch;
-  private readonly claims: SubmarineClaims;
+  /** One per Lightning node, by its symbol. */
+  private readonly invoices = new Map<string, InvoiceWatch>();
+  private readonly claims: CooperativeClaims;
   private started = false;
 
   constructor(options: SwapEngineOptions) {
@@ -62,83 +71,71 @@ export class SwapEngine implements SwapService {
       retryBaseMs: settings.effectRetryMs,
       retryMaxMs: settings.effectRetryMaxMs,
     });
-    const swaps = new SwapStore(options.storage, new KeyedMutex(), (records) => effects.enqueue(records), logger);
+    const locks = new NamedLocks(options.storage.locks, { owner: options.instanceId });
+    const swaps = new SwapStore(options.storage, locks, (records) => effects.enqueue(records), logger);
     this.ctx = {
       storage: options.storage,
-      watcher: options.watcher,
-      rpc: options.rpc,
+      chains: options.chains,
       lightning: options.lightning,
       keys: options.keys,
       logger,
       settings,
-      chain: new ChainTools(options.rpc, settings.network, options.feeEstimator),
       swaps,
       effects,
-      watching: new WatchIndex(options.watcher),
-      lockups: new Mutex(),
+      watching: new WatchIndex((symbol) => chainOf(this.ctx, symbol).watcher),
+      locks,
+      sessions: new SigningSessions(options.storage),
     };
     this.router = new ChainEventRouter(this.ctx);
-    this.invoices = new InvoiceWatch(this.ctx);
-    this.claims = new SubmarineClaims(this.ctx);
+    for (const [symbol, node] of options.lightning) this.invoices.set(symbol, new InvoiceWatch(this.ctx, node));
+    this.claims = new CooperativeClaims(this.ctx);
 
     const ctx = this.ctx;
-    const handlers = {
-      startPayment,
-      payInvoice,
-      startClaim,
-      claimWhenSilent,
-      sendLockup,
-      settleInvoice,
-      cancelInvoice,
-      refundLockup,
-    };
-    for (const [kind, handler] of Object.entries(handlers)) effects.register(kind, (effect) => handler(ctx, effect));
+    for (const kind of effectKinds()) effects.register(kind, (effect) => performEffect(ctx, effect));
     swaps.onTransition((swap) => this.afterTransition(swap));
   }
 
   /**
    * Registers every active swap's scripts, outpoints and invoices, replays pending effects, starts the chain
-   * watcher (its first round runs before this resolves) and checks timeouts at the current height.
+   * watchers (their first round runs before this resolves) and checks timeouts at each chain's current height.
    */
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
     this.router.attach();
-    for (const swap of await this.ctx.storage.swaps.listByStatus(WATCHED_STATUSES)) this.follow(swap);
+    for (const swap of await this.ctx.storage.swaps.listByStatus(chainFollowedInAny())) this.follow(swap);
     this.ctx.effects.enqueue(await this.ctx.storage.effects.listPending());
-    this.invoices.start();
-    await this.ctx.watcher.start();
-    await this.router.timeouts(await this.ctx.chain.height());
+    for (const watch of this.invoices.values()) watch.start();
+    for (const chain of this.ctx.chains.values()) await chain.watcher.start();
+    for (const chain of this.ctx.chains.values()) await this.router.timeouts(await chain.height(), chain.symbol);
   }
 
-  /** Stops following chain and Lightning and waits briefly for effects in progress; the watcher itself keeps running. */
+  /** Stops following chains and Lightning and waits briefly for effects in progress; the watchers keep running. */
   async stop(): Promise<void> {
     if (!this.started) return;
     this.started = false;
     this.router.stop();
-    this.invoices.stop();
+    for (const watch of this.invoices.values()) watch.stop();
     await this.ctx.effects.stop();
   }
 
-  async submarinePairs(): Promise<Record<string, Record<string, SubmarinePairBody>>> {
-    const fees = await currentMinerFees(this.ctx);
-    const out: Record<string, Record<string, SubmarinePairBody>> = {};
-    for (const pair of this.ctx.settings.pairs.values()) (out[pair.base] ??= {})[pair.quote] = submarinePairBody(pair, fees);
-    return out;
+  submarinePairs(): Promise<PairList<SubmarinePairBody>> {
+    return this.pairList((pair, fees) => [pair.base, pair.quote, submarinePairBody(pair, fees)]);
   }
 
-  async reversePairs(): Promise<Record<string, Record<string, ReversePairBody>>> {
-    const fees = await currentMinerFees(this.ctx);
-    const out: Record<string, Record<string, ReversePairBody>> = {};
+  reversePairs(): Promise<PairList<ReversePairBody>> {
     // Reverse pairs are listed from the Lightning side: { BTC (Lightning): { BTC (chain): pair } }.
-    for (const pair of this.ctx.settings.pairs.values()) (out[pair.quote] ??= {})[pair.base] = reversePairBody(pair, fees);
-    return out;
+    return this.pairList((pair, fees) => [pair.quote, pair.base, reversePairBody(pair, fees)]);
+  }
+
+  /** No chain → chain pair exists yet: chain swaps come with their machine. */
+  async chainPairs(): Promise<PairList<ChainPairBody>> {
+    return {};
   }
 
   async v1Pairs(): Promise<Record<string, V1PairBody>> {
-    const fees = await currentMinerFees(this.ctx);
     const out: Record<string, V1PairBody> = {};
-    for (const pair of this.ctx.settings.pairs.values()) out[pair.id] = v1PairBody(pair, fees);
+    for (const pair of this.ctx.settings.pairs.values()) out[pair.id] = v1PairBody(pair, await this.minerFees(pair));
     return out;
   }
 
@@ -156,7 +153,7 @@ export class SwapEngine implements SwapService {
     return createSubmarine(this.ctx, request);
   }
 
-  setSubmarineInvoice(id: string, invoice: string, pairHash?: string) {
+  setSubmarineInvoice(id: string, invoice: string, pairHash?: string): Promise<SetInvoiceResponse> {
     return setSubmarineInvoice(this.ctx, id, invoice, pairHash);
   }
 
@@ -164,7 +161,7 @@ export class SwapEngine implements SwapService {
     return submarineInvoiceAmountFor(this.ctx, id);
   }
 
-  submarineTransaction(id: string) {
+  submarineTransaction(id: string): Promise<LockupTransactionBody> {
     return submarineLockupTransaction(this.ctx, id);
   }
 
@@ -172,7 +169,7 @@ export class SwapEngine implements SwapService {
     return submarinePreimageOf(this.ctx, id);
   }
 
-  submarineClaimDetails(id: string) {
+  submarineClaimDetails(id: string): Promise<SubmarineClaimDetailsBody> {
     return this.claims.details(id);
   }
 
@@ -180,27 +177,27 @@ export class SwapEngine implements SwapService {
     return this.claims.sign(id, signature);
   }
 
-  submarineRefund(id: string, request: { pubNonce: string; transaction: string; index: number }): Promise<PartialSignatureBody> {
+  submarineRefund(id: string, request: RefundRequest): Promise<PartialSignatureBody> {
     return submarineRefund(this.ctx, id, request);
   }
 
   async createReverse(request: CreateReverseRequest): Promise<CreateReverseResponse> {
     const response = await createReverse(this.ctx, request);
     const swap = await this.ctx.swaps.require(response.id);
-    this.invoices.watch(swap.id, swap.preimageHash, reverseData(swap).invoiceExpiresAt);
+    this.invoiceWatchOf(swap)?.watch(swap.id, swap.preimageHash, reverseData(swap).invoiceExpiresAt);
     return response;
   }
 
-  reverseTransaction(id: string) {
+  reverseTransaction(id: string): Promise<LockupTransactionBody> {
     return reverseLockupTransaction(this.ctx, id);
   }
 
-  reverseClaim(id: string, request: { preimage: string; pubNonce?: string; transaction?: string; index?: number }) {
+  reverseClaim(id: string, request: ReverseClaimRequest): Promise<PartialSignatureBody | Record<string, never>> {
     return reverseClaim(this.ctx, id, request);
   }
 
-  refundTimeout(txHex: string): Promise<RefundTimeout | undefined> {
-    return refundTimeoutOf(this.ctx, txHex);
+  refundTimeout(txHex: string, currency?: string): Promise<RefundTimeout | undefined> {
+    return refundTimeoutOf(this.ctx, txHex, currency);
   }
 
   async status(id: string): Promise<SwapStatusBody | undefined> {
@@ -223,31 +220,42 @@ export class SwapEngine implements SwapService {
   }
 
   /** Looks up every followed hold invoice now instead of at the next poll. */
-  pollInvoices(): Promise<void> {
-    return this.invoices.poll();
+  async pollInvoices(): Promise<void> {
+    await Promise.all([...this.invoices.values()].map((watch) => watch.poll()));
+  }
+
+  private async minerFees(pair: PairConfig): Promise<MinerFees> {
+    return currentMinerFees(chainOf(this.ctx, pair.base));
+  }
+
+  private async pairList<P>(entry: (pair: PairConfig, fees: MinerFees) => [string, string, P]): Promise<PairList<P>> {
+    const out: PairList<P> = {};
+    for (const pair of this.ctx.settings.pairs.values()) {
+      const [from, to, body] = entry(pair, await this.minerFees(pair));
+      (out[from] ??= {})[to] = body;
+    }
+    return out;
+  }
+
+  private invoiceWatchOf(swap: SwapRecord): InvoiceWatch | undefined {
+    return this.invoices.get(swap.pair.split('/')[1]);
   }
 
   private follow(swap: SwapRecord): void {
-    const data = swap.data as { lockupScript: string };
-    if (swap.type === SwapType.Submarine) {
-      this.ctx.watching.script(swap.id, data.lockupScript);
-      const lockup = submarineData(swap).lockup;
-      if (lockup !== undefined) this.ctx.watching.outpoint(swap.id, lockup.txid, lockup.vout);
-      return;
-    }
     if (!needsChain(swap)) return;
-    const reverse = reverseData(swap);
-    this.ctx.watching.script(swap.id, data.lockupScript);
-    if (reverse.lockup !== undefined) this.ctx.watching.outpoint(swap.id, reverse.lockup.txid, reverse.lockup.vout);
-    if (swap.status === S.Created && reverse.lockupRequested !== true) {
-      this.invoices.watch(swap.id, swap.preimageHash, reverse.invoiceExpiresAt);
+    for (const leg of lockupLegsOf(swap)) {
+      this.ctx.watching.script(leg.chain, leg.script, { swapId: swap.id, leg: leg.name });
+      if (leg.lockup !== undefined) this.ctx.watching.outpoint(leg.chain, leg.lockup.txid, leg.lockup.vout, { swapId: swap.id, leg: leg.name });
+    }
+    if (swap.type === SwapType.Reverse && swap.status === S.Created && reverseData(swap).lockupRequested !== true) {
+      this.invoiceWatchOf(swap)?.watch(swap.id, swap.preimageHash, reverseData(swap).invoiceExpiresAt);
     }
   }
 
   private afterTransition(swap: SwapRecord): void {
     if (needsChain(swap)) return;
     this.ctx.watching.forget(swap.id);
-    this.invoices.unwatch(swap.id);
-    this.claims.forget(swap.id);
+    this.invoiceWatchOf(swap)?.unwatch(swap.id);
   }
 }
+

@@ -1,15 +1,15 @@
 // Semantic checks of request values the API already checked for shape (hex, lengths).
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { hex } from '@scure/base';
-import { SwapError } from './service.ts';
-import { invalidParameter, invalidPreimageHashLength, undefinedParameter } from './errors.ts';
+import { SwapError } from '../protocol/index.ts';
+import { invalidParameter, invalidPreimageHashLength, undefinedParameter } from '../protocol/index.ts';
 
 const HEX = /^([0-9a-fA-F]{2})*$/;
 
 export function hexBytes(value: unknown, name: string): Uint8Array {
   if (value === undefined || value === null) throw undefinedParameter(name);
   if (typeof value !== 'string') throw invalidParameter(name);
-  if (!HEX.test(value)) throw new SwapError(400, `could not parse hex string: ${value}`);
+  if (!HEX.test(value)) throw new SwapError('invalid', `could not parse hex string: ${value}`);
   return hex.decode(value.toLowerCase());
 }
 

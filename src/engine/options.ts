@@ -1,6 +1,5 @@
 // What the engine is built from, and the tunables with their defaults.
-import type { BitcoinRpcClient } from '../chains/bitcoin-rpc.ts';
-import type { ChainWatcher } from '../chains/watcher.ts';
+import type { ChainBackend } from '../chains/backend.ts';
 import type { Storage } from '../db/index.ts';
 import type { Network, SwapKeys } from '../keys/index.ts';
 import type { LightningBackend } from '../lightning/backend.ts';
@@ -9,13 +8,16 @@ import { DEFAULT_BTC_PAIR, type PairConfig } from '../swaps/pairs.ts';
 
 export interface SwapEngineOptions {
   storage: Storage;
-  /** The watcher of the BTC chain. The engine registers its scripts and starts it in start(). */
-  watcher: ChainWatcher;
-  /** Bitcoin Core RPC client bound to the operator's wallet (reverse lockups, sweep addresses). */
-  rpc: BitcoinRpcClient;
-  /** The operator's Lightning node. */
-  lightning: LightningBackend;
+  /** The chains swapped on, by symbol. The engine registers its scripts with their watchers and starts them. */
+  chains: ReadonlyMap<string, ChainBackend>;
+  /** The operator's Lightning nodes, by the symbol of their currency. */
+  lightning: ReadonlyMap<string, LightningBackend>;
   keys: SwapKeys;
+  /**
+   * This instance's id as a holder of the swap locks in the database (default: random per process). Keep it across
+   * restarts (ferry start keeps it in the data directory) so locks held at a crash are taken back at once.
+   */
+  instanceId?: string;
   /** Default: [DEFAULT_BTC_PAIR]. */
   pairs?: PairConfig[];
   /** Default: 'regtest'. Decides the address and invoice network. */
@@ -49,8 +51,6 @@ export interface SwapEngineOptions {
   effectRetryMs?: number;
   /** Default 60 000. */
   effectRetryMaxMs?: number;
-  /** sat/vbyte for the next blocks; default: the node's estimatesmartfee(2). */
-  feeEstimator?: () => Promise<number>;
 }
 
 export interface EngineSettings {

@@ -6,7 +6,7 @@ import { submarineExpectedAmount } from '../swaps/amounts.ts';
 import { SwapStatus as S, SwapType } from '../swaps/status.ts';
 import type { EngineContext } from './context.ts';
 import { reverseData, submarineData } from './data.ts';
-import type { ReferralReport } from './service.ts';
+import type { ReferralReport } from '../protocol/index.ts';
 
 /** The statuses in which a swap has succeeded and its fee is earned. */
 const SUCCEEDED = [S.TransactionClaimed, S.InvoiceSettled];

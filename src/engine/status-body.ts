@@ -2,7 +2,7 @@
 import type { SwapRecord } from '../db/index.ts';
 import { SwapStatus as S, SwapType } from '../swaps/status.ts';
 import { reverseData, submarineData } from './data.ts';
-import type { SwapStatusBody } from './service.ts';
+import type { SwapStatusBody } from '../protocol/index.ts';
 
 /** Statuses whose failureReason is shown to the client. */
 const EXPLAINED: readonly string[] = [S.TransactionLockupFailed, S.InvoiceFailedToPay, S.Expired, S.TransactionFailed];

@@ -4,9 +4,9 @@
 import type { EffectRecord, NewSwap, Storage, SwapRecord } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
 import { machineFor, transition, type MachineEvent } from '../swaps/index.ts';
-import { swapNotFound } from './errors.ts';
-import type { KeyedMutex } from './locks.ts';
-import type { SwapStatusBody } from './service.ts';
+import { swapNotFound } from '../protocol/index.ts';
+import type { NamedLocks } from './locks.ts';
+import type { SwapStatusBody } from '../protocol/index.ts';
 import { statusBody } from './status-body.ts';
 
 export type StatusListener = (id: string, status: SwapStatusBody) => void;
@@ -22,7 +22,7 @@ export class SwapStore {
 
   constructor(
     private readonly storage: Storage,
-    readonly locks: KeyedMutex,
+    private readonly locks: NamedLocks,
     private readonly enqueue: (effects: readonly EffectRecord[]) => void,
     private readonly logger: Logger,
   ) {}
@@ -52,7 +52,8 @@ export class SwapStore {
   async applyLocked(id: string, event: MachineEvent): Promise<ApplyResult> {
     for (let attempt = 0; ; attempt++) {
       const swap = await this.require(id);
-      const outcome = transition(machineFor(swap.type), { status: swap.status, data: swap.data }, event);
+      const machine = machineFor(swap.type);
+      const outcome = transition(machine, { status: swap.status, data: swap.data }, event);
       if (!outcome.ok) {
         this.logger.debug('event refused', { swap: id, status: swap.status, event: event.type, reason: outcome.reason });
         return { applied: false, swap };
@@ -61,7 +62,8 @@ export class SwapStore {
       const invoice = typeof data.invoice === 'string' && data.invoice !== swap.invoice ? data.invoice : undefined;
       const result = await this.storage.saveTransition(
         { id, expectedStatus: swap.status, expectedVersion: swap.version, status: outcome.swap.status, data, invoice },
-        outcome.effects.map((kind) => ({ kind, payload: { event: event.type } })),
+        // Each effect names the leg that performs it.
+        outcome.effects.map((kind) => ({ kind, payload: { event: event.type, leg: machine.effectLegs[kind] } })),
       );
       if (!result.applied) {
         if (attempt >= CONFLICT_RETRIES) throw new Error(`swap ${id} keeps changing under event ${event.type}`);

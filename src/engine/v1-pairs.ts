@@ -1,7 +1,7 @@
 // The pair data of the deprecated v1 API (GET /getpairs, GET /timeouts), built from the same pair config and
 // fee estimate as the v2 listings, so both versions always quote the same prices.
 import { pairHash, type MinerFees, type PairConfig } from '../swaps/pairs.ts';
-import type { V1MinerFees, V1PairBody, V1TimeoutsBody } from './service.ts';
+import type { V1MinerFees, V1PairBody, V1TimeoutsBody } from '../protocol/index.ts';
 
 function v1MinerFees(fees: MinerFees): V1MinerFees {
   return { normal: fees.normal, reverse: { claim: fees.reverse.claim, lockup: fees.reverse.lockup } };

@@ -2,7 +2,7 @@
 // storage while changes keep arriving, so the two must be merged without ever showing an older status after a
 // newer one: we start listening before reading, and a change heard during the read replaces what the read
 // returned (the engine publishes only after committing, so the change is at least as new as the read).
-import type { SwapStatusBody } from '../engine/service.ts';
+import type { SwapStatusBody } from '../protocol/index.ts';
 import type { StatusFeed, StatusListener } from './status-feed.ts';
 
 export interface SnapshotWatch {

@@ -1,7 +1,7 @@
 // In-process fan-out of swap status changes: the engine publishes once, every WebSocket connection and SSE
 // stream that watches a swap hears about it. Listeners are indexed by swap id, so a change costs O(watchers of
 // that swap), not O(connections).
-import type { SwapService, SwapStatusBody } from '../engine/service.ts';
+import type { SwapService, SwapStatusBody } from '../protocol/index.ts';
 
 export type StatusListener = (id: string, status: SwapStatusBody) => void;
 

@@ -7,6 +7,10 @@ export {
   InvalidPartialSignature,
   KeyPathSession,
   signForClient,
+  signWithMusig,
+  bitcoinSwapMusig,
+  type SwapMusig,
+  type StoredNonce,
   taprootSwapKey,
   type PartialSignature,
 } from './musig.ts';

@@ -10,3 +10,4 @@ export type { SubmarineEvent, SubmarineEffect, SubmarineStatus } from './submari
 export { reverseMachine, REVERSE_EVENTS, REVERSE_EFFECTS, REVERSE_STATUSES } from './reverse-machine.ts';
 export type { ReverseEvent, ReverseEffect, ReverseStatus } from './reverse-machine.ts';
 export { classifySubmarineLockup, lockupReplaceable, type LockupObservation, type LockupPolicy } from './lockup.ts';
+export * from './derive.ts';

@@ -33,12 +33,24 @@ export interface TransitionRow<S extends string, E extends string, F extends str
   set?: SwapData;
 }
 
+/** The parts a swap type is composed of; each effect belongs to one (src/engine/legs). */
+export type LegName = 'userLockup' | 'serverLockup' | 'payInvoice' | 'holdInvoice';
+
 export interface MachineDefinition<S extends string, E extends string, F extends string, G extends string> {
   name: string;
   /** Statuses a swap of this type is created in. */
   initial: readonly S[];
   /** Statuses that end the swap for the client (rows may still leave them, e.g. a late settlement). */
   final: readonly S[];
+  /** The statuses in which the swap has done what the client asked (its fee is earned). */
+  succeeded: readonly S[];
+  /** The statuses in which the swap has failed for the client; their failureReason is shown. */
+  failed: readonly S[];
+  /** The events the chain watcher brings (lockups and spends seen, confirmations): a swap is followed on chain
+   * while one of them can still apply to it. */
+  chainEvents: readonly E[];
+  /** Which leg performs each effect. */
+  effectLegs: Record<F, LegName>;
   statuses: readonly S[];
   events: readonly E[];
   effects: readonly F[];

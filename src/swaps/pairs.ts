@@ -1,6 +1,6 @@
 // Pair configuration (rate, fees, limits, timeouts) and the pair bodies the v2 API lists, with their hash.
 import { createHash } from 'node:crypto';
-import type { ReversePairBody, SubmarinePairBody } from '../engine/service.ts';
+import type { ReversePairBody, SubmarinePairBody } from '../protocol/index.ts';
 import { minerFee } from './amounts.ts';
 
 export interface PairConfig {
@@ -62,12 +62,21 @@ export interface MinerFees {
   reverse: { lockup: number; claim: number };
 }
 
-export function minerFeesFor(satPerVbyte: number): MinerFees {
+/** Virtual sizes of a chain's swap transactions, as its ChainBackend states them. */
+export interface SwapSizes {
+  claim: number;
+  serverLockup: number;
+  clientClaim: number;
+}
+
+const BITCOIN_TAPROOT_SIZES: SwapSizes = { claim: TYPICAL_VSIZE.claim, serverLockup: TYPICAL_VSIZE.reverseLockup, clientClaim: TYPICAL_VSIZE.reverseClaim };
+
+export function minerFeesFor(satPerVbyte: number, sizes: SwapSizes = BITCOIN_TAPROOT_SIZES): MinerFees {
   return {
-    normal: minerFee(satPerVbyte, TYPICAL_VSIZE.claim),
+    normal: minerFee(satPerVbyte, sizes.claim),
     reverse: {
-      lockup: minerFee(satPerVbyte, TYPICAL_VSIZE.reverseLockup),
-      claim: minerFee(satPerVbyte, TYPICAL_VSIZE.reverseClaim),
+      lockup: minerFee(satPerVbyte, sizes.serverLockup),
+      claim: minerFee(satPerVbyte, sizes.clientClaim),
     },
   };
 }

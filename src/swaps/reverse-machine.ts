@@ -1,8 +1,41 @@
 // The reverse swap (Lightning → chain) as data. The user pays Ferry's hold invoice; once the payment is held,
 // Ferry locks coins to the swap address; the user claims them with the preimage, which lets Ferry settle the
 // invoice. If the user never claims, Ferry takes its coins back after the timeout and cancels the invoice.
+import type { SwapTreeJson } from '../protocol/wire.ts';
 import type { MachineDefinition } from './machine.ts';
+import type { StoredTransaction } from './submarine-machine.ts';
 import { SwapStatus as S, TIMED_OUT_REASON } from './status.ts';
+
+/** What a reverse swap keeps in its row's `data` (the guards below read some of it). */
+export interface ReverseLockup {
+  txid: string;
+  vout: number;
+  value: number;
+  hex: string;
+  confirmed: boolean;
+}
+
+export interface ReverseData {
+  [key: string]: unknown;
+  claimPublicKey: string; // the client's
+  refundPublicKey: string; // Ferry's
+  swapTree: SwapTreeJson;
+  lockupScript: string;
+  invoiceAmount: number;
+  onchainAmount: number;
+  invoiceExpiresAt: number; // unix seconds
+  /** The partner the swap was created through; fees of referred swaps are reported to it. */
+  referralId?: string;
+  /** What the percentage fee earned: the invoice at the rate, less the onchain amount and lockup fee estimate. */
+  serviceFee?: number;
+  lockupRequested?: boolean;
+  lockup?: ReverseLockup;
+  preimage?: string;
+  refundRequested?: boolean;
+  refundTransaction?: StoredTransaction;
+  refundConfirmed?: boolean;
+  failureReason?: string;
+}
 
 export const REVERSE_STATUSES = [
   S.Created,
@@ -38,7 +71,7 @@ export const REVERSE_EFFECTS = [
 ] as const;
 export type ReverseEffect = (typeof REVERSE_EFFECTS)[number];
 
-type ReverseGuard = 'lockupNotRequested' | 'lockupRequested' | 'preimageUnknown' | 'refundNotRequested';
+type ReverseGuard = 'lockupNotRequested' | 'lockupRequested' | 'preimageUnknown' | 'refundNotRequested' | 'refundUnconfirmed' | 'claimableAfterRefund';
 
 const timedOut = { failureReason: TIMED_OUT_REASON };
 
@@ -46,6 +79,10 @@ export const reverseMachine: MachineDefinition<ReverseStatus, ReverseEvent, Reve
   name: 'Reverse swap',
   initial: [S.Created],
   final: [S.InvoiceSettled, S.TransactionFailed, S.TransactionRefunded, S.Expired, S.InvoiceExpired],
+  succeeded: [S.InvoiceSettled],
+  failed: [S.TransactionFailed, S.TransactionRefunded, S.Expired, S.InvoiceExpired],
+  chainEvents: ['lockup.sent', 'lockup.confirmed', 'preimage.learned', 'refund.broadcast', 'refund.confirmed'],
+  effectLegs: { sendLockup: 'serverLockup', refundLockup: 'serverLockup', settleInvoice: 'holdInvoice', cancelInvoice: 'holdInvoice' },
   statuses: REVERSE_STATUSES,
   events: REVERSE_EVENTS,
   effects: REVERSE_EFFECTS,
@@ -54,6 +91,12 @@ export const reverseMachine: MachineDefinition<ReverseStatus, ReverseEvent, Reve
     lockupRequested: { label: 'lockup requested', test: (data) => data.lockupRequested === true },
     preimageUnknown: { label: 'preimage unknown', test: (data) => typeof data.preimage !== 'string' },
     refundNotRequested: { label: 'no refund requested', test: (data) => data.refundRequested !== true },
+    refundUnconfirmed: { label: 'refund not in a block', test: (data) => data.refundConfirmed !== true },
+    // Once Ferry's refund is in a block, no claim can spend the lockup any more.
+    claimableAfterRefund: {
+      label: 'preimage unknown, refund not in a block',
+      test: (data) => typeof data.preimage !== 'string' && data.refundConfirmed !== true,
+    },
   },
   rows: [
     { from: S.Created, event: 'invoice.accepted', to: S.Created, effects: ['sendLockup'], guard: 'lockupNotRequested', set: { lockupRequested: true } },
@@ -76,8 +119,8 @@ export const reverseMachine: MachineDefinition<ReverseStatus, ReverseEvent, Reve
 
     // The user's claim can still win the race against Ferry's refund: then the preimage is on chain and the
     // invoice must be settled. The invoice is cancelled only once the refund is in a block.
-    { from: S.TransactionRefunded, event: 'preimage.learned', to: S.TransactionRefunded, effects: ['settleInvoice'], guard: 'preimageUnknown' },
+    { from: S.TransactionRefunded, event: 'preimage.learned', to: S.TransactionRefunded, effects: ['settleInvoice'], guard: 'claimableAfterRefund' },
     { from: S.TransactionRefunded, event: 'settlement.done', to: S.InvoiceSettled, effects: [] },
-    { from: S.TransactionRefunded, event: 'refund.confirmed', to: S.TransactionRefunded, effects: ['cancelInvoice'], set: { refundConfirmed: true } },
+    { from: S.TransactionRefunded, event: 'refund.confirmed', to: S.TransactionRefunded, effects: ['cancelInvoice'], guard: 'refundUnconfirmed', set: { refundConfirmed: true } },
   ],
 };

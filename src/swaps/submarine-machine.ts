@@ -1,7 +1,49 @@
 // The submarine swap (chain → Lightning) as data. The user locks coins to the swap address; once the lockup is
 // confirmed (or accepted unconfirmed), Ferry pays the invoice, learns the preimage and claims the lockup.
+import type { SwapTreeJson } from '../protocol/wire.ts';
+import type { LockupRecord } from './lockup.ts';
 import type { MachineDefinition, SwapData } from './machine.ts';
 import { SwapStatus as S, TIMED_OUT_REASON } from './status.ts';
+
+/** What a submarine swap keeps in its row's `data` (the guards below read some of it). */
+/** A transaction Ferry broadcast. */
+export interface StoredTransaction {
+  txid: string;
+  hex: string;
+}
+
+/** Pricing fixed at creation, so later calls of the same swap agree with what the client was quoted. */
+export interface SubmarinePricing {
+  rate: number;
+  percentage: number;
+  minerFee: number;
+  maximalZeroConf: number;
+}
+
+export interface SubmarineData {
+  [key: string]: unknown;
+  refundPublicKey: string; // the client's
+  claimPublicKey: string; // Ferry's
+  swapTree: SwapTreeJson;
+  lockupScript: string;
+  pricing: SubmarinePricing;
+  /** The partner the swap was created through; fees of referred swaps are reported to it. */
+  referralId?: string;
+  invoice?: string;
+  invoiceAmount?: number;
+  expectedAmount?: number;
+  acceptZeroConf?: boolean;
+  minFinalCltvExpiry?: number;
+  lockup?: LockupRecord;
+  refundSigned?: boolean;
+  preimage?: string;
+  routingFeeMsat?: string;
+  paymentFailure?: string;
+  claimPendingSince?: number;
+  claimTransaction?: StoredTransaction;
+  failureReason?: string;
+  failureDetails?: { expected: number; actual: number };
+}
 
 export const SUBMARINE_STATUSES = [
   S.Created,
@@ -64,6 +106,10 @@ export const submarineMachine: MachineDefinition<SubmarineStatus, SubmarineEvent
   name: 'Submarine swap',
   initial: [S.Created, S.InvoiceSet],
   final: [S.TransactionClaimed, S.InvoiceFailedToPay, S.Expired],
+  succeeded: [S.TransactionClaimed],
+  failed: [S.TransactionLockupFailed, S.InvoiceFailedToPay, S.Expired],
+  chainEvents: ['lockup.rejected', 'lockup.mempool', 'lockup.zeroConf', 'lockup.confirmed', 'lockup.spent'],
+  effectLegs: { startPayment: 'payInvoice', payInvoice: 'payInvoice', startClaim: 'userLockup', claimWhenSilent: 'userLockup' },
   statuses: SUBMARINE_STATUSES,
   events: SUBMARINE_EVENTS,
   effects: SUBMARINE_EFFECTS,

@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFerry, type Ferry } from '../../src/app.ts';
-import { BitcoinRpcClient } from '../../src/chains/bitcoin-rpc.ts';
+import { BitcoinRpcClient } from '../../src/chains/bitcoin/rpc.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { silentLogger } from '../../src/log/index.ts';
 import { buildClaim, buildRefund, findLockupOutput, makeHtlc } from '../helpers/htlc.ts';
@@ -99,7 +99,7 @@ test('a swap lockup is fetched, an early refund is refused with the reason, the 
 
 test("Ferry's chain watcher follows the node and checkpoints the tip in storage", async () => {
   await mine(2);
-  await ferry.watchers.get('BTC')!.sync();
+  await ferry.chains.get('BTC')!.watcher.sync();
   const tip = await rpc.getBestBlockHash();
   assert.deepEqual(await ferry.storage.checkpoints.get('BTC'), { height: await rpc.getBlockCount(), hash: tip });
 });

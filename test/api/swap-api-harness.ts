@@ -6,7 +6,6 @@ import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { createApiServer, type ApiDependencies } from '../../src/api/index.ts';
 import { listen } from '../../src/api/http/server.ts';
-import { ChainService } from '../../src/chains/chain-service.ts';
 import {
   SwapError,
   type CreateReverseRequest,
@@ -14,7 +13,7 @@ import {
   type PartialSignatureBody,
   type SwapService,
   type SwapStatusBody,
-} from '../../src/engine/service.ts';
+} from '../../src/protocol/index.ts';
 import { StatusFeed } from '../../src/events/index.ts';
 import { createLogger } from '../../src/log/index.ts';
 
@@ -120,7 +119,7 @@ export class MemorySwaps implements SwapService {
 
   private known(method: string, id: string, ...args: unknown[]): void {
     this.record(method, id, ...args);
-    if (!this.statuses.has(id)) throw new SwapError(404, `could not find swap with id: ${id}`);
+    if (!this.statuses.has(id)) throw new SwapError('notFound', `could not find swap with id: ${id}`);
   }
 }
 
@@ -139,7 +138,7 @@ export async function startApi(swaps: SwapService, options: Partial<ApiDependenc
   const feed = new StatusFeed((error) => errors.push(String(error)));
   const disconnect = feed.connect(swaps);
   const server = createApiServer({
-    chains: new ChainService(),
+    chains: new Map(),
     lightning: {},
     logger,
     maxBodyBytes: 16 * 1024,

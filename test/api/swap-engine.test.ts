@@ -1,11 +1,12 @@
 // Whole swaps through the API with the real SwapEngine on the devnet: created over REST, watched over the
 // WebSocket and the SSE stream at once, signed over REST, and checked on chain and on Lightning. Every status
 // the engine publishes must reach both streams, in order; engine refusals must come back verbatim over HTTP.
+import { httpStatusOf } from '../../src/api/http/errors.ts';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { hex } from '@scure/base';
-import { satToBtc } from '../../src/chains/bitcoin-rpc.ts';
+import { satToBtc } from '../../src/chains/bitcoin/rpc.ts';
 import { SwapError } from '../../src/engine/index.ts';
 import { rest } from '../lightning/helpers.ts';
 import { clientSession, findOutput, keyPathSpend, lockupOf, newKeyPair, newPreimage } from '../engine/client.ts';
@@ -185,7 +186,7 @@ describe('through the API with the engine', () => {
       );
       assert.ok(refusal instanceof SwapError, String(refusal));
       assert.deepEqual(await call(api, method, path, body), {
-        status: refusal.status,
+        status: httpStatusOf(refusal),
         json: { error: refusal.message, ...refusal.extra },
       }, `${method} ${path}`);
     }

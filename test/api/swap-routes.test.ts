@@ -1,9 +1,10 @@
 // v2 swap REST routes and v1 /swapstatus over real HTTP: shape validation, what reaches the engine, and how
 // engine errors are answered. The swap service here only stores statuses and records calls: this is the
 // transport-level test; swap semantics are tested against the engine itself.
+import { httpStatusOf } from '../../src/api/http/errors.ts';
 import { test, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { SwapError } from '../../src/engine/service.ts';
+import { SwapError } from '../../src/protocol/index.ts';
 import { MemorySwaps, call, startApi, swapId } from './swap-api-harness.ts';
 
 const swaps = new MemorySwaps();
@@ -85,15 +86,15 @@ test('every per-swap route reaches its engine call with the checked arguments', 
 
 test('engine refusals are answered verbatim, with their extra fields', async () => {
   const refusals = [
-    new SwapError(400, 'lightning payment in progress already', { invoice: 'lnbcrt1z' }),
-    new SwapError(404, `could not find swap with id: ${id}`),
-    new SwapError(409, 'a swap with this invoice exists already'),
-    new SwapError(501, 'integration disabled'),
+    new SwapError('invalid', 'lightning payment in progress already', { invoice: 'lnbcrt1z' }),
+    new SwapError('notFound', `could not find swap with id: ${id}`),
+    new SwapError('conflict', 'a swap with this invoice exists already'),
+    new SwapError('unsupported', 'integration disabled'),
   ];
   for (const refusal of refusals) {
     swaps.failure = refusal;
     const answer = await call(api, 'POST', `/v2/swap/submarine/${id}/invoice`, { invoice: 'lnbcrt1y' });
-    assert.deepEqual(answer, { status: refusal.status, json: { error: refusal.message, ...refusal.extra } });
+    assert.deepEqual(answer, { status: httpStatusOf(refusal), json: { error: refusal.message, ...refusal.extra } });
   }
   // a bug in the engine is a 500 that shows no internals and is logged
   swaps.failure = new Error('database exploded at /secret/path');

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFerry, type Ferry } from '../../src/app.ts';
-import { BitcoinRpcClient, satToBtc } from '../../src/chains/bitcoin-rpc.ts';
+import { BitcoinRpcClient, satToBtc } from '../../src/chains/bitcoin/rpc.ts';
 import { loadConfig, type FerryConfig } from '../../src/config/index.ts';
 import type { PaymentUpdate } from '../../src/lightning/backend.ts';
 import { LndRestClient } from '../../src/lightning/lnd/client.ts';

@@ -5,7 +5,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server as 
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BitcoinRpcClient, btcToSat } from '../../src/chains/bitcoin-rpc.ts';
+import { BitcoinRpcClient, btcToSat } from '../../src/chains/bitcoin/rpc.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { startFerry, type Ferry } from '../../src/app.ts';
 import type { DevnetInfo } from '../../src/devnet/index.ts';

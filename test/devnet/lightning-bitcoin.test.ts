@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { startBitcoinDevnet, type BitcoinDevnet } from '../../src/devnet/bitcoin/index.ts';
 import { BitcoinRpcChain, startLightningDevnet, type LightningDevnet } from '../../src/devnet/lightning/index.ts';
-import { BitcoinRpcClient } from '../../src/chains/bitcoin-rpc.ts';
+import { BitcoinRpcClient } from '../../src/chains/bitcoin/rpc.ts';
 import { LndRestClient } from '../../src/lightning/index.ts';
 import { freshDir, waitUntil } from '../lightning/helpers.ts';
 

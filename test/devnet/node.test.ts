@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { BitcoinRpcClient, btcToSat, type DecodedTransaction } from '../../src/chains/bitcoin-rpc.ts';
+import { BitcoinRpcClient, btcToSat, type DecodedTransaction } from '../../src/chains/bitcoin/rpc.ts';
 import { startBitcoinDevnet, type BitcoinDevnet } from '../../src/devnet/bitcoin/index.ts';
 
 const sha256d = (data: Uint8Array): Uint8Array => sha256(sha256(data));

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BitcoinRpcClient, RpcError, btcToSat } from '../../src/chains/bitcoin-rpc.ts';
+import { BitcoinRpcClient, RpcError, btcToSat } from '../../src/chains/bitcoin/rpc.ts';
 import { startBitcoinDevnet, type BitcoinDevnet } from '../../src/devnet/bitcoin/index.ts';
 import { Transaction } from '@scure/btc-signer';
 import { addressOf, p2wpkhScript, spendP2wpkh, walletKey, type FundingOutput } from '../helpers/htlc.ts';

@@ -2,11 +2,12 @@
 // (and, worse, while the same block also times the swap out), and parallel claims of one reverse swap. Ferry may
 // answer in any order, but never gives a refund signature for a swap it pays, settles once, and every signature
 // it hands out completes a valid key-path spend.
+import { httpStatusOf } from '../../src/api/http/errors.ts';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { schnorr } from '@noble/curves/secp256k1.js';
 import { hex } from '@scure/base';
-import { satToBtc } from '../../src/chains/bitcoin-rpc.ts';
+import { satToBtc } from '../../src/chains/bitcoin/rpc.ts';
 import { SwapError } from '../../src/engine/index.ts';
 import { submarineData } from '../../src/engine/data.ts';
 import { spendP2wpkh } from '../helpers/htlc.ts';
@@ -61,7 +62,7 @@ describe('adversarial: races', () => {
 
     for (const answer of await Promise.all(flood)) {
       assert.ok('error' in answer, 'no refund signature for a swap being paid');
-      assert.ok(answer.error instanceof SwapError && answer.error.status === 400, String(answer.error));
+      assert.ok(answer.error instanceof SwapError && httpStatusOf(answer.error) === 400, String(answer.error));
     }
     assert.equal((await aliceInvoiceState(world, hash)).amt_paid_sat, '45000', 'paid exactly once');
     assert.equal(submarineData((await world.storage.swaps.get(created.id))!).refundSigned, undefined);

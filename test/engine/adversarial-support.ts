@@ -1,9 +1,10 @@
 // Shared moves of the adversarial engine tests: invoices from alice, coins of the test wallet key spent exactly as
 // a test wants (amounts, lock times, several outputs), refusals checked by status and text, and polling.
+import { httpStatusOf } from '../../src/api/http/errors.ts';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';
 import { Transaction } from '@scure/btc-signer';
-import { satToBtc } from '../../src/chains/bitcoin-rpc.ts';
+import { satToBtc } from '../../src/chains/bitcoin/rpc.ts';
 import { SwapError } from '../../src/engine/index.ts';
 import { rest } from '../lightning/helpers.ts';
 import { addressOf, p2wpkhScript, spendP2wpkh, walletKey, type FundingOutput } from '../helpers/htlc.ts';
@@ -26,7 +27,7 @@ export async function aliceInvoiceState(world: World, hash: string): Promise<{ s
 export async function rejects(promise: Promise<unknown>, status: number, message: string | RegExp): Promise<void> {
   await assert.rejects(promise, (error: unknown) => {
     assert.ok(error instanceof SwapError, String(error));
-    assert.equal(error.status, status, error.message);
+    assert.equal(httpStatusOf(error), status, error.message);
     if (typeof message === 'string') assert.equal(error.message, message);
     else assert.match(error.message, message);
     return true;

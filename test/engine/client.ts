@@ -18,7 +18,7 @@ import {
 } from 'boltz-core';
 import type { SwapTreeJson } from '../../src/engine/index.ts';
 import { p2wpkhScript, type KeyPair } from '../helpers/htlc.ts';
-import { parseTransaction } from '../../src/engine/chain-tools.ts';
+import { parseTransaction } from '../../src/chains/bitcoin/htlc.ts';
 
 export function newKeyPair(): KeyPair {
   const privateKey = randomBytes(32);

@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';
-import { INVOICE_SUBSCRIPTION_CAP } from '../../src/engine/reverse/invoice.ts';
+import { INVOICE_SUBSCRIPTION_CAP } from '../../src/engine/legs/hold-invoice.ts';
 import type { LightningNetwork } from '../../src/devnet/lightning/index.ts';
 import { newKeyPair, newPreimage } from './client.ts';
 import { startWorld, type World } from './world.ts';

@@ -1,11 +1,12 @@
 // Reverse swaps on the real devnet, driven through the engine with boltz-core as the wallet: the happy path with a
 // cooperative claim, a script-path claim Ferry learns the preimage from, Ferry's refund after the timeout, and a
 // lockup the operator wallet cannot fund.
+import { httpStatusOf } from '../../src/api/http/errors.ts';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';
 import { Musig, OutputType, TaprootUtils, constructClaimTransaction } from 'boltz-core';
-import { btcToSat } from '../../src/chains/bitcoin-rpc.ts';
+import { btcToSat } from '../../src/chains/bitcoin/rpc.ts';
 import { SwapError, type CreateReverseResponse } from '../../src/engine/index.ts';
 import type { PaymentUpdate } from '../../src/lightning/index.ts';
 import { reverseOnchainAmount } from '../../src/swaps/amounts.ts';
@@ -26,7 +27,7 @@ describe('reverse swaps', () => {
   async function rejects(promise: Promise<unknown>, status: number, message: string): Promise<void> {
     await assert.rejects(promise, (error: unknown) => {
       assert.ok(error instanceof SwapError, String(error));
-      assert.equal(error.status, status);
+      assert.equal(httpStatusOf(error), status);
       assert.equal(error.message, message);
       return true;
     });

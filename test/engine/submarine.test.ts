@@ -1,13 +1,14 @@
 // Submarine swaps on the real devnet, driven through the engine with boltz-core as the wallet: the happy path with
 // a cooperative claim, 0-conf, the script-path claim of a silent client, and the refund rules.
+import { httpStatusOf } from '../../src/api/http/errors.ts';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { hex } from '@scure/base';
 import { swapTree } from 'boltz-core';
-import { satToBtc } from '../../src/chains/bitcoin-rpc.ts';
+import { satToBtc } from '../../src/chains/bitcoin/rpc.ts';
 import { SwapError } from '../../src/engine/index.ts';
-import { serializeTree } from '../../src/engine/data.ts';
+import { serializeTree } from '../../src/chains/bitcoin/htlc.ts';
 import { rest } from '../lightning/helpers.ts';
 import { addressOf, p2wpkhScript, spendP2wpkh, walletKey } from '../helpers/htlc.ts';
 import { clientSession, findOutput, keyPathSpend, lockupOf, newKeyPair, newPreimage } from './client.ts';
@@ -38,7 +39,7 @@ describe('submarine swaps', () => {
   async function rejects(promise: Promise<unknown>, status: number, message: string | RegExp): Promise<void> {
     await assert.rejects(promise, (error: unknown) => {
       assert.ok(error instanceof SwapError, String(error));
-      assert.equal(error.status, status);
+      assert.equal(httpStatusOf(error), status);
       if (typeof message === 'string') assert.equal(error.message, message);
       else assert.match(error.message, message);
       return true;

@@ -5,12 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
-import { BitcoinRpcClient, btcToSat } from '../../src/chains/bitcoin-rpc.ts';
-import { ChainWatcher } from '../../src/chains/watcher.ts';
+import { BitcoinRpcClient, btcToSat } from '../../src/chains/bitcoin/rpc.ts';
+import { ChainWatcher } from '../../src/chains/bitcoin/watcher.ts';
 import { silentLogger as silentWatcherLogger } from '../../src/chains/logger.ts';
 import { openStorage, type Storage } from '../../src/db/index.ts';
 import { startDevnet, type Devnet } from '../../src/devnet/index.ts';
+import { BitcoinBackend } from '../../src/chains/bitcoin/backend.ts';
 import { SwapEngine, type SwapEngineOptions, type SwapStatusBody } from '../../src/engine/index.ts';
+import type { LightningBackend } from '../../src/lightning/backend.ts';
 import { SwapKeys } from '../../src/keys/index.ts';
 import { LndRestClient } from '../../src/lightning/index.ts';
 import { silentLogger } from '../../src/log/index.ts';
@@ -42,7 +44,10 @@ export interface World {
   close(): Promise<void>;
 }
 
-export async function startWorld(overrides: Partial<SwapEngineOptions> = {}): Promise<World> {
+/** Engine settings to change, and a Lightning backend to use instead of the devnet's `ferry` node. */
+export type WorldOverrides = Omit<Partial<SwapEngineOptions>, 'lightning' | 'chains'> & { lightning?: LightningBackend };
+
+export async function startWorld(overrides: WorldOverrides = {}): Promise<World> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ferry-engine-'));
   process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
   const devnet = await startDevnet({ dataDir, bitcoinPort: 0 });
@@ -58,19 +63,19 @@ export async function startWorld(overrides: Partial<SwapEngineOptions> = {}): Pr
   const alice = new LndRestClient({ url: ln.alice.restUrl, macaroon: ln.alice.macaroon });
   const keys = SwapKeys.fromMnemonic(generateMnemonic(wordlist, 256), 'regtest');
   const published = new Map<string, string[]>();
+  const { lightning, ...settings } = overrides;
   const newEngine = (watcher: ChainWatcher) => {
     const engine = new SwapEngine({
       storage,
-      watcher,
-      rpc: operator,
-      lightning: ferryNode,
+      chains: new Map([['BTC', new BitcoinBackend({ symbol: 'BTC', network: 'regtest', rpc: operator, watcher })]]),
+      lightning: new Map([['BTC', lightning ?? ferryNode]]),
       keys,
       logger: silentLogger,
       claimDelayMs: 60_000,
       invoicePollMs: 100,
       effectRetryMs: 100,
       effectRetryMaxMs: 500,
-      ...overrides,
+      ...settings,
     });
     engine.onStatus((id, body) => published.set(id, [...(published.get(id) ?? []), body.status]));
     return engine;

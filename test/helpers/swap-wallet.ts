@@ -23,7 +23,7 @@ import {
 } from 'boltz-core';
 import type { ClaimDetails, Types } from 'boltz-core';
 import WebSocket from 'ws';
-import { BitcoinRpcClient, satToBtc } from '../../src/chains/bitcoin-rpc.ts';
+import { BitcoinRpcClient, satToBtc } from '../../src/chains/bitcoin/rpc.ts';
 import type { DevnetInfo } from '../../src/devnet/index.ts';
 import { decodeBolt11 } from '../../src/lightning/bolt11/index.ts';
 import type { ReversePair, SubmarinePair } from '../../src/client/types.ts';

@@ -1,7 +1,7 @@
 // v1 server-sent events: GET /streamswapstatus?id=<swap id>. The first event is the current status, then one
 // event per change; comment lines keep proxies from closing an idle stream.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { SwapService, SwapStatusBody } from '../../engine/service.ts';
+import type { SwapService, SwapStatusBody } from '../../protocol/index.ts';
 import { watchWithSnapshot, type StatusFeed } from '../../events/index.ts';
 import type { Logger } from '../../log/index.ts';
 import { HttpError, badRequest, notFound } from '../http/errors.ts';

@@ -1,7 +1,7 @@
 // v1 knows fewer status codes than v2: every refusal is a 400 except an unknown swap in /swapstatus (404) and
 // unauthenticated referral calls (401). Engine refusals keep their text and extra fields; only the code changes.
-import { SwapError } from '../../engine/service.ts';
-import { HttpError } from '../http/errors.ts';
+import { SwapError } from '../../protocol/index.ts';
+import { HttpError, httpStatusOf } from '../http/errors.ts';
 
 const asV1Status = (status: number): number => (status === 404 || status === 409 ? 400 : status);
 
@@ -11,7 +11,8 @@ export async function v1Call<T>(call: () => T | Promise<T>): Promise<T> {
     return await call();
   } catch (error) {
     if (error instanceof SwapError || error instanceof HttpError) {
-      throw new HttpError(asV1Status(error.status), error.message, error.extra);
+      const status = error instanceof SwapError ? httpStatusOf(error) : error.status;
+      throw new HttpError(asV1Status(status), error.message, error.extra);
     }
     throw error;
   }

@@ -1,10 +1,10 @@
 // v1 chain endpoints (deprecated API, kept for existing integrations).
-import type { ChainService } from '../../chains/chain-service.ts';
+import type { ChainRegistry } from '../../chains/backend.ts';
 import type { Router } from '../http/router.ts';
 import { bodyObject, requireHex, requireString, requireTxid } from '../http/validate.ts';
 import { broadcastTransaction, type RefundTimeoutLookup, chainOf, feeEstimations, fetchTransaction } from '../chain-routes.ts';
 
-export function chainRoutesV1(router: Router, chains: ChainService, refundTimeout?: RefundTimeoutLookup): void {
+export function chainRoutesV1(router: Router, chains: ChainRegistry, refundTimeout?: RefundTimeoutLookup): void {
   router.get('/getfeeestimation', async () => ({ body: await feeEstimations(chains) }));
   router.post('/gettransaction', async ({ body }) => {
     const input = bodyObject(body);

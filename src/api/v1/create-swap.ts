@@ -3,7 +3,7 @@
 // watches, claims and refunds Taproot swaps only, and a Taproot address handed to a v1 client would be one it can
 // neither check nor refund. So a creation request is validated in full (a client learns what is wrong with it)
 // and a valid one is refused with a pointer to the v2 call that creates the same swap as a Taproot swap.
-import type { SwapService, V1PairBody } from '../../engine/service.ts';
+import type { SwapService, V1PairBody } from '../../protocol/index.ts';
 import { decodeBolt11, type Bolt11Invoice } from '../../lightning/bolt11/index.ts';
 import { limitViolation, reverseInvoiceAmount } from '../../swaps/amounts.ts';
 import { badRequest } from '../http/errors.ts';

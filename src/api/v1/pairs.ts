@@ -1,5 +1,5 @@
 // v1 GET /getpairs, GET /timeouts and GET /getcontracts (deprecated API, kept for existing integrations).
-import type { SwapService } from '../../engine/service.ts';
+import type { SwapService } from '../../protocol/index.ts';
 import { HttpError } from '../http/errors.ts';
 import type { Router } from '../http/router.ts';
 import { v1Unsupported } from './answers.ts';

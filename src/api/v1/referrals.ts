@@ -1,5 +1,5 @@
 // v1 GET /referrals/query: a partner's referral report, for HMAC-authenticated calls only.
-import type { SwapService } from '../../engine/service.ts';
+import type { SwapService } from '../../protocol/index.ts';
 import { HttpError } from '../http/errors.ts';
 import type { Router } from '../http/router.ts';
 import { authenticate, type ApiCredential } from '../auth/hmac.ts';

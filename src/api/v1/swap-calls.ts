@@ -1,6 +1,6 @@
 // v1 calls about an existing submarine swap: /swaprates, /setinvoice, /getswaptransaction. They work for the
 // Taproot swaps created over v2; every semantic check is the engine's, as for the v2 routes.
-import type { SwapService } from '../../engine/service.ts';
+import type { SwapService } from '../../protocol/index.ts';
 import { SwapStatus as S } from '../../swaps/status.ts';
 import type { Router } from '../http/router.ts';
 import { bodyObject, optionalString, requireString, requireSwapId } from '../http/validate.ts';

@@ -1,5 +1,5 @@
 // v1 POST /swapstatus (deprecated API, kept for existing integrations).
-import type { SwapService } from '../../engine/service.ts';
+import type { SwapService } from '../../protocol/index.ts';
 import type { Router } from '../http/router.ts';
 import { bodyObject, requireString, requireSwapId } from '../http/validate.ts';
 import { requireStatus } from '../v2/swap-errors.ts';

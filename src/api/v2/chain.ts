@@ -1,14 +1,14 @@
 // v2 chain endpoints: /v2/chain/...
-import type { ChainService } from '../../chains/chain-service.ts';
+import type { ChainRegistry } from '../../chains/backend.ts';
 import type { Router } from '../http/router.ts';
 import { bodyObject, requireHex, requireTxid } from '../http/validate.ts';
 import { broadcastTransaction, type RefundTimeoutLookup, chainOf, feeEstimations, fetchTransaction, heights } from '../chain-routes.ts';
 
-export function chainRoutesV2(router: Router, chains: ChainService, refundTimeout?: RefundTimeoutLookup): void {
+export function chainRoutesV2(router: Router, chains: ChainRegistry, refundTimeout?: RefundTimeoutLookup): void {
   router.get('/v2/chain/fees', async () => ({ body: await feeEstimations(chains) }));
   router.get('/v2/chain/heights', async () => ({ body: await heights(chains) }));
   router.get('/v2/chain/{currency}/fee', async ({ params }) => ({
-    body: { fee: await chainOf(chains, params.currency).feeEstimate() },
+    body: { fee: await chainOf(chains, params.currency).feeRate() },
   }));
   router.get('/v2/chain/{currency}/height', async ({ params }) => ({
     body: { height: await chainOf(chains, params.currency).height() },

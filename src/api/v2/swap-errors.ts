@@ -1,7 +1,7 @@
-// The engine reports refusals as SwapError(status, text, extra); the API answers them verbatim. Any other
+// The engine reports refusals as SwapError(kind, text, extra); the API answers them verbatim with the kind's status. Any other
 // exception is a bug and stays a 500 through the HTTP server's catch-all.
-import { SwapError, type SwapService, type SwapStatusBody } from '../../engine/service.ts';
-import { HttpError, notFound } from '../http/errors.ts';
+import { SwapError, type SwapService, type SwapStatusBody } from '../../protocol/index.ts';
+import { fromSwapError, notFound } from '../http/errors.ts';
 import type { Router } from '../http/router.ts';
 import { requireSwapId, swapNotFound } from '../http/validate.ts';
 
@@ -9,7 +9,7 @@ export async function engineCall<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (error instanceof SwapError) throw new HttpError(error.status, error.message, error.extra);
+    if (error instanceof SwapError) throw fromSwapError(error);
     throw error;
   }
 }

@@ -1,5 +1,5 @@
 // v2 swap status polling: one swap, or up to 64 at once.
-import type { SwapService, SwapStatusBody } from '../../engine/service.ts';
+import type { SwapService, SwapStatusBody } from '../../protocol/index.ts';
 import { badRequest } from '../http/errors.ts';
 import type { Router } from '../http/router.ts';
 import { requireSwapId } from '../http/validate.ts';

@@ -1,5 +1,5 @@
 // v2 Submarine Swap endpoints (chain -> Lightning): shapes are checked here, every semantic check is the engine's.
-import type { SwapService } from '../../engine/service.ts';
+import type { SwapService } from '../../protocol/index.ts';
 import { badRequest } from '../http/errors.ts';
 import type { Router } from '../http/router.ts';
 import {

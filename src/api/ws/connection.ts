@@ -1,7 +1,7 @@
 // One WebSocket client: its swap.update subscriptions and the answers to its messages. Messages are handled one
 // at a time, in order, so an acknowledgement, its snapshot and later updates never overtake each other.
 import WebSocket from 'ws';
-import type { SwapService, SwapStatusBody } from '../../engine/service.ts';
+import type { SwapService, SwapStatusBody } from '../../protocol/index.ts';
 import { watchWithSnapshot, type StatusFeed } from '../../events/index.ts';
 import type { Logger } from '../../log/index.ts';
 import { isSwapId } from '../http/validate.ts';

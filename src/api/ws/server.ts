@@ -3,7 +3,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import type { SwapService } from '../../engine/service.ts';
+import type { SwapService } from '../../protocol/index.ts';
 import type { StatusFeed } from '../../events/index.ts';
 import type { Logger } from '../../log/index.ts';
 import { SwapUpdateConnection } from './connection.ts';

@@ -6,6 +6,8 @@ import type { RepositoryOptions } from './common.ts';
 import { CounterRepository } from './counters.ts';
 import { EffectRepository, type NewEffect } from './effects.ts';
 import { KvRepository } from './kv.ts';
+import { LockRepository } from './locks.ts';
+import { SigningSessionRepository } from './signing-sessions.ts';
 import { SwapRepository, type SwapUpdate } from './swaps.ts';
 import { saveTransition, type TransitionResult } from './transition.ts';
 
@@ -15,6 +17,8 @@ export interface Repositories {
   checkpoints: CheckpointRepository;
   counters: CounterRepository;
   kv: KvRepository;
+  signingSessions: SigningSessionRepository;
+  locks: LockRepository;
   /** Guarded swap update plus its effects, atomically (see saveTransition). */
   saveTransition(update: SwapUpdate, effects: readonly NewEffect[]): Promise<TransitionResult>;
 }
@@ -34,6 +38,8 @@ function bind(q: Queryable, options: RepositoryOptions): Repositories {
     checkpoints: new CheckpointRepository(q, now),
     counters: new CounterRepository(q),
     kv: new KvRepository(q, now),
+    signingSessions: new SigningSessionRepository(q, now),
+    locks: new LockRepository(q, now),
     saveTransition: (update, effects) => saveTransition(q, update, effects, now),
   };
 }

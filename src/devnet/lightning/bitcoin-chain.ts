@@ -2,7 +2,7 @@
 // heights and new blocks by polling, and each channel funded by a real transaction to the two nodes' 2-of-2
 // P2WSH output, mined into a block.
 import { p2ms, p2wsh } from '@scure/btc-signer';
-import { BitcoinRpcClient } from '../../chains/bitcoin-rpc.ts';
+import { BitcoinRpcClient } from '../../chains/bitcoin/rpc.ts';
 import type { ChannelFunding, LightningChain } from './chain.ts';
 
 const REGTEST = { bech32: 'bcrt', pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef };

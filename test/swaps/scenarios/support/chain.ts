@@ -4,7 +4,7 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { hex } from '@scure/base';
 import { hash160 } from '@scure/btc-signer/utils.js';
 import { Scripts } from 'boltz-core';
-import { BitcoinRpcClient, btcToSat, type DecodedTransaction } from '../../../../src/chains/bitcoin-rpc.ts';
+import { BitcoinRpcClient, btcToSat, type DecodedTransaction } from '../../../../src/chains/bitcoin/rpc.ts';
 import type { DevnetInfo } from '../../../../src/devnet/index.ts';
 import { addressOfScript } from '../../../helpers/swap-wallet.ts';
 

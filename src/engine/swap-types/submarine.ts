@@ -1,26 +1,37 @@
-// Creating a submarine swap, setting its invoice later, and the read-only calls about it.
+// The submarine swap (chain → Lightning) = a user lockup leg + a pay invoice leg: creating it, setting its invoice
+// later, the cooperative refund of a failed one, and the read-only calls about it.
 import { hex } from '@scure/base';
-import { swapTree } from 'boltz-core';
 import { UniqueViolation, type SwapRecord } from '../../db/index.ts';
-import { swapOutputKey } from '../../keys/index.ts';
-import { submarineExpectedAmount, submarineInvoiceAmount } from '../../swaps/amounts.ts';
-import { generateSwapId } from '../../swaps/ids.ts';
-import { submarinePairBody, type PairConfig } from '../../swaps/pairs.ts';
-import { SwapStatus as S, SwapType } from '../../swaps/status.ts';
-import { currentMinerFees, pairOf, type EngineContext } from '../context.ts';
-import { serializeTree, submarineData, type SubmarineData, type SubmarinePricing } from '../data.ts';
 import {
+  SwapError,
+  RefundRefusal,
   invalidPairHash,
   invoiceExists,
   noLockup,
+  notEligibleForRefund,
   paymentInProgress,
   preimageHashExists,
   swapHasInvoice,
   undefinedParameter,
-} from '../errors.ts';
+  type CreateSubmarineRequest,
+  type CreateSubmarineResponse,
+  type LockupTransactionBody,
+  type PartialSignatureBody,
+  type RefundRequest,
+  type SetInvoiceResponse,
+} from '../../protocol/index.ts';
+import { submarineExpectedAmount, submarineInvoiceAmount } from '../../swaps/amounts.ts';
+import { generateSwapId } from '../../swaps/ids.ts';
+import { statusesAfter, statusesReachedBy, statusesWith } from '../../swaps/derive.ts';
+import { submarinePairBody, type PairConfig } from '../../swaps/pairs.ts';
+import { SwapStatus as S, SwapType } from '../../swaps/status.ts';
+import { submarineMachine } from '../../swaps/submarine-machine.ts';
+import { chainOf, currentMinerFees, lightningOf, pairOf, swapLightning, type EngineContext } from '../context.ts';
+import { submarineData, type SubmarineData, type SubmarinePricing } from '../data.ts';
 import { preimageHash as parsePreimageHash, publicKey } from '../input.ts';
-import { checkInvoice, type CheckedInvoice } from '../invoice-check.ts';
-import { SwapError, type CreateSubmarineRequest, type CreateSubmarineResponse } from '../service.ts';
+import { coSignClientSpend } from '../legs/cosign.ts';
+import { checkInvoice, type CheckedInvoice } from '../legs/invoice-check.ts';
+import { legChain, userLockupOf } from '../legs/lockup-leg.ts';
 
 /** Seconds per block used for time estimates. */
 const BLOCK_SECONDS = 600;
@@ -35,7 +46,7 @@ function timeoutDelta(pair: PairConfig, invoice: CheckedInvoice | undefined, saf
   const { swapMinimal, swapMaximal } = pair.timeouts;
   if (invoice === undefined) return swapMinimal;
   const needed = invoice.minFinalCltvExpiry + safetyBlocks + 1;
-  if (needed > swapMaximal) throw new SwapError(400, 'invoice min final CLTV expiry is too long for the swap timeout');
+  if (needed > swapMaximal) throw new SwapError('invalid', 'invoice min final CLTV expiry is too long for the swap timeout');
   return Math.max(swapMinimal, needed);
 }
 
@@ -52,17 +63,19 @@ function invoiceFields(pricing: SubmarinePricing, invoice: CheckedInvoice) {
 
 export async function createSubmarine(ctx: EngineContext, request: CreateSubmarineRequest): Promise<CreateSubmarineResponse> {
   const pair = pairOf(ctx, request.from, request.to);
-  const fees = await currentMinerFees(ctx);
+  const chain = chainOf(ctx, pair.base);
+  const lightning = lightningOf(ctx, pair.quote);
+  const fees = await currentMinerFees(chain);
   if (request.pairHash !== undefined && request.pairHash !== submarinePairBody(pair, fees).hash) throw invalidPairHash();
   const refundPublicKey = publicKey(request.refundPublicKey, 'refundPublicKey');
 
   let invoice: CheckedInvoice | undefined;
   let paymentHash: string;
   if (request.invoice !== undefined) {
-    invoice = await checkInvoice(ctx, request.invoice, pair);
+    invoice = await checkInvoice(ctx, lightning, request.invoice, pair);
     paymentHash = invoice.paymentHash;
     if (request.preimageHash !== undefined && hex.encode(parsePreimageHash(request.preimageHash)) !== paymentHash) {
-      throw new SwapError(400, 'invoice payment hash does not match the preimage hash');
+      throw new SwapError('invalid', 'invoice payment hash does not match the preimage hash');
     }
     if (await ctx.storage.swaps.getByInvoice(invoice.paymentRequest)) throw invoiceExists();
   } else if (request.preimageHash !== undefined) {
@@ -72,13 +85,19 @@ export async function createSubmarine(ctx: EngineContext, request: CreateSubmari
   }
   if (await ctx.storage.swaps.getByPreimageHash(paymentHash)) throw preimageHashExists();
 
-  const timeoutBlockHeight = (await ctx.chain.height()) + timeoutDelta(pair, invoice, ctx.settings.paymentSafetyBlocks);
+  const timeoutBlockHeight = (await chain.height()) + timeoutDelta(pair, invoice, ctx.settings.paymentSafetyBlocks);
   // Taken outside any transaction: an index handed out is never handed out again, even if this swap fails.
   const keyIndex = await ctx.storage.counters.nextSwapKeyIndex();
   const key = ctx.keys.keyAt(keyIndex);
-  const tree = swapTree(false, hex.decode(paymentHash), key.publicKey, refundPublicKey, timeoutBlockHeight);
-  const { outputScript } = swapOutputKey(key.publicKey, refundPublicKey, tree);
-  const address = ctx.chain.addressOf(outputScript);
+  const output = chain.swapOutput({
+    kind: 'submarine',
+    preimageHash: hex.decode(paymentHash),
+    claimPublicKey: key.publicKey,
+    refundPublicKey,
+    timeoutBlockHeight,
+    servicePublicKey: key.publicKey,
+  });
+  const address = output.address;
   const pricing: SubmarinePricing = {
     rate: pair.rate,
     percentage: pair.fees.percentageSwapIn,
@@ -88,8 +107,8 @@ export async function createSubmarine(ctx: EngineContext, request: CreateSubmari
   const data: SubmarineData = {
     refundPublicKey: hex.encode(refundPublicKey),
     claimPublicKey: hex.encode(key.publicKey),
-    swapTree: serializeTree(tree),
-    lockupScript: hex.encode(outputScript),
+    swapTree: output.tree,
+    lockupScript: output.script,
     pricing,
     ...(request.referralId !== undefined && { referralId: request.referralId }),
     ...(invoice && invoiceFields(pricing, invoice)),
@@ -117,7 +136,7 @@ export async function createSubmarine(ctx: EngineContext, request: CreateSubmari
       // An id collision: draw another.
     }
   }
-  ctx.watching.script(record.id, data.lockupScript);
+  ctx.watching.script(chain.symbol, data.lockupScript, { swapId: record.id, leg: 'userLockup' });
   ctx.logger.info('submarine swap created', { swap: record.id, address, timeoutBlockHeight, expectedAmount: data.expectedAmount });
 
   return {
@@ -135,44 +154,49 @@ export async function createSubmarine(ctx: EngineContext, request: CreateSubmari
 }
 
 /** Statuses in which an invoice may still be given. */
-const SETTABLE: readonly string[] = [S.Created, S.TransactionMempool, S.TransactionConfirmed];
-/** Statuses in which Ferry is paying or has paid the invoice. */
-const PAYING: readonly string[] = [S.InvoicePending, S.InvoicePaid, S.TransactionClaimPending, S.TransactionClaimed];
+const SETTABLE = statusesWith(submarineMachine, 'invoice.provided');
+/** Statuses a given invoice leads to: a second invoice there meets "has an invoice already". */
+const INVOICE_GIVEN = statusesReachedBy(submarineMachine, 'invoice.provided');
+/** Statuses in which Ferry is paying or has paid the invoice: all that follow the decision to pay, unless it failed. */
+const PAYING = statusesAfter(submarineMachine, 'payment.start', ['payment.failed']);
+/** Statuses in which a cooperative refund may be signed; REFERENCE.md "Cooperative refund". */
+const REFUNDABLE = statusesWith(submarineMachine, 'refund.signed');
 
 export function setSubmarineInvoice(
   ctx: EngineContext,
   id: string,
   paymentRequest: string,
   pairHash?: string,
-): Promise<{ bip21?: string; expectedAmount?: number; acceptZeroConf?: boolean }> {
-  return ctx.swaps.locks.run(id, async () => {
+): Promise<SetInvoiceResponse> {
+  return ctx.locks.run(id, async () => {
     const swap = await ctx.swaps.require(id, SwapType.Submarine);
     const data = submarineData(swap);
     const pair = ctx.settings.pairs.get(swap.pair)!;
-    if (pairHash !== undefined && pairHash !== submarinePairBody(pair, await currentMinerFees(ctx)).hash) throw invalidPairHash();
+    const chain = legChain(ctx, userLockupOf(swap));
+    if (pairHash !== undefined && pairHash !== submarinePairBody(pair, await currentMinerFees(chain)).hash) throw invalidPairHash();
     if (swap.invoice !== null && PAYING.includes(swap.status)) throw paymentInProgress(swap.invoice);
-    if (!SETTABLE.includes(swap.status) && swap.status !== S.InvoiceSet) {
-      throw new SwapError(400, `cannot set an invoice in status ${swap.status}`);
+    if (!SETTABLE.includes(swap.status) && !INVOICE_GIVEN.includes(swap.status)) {
+      throw new SwapError('invalid', `cannot set an invoice in status ${swap.status}`);
     }
     if (swap.invoice !== null) throw swapHasInvoice(id);
 
-    const invoice = await checkInvoice(ctx, paymentRequest, pair);
+    const invoice = await checkInvoice(ctx, swapLightning(ctx, swap), paymentRequest, pair);
     if (invoice.paymentHash !== swap.preimageHash) {
-      throw new SwapError(400, 'invoice payment hash does not match the preimage hash of the swap');
+      throw new SwapError('invalid', 'invoice payment hash does not match the preimage hash of the swap');
     }
-    const blocksLeft = swap.timeoutBlockHeight! - (await ctx.chain.height());
+    const blocksLeft = swap.timeoutBlockHeight! - (await chain.height());
     if (invoice.minFinalCltvExpiry + ctx.settings.paymentSafetyBlocks >= blocksLeft) {
-      throw new SwapError(400, 'invoice min final CLTV expiry is too long for the swap timeout');
+      throw new SwapError('invalid', 'invoice min final CLTV expiry is too long for the swap timeout');
     }
     const fields = invoiceFields(data.pricing, invoice);
     if (data.lockup !== undefined && data.lockup.value < fields.expectedAmount) {
       const maximal = submarineInvoiceAmount(data.lockup.value, data.pricing.rate, data.pricing.percentage, data.pricing.minerFee);
-      throw new SwapError(400, `invoice amount exceeds the maximal of ${maximal}`);
+      throw new SwapError('invalid', `invoice amount exceeds the maximal of ${maximal}`);
     }
     if (await ctx.storage.swaps.getByInvoice(paymentRequest)) throw invoiceExists();
     try {
       const result = await ctx.swaps.applyLocked(id, { type: 'invoice.provided', data: fields });
-      if (!result.applied) throw new SwapError(400, `cannot set an invoice in status ${result.swap.status}`);
+      if (!result.applied) throw new SwapError('invalid', `cannot set an invoice in status ${result.swap.status}`);
     } catch (error) {
       if (error instanceof UniqueViolation) throw invoiceExists();
       throw error;
@@ -195,12 +219,12 @@ export async function submarineInvoiceAmountFor(ctx: EngineContext, id: string):
 export async function submarineLockupTransaction(
   ctx: EngineContext,
   id: string,
-): Promise<{ id: string; hex: string; timeoutBlockHeight: number; timeoutEta?: number }> {
+): Promise<LockupTransactionBody> {
   const swap = await ctx.swaps.require(id, SwapType.Submarine);
   const { lockup } = submarineData(swap);
   if (lockup === undefined) throw noLockup();
   const timeoutBlockHeight = swap.timeoutBlockHeight!;
-  const blocksLeft = timeoutBlockHeight - (await ctx.chain.height());
+  const blocksLeft = timeoutBlockHeight - (await legChain(ctx, userLockupOf(swap)).height());
   return {
     id: lockup.txid,
     hex: lockup.hex,
@@ -212,6 +236,30 @@ export async function submarineLockupTransaction(
 export async function submarinePreimageOf(ctx: EngineContext, id: string): Promise<{ preimage: string }> {
   const swap = await ctx.swaps.require(id, SwapType.Submarine);
   const { preimage } = submarineData(swap);
-  if (preimage === undefined) throw new SwapError(400, 'the invoice of this swap has not been paid yet');
+  if (preimage === undefined) throw new SwapError('invalid', 'the invoice of this swap has not been paid yet');
   return { preimage };
+}
+
+/**
+ * Cooperative (key path) refund of a failed submarine swap. The order matters for safety: eligibility is checked
+ * (status, then the Lightning node's record of a payment), "refund signed" is committed, and only then is the
+ * partial signature made. Because payment.start refuses once refundSigned is set and refund.signed exists only
+ * in failed statuses, the invoice of a swap with a signed refund is never paid.
+ */
+export function submarineRefund(ctx: EngineContext, id: string, request: RefundRequest): Promise<PartialSignatureBody> {
+  return ctx.locks.run(id, async () => {
+    const swap = await ctx.swaps.require(id, SwapType.Submarine);
+    if (!REFUNDABLE.includes(swap.status)) throw notEligibleForRefund(RefundRefusal.status);
+    const payment = await swapLightning(ctx, swap).lookupPayment(swap.preimageHash);
+    if (payment !== undefined && payment.status !== 'FAILED') throw notEligibleForRefund(RefundRefusal.paymentPending);
+    const signed = await coSignClientSpend(ctx, userLockupOf(swap), request, {
+      recordedLockupOnly: false,
+      beforeSigning: async () => {
+        const recorded = await ctx.swaps.applyLocked(id, { type: 'refund.signed' });
+        if (!recorded.applied) throw notEligibleForRefund(RefundRefusal.status);
+      },
+    });
+    ctx.logger.info('signed a cooperative refund', { swap: id, status: swap.status });
+    return signed;
+  });
 }

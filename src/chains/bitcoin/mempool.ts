@@ -1,6 +1,6 @@
 // Follows the node's mempool by polling: fetches only transactions it has not seen, and forgets the
 // ones that left, so memory stays proportional to the node's mempool.
-import { RpcError, type BitcoinRpcClient } from './bitcoin-rpc.ts';
+import { RpcError, type BitcoinRpcClient } from './rpc.ts';
 import { parseTransaction, type RawTransaction } from './raw-block.ts';
 
 /** Bitcoin Core's RPC_INVALID_ADDRESS_OR_KEY: the transaction left the mempool between the two calls. */

@@ -1,11 +1,14 @@
-// The hold invoice side of reverse swaps: follow each unpaid invoice until it is paid, cancelled or expired;
-// settle and cancel. One ListInvoices of the node's pending invoices per poll serves every swap, so the node
+// The hold invoice leg: create the hold invoice on the operator's node, follow each unpaid one until it is paid,
+// cancelled or expired, settle and cancel; and what it asks of the server lockup it pays for (lock only while the
+// payment is held long enough; never refund while the preimage can still settle it). One ListInvoices of the node's pending invoices per poll serves every swap, so the node
 // sees O(1) calls however many swaps wait; only an invoice that left the pending list is looked up, to learn
 // whether it was settled, cancelled or expired. A few swaps also get a subscription, for a quick lockup.
 import type { EffectRecord } from '../../db/index.ts';
-import type { InvoiceUpdate, Subscription } from '../../lightning/backend.ts';
+import type { InvoiceUpdate, LightningBackend, Subscription } from '../../lightning/backend.ts';
 import { SwapStatus as S } from '../../swaps/status.ts';
-import type { EngineContext } from '../context.ts';
+import { legChain, serverLockupOf } from './lockup-leg.ts';
+import { pairOfSwap, swapLightning, type EngineContext } from '../context.ts';
+import type { ServerLockupHooks } from './server-lockup.ts';
 import { reverseData } from '../data.ts';
 import { PermanentEffectError } from '../effects.ts';
 
@@ -26,7 +29,10 @@ export class InvoiceWatch {
   private pollAgain = false;
   private stopped = false;
 
-  constructor(private readonly ctx: EngineContext) {}
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly lightning: LightningBackend,
+  ) {}
 
   start(): void {
     this.stopped = false;
@@ -80,7 +86,7 @@ export class InvoiceWatch {
     if (this.followed.size === 0) return;
     let pending: Map<string, InvoiceUpdate>;
     try {
-      pending = new Map((await this.ctx.lightning.listPendingInvoices()).map((u) => [u.paymentHash, u]));
+      pending = new Map((await this.lightning.listPendingInvoices()).map((u) => [u.paymentHash, u]));
     } catch (error) {
       this.ctx.logger.warn('pending invoice list failed', { error: String(error) });
       return;
@@ -111,7 +117,7 @@ export class InvoiceWatch {
   private subscribe(swapId: string): void {
     const entry = this.followed.get(swapId);
     if (entry === undefined || this.stopped) return;
-    const subscription = this.ctx.lightning.subscribeInvoice(entry.paymentHash, (update) => void this.handle(swapId, update));
+    const subscription = this.lightning.subscribeInvoice(entry.paymentHash, (update) => void this.handle(swapId, update));
     entry.subscription = subscription;
     const again = () => {
       if (this.followed.get(swapId)?.subscription !== subscription || this.stopped) return;
@@ -130,7 +136,7 @@ export class InvoiceWatch {
     const entry = this.followed.get(swapId);
     if (entry === undefined) return;
     try {
-      const update = await this.ctx.lightning.lookupInvoice(entry.paymentHash);
+      const update = await this.lightning.lookupInvoice(entry.paymentHash);
       if (update !== undefined) await this.handle(swapId, update);
     } catch (error) {
       this.ctx.logger.warn('invoice lookup failed', { swap: swapId, error: String(error) });
@@ -164,7 +170,7 @@ export async function settleInvoice(ctx: EngineContext, effect: EffectRecord): P
   const { preimage } = reverseData(swap);
   if (swap.status === S.InvoiceSettled || preimage === undefined) return;
   try {
-    await ctx.lightning.settleHoldInvoice(preimage);
+    await swapLightning(ctx, swap).settleHoldInvoice(preimage);
   } catch (error) {
     if (/canceled|cancelled/i.test((error as Error).message)) {
       throw new PermanentEffectError(`hold invoice was cancelled before it could be settled: ${(error as Error).message}`);
@@ -178,9 +184,37 @@ export async function settleInvoice(ctx: EngineContext, effect: EffectRecord): P
 export async function cancelInvoice(ctx: EngineContext, effect: EffectRecord): Promise<void> {
   const swap = await ctx.swaps.require(effect.swapId);
   try {
-    await ctx.lightning.cancelHoldInvoice(swap.preimageHash);
+    await swapLightning(ctx, swap).cancelHoldInvoice(swap.preimageHash);
   } catch (error) {
     if (/settled/i.test((error as Error).message)) throw new PermanentEffectError(`hold invoice is settled: ${(error as Error).message}`);
     throw error;
   }
 }
+
+/** What the hold invoice asks of the server lockup it pays for. */
+export const holdInvoiceLockupHooks: ServerLockupHooks = {
+  /** Lock only for a held payment whose HTLCs outlive the swap timeout, while enough blocks remain. */
+  async lockRefusal(ctx, swap) {
+    const invoice = await swapLightning(ctx, swap).lookupInvoice(swap.preimageHash);
+    if (invoice?.state !== 'ACCEPTED') return `hold invoice is ${invoice?.state ?? 'unknown'}, not accepted`;
+    const timeout = swap.timeoutBlockHeight!;
+    const lowestExpiry = Math.min(...invoice.htlcExpiryHeights);
+    if (invoice.htlcExpiryHeights.length === 0 || lowestExpiry < timeout + ctx.settings.minHtlcMarginBlocks) {
+      return 'the held payment expires too close to the swap timeout';
+    }
+    const minBlocks = ctx.settings.minReverseLockupBlocks ?? Math.ceil(pairOfSwap(ctx, swap).timeouts.reverse / 2);
+    if (timeout - (await legChain(ctx, serverLockupOf(swap)).height()) < minBlocks) return 'too close to the swap timeout to lock';
+    return undefined;
+  },
+  /**
+   * The client handed over the preimage before the timeout: once the held payment settles it has paid, and the
+   * lockup is its. Refunding while settling is still possible would take both sides; retried until settled.
+   */
+  async beforeRefund(ctx, swap) {
+    if (reverseData(swap).preimage === undefined) return;
+    const invoice = await swapLightning(ctx, swap).lookupInvoice(swap.preimageHash);
+    if (invoice?.state === 'ACCEPTED' || invoice?.state === 'SETTLED') {
+      throw new Error(`not refunding: the preimage is known and the hold invoice is ${invoice.state}`);
+    }
+  },
+};

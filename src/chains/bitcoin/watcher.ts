@@ -2,15 +2,15 @@
 // getrawtransaction) and reports lockups to watched scripts, spends of watched outpoints (with the
 // spending witness), confirmations and reorgs. The last processed block is saved after each block,
 // so a restarted watcher carries on where it stopped instead of rescanning or skipping blocks.
-import { RpcError, type BitcoinRpcClient } from './bitcoin-rpc.ts';
+import { RpcError, type BitcoinRpcClient } from './rpc.ts';
 import { BlockWindow } from './block-window.ts';
-import type { CheckpointStore } from './checkpoint.ts';
-import type { BlockRef, ChainEventHandler, ChainEventType, ChainSubscriber } from './events.ts';
-import { consoleLogger, type WatcherLogger } from './logger.ts';
+import type { CheckpointStore } from '../checkpoint.ts';
+import type { BlockRef, ChainEventHandler, ChainEventType, ChainSubscriber } from '../events.ts';
+import { consoleLogger, type WatcherLogger } from '../logger.ts';
 import { MempoolFollower } from './mempool.ts';
 import { inputWitness, parseBlock, transactionHex, type RawBlock, type RawTransaction } from './raw-block.ts';
 import { findLockups, findSpends } from './scan.ts';
-import { Subscribers } from './subscribers.ts';
+import { Subscribers } from '../subscribers.ts';
 import { TrackedTransactions } from './tracked-txs.ts';
 import { WatchIndex } from './watch-index.ts';
 

@@ -1,5 +1,5 @@
 // The hashes of the last processed blocks: what a reorg is detected and walked back against.
-import type { BlockRef } from './events.ts';
+import type { BlockRef } from '../events.ts';
 
 interface WindowEntry {
   hash: string;

@@ -1,7 +1,7 @@
 // Which state each reported transaction was last reported in (mempool, or a given block), so the same
 // transaction is not reported twice for the same state, is reported again after a reorg drops its
 // block, and keeps producing confirmation events as blocks arrive on top of it.
-import type { BlockRef } from './events.ts';
+import type { BlockRef } from '../events.ts';
 
 type ReportedState = { inBlock: false } | { inBlock: true; height: number; hash: string };
 

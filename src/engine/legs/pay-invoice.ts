@@ -1,15 +1,18 @@
-// Paying a submarine swap's invoice: decide to pay (atomically with the refund check), pay exactly once, and
-// move on to claiming with the preimage the payment revealed.
+// The pay invoice leg: decide to pay (atomically with the refund check), pay the swap's invoice exactly once from
+// the operator's Lightning node, and hand the preimage the payment revealed to the lockup leg that claims with it.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { hex } from '@scure/base';
-import type { EffectRecord } from '../../db/index.ts';
+import type { EffectRecord, SwapRecord } from '../../db/index.ts';
+import { machineFor, statusesWith } from '../../swaps/index.ts';
 import { SwapStatus as S } from '../../swaps/status.ts';
-import type { EngineContext } from '../context.ts';
+import { swapLightning, type EngineContext } from '../context.ts';
 import { crashPoint } from '../crash-points.ts';
-import { submarineData, type LockupRecord } from '../data.ts';
+import { submarineData } from '../data.ts';
 import { PermanentEffectError } from '../effects.ts';
+import { legChain, userLockupOf, type LockupLeg } from './lockup-leg.ts';
 
-const PAYABLE_FROM: readonly string[] = [S.InvoiceSet, S.TransactionMempool, S.TransactionConfirmed];
+/** Statuses the decision to pay can leave. */
+const payable = (status: string, type: string): boolean => statusesWith(machineFor(type), 'payment.start').includes(status);
 
 /**
  * startPayment: goes to invoice.pending unless too few blocks remain before the timeout (paying that late would
@@ -18,14 +21,15 @@ const PAYABLE_FROM: readonly string[] = [S.InvoiceSet, S.TransactionMempool, S.T
  */
 export async function startPayment(ctx: EngineContext, effect: EffectRecord): Promise<void> {
   const swap = await ctx.swaps.require(effect.swapId);
-  if (!PAYABLE_FROM.includes(swap.status)) return;
+  if (!payable(swap.status, swap.type)) return;
   const data = submarineData(swap);
-  const blocksLeft = swap.timeoutBlockHeight! - (await ctx.chain.height());
+  const leg = userLockupOf(swap);
+  const blocksLeft = swap.timeoutBlockHeight! - (await legChain(ctx, leg).height());
   if (blocksLeft <= (data.minFinalCltvExpiry ?? 0) + ctx.settings.paymentSafetyBlocks) {
     ctx.logger.warn('not paying: too close to the swap timeout', { swap: swap.id, blocksLeft });
     return;
   }
-  const gone = data.lockup === undefined ? undefined : await lockupLost(ctx, data.lockup);
+  const gone = data.lockup === undefined ? undefined : await lockupLost(ctx, leg);
   if (gone !== undefined) {
     // Retried with backoff: a lockup mined again is paid then; otherwise the swap times out and this stops.
     ctx.logger.warn('not paying yet: the lockup is not on chain as recorded', { swap: swap.id, reason: gone });
@@ -38,8 +42,9 @@ export async function startPayment(ctx: EngineContext, effect: EffectRecord): Pr
  * The swap recorded its lockup when the watcher saw it, but a reorganisation or a double spend may have taken it
  * away since: asked of the node right before deciding to pay. Says why the lockup is no longer payable, if so.
  */
-async function lockupLost(ctx: EngineContext, lockup: LockupRecord): Promise<string | undefined> {
-  const confirmations = await ctx.chain.unspentConfirmations(lockup.txid, lockup.vout);
+async function lockupLost(ctx: EngineContext, leg: LockupLeg): Promise<string | undefined> {
+  const lockup = submarineData(leg.swap).lockup!;
+  const confirmations = await legChain(ctx, leg).unspentConfirmations(lockup.txid, lockup.vout);
   if (confirmations === undefined) return 'the lockup output is spent or no longer exists';
   if (confirmations === 0 && !lockup.zeroConf) return 'the lockup is no longer confirmed';
   return undefined;
@@ -53,7 +58,7 @@ export async function payInvoice(ctx: EngineContext, effect: EffectRecord): Prom
   // The state machine already makes this impossible; a refund signature and a payment must never both exist.
   if (data.refundSigned === true) throw new PermanentEffectError('refusing to pay: a cooperative refund was signed');
   const invoice = data.invoice!;
-  if (await expiredUnpaid(ctx, invoice, swap.preimageHash)) {
+  if (await expiredUnpaid(ctx, swap, invoice)) {
     // The node refuses an expired invoice before any payment exists: retrying could never pay it. Failing the
     // swap now opens the cooperative refund instead of leaving the client waiting for the on-chain timeout.
     ctx.logger.warn('invoice expired before it could be paid', { swap: swap.id });
@@ -72,8 +77,8 @@ export async function payInvoice(ctx: EngineContext, effect: EffectRecord): Prom
   // The payment's HTLCs must resolve before the user can refund on chain: cap their time lock below the timeout.
   // Past that point no route qualifies and a new payment fails (a refundable swap); a payment already in flight
   // after a crash is followed, not resent, whatever the limit.
-  const cltvLimit = Math.max(1, swap.timeoutBlockHeight! - (await ctx.chain.height()) - ctx.settings.paymentSafetyBlocks);
-  const result = await ctx.lightning.payInvoice({
+  const cltvLimit = Math.max(1, swap.timeoutBlockHeight! - (await legChain(ctx, userLockupOf(swap)).height()) - ctx.settings.paymentSafetyBlocks);
+  const result = await swapLightning(ctx, swap).payInvoice({
     paymentRequest: invoice,
     feeLimitMsat,
     cltvLimit,
@@ -106,14 +111,10 @@ export async function payInvoice(ctx: EngineContext, effect: EffectRecord): Prom
 }
 
 /** Whether the invoice is past its expiry and the node holds no payment for it that is in flight or succeeded. */
-async function expiredUnpaid(ctx: EngineContext, invoice: string, paymentHash: string): Promise<boolean> {
-  const decoded = await ctx.lightning.decodeInvoice(invoice);
+async function expiredUnpaid(ctx: EngineContext, swap: SwapRecord, invoice: string): Promise<boolean> {
+  const lightning = swapLightning(ctx, swap);
+  const decoded = await lightning.decodeInvoice(invoice);
   if (decoded.timestamp + decoded.expiry > Date.now() / 1000) return false;
-  const payment = await ctx.lightning.lookupPayment(paymentHash);
+  const payment = await lightning.lookupPayment(swap.preimageHash);
   return payment === undefined || payment.status === 'FAILED';
-}
-
-/** startClaim: the preimage is known; open the window for the client's cooperative signature. */
-export async function startClaim(ctx: EngineContext, effect: EffectRecord): Promise<void> {
-  await ctx.swaps.dispatch(effect.swapId, { type: 'claim.start', data: { claimPendingSince: Date.now() } });
 }

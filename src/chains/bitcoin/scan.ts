@@ -1,7 +1,7 @@
 // Matches transactions against the watch index: one map lookup per output and per input.
 import type { RawTransaction } from './raw-block.ts';
 import type { WatchIndex } from './watch-index.ts';
-import type { Outpoint } from './events.ts';
+import type { Outpoint } from '../events.ts';
 
 export interface LockupMatch {
   tx: RawTransaction;

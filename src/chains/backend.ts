@@ -1,0 +1,182 @@
+// The one interface through which the engine and the API reach a chain: reading it, following it, paying from the
+// operator wallet and building the swap transactions Ferry signs. Each chain implements it in src/chains/<chain>/;
+// nothing here names a chain's own formats (scripts, addresses and transactions travel as hex and strings).
+import type { SwapMusig } from '../keys/index.ts';
+import type { SwapTreeJson } from '../protocol/wire.ts';
+import type { ChainSubscriber, LockupEvent } from './events.ts';
+
+/** A transaction as the API answers it. */
+export interface ChainTransaction {
+  hex: string;
+  confirmations?: number;
+}
+
+export class TransactionNotFound extends Error {}
+
+/** The node refused a transaction; `message` is its reason, as it said it. */
+export class TransactionRejected extends Error {
+  constructor(
+    message: string,
+    readonly code: number,
+  ) {
+    super(message);
+  }
+}
+
+/** The operator wallet refused to send, and nothing was sent (no funds, bad amount, wallet locked). */
+export class WalletRefused extends Error {}
+
+/** Why a transaction a client asks Ferry to co-sign is unusable. */
+export type ClientTransactionFault = 'unparsable' | 'tooManyInputs' | 'index' | 'unknownOutputs';
+
+export class ClientTransactionError extends Error {
+  constructor(
+    readonly fault: ClientTransactionFault,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** What a chain's watcher offers: watched scripts and outpoints reported to subscribers, blocks and reorgs. */
+export interface ChainWatch {
+  watchScript(scriptHex: string): void;
+  unwatchScript(scriptHex: string): void;
+  watchOutpoint(txid: string, vout: number): void;
+  unwatchOutpoint(txid: string, vout: number): void;
+  subscribe(subscriber: ChainSubscriber): () => void;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** One round now: every block and mempool transaction the node has is reported before this resolves. */
+  sync(): Promise<void>;
+}
+
+/** An output paying a swap's lockup script. */
+export interface SwapLockup {
+  txid: string;
+  vout: number;
+  /** sat */
+  value: number;
+  /** hex */
+  script: string;
+}
+
+
+/**
+ * The hash time-locked output of one swap lockup. `kind` picks the claim leaf: a submarine-style leaf (the
+ * service claims with the preimage) or a reverse-style one (the client claims, and the preimage size is checked).
+ */
+export interface SwapOutputTerms {
+  kind: 'submarine' | 'reverse';
+  preimageHash: Uint8Array;
+  claimPublicKey: Uint8Array;
+  refundPublicKey: Uint8Array;
+  timeoutBlockHeight: number;
+  /** Ferry's key; the key-path key aggregates [service, client] in that order. */
+  servicePublicKey: Uint8Array;
+}
+
+export interface SwapOutput {
+  tree: SwapTreeJson;
+  /** The output script, hex. */
+  script: string;
+  address: string;
+}
+
+/** Ferry's key in a swap output, the client's, and the tree: what every spend Ferry signs needs. */
+export interface SwapSigner {
+  servicePrivateKey: Uint8Array;
+  servicePublicKey: Uint8Array;
+  clientPublicKey: Uint8Array;
+  tree: SwapTreeJson;
+}
+
+export interface SignedTransaction {
+  txid: string;
+  hex: string;
+}
+
+/** A spend of one swap lockup through the key path, waiting for the aggregated MuSig2 signature. */
+export interface UnsignedKeyPathSpend {
+  /** Unsigned transaction, hex. */
+  hex: string;
+  /** What the key-path signature signs. */
+  sighash: Uint8Array;
+}
+
+/** A client's transaction Ferry is asked to co-sign at one input. */
+export interface ClientSpend {
+  /** The outpoint the input to sign spends. */
+  input: { txid: string; vout: number };
+  /** Looks up every spent output (ClientTransactionError 'unknownOutputs'): the signed input's script and sighash. */
+  sighash(): Promise<{ script: string; sighash: Uint8Array }>;
+}
+
+export interface TransactionInput {
+  txid: string;
+  vout: number;
+  sequence: number;
+}
+
+/** Typical virtual sizes of the swap transactions on this chain, for fee estimates in pair prices. */
+export interface TypicalSizes {
+  /** The service's script-path claim of a user lockup. */
+  claim: number;
+  /** The service's lockup transaction. */
+  serverLockup: number;
+  /** The client's key-path claim of the service's lockup. */
+  clientClaim: number;
+}
+
+export interface ChainBackend {
+  /** The currency symbol, e.g. BTC. */
+  readonly symbol: string;
+  readonly watcher: ChainWatch;
+  readonly typicalSizes: TypicalSizes;
+
+  height(): Promise<number>;
+  /** UNIX time of the block at a height. */
+  blockTime(height: number): Promise<number>;
+  /** sat/vbyte for confirmation within two blocks: the one fee estimate of this chain. */
+  feeRate(): Promise<number>;
+  /** TransactionNotFound when the node does not know it. */
+  getTransaction(txid: string): Promise<ChainTransaction>;
+  /** Broadcasts as given; a refusal is TransactionRejected with the node's reason. */
+  broadcast(txHex: string): Promise<string>;
+  /** Broadcasts; a transaction the node already has counts as broadcast, so a replay after a crash is harmless. */
+  ensureBroadcast(txHex: string): Promise<string>;
+  /** Whether the node knows the transaction (mempool or chain). */
+  isKnown(txid: string): Promise<boolean>;
+  /** Confirmations of an unspent output (0: unconfirmed), or undefined when it is spent (mempool included) or absent. */
+  unspentConfirmations(txid: string, vout: number): Promise<number | undefined>;
+  /** sat/vbyte of an unconfirmed transaction, or undefined when it is not in the mempool. */
+  mempoolFeeRate(txid: string): Promise<number | undefined>;
+  transactionInputs(txHex: string): TransactionInput[];
+  /** Output scripts (hex) the inputs of a transaction spend, for those the node knows. */
+  spentScripts(txHex: string): Promise<string[]>;
+  addressOf(scriptHex: string): string;
+
+  /** Pays `value` sat to a swap output from the operator wallet; WalletRefused when nothing was sent. */
+  sendToLockup(output: { address: string; script: string }, value: number): Promise<SwapLockup & { hex: string }>;
+
+  swapOutput(terms: SwapOutputTerms): SwapOutput;
+  /** MuSig2 of [service, client] tweaked the way this chain's Taproot commits to the swap tree. */
+  musig(signer: SwapSigner): SwapMusig;
+  /** The service's claim through the claim leaf with the preimage, to the operator wallet. */
+  scriptPathClaim(lockup: SwapLockup, signer: SwapSigner, preimage: Uint8Array): Promise<SignedTransaction>;
+  /** The service's refund through the refund leaf (nLockTime = timeout), to the operator wallet. */
+  scriptPathRefund(lockup: SwapLockup, signer: SwapSigner, timeoutBlockHeight: number): Promise<SignedTransaction>;
+  /** A key-path sweep of a lockup to the operator wallet, to be signed with the client (MuSig2). */
+  keyPathSweep(lockup: SwapLockup): Promise<UnsignedKeyPathSpend>;
+  withKeyPathSignature(unsignedHex: string, signature: Uint8Array): SignedTransaction;
+  /** ClientTransactionError for a transaction that cannot be parsed, has too many inputs, or no input `index`. */
+  clientSpend(txHex: string, index: number): ClientSpend;
+}
+
+/** The chains Ferry serves, by symbol. */
+export type ChainRegistry = ReadonlyMap<string, ChainBackend>;
+
+/** Whether a lockup seen by the watcher replaces-by-fee-capable: any input with nSequence below 0xfffffffe. */
+export function signalsRbf(chain: ChainBackend, event: Pick<LockupEvent, 'txHex'>): boolean {
+  return chain.transactionInputs(event.txHex).some((input) => input.sequence < 0xfffffffe);
+}

@@ -1,0 +1,273 @@
+// ChainBackend for Bitcoin over Bitcoin Core's JSON-RPC: the node for chain data and broadcasts, the operator's
+// wallet for lockups and sweep addresses, the watcher for lockups and spends, and Taproot swap transactions.
+import { hex } from '@scure/base';
+import { SigHash } from '@scure/btc-signer';
+import { bitcoinSwapMusig, type Network, type SwapMusig } from '../../keys/index.ts';
+import { minerFee } from '../../swaps/amounts.ts';
+import { TYPICAL_VSIZE } from '../../swaps/pairs.ts';
+import {
+  ClientTransactionError,
+  TransactionNotFound,
+  TransactionRejected,
+  WalletRefused,
+  type ChainBackend,
+  type ChainTransaction,
+  type ClientSpend,
+  type SignedTransaction,
+  type SwapLockup,
+  type SwapOutput,
+  type SwapOutputTerms,
+  type SwapSigner,
+  type TransactionInput,
+  type TypicalSizes,
+  type UnsignedKeyPathSpend,
+} from '../backend.ts';
+import { estimateFeeRate } from './fees.ts';
+import {
+  buildSwapOutput,
+  claimThroughScript,
+  deserializeTree,
+  keyPathSweep,
+  parseTransaction,
+  refundThroughScript,
+  serializeTree,
+  withKeyPathSignature,
+} from './htlc.ts';
+import { addressOf, scriptOf } from './network.ts';
+import { RpcError, satToBtc, type BitcoinRpcClient } from './rpc.ts';
+import type { ChainWatcher } from './watcher.ts';
+
+/** Core's RPC_INVALID_ADDRESS_OR_KEY: no such transaction. */
+const NOT_FOUND = -5;
+/** Core's RPC_VERIFY_ALREADY_IN_CHAIN. */
+const ALREADY_IN_CHAIN = -27;
+/** Wallet answers that mean nothing was sent (Core: insufficient funds, wallet error, bad amount or address). */
+const REFUSED_CODES = new Set([-6, -4, -3, -5, -8]);
+
+/**
+ * Most inputs a transaction a client asks Ferry to sign may have: signing looks up every input's previous output
+ * (one node call each), so a huge batch would be a cheap way to keep the node and the swap's lock busy.
+ */
+export const MAX_CLIENT_INPUTS = 100;
+
+/** Typical virtual sizes of Taproot swap transactions on Bitcoin (REFERENCE.md). */
+export const BITCOIN_SIZES: TypicalSizes = {
+  claim: TYPICAL_VSIZE.claim,
+  serverLockup: TYPICAL_VSIZE.reverseLockup,
+  clientClaim: TYPICAL_VSIZE.reverseClaim,
+};
+
+export interface BitcoinBackendOptions {
+  symbol?: string;
+  network: Network;
+  /** Bound to the operator's wallet (lockups, sweep addresses); node calls go through it too. */
+  rpc: BitcoinRpcClient;
+  watcher: ChainWatcher;
+  /** Replaces the node's fee estimate (sat/vbyte), e.g. to pin fees in tests. */
+  feeEstimator?: () => Promise<number>;
+}
+
+export class BitcoinBackend implements ChainBackend {
+  readonly symbol: string;
+  readonly watcher: ChainWatcher;
+  readonly typicalSizes = BITCOIN_SIZES;
+  readonly network: Network;
+  private readonly rpc: BitcoinRpcClient;
+  private readonly estimator?: () => Promise<number>;
+
+  constructor(options: BitcoinBackendOptions) {
+    this.symbol = options.symbol ?? 'BTC';
+    this.network = options.network;
+    this.rpc = options.rpc;
+    this.watcher = options.watcher;
+    this.estimator = options.feeEstimator;
+  }
+
+  height(): Promise<number> {
+    return this.rpc.getBlockCount();
+  }
+
+  async blockTime(height: number): Promise<number> {
+    return (await this.rpc.getBlockHeader(await this.rpc.getBlockHash(height))).time;
+  }
+
+  feeRate(): Promise<number> {
+    return this.estimator ? this.estimator() : estimateFeeRate(this.rpc);
+  }
+
+  async getTransaction(txid: string): Promise<ChainTransaction> {
+    try {
+      const tx = await this.rpc.getRawTransaction(txid);
+      return tx.confirmations ? { hex: tx.hex as string, confirmations: tx.confirmations } : { hex: tx.hex as string };
+    } catch (error) {
+      if (error instanceof RpcError && error.code === NOT_FOUND) throw new TransactionNotFound(error.message);
+      throw error;
+    }
+  }
+
+  async broadcast(txHex: string): Promise<string> {
+    try {
+      return await this.rpc.sendRawTransaction(txHex);
+    } catch (error) {
+      if (error instanceof RpcError) throw new TransactionRejected(error.message, error.code);
+      throw error;
+    }
+  }
+
+  async ensureBroadcast(txHex: string): Promise<string> {
+    const txid = parseTransaction(txHex).id;
+    try {
+      return await this.broadcast(txHex);
+    } catch (error) {
+      const known =
+        error instanceof TransactionRejected &&
+        (error.code === ALREADY_IN_CHAIN || /txn-already-in-mempool|txn-already-known/.test(error.message));
+      if (known) return txid;
+      throw error;
+    }
+  }
+
+  async isKnown(txid: string): Promise<boolean> {
+    try {
+      await this.rpc.getRawTransactionHex(txid);
+      return true;
+    } catch (error) {
+      if (error instanceof RpcError && error.code === NOT_FOUND) return false;
+      throw error;
+    }
+  }
+
+  async unspentConfirmations(txid: string, vout: number): Promise<number | undefined> {
+    const output = await this.rpc.getTxOut(txid, vout, true);
+    return output === null ? undefined : output.confirmations;
+  }
+
+  async mempoolFeeRate(txid: string): Promise<number | undefined> {
+    try {
+      const entry = (await this.rpc.getMempoolEntry(txid)) as { vsize?: number; fees?: { base?: number } };
+      if (entry.vsize === undefined || entry.fees?.base === undefined) return undefined;
+      return (entry.fees.base * 1e8) / entry.vsize;
+    } catch (error) {
+      if (error instanceof RpcError) return undefined;
+      throw error;
+    }
+  }
+
+  transactionInputs(txHex: string): TransactionInput[] {
+    const tx = parseTransaction(txHex);
+    return Array.from({ length: tx.inputsLength }, (_, i) => {
+      const input = tx.getInput(i);
+      return { txid: hex.encode(input.txid!), vout: input.index!, sequence: input.sequence ?? 0xffffffff };
+    });
+  }
+
+  async spentScripts(txHex: string): Promise<string[]> {
+    const scripts: string[] = [];
+    for (const input of this.transactionInputs(txHex)) {
+      let previous;
+      try {
+        previous = parseTransaction(await this.rpc.getRawTransactionHex(input.txid));
+      } catch {
+        continue; // an input the node does not know
+      }
+      const script = previous.getOutput(input.vout)?.script;
+      if (script !== undefined) scripts.push(hex.encode(script));
+    }
+    return scripts;
+  }
+
+  addressOf(scriptHex: string): string {
+    return addressOf(this.network, hex.decode(scriptHex));
+  }
+
+  async sendToLockup(output: { address: string; script: string }, value: number): Promise<SwapLockup & { hex: string }> {
+    let txid: string;
+    try {
+      txid = await this.rpc.sendToAddress(output.address, satToBtc(value));
+    } catch (error) {
+      if (error instanceof RpcError && REFUSED_CODES.has(error.code)) throw new WalletRefused(error.message);
+      // A timeout or a dropped connection may still have sent it.
+      throw error;
+    }
+    const txHex = await this.rpc.getRawTransactionHex(txid);
+    const tx = parseTransaction(txHex);
+    for (let vout = 0; vout < tx.outputsLength; vout++) {
+      const script = tx.getOutput(vout).script;
+      if (script !== undefined && hex.encode(script) === output.script) return { txid, vout, value, script: output.script, hex: txHex };
+    }
+    throw new Error(`lockup transaction ${txid} does not pay the lockup script`);
+  }
+
+  swapOutput(terms: SwapOutputTerms): SwapOutput {
+    const { tree, outputScript } = buildSwapOutput(terms);
+    return { tree: serializeTree(tree), script: hex.encode(outputScript), address: addressOf(this.network, outputScript) };
+  }
+
+  musig(signer: SwapSigner): SwapMusig {
+    return bitcoinSwapMusig(signer.servicePrivateKey, [signer.servicePublicKey, signer.clientPublicKey], deserializeTree(signer.tree));
+  }
+
+  async scriptPathClaim(lockup: SwapLockup, signer: SwapSigner, preimage: Uint8Array): Promise<SignedTransaction> {
+    const fee = minerFee(await this.feeRate(), BITCOIN_SIZES.claim);
+    return claimThroughScript(lockup, signer, preimage, await this.walletScript(), fee);
+  }
+
+  async scriptPathRefund(lockup: SwapLockup, signer: SwapSigner, timeoutBlockHeight: number): Promise<SignedTransaction> {
+    const fee = minerFee(await this.feeRate(), BITCOIN_SIZES.claim);
+    return refundThroughScript(lockup, signer, timeoutBlockHeight, await this.walletScript(), fee);
+  }
+
+  async keyPathSweep(lockup: SwapLockup): Promise<UnsignedKeyPathSpend> {
+    const fee = minerFee(await this.feeRate(), BITCOIN_SIZES.clientClaim);
+    return keyPathSweep(lockup, await this.walletScript(), fee);
+  }
+
+  withKeyPathSignature(unsignedHex: string, signature: Uint8Array): SignedTransaction {
+    return withKeyPathSignature(unsignedHex, signature);
+  }
+
+  clientSpend(txHex: string, index: number): ClientSpend {
+    let tx;
+    try {
+      tx = parseTransaction(txHex);
+    } catch {
+      throw new ClientTransactionError('unparsable', 'the transaction cannot be parsed');
+    }
+    if (tx.inputsLength > MAX_CLIENT_INPUTS) {
+      throw new ClientTransactionError('tooManyInputs', `transaction has too many inputs: ${tx.inputsLength} (at most ${MAX_CLIENT_INPUTS})`);
+    }
+    if (!Number.isSafeInteger(index) || index < 0 || index >= tx.inputsLength) throw new ClientTransactionError('index', 'no such input');
+    const input = tx.getInput(index);
+    return {
+      input: { txid: hex.encode(input.txid!), vout: input.index! },
+      sighash: async () => {
+        const scripts: Uint8Array[] = [];
+        const amounts: bigint[] = [];
+        const cache = new Map<string, ReturnType<typeof parseTransaction>>();
+        try {
+          for (let i = 0; i < tx.inputsLength; i++) {
+            const spent = tx.getInput(i);
+            const txid = hex.encode(spent.txid!);
+            let previous = cache.get(txid);
+            if (previous === undefined) {
+              previous = parseTransaction(await this.rpc.getRawTransactionHex(txid));
+              cache.set(txid, previous);
+            }
+            const output = previous.getOutput(spent.index!);
+            if (output.script === undefined || output.amount === undefined) throw new Error(`input ${i} spends an unknown output`);
+            scripts.push(output.script);
+            amounts.push(output.amount);
+          }
+        } catch {
+          throw new ClientTransactionError('unknownOutputs', 'could not find the outputs the transaction spends');
+        }
+        return { script: hex.encode(scripts[index]), sighash: tx.preimageWitnessV1(index, scripts, SigHash.DEFAULT, amounts) };
+      },
+    };
+  }
+
+  /** A fresh operator-wallet output script to sweep claims and refunds to. */
+  private async walletScript(): Promise<Uint8Array> {
+    return scriptOf(this.network, await this.rpc.getNewAddress('', 'bech32'));
+  }
+}

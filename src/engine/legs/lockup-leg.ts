@@ -1,0 +1,95 @@
+// A lockup leg as the legs see it, whatever swap type it belongs to: which chain, which output, whose keys, and
+// the lockup recorded so far. A swap type says where in its data each of its lockup legs lives.
+import { hex } from '@scure/base';
+import type { ChainBackend, SwapLockup, SwapSigner } from '../../chains/backend.ts';
+import type { SwapRecord } from '../../db/index.ts';
+import type { SwapTreeJson } from '../../protocol/index.ts';
+import { SwapType } from '../../swaps/status.ts';
+import { chainOf, type EngineContext } from '../context.ts';
+import { reverseData, submarineData } from '../data.ts';
+import type { LockupLegName } from '../watch-index.ts';
+
+export interface LockupLeg {
+  name: LockupLegName;
+  swap: SwapRecord;
+  /** Symbol of the chain the output is on. */
+  chain: string;
+  /** The output script, hex. */
+  script: string;
+  address: string;
+  tree: SwapTreeJson;
+  /** The client's key in the output (hex): the refund key of a user lockup, the claim key of a server lockup. */
+  clientPublicKey: string;
+  timeoutBlockHeight: number;
+  /** The lockup transaction recorded, if any. */
+  lockup?: { txid: string; vout: number; value: number; hex: string };
+  /** What a user lockup must pay (unknown until the invoice is set). */
+  expectedAmount?: number;
+  /** Largest unconfirmed user lockup accepted, as priced at creation. */
+  maximalZeroConf?: number;
+}
+
+/** The chain of a swap between a chain and Lightning: the pair's base currency. */
+const baseChain = (swap: SwapRecord): string => swap.pair.split('/')[0];
+
+/** The coins the user locks: a submarine swap's lockup. */
+export function userLockupOf(swap: SwapRecord): LockupLeg {
+  const data = submarineData(swap);
+  return {
+    name: 'userLockup',
+    swap,
+    chain: baseChain(swap),
+    script: data.lockupScript,
+    address: swap.lockupAddress!,
+    tree: data.swapTree,
+    clientPublicKey: data.refundPublicKey,
+    timeoutBlockHeight: swap.timeoutBlockHeight!,
+    lockup: data.lockup,
+    expectedAmount: data.expectedAmount,
+    maximalZeroConf: data.pricing.maximalZeroConf,
+  };
+}
+
+/** The coins Ferry locks: a reverse swap's lockup. */
+export function serverLockupOf(swap: SwapRecord): LockupLeg {
+  const data = reverseData(swap);
+  return {
+    name: 'serverLockup',
+    swap,
+    chain: baseChain(swap),
+    script: data.lockupScript,
+    address: swap.lockupAddress!,
+    tree: data.swapTree,
+    clientPublicKey: data.claimPublicKey,
+    timeoutBlockHeight: swap.timeoutBlockHeight!,
+    lockup: data.lockup,
+  };
+}
+
+/** Every lockup leg of a swap, by its type. */
+export function lockupLegsOf(swap: SwapRecord): LockupLeg[] {
+  return swap.type === SwapType.Submarine ? [userLockupOf(swap)] : [serverLockupOf(swap)];
+}
+
+export function legOf(swap: SwapRecord, name: LockupLegName): LockupLeg {
+  return name === 'userLockup' ? userLockupOf(swap) : serverLockupOf(swap);
+}
+
+export const legChain = (ctx: EngineContext, leg: LockupLeg): ChainBackend => chainOf(ctx, leg.chain);
+
+/** Ferry's key of the swap, the client's and the tree: what every spend Ferry signs of this output needs. */
+export function signerOf(ctx: EngineContext, leg: LockupLeg): SwapSigner {
+  const key = ctx.keys.keyAt(leg.swap.keyIndex!);
+  return {
+    servicePrivateKey: key.privateKey,
+    servicePublicKey: key.publicKey,
+    clientPublicKey: hex.decode(leg.clientPublicKey),
+    tree: leg.tree,
+  };
+}
+
+/** The recorded lockup as the chain backend spends it. */
+export function lockupOutput(leg: LockupLeg): SwapLockup {
+  const lockup = leg.lockup!;
+  return { txid: lockup.txid, vout: lockup.vout, value: lockup.value, script: leg.script };
+}

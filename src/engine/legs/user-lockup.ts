@@ -1,0 +1,214 @@
+// The user lockup leg: coins the client locks to a swap output. Ferry watches for them and judges them (amount,
+// 0-conf), claims them with the preimage (cooperatively through the key path with the client's MuSig2 signature,
+// or alone through the claim leaf when the client stays silent), and co-signs the client's refund (cosign.ts).
+import { hex } from '@scure/base';
+import { signalsRbf, TransactionRejected } from '../../chains/backend.ts';
+import type { LockupEvent, SpendEvent } from '../../chains/events.ts';
+import type { EffectRecord, SwapRecord } from '../../db/index.ts';
+import { InvalidNonce, InvalidPartialSignature } from '../../keys/index.ts';
+import {
+  invalid,
+  invalidParameter,
+  invalidPartialSignature,
+  notEligibleForClaim,
+  type PartialSignatureBody,
+  type SubmarineClaimDetailsBody,
+} from '../../protocol/index.ts';
+import { classifySubmarineLockup, lockupReplaceable } from '../../swaps/lockup.ts';
+import { machineFor, statusesWith } from '../../swaps/index.ts';
+import type { EngineContext } from '../context.ts';
+import { crashPoint } from '../crash-points.ts';
+import { submarineData } from '../data.ts';
+import { Defer } from '../effects.ts';
+import { hexBytes } from '../input.ts';
+import { legChain, lockupOutput, signerOf, userLockupOf } from './lockup-leg.ts';
+
+/** Share of the current fee estimate an unconfirmed lockup must pay to be accepted (REFERENCE: 80%). */
+const ZERO_CONF_FEE_SHARE = 0.8;
+/** The signing session of the cooperative claim. */
+const CLAIM_SESSION = 'claim';
+
+/** Statuses in which Ferry is claiming: those its claim broadcast leaves. */
+const claiming = (swap: SwapRecord): boolean => statusesWith(machineFor(swap.type), 'claim.broadcast').includes(swap.status);
+
+export async function onUserLockup(ctx: EngineContext, swap: SwapRecord, event: LockupEvent): Promise<void> {
+  const leg = userLockupOf(swap);
+  const chain = legChain(ctx, leg);
+  const value = Number(event.value);
+  let feeRate: number | undefined;
+  let minZeroConfFeeRate = Infinity;
+  if (event.confirmations === 0 && value <= (leg.maximalZeroConf ?? 0)) {
+    // Anything unknown here only makes Ferry wait for a confirmation, never accept more.
+    try {
+      feeRate = await chain.mempoolFeeRate(event.txid);
+      minZeroConfFeeRate = ZERO_CONF_FEE_SHARE * (await chain.feeRate());
+    } catch (error) {
+      ctx.logger.warn('could not judge a lockup for 0-conf', { swap: swap.id, error: String(error) });
+    }
+  }
+  const seen = {
+    txid: event.txid,
+    vout: event.vout,
+    value,
+    hex: event.txHex,
+    confirmations: event.confirmations,
+    feeRate,
+    signalsRbf: signalsRbf(chain, event),
+  };
+  // Classified on the row as it is under the lock: an invoice set meanwhile must be checked against this lockup.
+  await ctx.locks.run(swap.id, async () => {
+    const fresh = await ctx.swaps.require(swap.id);
+    const freshLeg = userLockupOf(fresh);
+    const classified = classifySubmarineLockup(
+      { lockup: submarineData(fresh).lockup, expectedAmount: freshLeg.expectedAmount },
+      seen,
+      {
+        maximalZeroConf: freshLeg.maximalZeroConf ?? 0,
+        minZeroConfFeeRate,
+        overpaymentTolerancePercent: ctx.settings.overpaymentTolerancePercent,
+      },
+      await replacesRecorded(ctx, fresh, seen),
+    );
+    if (classified === undefined) return;
+    const result = await ctx.swaps.applyLocked(swap.id, classified);
+    if (!result.applied) return;
+    ctx.watching.outpoint(leg.chain, event.txid, event.vout, { swapId: swap.id, leg: 'userLockup' });
+    crashPoint('submarine.lockup-seen');
+  });
+}
+
+/**
+ * Whether a lockup transaction other than the recorded one takes its place: the user fee-bumped it (the new one
+ * spends one of the same coins) or the recorded one left the mempool unconfirmed. Two unrelated payments to the
+ * address are not a replacement: the first keeps counting.
+ */
+async function replacesRecorded(ctx: EngineContext, swap: SwapRecord, seen: { txid: string; hex: string }): Promise<boolean> {
+  const recorded = submarineData(swap).lockup;
+  if (recorded === undefined || recorded.txid === seen.txid || !lockupReplaceable(swap.status, recorded)) return false;
+  const chain = legChain(ctx, userLockupOf(swap));
+  const outpoints = (txHex: string) => chain.transactionInputs(txHex).map((input) => `${input.txid}:${input.vout}`);
+  const spent = new Set(outpoints(recorded.hex));
+  if (outpoints(seen.hex).some((outpoint) => spent.has(outpoint))) return true;
+  return (await chain.unspentConfirmations(recorded.txid, recorded.vout)) === undefined;
+}
+
+export async function onUserLockupSpend(ctx: EngineContext, swap: SwapRecord, event: SpendEvent): Promise<void> {
+  const leg = userLockupOf(swap);
+  if (event.witness.includes(leg.tree.refundLeaf.output)) {
+    // The user's refund after the timeout. Harmless in a failed swap; a loss if Ferry had paid and not yet claimed.
+    const log = claiming(swap) ? ctx.logger.error : ctx.logger.info;
+    log.call(ctx.logger, 'user lockup refunded by the user', { swap: swap.id, status: swap.status, txid: event.txid });
+    return;
+  }
+  if (claiming(swap)) {
+    await ctx.swaps.dispatch(swap.id, { type: 'lockup.spent', data: { claimTransaction: { txid: event.txid, hex: event.txHex } } });
+    return;
+  }
+  ctx.logger.info('user lockup spent', { swap: swap.id, status: swap.status, txid: event.txid });
+}
+
+/** startClaim: the preimage is known; open the window for the client's cooperative signature. */
+export async function startClaim(ctx: EngineContext, effect: EffectRecord): Promise<void> {
+  await ctx.swaps.dispatch(effect.swapId, { type: 'claim.start', data: { claimPendingSince: Date.now() } });
+}
+
+/**
+ * claimWhenSilent: once the cooperative window is over, claim through the script path. If the lockup is already
+ * spent (a cooperative claim broadcast just before a crash), that spend is the claim.
+ */
+export async function claimWhenSilent(ctx: EngineContext, effect: EffectRecord): Promise<void> {
+  const first = await ctx.swaps.require(effect.swapId);
+  if (!claiming(first)) return;
+  const due = (submarineData(first).claimPendingSince ?? 0) + ctx.settings.claimDelayMs;
+  if (Date.now() < due) throw new Defer(due);
+  await ctx.locks.run(first.id, async () => {
+    const swap = await ctx.swaps.require(first.id);
+    if (!claiming(swap)) return;
+    const leg = userLockupOf(swap);
+    const chain = legChain(ctx, leg);
+    const lockup = leg.lockup!;
+    if ((await chain.unspentConfirmations(lockup.txid, lockup.vout)) === undefined) {
+      // A lockup the node no longer knows was double-spent or reorganised away: nothing to claim, try later.
+      if (!(await chain.isKnown(lockup.txid))) throw new Error(`lockup ${lockup.txid} is unknown to the node`);
+      await ctx.swaps.applyLocked(swap.id, { type: 'lockup.spent' });
+      return;
+    }
+    const claim = await chain.scriptPathClaim(lockupOutput(leg), signerOf(ctx, leg), hex.decode(submarineData(swap).preimage!));
+    await chain.ensureBroadcast(claim.hex);
+    await ctx.swaps.applyLocked(swap.id, { type: 'claim.broadcast', data: { claimTransaction: { txid: claim.txid, hex: claim.hex } } });
+    ctx.logger.info('user lockup claimed through the script path', { swap: swap.id, txid: claim.txid });
+  });
+}
+
+/** The cooperative claim: the client signs Ferry's key-path sweep of its lockup once Ferry has paid. */
+export class CooperativeClaims {
+  constructor(private readonly ctx: EngineContext) {}
+
+  /** GET /swap/submarine/{id}/claim: the same nonce and transaction until they are used. */
+  details(id: string): Promise<SubmarineClaimDetailsBody> {
+    return this.ctx.locks.run(id, async () => {
+      const swap = await this.ctx.swaps.require(id, 'submarine');
+      if (!claiming(swap)) throw notEligibleForClaim();
+      const leg = userLockupOf(swap);
+      const chain = legChain(this.ctx, leg);
+      const signer = signerOf(this.ctx, leg);
+      let session = (await this.ctx.sessions.find(id, CLAIM_SESSION, chain, signer))?.session;
+      if (session === undefined) {
+        const sweep = await chain.keyPathSweep(lockupOutput(leg));
+        session = await this.ctx.sessions.open(id, CLAIM_SESSION, chain, signer, sweep.sighash, sweep.hex);
+      }
+      return {
+        preimage: submarineData(swap).preimage!,
+        pubNonce: hex.encode(session.pubNonce),
+        publicKey: hex.encode(signer.servicePublicKey),
+        transactionHash: hex.encode(session.message),
+      };
+    });
+  }
+
+  /** POST /swap/submarine/{id}/claim: verify the client's partial signature, aggregate, broadcast. */
+  sign(id: string, body: PartialSignatureBody): Promise<Record<string, never>> {
+    return this.ctx.locks.run(id, async () => {
+      const swap = await this.ctx.swaps.require(id, 'submarine');
+      if (!claiming(swap)) throw notEligibleForClaim();
+      const leg = userLockupOf(swap);
+      const chain = legChain(this.ctx, leg);
+      const open = await this.ctx.sessions.find(id, CLAIM_SESSION, chain, signerOf(this.ctx, leg));
+      if (open === undefined) throw invalid('no claim details were requested for this swap');
+      const clientNonce = hexBytes(body.pubNonce, 'pubNonce');
+      const clientPartial = hexBytes(body.partialSignature, 'partialSignature');
+      try {
+        open.session.verify(clientNonce, clientPartial);
+      } catch (error) {
+        throw refusalOf(error);
+      }
+      // Only one caller, on any instance, gets to sign with this nonce.
+      if (!(await this.ctx.sessions.claimForSigning(open.record))) throw invalid('no claim details were requested for this swap');
+      let signature: Uint8Array;
+      try {
+        signature = open.session.complete(clientNonce, clientPartial);
+      } catch (error) {
+        throw refusalOf(error);
+      }
+      const claim = chain.withKeyPathSignature(open.record.transactionHex, signature);
+      try {
+        await chain.ensureBroadcast(claim.hex);
+      } catch (error) {
+        // The node refused the claim (e.g. the lockup is spent already): the swap stays claim.pending, new claim
+        // details can be requested, and Ferry's own script-path claim still follows after the delay.
+        if (error instanceof TransactionRejected) throw invalid(`could not broadcast the claim: ${error.message}`);
+        throw error;
+      }
+      await this.ctx.swaps.applyLocked(id, { type: 'claim.broadcast', data: { claimTransaction: { txid: claim.txid, hex: claim.hex } } });
+      this.ctx.logger.info('user lockup claimed cooperatively', { swap: id, txid: claim.txid });
+      return {};
+    });
+  }
+}
+
+function refusalOf(error: unknown): unknown {
+  if (error instanceof InvalidPartialSignature) return invalidPartialSignature();
+  if (error instanceof InvalidNonce) return invalidParameter('pubNonce');
+  return error;
+}
+

@@ -1,0 +1,187 @@
+// The reverse swap (Lightning → chain) = a hold invoice leg + a server lockup leg: creating it (price, key, tree
+// and a hold invoice for the user's preimage hash on the operator's node), the user's claim request (the preimage
+// settles the invoice first; only then is a key-path claim co-signed), and the read-only calls about it.
+import { sha256 } from '@noble/hashes/sha2.js';
+import { hex } from '@scure/base';
+import { UniqueViolation, type SwapRecord } from '../../db/index.ts';
+import {
+  SwapError,
+  incorrectPreimage,
+  invalidPairHash,
+  notEligibleForClaim,
+  preimageHashExists,
+  undefinedParameter,
+  type CreateReverseRequest,
+  type CreateReverseResponse,
+  type LockupTransactionBody,
+  type PartialSignatureBody,
+  type ReverseClaimRequest,
+} from '../../protocol/index.ts';
+import { limitViolation, reverseInvoiceAmount, reverseOnchainAmount } from '../../swaps/amounts.ts';
+import { statusesWith } from '../../swaps/derive.ts';
+import { generateSwapId } from '../../swaps/ids.ts';
+import { reversePairBody } from '../../swaps/pairs.ts';
+import { reverseMachine } from '../../swaps/reverse-machine.ts';
+import { SwapStatus as S, SwapType } from '../../swaps/status.ts';
+import { chainOf, currentMinerFees, lightningOf, pairOf, type EngineContext } from '../context.ts';
+import { reverseData, type ReverseData } from '../data.ts';
+import { hexBytes, positiveInteger, preimageHash as parsePreimageHash, publicKey } from '../input.ts';
+import { coSignClientSpend } from '../legs/cosign.ts';
+import { serverLockupOf } from '../legs/lockup-leg.ts';
+
+/** Dust limit of a Taproot output: smaller lockups could not be claimed. */
+const TAPROOT_DUST = 330;
+const DEFAULT_MEMO = 'Send to BTC address';
+
+export async function createReverse(ctx: EngineContext, request: CreateReverseRequest): Promise<CreateReverseResponse> {
+  // A reverse swap goes from Lightning (the pair's quote) to the chain (its base).
+  const pair = pairOf(ctx, request.to, request.from);
+  const chain = chainOf(ctx, pair.base);
+  const lightning = lightningOf(ctx, pair.quote);
+  const fees = await currentMinerFees(chain);
+  if (request.pairHash !== undefined && request.pairHash !== reversePairBody(pair, fees).hash) throw invalidPairHash();
+  const claimPublicKey = publicKey(request.claimPublicKey, 'claimPublicKey');
+  const hashBytes = parsePreimageHash(request.preimageHash);
+  const paymentHash = hex.encode(hashBytes);
+
+  if (request.invoiceAmount !== undefined && request.onchainAmount !== undefined) {
+    throw new SwapError('invalid', 'invoice and onchain amount were specified');
+  }
+  if (request.invoiceAmount === undefined && request.onchainAmount === undefined) {
+    throw new SwapError('invalid', 'no amount was specified');
+  }
+  const { rate } = pair;
+  const percent = pair.fees.percentage;
+  const lockupFee = fees.reverse.lockup;
+  let invoiceAmount: number;
+  let onchainAmount: number;
+  if (request.invoiceAmount !== undefined) {
+    invoiceAmount = positiveInteger(request.invoiceAmount, 'invoiceAmount');
+    onchainAmount = reverseOnchainAmount(invoiceAmount, rate, percent, lockupFee);
+  } else {
+    onchainAmount = positiveInteger(request.onchainAmount, 'onchainAmount');
+    invoiceAmount = reverseInvoiceAmount(onchainAmount, rate, percent, lockupFee);
+  }
+  const violation = limitViolation(invoiceAmount, pair.limits);
+  if (violation !== undefined) throw new SwapError('invalid', violation);
+  if (onchainAmount < TAPROOT_DUST + fees.reverse.claim) throw new SwapError('invalid', 'onchain amount is too low');
+  if (await ctx.storage.swaps.getByPreimageHash(paymentHash)) throw preimageHashExists();
+
+  const timeoutBlockHeight = (await chain.height()) + pair.timeouts.reverse;
+  const keyIndex = await ctx.storage.counters.nextSwapKeyIndex();
+  const key = ctx.keys.keyAt(keyIndex);
+  const output = chain.swapOutput({
+    kind: 'reverse',
+    preimageHash: hashBytes,
+    claimPublicKey,
+    refundPublicKey: key.publicKey,
+    timeoutBlockHeight,
+    servicePublicKey: key.publicKey,
+  });
+  const lockupAddress = output.address;
+
+  let paymentRequest: string;
+  try {
+    ({ paymentRequest } = await lightning.createHoldInvoice({
+      paymentHash,
+      amountMsat: BigInt(invoiceAmount) * 1000n,
+      memo: request.description ?? DEFAULT_MEMO,
+      expirySeconds: ctx.settings.invoiceExpirySeconds,
+      // The payer's HTLC must outlive the on-chain timeout, so a preimage learned at the last block still settles.
+      cltvExpiry: pair.timeouts.reverse + ctx.settings.reverseCltvMarginBlocks,
+    }));
+  } catch (error) {
+    if (/already exists/i.test((error as Error).message)) throw preimageHashExists();
+    throw error;
+  }
+  const decoded = await lightning.decodeInvoice(paymentRequest);
+  const data: ReverseData = {
+    claimPublicKey: hex.encode(claimPublicKey),
+    refundPublicKey: hex.encode(key.publicKey),
+    swapTree: output.tree,
+    lockupScript: output.script,
+    invoiceAmount,
+    onchainAmount,
+    invoiceExpiresAt: decoded.timestamp + decoded.expiry,
+    // The invoice converted at the rate without any fee, less what is locked and the lockup fee estimate.
+    serviceFee: reverseOnchainAmount(invoiceAmount, rate, 0, 0) - onchainAmount - lockupFee,
+    ...(request.referralId !== undefined && { referralId: request.referralId }),
+  };
+
+  let record: SwapRecord | undefined;
+  while (record === undefined) {
+    try {
+      record = await ctx.swaps.insert({
+        id: generateSwapId(),
+        type: SwapType.Reverse,
+        pair: pair.id,
+        status: S.Created,
+        preimageHash: paymentHash,
+        invoice: paymentRequest,
+        keyIndex,
+        timeoutBlockHeight,
+        lockupAddress,
+        data,
+      });
+    } catch (error) {
+      if (!(error instanceof UniqueViolation)) throw error;
+      if (error.column === 'preimage_hash' || error.column === 'invoice') {
+        // Another swap took the hash between the check and the insert: its invoice is not ours to keep.
+        await lightning.cancelHoldInvoice(paymentHash).catch(() => {});
+        throw preimageHashExists();
+      }
+    }
+  }
+  ctx.watching.script(chain.symbol, data.lockupScript, { swapId: record.id, leg: 'serverLockup' });
+  ctx.logger.info('reverse swap created', { swap: record.id, invoiceAmount, onchainAmount, timeoutBlockHeight });
+  return {
+    id: record.id,
+    invoice: paymentRequest,
+    swapTree: data.swapTree,
+    lockupAddress,
+    refundPublicKey: data.refundPublicKey,
+    timeoutBlockHeight,
+    onchainAmount,
+  };
+}
+
+/**
+ * Statuses in which the preimage still buys the lockup: a preimage learned applies (but not once Ferry's refund is
+ * out), or the invoice is settled already (a claim to co-sign).
+ */
+const CLAIMABLE = [...statusesWith(reverseMachine, 'preimage.learned'), ...reverseMachine.succeeded].filter(
+  (status) => !statusesWith(reverseMachine, 'refund.confirmed').includes(status),
+);
+
+/** POST /swap/reverse/{id}/claim: settle with the preimage, then co-sign the user's key-path claim if asked. */
+export async function reverseClaim(ctx: EngineContext, id: string, request: ReverseClaimRequest): Promise<PartialSignatureBody | Record<string, never>> {
+  const swap = await ctx.swaps.require(id, SwapType.Reverse);
+  const preimage = hexBytes(request.preimage, 'preimage');
+  if (preimage.length !== 32 || hex.encode(sha256(preimage)) !== swap.preimageHash) throw incorrectPreimage();
+  const given = (['pubNonce', 'transaction', 'index'] as const).filter((name) => request[name] !== undefined);
+  if (given.length !== 0 && given.length !== 3) {
+    throw undefinedParameter(['pubNonce', 'transaction', 'index'].find((name) => !given.includes(name as never))!);
+  }
+  await ctx.locks.run(id, async () => {
+    const current = await ctx.swaps.require(id);
+    // After Ferry decided to refund, handing over the preimage no longer buys the coins (one handed over before
+    // still does: the refund waits for its settlement).
+    const data = reverseData(current);
+    if (!CLAIMABLE.includes(current.status) || (data.refundRequested === true && data.preimage === undefined)) throw notEligibleForClaim();
+    if (!reverseMachine.succeeded.includes(current.status as never)) {
+      await ctx.swaps.applyLocked(id, { type: 'preimage.learned', data: { preimage: hex.encode(preimage) } });
+    }
+  });
+  await ctx.effects.whenIdle(id);
+  const settled = await ctx.swaps.require(id);
+  if (!reverseMachine.succeeded.includes(settled.status as never)) throw new SwapError('invalid', 'the invoice of this swap could not be settled yet');
+  if (given.length === 0) return {};
+  return coSignClientSpend(ctx, serverLockupOf(settled), request, { recordedLockupOnly: true });
+}
+
+export async function reverseLockupTransaction(ctx: EngineContext, id: string): Promise<LockupTransactionBody> {
+  const swap = await ctx.swaps.require(id, SwapType.Reverse);
+  const { lockup } = reverseData(swap);
+  if (lockup === undefined) throw new SwapError('invalid', 'no lockup transaction found');
+  return { id: lockup.txid, hex: lockup.hex, timeoutBlockHeight: swap.timeoutBlockHeight! };
+}

@@ -1,0 +1,41 @@
+// The refusals of the swap interface: a domain error with its kind, and each condition's text (the reference
+// implementation's where it has one, REFERENCE.md). The engine throws these; src/api maps a kind to an HTTP status.
+
+export type SwapErrorKind = 'invalid' | 'notFound' | 'conflict' | 'unsupported';
+
+/** A refusal the API answers verbatim: `{"error": message, ...extra}` with the status of its kind. */
+export class SwapError extends Error {
+  constructor(
+    readonly kind: SwapErrorKind,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'SwapError';
+  }
+}
+
+export const invalid = (message: string, extra?: Record<string, unknown>) => new SwapError('invalid', message, extra);
+
+export const swapNotFound = (id: string) => new SwapError('notFound', `could not find swap with id: ${id}`);
+export const pairNotFound = (id: string) => invalid(`could not find pair with id: ${id}`);
+export const invalidPairHash = () => invalid('invalid pair hash');
+export const invoiceExists = () => new SwapError('conflict', 'a swap with this invoice exists already');
+export const preimageHashExists = () => new SwapError('conflict', 'a swap with this preimage hash exists already');
+export const swapHasInvoice = (id: string) => new SwapError('conflict', `swap ${id} has an invoice already`);
+export const paymentInProgress = (invoice: string) => invalid('lightning payment in progress already', { invoice });
+export const noLockup = () => invalid('no coins were locked up yet');
+export const undefinedParameter = (name: string) => invalid(`undefined parameter: ${name}`);
+export const invalidParameter = (name: string) => invalid(`invalid parameter: ${name}`);
+export const invalidPreimageHashLength = (length: number) => invalid(`invalid preimage hash length: ${length}`);
+export const notEligibleForRefund = (reason: string) => invalid(`swap not eligible for a cooperative refund: ${reason}`);
+export const notEligibleForClaim = () => invalid('swap not eligible for a cooperative claim');
+export const incorrectPreimage = () => invalid('incorrect preimage');
+export const invalidPartialSignature = () => invalid('invalid partial signature');
+export const notSpendingLockup = () => invalid('the input to sign does not spend the lockup of this swap');
+export const unknownSpentOutputs = () => invalid('could not find the outputs the transaction spends');
+
+export const RefundRefusal = {
+  status: 'status not eligible',
+  paymentPending: 'lightning payment still in progress, try again in a couple minutes',
+} as const;

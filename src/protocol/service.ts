@@ -1,0 +1,64 @@
+// The contract between the swap engine and the API layer (src/api: v1, v2, WebSocket, SSE). The API validates the
+// shape of requests (types, hex, lengths) and maps them 1:1 onto these calls; the engine does every semantic check
+// and throws SwapError (./errors.ts) with the reference text. Bodies returned here are exactly the JSON answered.
+import type {
+  ChainPairBody,
+  CreateReverseRequest,
+  CreateReverseResponse,
+  CreateSubmarineRequest,
+  CreateSubmarineResponse,
+  LockupTransactionBody,
+  PairList,
+  PartialSignatureBody,
+  RefundRequest,
+  ReverseClaimRequest,
+  SetInvoiceResponse,
+  SubmarineClaimDetailsBody,
+  ReferralReport,
+  ReversePairBody,
+  SubmarinePairBody,
+  SwapStatusBody,
+  V1PairBody,
+  V1TimeoutsBody,
+} from './wire.ts';
+
+export interface SwapService {
+  submarinePairs(): Promise<PairList<SubmarinePairBody>>;
+  reversePairs(): Promise<PairList<ReversePairBody>>;
+  /** GET /v2/swap/chain: {} while no chain → chain pair is configured. Optional for test doubles. */
+  chainPairs?(): Promise<PairList<ChainPairBody>>;
+
+  createSubmarine(request: CreateSubmarineRequest): Promise<CreateSubmarineResponse>;
+  setSubmarineInvoice(id: string, invoice: string, pairHash?: string): Promise<SetInvoiceResponse>;
+  submarineInvoiceAmount(id: string): Promise<{ invoiceAmount: number }>;
+  submarineTransaction(id: string): Promise<LockupTransactionBody>;
+  submarinePreimage(id: string): Promise<{ preimage: string }>;
+  submarineClaimDetails(id: string): Promise<SubmarineClaimDetailsBody>;
+  submarineClaimSignature(id: string, signature: PartialSignatureBody): Promise<Record<string, never>>;
+  submarineRefund(id: string, request: RefundRequest): Promise<PartialSignatureBody>;
+
+  createReverse(request: CreateReverseRequest): Promise<CreateReverseResponse>;
+  reverseTransaction(id: string): Promise<LockupTransactionBody>;
+  reverseClaim(id: string, request: ReverseClaimRequest): Promise<PartialSignatureBody | Record<string, never>>;
+
+  /**
+   * For a transaction refused as not final yet: the timeout of the swap whose lockup it spends, so the answer can
+   * say when to try again. undefined when it spends no known lockup.
+   */
+  refundTimeout?(txHex: string, currency?: string): Promise<{ timeoutBlockHeight: number; timeoutEta: number } | undefined>;
+
+  /** v1 pair list (`pairs` of GET /getpairs); optional: without it the v1 pair and creation calls answer 501. */
+  v1Pairs?(): Promise<Record<string, V1PairBody>>;
+  /** v1 GET /timeouts (`timeouts`). */
+  v1Timeouts?(): Promise<Record<string, V1TimeoutsBody>>;
+  /**
+   * Fees earned by successful swaps created with a referral id, grouped by the month the swap was created (UTC).
+   * With a referralId only that partner's swaps; without one, every referral id.
+   */
+  referralReport?(referralId?: string): Promise<ReferralReport>;
+
+  /** undefined for an unknown id. */
+  status(id: string): Promise<SwapStatusBody | undefined>;
+  /** Every status change of every swap, in order per swap, after it was committed to storage. */
+  onStatus(listener: (id: string, status: SwapStatusBody) => void): () => void;
+}

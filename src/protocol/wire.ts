@@ -1,0 +1,163 @@
+// The JSON the swap interface exchanges (v2 REST, WebSocket, SSE and the v1 calls Ferry serves): one declaration
+// of each shape, read by the API, the engine façade and the client SDK alike (REFERENCE.md, the OpenAPI document).
+
+export interface SwapTreeLeafJson {
+  version: number;
+  output: string; // hex
+}
+export interface SwapTreeJson {
+  claimLeaf: SwapTreeLeafJson;
+  refundLeaf: SwapTreeLeafJson;
+}
+
+/** The status object of GET /v2/swap/{id}, WebSocket updates (plus `id`) and SSE data. */
+export interface SwapStatusBody {
+  status: string;
+  zeroConfRejected?: boolean;
+  transaction?: { id: string; hex?: string; eta?: number };
+  failureReason?: string;
+  failureDetails?: { expected: number; actual: number };
+}
+
+export interface SubmarinePairBody {
+  hash: string;
+  rate: number;
+  limits: { maximal: number; minimal: number; maximalZeroConf: number };
+  fees: { percentage: number; minerFees: number };
+}
+export interface ReversePairBody {
+  hash: string;
+  rate: number;
+  limits: { maximal: number; minimal: number };
+  fees: { percentage: number; minerFees: { lockup: number; claim: number } };
+}
+
+/** An entry of GET /v2/swap/chain: a chain → chain pair. */
+export interface ChainPairBody {
+  hash: string;
+  rate: number;
+  limits: { maximal: number; minimal: number; maximalZeroConf: number };
+  fees: { percentage: number; minerFees: { server: number; user: { claim: number; lockup: number } } };
+}
+
+/** Pair lists of v2: { [from]: { [to]: pair } }. */
+export type PairList<P> = Record<string, Record<string, P>>;
+
+/** GET /v2/swap/submarine/{id}/transaction and .../reverse/{id}/transaction (timeoutEta: submarine only). */
+export interface LockupTransactionBody {
+  id: string;
+  hex: string;
+  timeoutBlockHeight: number;
+  timeoutEta?: number;
+}
+
+/** GET /v2/swap/submarine/{id}/claim: what the client signs for Ferry's cooperative claim. */
+export interface SubmarineClaimDetailsBody {
+  preimage: string;
+  pubNonce: string;
+  publicKey: string;
+  transactionHash: string;
+}
+
+/** POST /v2/swap/submarine/{id}/refund. */
+export interface RefundRequest {
+  pubNonce: string;
+  transaction: string;
+  index: number;
+}
+
+/** POST /v2/swap/reverse/{id}/claim: the preimage, and the client's key-path claim to co-sign if it wants one. */
+export interface ReverseClaimRequest {
+  preimage: string;
+  pubNonce?: string;
+  transaction?: string;
+  index?: number;
+}
+
+/** POST /v2/swap/submarine/{id}/invoice. */
+export interface SetInvoiceResponse {
+  bip21?: string;
+  expectedAmount?: number;
+  acceptZeroConf?: boolean;
+}
+
+export interface CreateSubmarineRequest {
+  from: string;
+  to: string;
+  invoice?: string;
+  preimageHash?: string; // hex, when the invoice comes later
+  refundPublicKey: string; // hex, 33 bytes compressed
+  pairHash?: string;
+  referralId?: string;
+}
+export interface CreateSubmarineResponse {
+  id: string;
+  address: string;
+  swapTree: SwapTreeJson;
+  claimPublicKey: string;
+  timeoutBlockHeight: number;
+  // only when created with an invoice:
+  expectedAmount?: number;
+  acceptZeroConf?: boolean;
+  bip21?: string;
+}
+
+export interface CreateReverseRequest {
+  from: string;
+  to: string;
+  preimageHash: string;
+  claimPublicKey: string;
+  invoiceAmount?: number; // exactly one of invoiceAmount / onchainAmount
+  onchainAmount?: number;
+  pairHash?: string;
+  referralId?: string;
+  description?: string;
+}
+export interface CreateReverseResponse {
+  id: string;
+  invoice: string;
+  swapTree: SwapTreeJson;
+  lockupAddress: string;
+  refundPublicKey: string;
+  timeoutBlockHeight: number;
+  onchainAmount: number;
+}
+
+/** Chain fees of one asset in a v1 pair: the submarine claim (`normal`) and the reverse lockup and claim. */
+export interface V1MinerFees {
+  normal: number;
+  reverse: { claim: number; lockup: number };
+}
+
+/** An entry of `pairs` in v1 GET /getpairs, keyed by pair id ("BTC/BTC"). */
+export interface V1PairBody {
+  hash: string;
+  rate: number;
+  limits: { minimal: number; maximal: number; maximalZeroConf: { baseAsset: number; quoteAsset: number } };
+  fees: {
+    percentage: number; // reverse swaps (quote → base)
+    percentageSwapIn: number; // submarine swaps (base → quote)
+    minerFees: { baseAsset: V1MinerFees; quoteAsset: V1MinerFees };
+  };
+}
+
+export interface V1ChainTimeouts {
+  reverse: number;
+  swapMinimal: number;
+  swapMaximal: number;
+}
+
+/** An entry of `timeouts` in v1 GET /timeouts, keyed by pair id; in blocks of each asset's chain. */
+export interface V1TimeoutsBody {
+  base: V1ChainTimeouts;
+  quote: V1ChainTimeouts;
+}
+
+/** Referral report: year → month (1-12) → referral id → chain symbol → amount (sat). */
+export type ReferralReport = Record<string, Record<string, Record<string, Record<string, number>>>>;
+
+export interface PartialSignatureBody {
+  pubNonce: string;
+  partialSignature: string;
+}
+
