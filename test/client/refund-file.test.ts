@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hex } from '@scure/base';
 import { swapScript } from 'boltz-core';
+import { PNG } from 'pngjs';
 import {
   ClientStore,
   RefundFileError,
@@ -14,9 +15,11 @@ import {
   newKeyPair,
   newPreimage,
   parseRefundFile,
+  parseRefundFileBytes,
   readQrPng,
   readRefundFile,
   refundFileOf,
+  refundFilePng,
   refundableFromFile,
   serializeTree,
   submarineTree,
@@ -24,6 +27,59 @@ import {
   type RefundFile,
   type SubmarineRecord,
 } from '../../src/client/index.ts';
+
+/**
+ * A phone's photo of the refund PNG on a screen: enlarged 1.3× with bilinear interpolation, turned 4°, dimmed
+ * (black 45, white 200), pasted off-centre on a larger grey background with a light gradient, blurred 3×3, with
+ * noise up to ±10 and a blue cast, as an RGB PNG.
+ */
+function photoOfScreen(png: Buffer): Buffer {
+  const source = PNG.sync.read(png);
+  const grey = (x: number, y: number) => source.data[(y * source.width + x) * 4];
+  const width = 1000;
+  const height = 950;
+  const [scale, angle] = [1.3, (4 * Math.PI) / 180];
+  const [centreX, centreY] = [520, 470];
+  const photo = new Float64Array(width * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      // Back from the photo to the source picture: undo the move, the turn and the enlargement.
+      const dx = x - centreX;
+      const dy = y - centreY;
+      const u = (Math.cos(angle) * dx + Math.sin(angle) * dy) / scale + source.width / 2;
+      const v = (-Math.sin(angle) * dx + Math.cos(angle) * dy) / scale + source.height / 2;
+      const [u0, v0] = [Math.floor(u), Math.floor(v)];
+      if (u0 < 0 || v0 < 0 || u0 + 1 >= source.width || v0 + 1 >= source.height) {
+        photo[y * width + x] = 110 + (40 * x) / width; // the background
+        continue;
+      }
+      const [fu, fv] = [u - u0, v - v0];
+      const value =
+        grey(u0, v0) * (1 - fu) * (1 - fv) + grey(u0 + 1, v0) * fu * (1 - fv) + grey(u0, v0 + 1) * (1 - fu) * fv + grey(u0 + 1, v0 + 1) * fu * fv;
+      photo[y * width + x] = 45 + (value * (200 - 45)) / 255;
+    }
+  }
+  let seed = 12345;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const out = new PNG({ width, height, colorType: 2 });
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let sum = 0;
+      let count = 0;
+      for (let j = -1; j <= 1; j++) {
+        for (let i = -1; i <= 1; i++) {
+          if (x + i < 0 || y + j < 0 || x + i >= width || y + j >= height) continue;
+          sum += photo[(y + j) * width + x + i];
+          count++;
+        }
+      }
+      const value = Math.max(0, Math.min(255, Math.round(sum / count + (random() - 0.5) * 20)));
+      // A slightly blue cast, as screens photograph.
+      out.data.set([value, value, Math.min(255, value + 10), 255], (y * width + x) * 4);
+    }
+  }
+  return PNG.sync.write(out, { colorType: 2 });
+}
 
 function taprootRecord(): SubmarineRecord {
   const client = newKeyPair();
@@ -67,6 +123,14 @@ describe('refund files', () => {
     assert.deepEqual(readRefundFile(paths.png), file);
     // The picture holds exactly the JSON of the file.
     assert.deepEqual(JSON.parse(new TextDecoder().decode(readQrPng(readFileSync(paths.png)))), file);
+  });
+
+  test('a photo of the refund picture on a screen (scaled, turned, blurred, noisy, on a background) is read back', () => {
+    const file = refundFileOf(taprootRecord());
+    const photo = photoOfScreen(refundFilePng(file));
+    writeFileSync(join(dir, 'photo.png'), photo);
+    assert.deepEqual(readRefundFile(join(dir, 'photo.png')), file);
+    assert.deepEqual(parseRefundFileBytes(photo), file);
   });
 
   test('any other extension is read as raw JSON, and a PNG under another name by its signature', () => {
