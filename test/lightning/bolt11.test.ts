@@ -1,7 +1,9 @@
-// BOLT #11's own examples (decoding and signature checks) and round trips of the invoices the devnet writes.
+// BOLT #11's own examples (decoding and signature checks), round trips of the invoices the devnet writes, and the
+// reader rules Ferry adds to the bolt11 package.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
+import { bech32 } from '@scure/base';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { decodeBolt11, encodeBolt11 } from '../../src/lightning/bolt11/index.ts';
 
@@ -237,4 +239,82 @@ describe('BOLT11 regtest round trips', () => {
     const flipped = text.slice(0, 20) + (text[20] === 'q' ? 'p' : 'q') + text.slice(21);
     assert.throws(() => decodeBolt11(flipped));
   });
+});
+
+// Invoices no honest writer makes, signed field by field, for the reader rules bolt11 leaves to us.
+describe('BOLT11 reader rules on top of the bolt11 package', () => {
+  const key = secp256k1.utils.randomSecretKey();
+  const nodeKey = Buffer.from(secp256k1.getPublicKey(key, true)).toString('hex');
+  const TIMESTAMP = [0, 0, 0, 0, 0, 0, 1];
+
+  // Bytes from words, the last byte padded with zero bits: what the signature covers.
+  function paddedBytes(words: number[]): Uint8Array {
+    const bits = words.map((w) => w.toString(2).padStart(5, '0')).join('');
+    const padded = bits.padEnd(Math.ceil(bits.length / 8) * 8, '0');
+    return Uint8Array.from(padded.match(/.{8}/g) ?? [], (byte) => parseInt(byte, 2));
+  }
+  const field = (tag: number, data: number[]) => [tag, data.length >> 5, data.length & 31, ...data];
+  const bytesField = (tag: number, bytes: Uint8Array | Buffer) => field(tag, bech32.toWords(bytes));
+  const hash = (byte: string) => Buffer.from(byte.repeat(32), 'hex');
+
+  function signed(prefix: string, fields: number[][]): string {
+    const words = [...TIMESTAMP, ...fields.flat()];
+    const message = Buffer.concat([Buffer.from(prefix), paddedBytes(words)]);
+    const recovered = secp256k1.sign(createHash('sha256').update(message).digest(), key, { prehash: false, format: 'recovered' });
+    const signature = Buffer.concat([recovered.subarray(1), recovered.subarray(0, 1)]);
+    return bech32.encode(prefix, [...words, ...bech32.toWords(signature)], false);
+  }
+
+  test('a signet invoice (lntbs), which bolt11 has no network for', () => {
+    const text = encodeBolt11({ network: 'tbs', amountMsat: 1_000n, timestamp: 1_700_000_000, paymentHash: '55'.repeat(32), description: 's' }, key);
+    assert.ok(text.startsWith('lntbs10n1'));
+    const inv = decodeBolt11(`lightning:${text.toUpperCase()} `);
+    assert.equal(inv.network, 'tbs');
+    assert.equal(inv.amountMsat, 1_000n);
+    assert.equal(inv.paymentRequest, text);
+    assert.equal(inv.minFinalCltvExpiry, 18);
+  });
+
+  test('only the first field of a kind counts; p and s fields of the wrong length are skipped', () => {
+    const inv = decodeBolt11(
+      signed('lnbcrt', [
+        bytesField(1, hash('aa').subarray(1)),
+        bytesField(1, hash('bb')),
+        bytesField(1, hash('cc')),
+        bytesField(16, hash('dd').subarray(2)),
+        bytesField(19, Buffer.from(nodeKey, 'hex')),
+        bytesField(13, Buffer.from('first')),
+        bytesField(13, Buffer.from('second')),
+        field(6, [1, 0]),
+        field(6, [2, 0]),
+      ]),
+    );
+    assert.equal(inv.paymentHash, 'bb'.repeat(32));
+    assert.equal(inv.paymentSecret, undefined);
+    assert.equal(inv.description, 'first');
+    assert.equal(inv.expiry, 32);
+    assert.equal(inv.payeeNodeKey, nodeKey);
+  });
+
+  test('route hint bytes short of a whole hop are dropped', () => {
+    const hop = Buffer.concat([Buffer.from(nodeKey, 'hex'), Buffer.alloc(8, 1), Buffer.from([0, 0, 0, 1, 0, 0, 0, 2, 0, 3])]);
+    const inv = decodeBolt11(signed('lnbcrt', [bytesField(1, hash('bb')), bytesField(3, Buffer.concat([hop, hop.subarray(0, 40)]))]));
+    assert.deepEqual(inv.routeHints, [
+      [{ pubkey: nodeKey, shortChannelId: '0101010101010101', feeBaseMsat: 1, feeProportionalMillionths: 2, cltvExpiryDelta: 3 }],
+    ]);
+  });
+
+  const REJECTED: [string, string, number[][]][] = [
+    ['no payment hash', 'lnbcrt', [bytesField(13, Buffer.from('x'))]],
+    ['a field running past the signature', 'lnbcrt', [bytesField(1, hash('bb')), [13, 0, 9, 1, 2]]],
+    ['a description that is not UTF-8', 'lnbcrt', [bytesField(1, hash('bb')), bytesField(13, Buffer.from([0x41, 0xff]))]],
+    ['an amount with a leading zero', 'lnbcrt01u', [bytesField(1, hash('bb'))]],
+    ['an unknown network', 'lnsb', [bytesField(1, hash('bb'))]],
+    ['an n field that did not sign', 'lnbcrt', [bytesField(1, hash('bb')), bytesField(19, Buffer.from(secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true)))]],
+  ];
+  for (const [name, prefix, fields] of REJECTED) {
+    test(`rejects: ${name}`, () => {
+      assert.throws(() => decodeBolt11(signed(prefix, fields)));
+    });
+  }
 });
