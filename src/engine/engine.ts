@@ -20,6 +20,7 @@ import { sendLockup } from './reverse/lockup.ts';
 import { refundLockup } from './reverse/refund.ts';
 import { referralReport } from './referrals.ts';
 import type {
+  ChainPairBody,
   CreateReverseRequest,
   CreateReverseResponse,
   CreateSubmarineRequest,
@@ -133,6 +134,11 @@ export class SwapEngine implements SwapService {
     // Reverse pairs are listed from the Lightning side: { BTC (Lightning): { BTC (chain): pair } }.
     for (const pair of this.ctx.settings.pairs.values()) (out[pair.quote] ??= {})[pair.base] = reversePairBody(pair, fees);
     return out;
+  }
+
+  /** Ferry offers no chain swaps yet: no chain pairs. */
+  async chainPairs(): Promise<Record<string, Record<string, ChainPairBody>>> {
+    return {};
   }
 
   async v1Pairs(): Promise<Record<string, V1PairBody>> {

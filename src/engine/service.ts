@@ -39,6 +39,13 @@ export interface SubmarinePairBody {
   limits: { maximal: number; minimal: number; maximalZeroConf: number };
   fees: { percentage: number; minerFees: number };
 }
+/** A pair of GET /v2/swap/chain (the reference's ChainPair): chain to chain. */
+export interface ChainPairBody {
+  hash: string;
+  rate: number;
+  limits: { maximal: number; minimal: number; maximalZeroConf: number };
+  fees: { percentage: number; minerFees: { server: number; user: { claim: number; lockup: number } } };
+}
 export interface ReversePairBody {
   hash: string;
   rate: number;
@@ -130,6 +137,7 @@ export interface SwapService {
   // pairs: { [from]: { [to]: pair } }
   submarinePairs(): Promise<Record<string, Record<string, SubmarinePairBody>>>;
   reversePairs(): Promise<Record<string, Record<string, ReversePairBody>>>;
+  chainPairs(): Promise<Record<string, Record<string, ChainPairBody>>>;
 
   createSubmarine(request: CreateSubmarineRequest): Promise<CreateSubmarineResponse>;
   setSubmarineInvoice(
