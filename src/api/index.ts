@@ -13,6 +13,7 @@ import { chainRoutesV2 } from './v2/chain.ts';
 import { nodeRoutes } from './nodes.ts';
 import { submarineRoutes } from './v2/swap-submarine.ts';
 import { reverseRoutes } from './v2/swap-reverse.ts';
+import { chainSwapRoutes } from './v2/swap-chain.ts';
 import { swapStatusRoutes } from './v2/swap-status.ts';
 import { swapStatusRoutesV1 } from './v1/swap-status.ts';
 import { createSwapRouteV1 } from './v1/create-swap.ts';
@@ -51,6 +52,7 @@ export function createRouter(deps: ApiDependencies): Router {
   if (deps.swaps) {
     submarineRoutes(router, deps.swaps);
     reverseRoutes(router, deps.swaps);
+    chainSwapRoutes(router, deps.swaps);
     swapStatusRoutesV1(router, deps.swaps);
     swapStatusRoutes(router, deps.swaps);
     pairRoutesV1(router, deps.swaps);

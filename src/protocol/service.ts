@@ -25,8 +25,8 @@ import type {
 export interface SwapService {
   submarinePairs(): Promise<PairList<SubmarinePairBody>>;
   reversePairs(): Promise<PairList<ReversePairBody>>;
-  /** GET /v2/swap/chain: {} while no chain → chain pair is configured. Optional for test doubles. */
-  chainPairs?(): Promise<PairList<ChainPairBody>>;
+  /** GET /v2/swap/chain: {} while no chain → chain pair is configured. */
+  chainPairs(): Promise<PairList<ChainPairBody>>;
 
   createSubmarine(request: CreateSubmarineRequest): Promise<CreateSubmarineResponse>;
   setSubmarineInvoice(id: string, invoice: string, pairHash?: string): Promise<SetInvoiceResponse>;

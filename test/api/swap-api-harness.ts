@@ -60,6 +60,11 @@ export class MemorySwaps implements SwapService {
     this.record('reversePairs');
     return { BTC: { BTC: { hash: 'cd', rate: 1, limits: { maximal: 2, minimal: 1 }, fees: { percentage: 0.5, minerFees: { lockup: 1, claim: 1 } } } } };
   }
+  /** Like the engine: no chain pairs (Ferry has no chain swaps yet). */
+  async chainPairs() {
+    this.record('chainPairs');
+    return {};
+  }
   async createSubmarine(request: CreateSubmarineRequest) {
     this.record('createSubmarine', request);
     const id = swapId(this.statuses.size + 1);

@@ -58,6 +58,14 @@ async function watch(id: string, first: string) {
 }
 
 describe('through the API with the engine', () => {
+  test('the three pair lists fetched together answer 200; no chain pairs yet', async () => {
+    const answers = await Promise.all(['submarine', 'reverse', 'chain'].map((type) => call(api, 'GET', `/v2/swap/${type}`)));
+    assert.deepEqual(answers.map((answer) => answer.status), [200, 200, 200]);
+    assert.equal(typeof answers[0].json.BTC.BTC.hash, 'string');
+    assert.equal(typeof answers[1].json.BTC.BTC.hash, 'string');
+    assert.deepEqual(answers[2].json, {});
+  });
+
   test('submarine: create, lock, cooperative claim; both streams see every status', async () => {
     const client = newKeyPair();
     const { invoice, hash } = await aliceInvoice(50_000);

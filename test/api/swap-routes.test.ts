@@ -35,6 +35,22 @@ test('pair listings come from the engine, and are not shadowed by GET /v2/swap/{
   assert.deepEqual(swaps.calls.map((c) => c.method), ['submarinePairs', 'reversePairs']);
 });
 
+test('GET /v2/swap/chain: the chain pairs, none yet: 200 {} (not read as the status of a swap called "chain")', async () => {
+  const chain = await call(api, 'GET', '/v2/swap/chain');
+  assert.equal(chain.status, 200);
+  assert.deepEqual(chain.json, {});
+  assert.deepEqual(swaps.calls.map((c) => c.method), ['chainPairs']);
+});
+
+test('the three pair lists fetched together, as boltz-client and the web app do, all answer 200', async () => {
+  const answers = await Promise.all(['submarine', 'reverse', 'chain'].map((type) => call(api, 'GET', `/v2/swap/${type}`)));
+  assert.deepEqual(answers.map((answer) => answer.status), [200, 200, 200]);
+  assert.equal(answers[0].json.BTC.BTC.hash, 'ab');
+  assert.equal(answers[1].json.BTC.BTC.hash, 'cd');
+  assert.deepEqual(answers[2].json, {});
+  assert.deepEqual(swaps.calls.map((c) => c.method).sort(), ['chainPairs', 'reversePairs', 'submarinePairs']);
+});
+
 test('POST /v2/swap/submarine: 201; hex is lower-cased and absent options stay absent', async () => {
   const created = await call(api, 'POST', '/v2/swap/submarine', { from: 'BTC', to: 'BTC', invoice: 'lnbcrt1x', refundPublicKey: key, extra: 1 });
   assert.equal(created.status, 201);

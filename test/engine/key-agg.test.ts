@@ -10,7 +10,8 @@ import { keyAggExport, keyAggregate } from '@scure/btc-signer/musig2.js';
 import { Musig, Scripts, TaprootUtils, reverseSwapTree, swapTree, type Types } from 'boltz-core';
 import { aggregateKeys, swapOutputKey, tapTreeRoot, taprootTweak } from '../../src/keys/key-agg.ts';
 
-const vectors = JSON.parse(readFileSync(new URL('../../../shared/vectors/taproot-swap-trees.json', import.meta.url), 'utf8'));
+// A verbatim copy of shared/vectors/taproot-swap-trees.json (see test/fixtures/README.md).
+const vectors = JSON.parse(readFileSync(new URL('../fixtures/taproot-swap-trees.json', import.meta.url), 'utf8'));
 
 interface Key {
   privateKey: Uint8Array;

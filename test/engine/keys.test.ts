@@ -20,7 +20,8 @@ import {
 } from '../../src/keys/index.ts';
 import { clientKey, serviceKey } from '../helpers/htlc.ts';
 
-const vectors = JSON.parse(readFileSync(new URL('../../../shared/vectors/taproot-swap-trees.json', import.meta.url), 'utf8'));
+// A verbatim copy of shared/vectors/taproot-swap-trees.json (see test/fixtures/README.md).
+const vectors = JSON.parse(readFileSync(new URL('../fixtures/taproot-swap-trees.json', import.meta.url), 'utf8'));
 
 function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'ferry-keys-'));

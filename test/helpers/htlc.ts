@@ -30,13 +30,13 @@ export interface KeyPair {
   publicKey: Uint8Array;
 }
 
-/** Deterministic key: private key = sha256(UTF-8 label), as in shared/vectors. */
+/** Deterministic key: private key = sha256(UTF-8 label), as in test/fixtures/taproot-swap-trees.json (a copy of shared/vectors). */
 export function keyFromLabel(label: string): KeyPair {
   const privateKey = sha256(new TextEncoder().encode(label));
   return { privateKey, publicKey: secp256k1.getPublicKey(privateKey, true) };
 }
 
-/** The swap service's key (same as shared/vectors/taproot-swap-trees.json). */
+/** The swap service's key (same as test/fixtures/taproot-swap-trees.json). */
 export const serviceKey = keyFromLabel('boltz-compatible service key');
 /** The wallet user's claim/refund key (same as the vectors). */
 export const clientKey = keyFromLabel('client refund/claim key');

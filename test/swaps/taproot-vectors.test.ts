@@ -1,4 +1,4 @@
-// Rebuilds the submarine and reverse Taproot swap trees from shared/vectors with boltz-core and checks
+// Rebuilds the submarine and reverse Taproot swap trees from the shared vectors with boltz-core and checks
 // every derived byte: leaves, MuSig2 internal key (service key first), tweaked key, script, address.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -38,10 +38,9 @@ interface Vectors {
   reverse: Expected;
 }
 
-// The test runs from the repository root; CI clones the repository with shared/ beside it.
-const vectors = JSON.parse(
-  readFileSync(new URL('../../../shared/vectors/taproot-swap-trees.json', import.meta.url), 'utf8'),
-) as Vectors;
+// A verbatim copy of shared/vectors/taproot-swap-trees.json (see test/fixtures/README.md): the test needs
+// nothing outside the repository.
+const vectors = JSON.parse(readFileSync(new URL('../fixtures/taproot-swap-trees.json', import.meta.url), 'utf8')) as Vectors;
 
 const servicePrivateKey = hex.decode(vectors.servicePrivateKey);
 const clientPrivateKey = hex.decode(vectors.clientPrivateKey);

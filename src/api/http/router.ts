@@ -22,16 +22,28 @@ export type Handler = (request: Request) => Reply | Promise<Reply>;
 
 interface Route {
   method: string;
+  pattern: string;
   segments: string[];
   handler: Handler;
+}
+
+/** A registered route as added: method and pattern ("/v2/swap/{id}"). */
+export interface RouteInfo {
+  method: string;
+  pattern: string;
 }
 
 export class Router {
   private readonly routes: Route[] = [];
 
   add(method: string, pattern: string, handler: Handler): this {
-    this.routes.push({ method, segments: pattern.split('/').filter(Boolean), handler });
+    this.routes.push({ method, pattern, segments: pattern.split('/').filter(Boolean), handler });
     return this;
+  }
+
+  /** Every registered route, in the order added. */
+  list(): RouteInfo[] {
+    return this.routes.map(({ method, pattern }) => ({ method, pattern }));
   }
 
   get = (pattern: string, handler: Handler) => this.add('GET', pattern, handler);
@@ -40,11 +52,15 @@ export class Router {
   /**
    * The handler for a path, or why there is none: 'not-found' or 'method' (path known, method not).
    * A fixed segment beats a {param}: /v2/swap/status wins over /v2/swap/{id} whatever the order of add().
+   * `pattern` is the pattern the answering route was added with.
    */
-  match(method: string, path: string): { handler: Handler; params: Record<string, string> } | 'not-found' | 'method' {
+  match(
+    method: string,
+    path: string,
+  ): { handler: Handler; params: Record<string, string>; pattern: string } | 'not-found' | 'method' {
     const parts = path.split('/').filter(Boolean);
     let pathKnown = false;
-    let best: { handler: Handler; params: Record<string, string>; paramCount: number } | undefined;
+    let best: { route: Route; params: Record<string, string>; paramCount: number } | undefined;
     for (const route of this.routes) {
       const params = matchSegments(route.segments, parts);
       if (!params) continue;
@@ -53,9 +69,9 @@ export class Router {
         continue;
       }
       const paramCount = Object.keys(params).length;
-      if (!best || paramCount < best.paramCount) best = { handler: route.handler, params, paramCount };
+      if (!best || paramCount < best.paramCount) best = { route, params, paramCount };
     }
-    if (best) return { handler: best.handler, params: best.params };
+    if (best) return { handler: best.route.handler, params: best.params, pattern: best.route.pattern };
     return pathKnown ? 'method' : 'not-found';
   }
 }

@@ -8,8 +8,8 @@ import { requireStatus } from './swap-errors.ts';
 export const maxStatusIds = 64;
 
 /**
- * Registered after every other /v2/swap/<word> route: the router takes the first match, and /v2/swap/{id} would
- * otherwise shadow GET /v2/swap/submarine and friends.
+ * GET /v2/swap/{id} answers only paths no fixed-segment route answers (the router prefers fixed segments), so every
+ * GET /v2/swap/<word> of the reference needs its own route, or it is read as a swap id: test/api/route-shadowing.test.ts.
  */
 export function swapStatusRoutes(router: Router, swaps: SwapService): void {
   // Like the reference, one unknown id fails the whole request with 404: a client asking about a swap it
