@@ -14,7 +14,7 @@ import { LndRestClient } from './lightning/lnd/client.ts';
 import { SwapEngine } from './engine/engine.ts';
 import { loadOrCreateMnemonic } from './keys/mnemonic.ts';
 import { SwapKeys } from './keys/swap-keys.ts';
-import { pairFromConfig } from './config/pair.ts';
+import { pairsFromConfig } from './config/pair.ts';
 import { openStorage, type Storage } from './db/index.ts';
 import { startDevnet, type Devnet } from './devnet/index.ts';
 import type { Logger } from './log/index.ts';
@@ -99,7 +99,7 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
         lightning: new Map(Object.entries(lightning)),
         keys: SwapKeys.fromMnemonic(mnemonic, config.network),
         instanceId: loadOrCreateInstanceId(config.dataDir),
-        pairs: [pairFromConfig(config)],
+        pairs: pairsFromConfig(config),
         network: config.network,
         claimDelayMs: config.swap.claimDelayMs,
         invoiceExpirySeconds: config.swap.invoiceExpirySeconds,

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'smol-toml';
-import { environment, schema, type Field, type FerryConfig, type Section } from './schema.ts';
+import { environment, pairEntry, schema, type Field, type FerryConfig, type Section } from './schema.ts';
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -58,9 +58,30 @@ function defaults(section: Section): Record<string, unknown> {
   return out;
 }
 
+/** [[pairs]]: a list of tables, each a pair id and its settings over the defaults. */
+function pairList(value: unknown): Record<string, unknown>[] {
+  if (!Array.isArray(value)) throw new ConfigError('config key pairs must be a list of tables ([[pairs]])');
+  const seen = new Set<string>();
+  return value.map((entry, index) => {
+    const key = `pairs[${index}]`;
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new ConfigError(`config key ${key} must be a table`);
+    const pair = defaults(pairEntry);
+    merge(pairEntry, pair, entry as Record<string, unknown>, `${key}.`);
+    const id = pair.id as string;
+    if (!/^[A-Za-z0-9-]+\/[A-Za-z0-9-]+$/.test(id)) throw new ConfigError(`config key ${key}.id must be a pair id like "BTC/BTC"`);
+    if (seen.has(id)) throw new ConfigError(`config key ${key}.id: pair ${id} is listed twice`);
+    seen.add(id);
+    return pair;
+  });
+}
+
 function merge(section: Section, target: Record<string, unknown>, input: Record<string, unknown>, prefix: string): void {
   for (const [name, value] of Object.entries(input)) {
     const key = prefix + name;
+    if (section === schema && name === 'pairs') {
+      target.pairs = pairList(value);
+      continue;
+    }
     const node = section[name];
     if (node === undefined) throw new ConfigError(`unknown config key: ${key}`);
     if (isField(node)) {
@@ -103,7 +124,7 @@ export interface LoadOptions {
 
 export function loadConfig(options: LoadOptions = {}): FerryConfig {
   const env = options.env ?? process.env;
-  const config = defaults(schema);
+  const config: Record<string, unknown> = { ...defaults(schema), pairs: [] };
   const file = options.file ?? env.FERRY_CONFIG;
   if (file) {
     let text: string;

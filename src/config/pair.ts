@@ -1,16 +1,25 @@
-// The BTC/BTC pair as the engine wants it, from the [pair] section of the configuration.
+// The pairs the engine serves, from the configuration: the [[pairs]] list, or the BTC/BTC pair of [pair]. A pair
+// between a chain and Lightning names its chain first (the base) and its Lightning currency second (the quote).
 import type { PairConfig } from '../swaps/pairs.ts';
-import type { FerryConfig } from './schema.ts';
+import type { FerryConfig, PairSettings } from './schema.ts';
 
-export function pairFromConfig(config: FerryConfig): PairConfig {
-  const pair = config.pair;
+function pairOf(id: string, pair: PairSettings): PairConfig {
+  const [base, quote] = id.split('/');
   return {
-    id: 'BTC/BTC',
-    base: 'BTC',
-    quote: 'BTC',
+    id,
+    base,
+    quote,
     rate: pair.rate,
     fees: { percentage: pair.feePercentage, percentageSwapIn: pair.feePercentageSwapIn },
     limits: { minimal: pair.minimal, maximal: pair.maximal, maximalZeroConf: pair.maximalZeroConf },
     timeouts: { reverse: pair.timeoutReverse, swapMinimal: pair.timeoutSwapMinimal, swapMaximal: pair.timeoutSwapMaximal },
   };
+}
+
+/** The BTC/BTC pair of the [pair] section. */
+export const pairFromConfig = (config: FerryConfig): PairConfig => pairOf('BTC/BTC', config.pair);
+
+export function pairsFromConfig(config: FerryConfig): PairConfig[] {
+  if (config.pairs.length === 0) return [pairFromConfig(config)];
+  return config.pairs.map((pair) => pairOf(pair.id, pair));
 }

@@ -12,6 +12,25 @@ export interface Field {
 
 export type Section = { [key: string]: Field | Section };
 
+/** The settings of one pair: the BTC/BTC pair's [pair] section, and each entry of the [[pairs]] list. */
+export const pairFields: Section = {
+  rate: { type: 'number', default: 1, doc: 'exchange rate' },
+  feePercentage: { type: 'number', default: 0.25, doc: 'percent fee of reverse swaps (Lightning → chain)' },
+  feePercentageSwapIn: { type: 'number', default: 0.1, doc: 'percent fee of submarine swaps (chain → Lightning)' },
+  minimal: { type: 'integer', default: 10_000, doc: 'smallest swap, sat' },
+  maximal: { type: 'integer', default: 10_000_000, doc: 'largest swap, sat' },
+  maximalZeroConf: { type: 'integer', default: 1_000_000, doc: 'largest unconfirmed submarine lockup accepted; 0: off' },
+  timeoutReverse: { type: 'integer', default: 144, doc: 'reverse swap timeout, blocks' },
+  timeoutSwapMinimal: { type: 'integer', default: 144, doc: 'submarine swap timeout (shortest), blocks' },
+  timeoutSwapMaximal: { type: 'integer', default: 288, doc: 'submarine swap timeout (longest), blocks' },
+};
+
+/** An entry of [[pairs]]: a pair id and its settings. */
+export const pairEntry: Section = {
+  id: { type: 'string', default: '', doc: '"BASE/QUOTE": the chain currency, then the Lightning currency, e.g. "BTC/BTC"' },
+  ...pairFields,
+};
+
 export const schema: Section = {
   network: { type: 'network', default: 'regtest', doc: 'bitcoin network: regtest, testnet, signet or mainnet' },
   dataDir: { type: 'string', default: './data', doc: 'directory for the database, devnet state and devnet.json' },
@@ -60,17 +79,8 @@ export const schema: Section = {
     invoiceExpirySeconds: { type: 'integer', default: 3600, doc: 'expiry of reverse swap hold invoices' },
     paymentTimeoutSeconds: { type: 'integer', default: 60, doc: 'Lightning payment timeout of submarine swaps' },
   },
-  pair: {
-    rate: { type: 'number', default: 1, doc: 'BTC/BTC exchange rate' },
-    feePercentage: { type: 'number', default: 0.25, doc: 'percent fee of reverse swaps (Lightning → chain)' },
-    feePercentageSwapIn: { type: 'number', default: 0.1, doc: 'percent fee of submarine swaps (chain → Lightning)' },
-    minimal: { type: 'integer', default: 10_000, doc: 'smallest swap, sat' },
-    maximal: { type: 'integer', default: 10_000_000, doc: 'largest swap, sat' },
-    maximalZeroConf: { type: 'integer', default: 1_000_000, doc: 'largest unconfirmed submarine lockup accepted; 0: off' },
-    timeoutReverse: { type: 'integer', default: 144, doc: 'reverse swap timeout, blocks' },
-    timeoutSwapMinimal: { type: 'integer', default: 144, doc: 'submarine swap timeout (shortest), blocks' },
-    timeoutSwapMaximal: { type: 'integer', default: 288, doc: 'submarine swap timeout (longest), blocks' },
-  },
+  /** The BTC/BTC pair, when no [[pairs]] list is given. */
+  pair: pairFields,
   referral: {
     id: {
       type: 'string',
@@ -88,6 +98,18 @@ export const schema: Section = {
   },
 };
 
+export interface PairSettings {
+  rate: number;
+  feePercentage: number;
+  feePercentageSwapIn: number;
+  minimal: number;
+  maximal: number;
+  maximalZeroConf: number;
+  timeoutReverse: number;
+  timeoutSwapMinimal: number;
+  timeoutSwapMaximal: number;
+}
+
 export interface FerryConfig {
   network: 'regtest' | 'testnet' | 'signet' | 'mainnet';
   dataDir: string;
@@ -97,17 +119,9 @@ export interface FerryConfig {
   devnet: { enabled: boolean; bitcoinPort: number; blockIntervalMs: number };
   bitcoin: { rpcUrl: string; rpcUser: string; rpcPassword: string; wallet: string; pollIntervalMs: number };
   swap: { mnemonicPath: string; claimDelayMs: number; invoiceExpirySeconds: number; paymentTimeoutSeconds: number };
-  pair: {
-    rate: number;
-    feePercentage: number;
-    feePercentageSwapIn: number;
-    minimal: number;
-    maximal: number;
-    maximalZeroConf: number;
-    timeoutReverse: number;
-    timeoutSwapMinimal: number;
-    timeoutSwapMaximal: number;
-  };
+  pair: PairSettings;
+  /** [[pairs]]: the pairs served; empty means the BTC/BTC pair of [pair]. */
+  pairs: (PairSettings & { id: string })[];
   referral: { id: string; apiKey: string; apiSecret: string };
   lightning: { restUrl: string; macaroonPath: string; macaroon: string; tlsCertPath: string };
 }

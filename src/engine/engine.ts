@@ -65,7 +65,11 @@ export class SwapEngine implements SwapService {
 
   constructor(options: SwapEngineOptions) {
     const settings = resolveSettings(options);
-    for (const pair of settings.pairs.values()) validatePair(pair);
+    for (const pair of settings.pairs.values()) {
+      validatePair(pair);
+      if (!options.chains.has(pair.base)) throw new Error(`pair ${pair.id}: no chain backend for ${pair.base}`);
+      if (!options.lightning.has(pair.quote)) throw new Error(`pair ${pair.id}: no Lightning backend for ${pair.quote}`);
+    }
     const logger = options.logger ?? silentLogger;
     const effects = new EffectRunner(options.storage, logger.child('effects'), {
       retryBaseMs: settings.effectRetryMs,

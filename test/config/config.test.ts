@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError, databaseUrl, loadConfig, usesDevnetBitcoin } from '../../src/config/index.ts';
+import { pairsFromConfig } from '../../src/config/pair.ts';
 
 const file = (text: string): string => {
   const path = join(mkdtempSync(join(tmpdir(), 'ferry-config-')), 'ferry.toml');
@@ -72,4 +73,26 @@ test('pair and swap settings: numbers and integers are checked by key', () => {
   assert.equal(config.swap.claimDelayMs, 500);
   assert.throws(() => loadConfig({ file: file('[pair]\nrate = "high"\n'), env: {} }), /pair\.rate must be a non-negative number/);
   assert.throws(() => loadConfig({ file: file('[pair]\nminimal = 1.5\n'), env: {} }), /pair\.minimal must be a non-negative integer/);
+});
+
+test('[[pairs]]: a list of pairs, each checked by key; without it the BTC/BTC pair of [pair]', () => {
+  assert.deepEqual(loadConfig({ env: {} }).pairs, []);
+  const config = loadConfig({ file: file('[[pairs]]\nid = "BTC/BTC"\nrate = 1\nminimal = 20000\n'), env: {} });
+  assert.equal(config.pairs.length, 1);
+  assert.equal(config.pairs[0].id, 'BTC/BTC');
+  assert.equal(config.pairs[0].minimal, 20_000);
+  assert.equal(config.pairs[0].maximal, 10_000_000, 'unset keys take the defaults');
+  assert.deepEqual(
+    pairsFromConfig(config).map((pair) => [pair.id, pair.base, pair.quote, pair.limits.minimal]),
+    [['BTC/BTC', 'BTC', 'BTC', 20_000]],
+  );
+  assert.deepEqual(pairsFromConfig(loadConfig({ file: file('[pair]\nminimal = 30000\n'), env: {} })).map((pair) => pair.limits.minimal), [30_000]);
+  assert.throws(() => loadConfig({ file: file('pairs = 3\n'), env: {} }), /pairs must be a list of tables/);
+  assert.throws(() => loadConfig({ file: file('[[pairs]]\nid = "BTCBTC"\n'), env: {} }), /pairs\[0\]\.id must be a pair id/);
+  assert.throws(() => loadConfig({ file: file('[[pairs]]\nid = "BTC/BTC"\nfee = 1\n'), env: {} }), /unknown config key: pairs\[0\]\.fee/);
+  assert.throws(() => loadConfig({ file: file('[[pairs]]\nid = "BTC/BTC"\nminimal = 1.5\n'), env: {} }), /pairs\[0\]\.minimal must be a non-negative integer/);
+  assert.throws(
+    () => loadConfig({ file: file('[[pairs]]\nid = "BTC/BTC"\n[[pairs]]\nid = "BTC/BTC"\n'), env: {} }),
+    /pair BTC\/BTC is listed twice/,
+  );
 });
