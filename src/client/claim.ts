@@ -9,7 +9,7 @@ import { signServiceClaim, signTogether, type SwapSigner } from './musig.ts';
 import { scriptOfAddress, type NetworkName } from './network.ts';
 import type { ReverseRecord, SpendPath, SubmarineRecord, SwapRecord } from './records.ts';
 import { deserializeTree, internalKey, lockupScript } from './taproot.ts';
-import { findOutput, keyPathDraft, scriptPathClaim, type BuiltTransaction } from './transactions.ts';
+import { findOutput, keyPathDraft, scriptPathClaim, type BuiltTransaction } from '../chains/bitcoin/spends.ts';
 
 export function signerOf(record: SwapRecord): SwapSigner & { outputScript: Uint8Array } {
   const key = keyPairOf(fromHex(record.privateKey, 'privateKey', 32));

@@ -32,7 +32,7 @@ export { ServiceError, ServiceUnreachableError, VerificationError, RefundTooEarl
 export { newKeyPair, newPreimage, keyPairOf, type KeyPair } from './keys.ts';
 export { addressOfScript, scriptOfAddress, NETWORK_NAMES, type NetworkName } from './network.ts';
 export { lockupScript, submarineTree, reverseTree, serializeTree, deserializeTree } from './taproot.ts';
-export { findOutput, keyPathDraft, scriptPathClaim, scriptPathRefund, SEQUENCE, type BuiltTransaction, type SwapOutput } from './transactions.ts';
+export { findOutput, keyPathDraft, scriptPathClaim, scriptPathRefund, SEQUENCE, type BuiltTransaction, type SwapOutput } from '../chains/bitcoin/spends.ts';
 export { noteStatus, type SwapRecord, type SubmarineRecord, type ReverseRecord, type SpendRecord, type SpendPath } from './records.ts';
 export { FINAL_STATUSES, type StatusUpdate, type SwapType, type SerializedSwapTree } from './types.ts';
 export { qrPng, readQrPng, encodeQr, decodeQrGrid, readPng, writePng } from './qr/index.ts';

@@ -20,7 +20,7 @@ import {
   type BuiltTransaction,
   type LegacyOutputType,
   type SwapOutput,
-} from './transactions.ts';
+} from '../chains/bitcoin/spends.ts';
 
 /** Everything a refund needs, whichever way the swap is known. */
 export interface Refundable {

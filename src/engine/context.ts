@@ -5,7 +5,7 @@ import type { Storage, SwapRecord } from '../db/index.ts';
 import type { SwapKeys } from '../keys/index.ts';
 import type { LightningBackend } from '../lightning/backend.ts';
 import type { Logger } from '../log/index.ts';
-import { pairNotFound } from '../protocol/index.ts';
+import { invalidPairHash, pairNotFound } from '../protocol/index.ts';
 import { minerFeesFor, type MinerFees, type PairConfig } from '../swaps/pairs.ts';
 import type { EffectRunner } from './effects.ts';
 import type { NamedLocks } from './locks.ts';
@@ -57,4 +57,18 @@ export const swapLightning = (ctx: EngineContext, swap: SwapRecord): LightningBa
 
 export async function currentMinerFees(chain: ChainBackend): Promise<MinerFees> {
   return minerFeesFor(await chain.feeRate(), chain.typicalSizes);
+}
+
+/** A pair to create a swap on, its chain and Lightning node, and its prices now, checked against the client's hash. */
+export async function quotedPair(
+  ctx: EngineContext,
+  id: { base: string; quote: string },
+  pairHash: string | undefined,
+  hashOf: (pair: PairConfig, fees: MinerFees) => string,
+): Promise<{ pair: PairConfig; chain: ChainBackend; lightning: LightningBackend; fees: MinerFees }> {
+  const pair = pairOf(ctx, id.base, id.quote);
+  const chain = chainOf(ctx, pair.base);
+  const fees = await currentMinerFees(chain);
+  if (pairHash !== undefined && pairHash !== hashOf(pair, fees)) throw invalidPairHash();
+  return { pair, chain, lightning: lightningOf(ctx, pair.quote), fees };
 }

@@ -1,5 +1,6 @@
 // Turns a lockup seen on chain into the submarine machine's event: checks the amount against the expected one
 // and decides whether an unconfirmed lockup may be trusted (0-conf). Pure; the engine gathers the facts.
+import type { SwapTreeJson } from '../protocol/wire.ts';
 import type { MachineEvent } from './machine.ts';
 import { SwapStatus } from './status.ts';
 import type { SubmarineEvent } from './submarine-machine.ts';
@@ -22,6 +23,21 @@ export interface LockupPolicy {
   minZeroConfFeeRate: number;
   /** A lockup above expected × (1 + this / 100) is refused, so a mistaken overpayment can be refunded. */
   overpaymentTolerancePercent: number;
+}
+
+/** What every swap with a lockup output keeps in its data: the output's keys, tree and script, and its referral. */
+export interface SwapOutputData {
+  [key: string]: unknown;
+  /** Hex; the client's key in a reverse swap, Ferry's in a submarine swap. */
+  claimPublicKey: string;
+  /** Hex; Ferry's key in a reverse swap, the client's in a submarine swap. */
+  refundPublicKey: string;
+  swapTree: SwapTreeJson;
+  lockupScript: string;
+  /** The partner the swap was created through; fees of referred swaps are reported to it. */
+  referralId?: string;
+  preimage?: string;
+  failureReason?: string;
 }
 
 /** What the swap keeps about its lockup. */

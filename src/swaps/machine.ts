@@ -96,5 +96,10 @@ export function checkMachine(machine: AnyMachine): string[] {
     if (seenUnguarded.has(key)) problems.push(`${where}: unreachable, an earlier row without a guard always wins`);
     if (row.guard === undefined) seenUnguarded.add(key);
   }
+  for (const effect of machine.effects) if (!(effect in machine.effectLegs)) problems.push(`effect ${effect} names no leg`);
+  for (const event of machine.chainEvents) if (!machine.events.includes(event)) problems.push(`chain event ${event} is no event`);
+  for (const status of [...machine.succeeded, ...machine.failed, ...machine.final, ...machine.initial]) {
+    if (!machine.statuses.includes(status)) problems.push(`listed status ${status} is no status`);
+  }
   return problems;
 }

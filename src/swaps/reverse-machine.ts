@@ -1,7 +1,7 @@
 // The reverse swap (Lightning → chain) as data. The user pays Ferry's hold invoice; once the payment is held,
 // Ferry locks coins to the swap address; the user claims them with the preimage, which lets Ferry settle the
 // invoice. If the user never claims, Ferry takes its coins back after the timeout and cancels the invoice.
-import type { SwapTreeJson } from '../protocol/wire.ts';
+import type { SwapOutputData } from './lockup.ts';
 import type { MachineDefinition } from './machine.ts';
 import type { StoredTransaction } from './submarine-machine.ts';
 import { SwapStatus as S, TIMED_OUT_REASON } from './status.ts';
@@ -15,26 +15,17 @@ export interface ReverseLockup {
   confirmed: boolean;
 }
 
-export interface ReverseData {
-  [key: string]: unknown;
-  claimPublicKey: string; // the client's
-  refundPublicKey: string; // Ferry's
-  swapTree: SwapTreeJson;
-  lockupScript: string;
+export interface ReverseData extends SwapOutputData {
   invoiceAmount: number;
   onchainAmount: number;
   invoiceExpiresAt: number; // unix seconds
-  /** The partner the swap was created through; fees of referred swaps are reported to it. */
-  referralId?: string;
   /** What the percentage fee earned: the invoice at the rate, less the onchain amount and lockup fee estimate. */
   serviceFee?: number;
   lockupRequested?: boolean;
   lockup?: ReverseLockup;
-  preimage?: string;
   refundRequested?: boolean;
   refundTransaction?: StoredTransaction;
   refundConfirmed?: boolean;
-  failureReason?: string;
 }
 
 export const REVERSE_STATUSES = [

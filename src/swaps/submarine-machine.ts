@@ -1,7 +1,6 @@
 // The submarine swap (chain → Lightning) as data. The user locks coins to the swap address; once the lockup is
 // confirmed (or accepted unconfirmed), Ferry pays the invoice, learns the preimage and claims the lockup.
-import type { SwapTreeJson } from '../protocol/wire.ts';
-import type { LockupRecord } from './lockup.ts';
+import type { LockupRecord, SwapOutputData } from './lockup.ts';
 import type { MachineDefinition, SwapData } from './machine.ts';
 import { SwapStatus as S, TIMED_OUT_REASON } from './status.ts';
 
@@ -20,15 +19,8 @@ export interface SubmarinePricing {
   maximalZeroConf: number;
 }
 
-export interface SubmarineData {
-  [key: string]: unknown;
-  refundPublicKey: string; // the client's
-  claimPublicKey: string; // Ferry's
-  swapTree: SwapTreeJson;
-  lockupScript: string;
+export interface SubmarineData extends SwapOutputData {
   pricing: SubmarinePricing;
-  /** The partner the swap was created through; fees of referred swaps are reported to it. */
-  referralId?: string;
   invoice?: string;
   invoiceAmount?: number;
   expectedAmount?: number;
@@ -36,12 +28,10 @@ export interface SubmarineData {
   minFinalCltvExpiry?: number;
   lockup?: LockupRecord;
   refundSigned?: boolean;
-  preimage?: string;
   routingFeeMsat?: string;
   paymentFailure?: string;
   claimPendingSince?: number;
   claimTransaction?: StoredTransaction;
-  failureReason?: string;
   failureDetails?: { expected: number; actual: number };
 }
 

@@ -1,20 +1,12 @@
-// Bitcoin's Taproot swap outputs and the spends Ferry builds of them, with boltz-core's trees and transaction
-// constructors: the claim leaf (preimage), the refund leaf (timeout) and the MuSig2 key path. Each spend is written
-// here once, whichever swap type or leg asks for it.
+// Bitcoin's Taproot swap outputs (boltz-core's trees, our KeyAgg) and the spends Ferry signs of them — claim leaf,
+// refund leaf, MuSig2 key path — built by spends.ts, the same builders the client SDK uses.
 import { hex } from '@scure/base';
-import { SigHash, Transaction } from '@scure/btc-signer';
-import {
-  OutputType,
-  SwapTreeSerializer,
-  constructClaimTransaction,
-  constructRefundTransaction,
-  reverseSwapTree,
-  swapTree,
-  type Types,
-} from 'boltz-core';
+import { Transaction } from '@scure/btc-signer';
+import { SwapTreeSerializer, reverseSwapTree, swapTree, type Types } from 'boltz-core';
 import { swapOutputKey } from '../../keys/index.ts';
 import type { SwapTreeJson } from '../../protocol/wire.ts';
 import type { SignedTransaction, SwapLockup, SwapOutputTerms, SwapSigner, UnsignedKeyPathSpend } from '../backend.ts';
+import { finishKeyPathSpend, keyPathDraft, scriptPathClaim, scriptPathRefund } from './spends.ts';
 
 export const parseTransaction = (txHex: string): Transaction =>
   Transaction.fromRaw(hex.decode(txHex), { allowUnknownOutputs: true, allowUnknownInputs: true, disableScriptCheck: true });
@@ -36,22 +28,17 @@ export function buildSwapOutput(terms: SwapOutputTerms): { tree: Types.SwapTree;
   return { tree, outputScript };
 }
 
-const signed = (transaction: Transaction): SignedTransaction => ({ txid: transaction.id, hex: hex.encode(transaction.toBytes(true, true)) });
+/** The lockup as the spend builders take it. */
+const spent = (lockup: SwapLockup) => ({ txid: lockup.txid, vout: lockup.vout, value: BigInt(lockup.value), script: hex.decode(lockup.script) });
 
-function scriptPathInput(lockup: SwapLockup, signer: SwapSigner) {
+/** Ferry's script-path spends: its key signs, the internal key aggregates [service, client]. */
+function scriptPath(lockup: SwapLockup, signer: SwapSigner, destination: Uint8Array, fee: number) {
   const tree = deserializeTree(signer.tree);
   const { internalKey } = swapOutputKey(signer.servicePublicKey, signer.clientPublicKey, tree);
-  return {
-    type: OutputType.Taproot as const,
-    transactionId: lockup.txid,
-    vout: lockup.vout,
-    script: hex.decode(lockup.script),
-    amount: BigInt(lockup.value),
-    privateKey: signer.servicePrivateKey,
-    swapTree: tree,
-    internalKey,
-  };
+  return { output: spent(lockup), tree, internalKey, privateKey: signer.servicePrivateKey, destination, feeRate: 0, fee: BigInt(fee) };
 }
+
+const signed = (built: { txid: string; hex: string }): SignedTransaction => ({ txid: built.txid, hex: built.hex });
 
 export function claimThroughScript(
   lockup: SwapLockup,
@@ -60,7 +47,7 @@ export function claimThroughScript(
   destination: Uint8Array,
   fee: number,
 ): SignedTransaction {
-  return signed(constructClaimTransaction([{ ...scriptPathInput(lockup, signer), preimage }], destination, BigInt(fee)));
+  return signed(scriptPathClaim({ ...scriptPath(lockup, signer, destination, fee), preimage }));
 }
 
 export function refundThroughScript(
@@ -70,35 +57,13 @@ export function refundThroughScript(
   destination: Uint8Array,
   fee: number,
 ): SignedTransaction {
-  return signed(constructRefundTransaction([scriptPathInput(lockup, signer)], destination, timeoutBlockHeight, BigInt(fee), true));
+  return signed(scriptPathRefund({ ...scriptPath(lockup, signer, destination, fee), timeoutBlockHeight }));
 }
 
 /** A one-input key-path sweep; the witness is the aggregated signature alone. */
 export function keyPathSweep(lockup: SwapLockup, destination: Uint8Array, fee: number): UnsignedKeyPathSpend {
-  const script = hex.decode(lockup.script);
-  const transaction = constructClaimTransaction(
-    [
-      {
-        type: OutputType.Taproot,
-        cooperative: true,
-        transactionId: lockup.txid,
-        vout: lockup.vout,
-        script,
-        amount: BigInt(lockup.value),
-        // Cooperative inputs are not signed here: the key and preimage only fill the constructor's shape.
-        privateKey: new Uint8Array(32).fill(1),
-        preimage: new Uint8Array(32),
-      },
-    ],
-    destination,
-    BigInt(fee),
-  );
-  const sighash = transaction.preimageWitnessV1(0, [script], SigHash.DEFAULT, [BigInt(lockup.value)]);
-  return { hex: hex.encode(transaction.toBytes(true, true)), sighash };
+  const draft = keyPathDraft({ output: spent(lockup), destination, feeRate: 0, fee: BigInt(fee) });
+  return { hex: draft.unsignedHex, sighash: draft.sighash };
 }
 
-export function withKeyPathSignature(unsignedHex: string, signature: Uint8Array): SignedTransaction {
-  const transaction = parseTransaction(unsignedHex);
-  transaction.updateInput(0, { finalScriptWitness: [signature] }, true);
-  return signed(transaction);
-}
+export const withKeyPathSignature = (unsignedHex: string, signature: Uint8Array): SignedTransaction => finishKeyPathSpend(unsignedHex, signature);

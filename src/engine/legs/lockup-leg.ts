@@ -4,6 +4,7 @@ import { hex } from '@scure/base';
 import type { ChainBackend, SwapLockup, SwapSigner } from '../../chains/backend.ts';
 import type { SwapRecord } from '../../db/index.ts';
 import type { SwapTreeJson } from '../../protocol/index.ts';
+import type { SwapOutputData } from '../../swaps/lockup.ts';
 import { SwapType } from '../../swaps/status.ts';
 import { chainOf, type EngineContext } from '../context.ts';
 import { reverseData, submarineData } from '../data.ts';
@@ -32,18 +33,25 @@ export interface LockupLeg {
 /** The chain of a swap between a chain and Lightning: the pair's base currency. */
 const baseChain = (swap: SwapRecord): string => swap.pair.split('/')[0];
 
-/** The coins the user locks: a submarine swap's lockup. */
-export function userLockupOf(swap: SwapRecord): LockupLeg {
-  const data = submarineData(swap);
+/** A lockup leg of a swap with one lockup output; `client` names which of its keys is the client's. */
+function singleOutputLeg(swap: SwapRecord, name: LockupLegName, data: SwapOutputData, client: 'claim' | 'refund') {
   return {
-    name: 'userLockup',
+    name,
     swap,
     chain: baseChain(swap),
     script: data.lockupScript,
     address: swap.lockupAddress!,
     tree: data.swapTree,
-    clientPublicKey: data.refundPublicKey,
+    clientPublicKey: client === 'claim' ? data.claimPublicKey : data.refundPublicKey,
     timeoutBlockHeight: swap.timeoutBlockHeight!,
+  };
+}
+
+/** The coins the user locks: a submarine swap's lockup. */
+export function userLockupOf(swap: SwapRecord): LockupLeg {
+  const data = submarineData(swap);
+  return {
+    ...singleOutputLeg(swap, 'userLockup', data, 'refund'),
     lockup: data.lockup,
     expectedAmount: data.expectedAmount,
     maximalZeroConf: data.pricing.maximalZeroConf,
@@ -53,17 +61,7 @@ export function userLockupOf(swap: SwapRecord): LockupLeg {
 /** The coins Ferry locks: a reverse swap's lockup. */
 export function serverLockupOf(swap: SwapRecord): LockupLeg {
   const data = reverseData(swap);
-  return {
-    name: 'serverLockup',
-    swap,
-    chain: baseChain(swap),
-    script: data.lockupScript,
-    address: swap.lockupAddress!,
-    tree: data.swapTree,
-    clientPublicKey: data.claimPublicKey,
-    timeoutBlockHeight: swap.timeoutBlockHeight!,
-    lockup: data.lockup,
-  };
+  return { ...singleOutputLeg(swap, 'serverLockup', data, 'claim'), lockup: data.lockup };
 }
 
 /** Every lockup leg of a swap, by its type. */

@@ -7,7 +7,6 @@ import { UniqueViolation, type SwapRecord } from '../../db/index.ts';
 import {
   SwapError,
   incorrectPreimage,
-  invalidPairHash,
   notEligibleForClaim,
   preimageHashExists,
   undefinedParameter,
@@ -23,7 +22,7 @@ import { generateSwapId } from '../../swaps/ids.ts';
 import { reversePairBody } from '../../swaps/pairs.ts';
 import { reverseMachine } from '../../swaps/reverse-machine.ts';
 import { SwapStatus as S, SwapType } from '../../swaps/status.ts';
-import { chainOf, currentMinerFees, lightningOf, pairOf, type EngineContext } from '../context.ts';
+import { quotedPair, type EngineContext } from '../context.ts';
 import { reverseData, type ReverseData } from '../data.ts';
 import { hexBytes, positiveInteger, preimageHash as parsePreimageHash, publicKey } from '../input.ts';
 import { coSignClientSpend } from '../legs/cosign.ts';
@@ -35,11 +34,12 @@ const DEFAULT_MEMO = 'Send to BTC address';
 
 export async function createReverse(ctx: EngineContext, request: CreateReverseRequest): Promise<CreateReverseResponse> {
   // A reverse swap goes from Lightning (the pair's quote) to the chain (its base).
-  const pair = pairOf(ctx, request.to, request.from);
-  const chain = chainOf(ctx, pair.base);
-  const lightning = lightningOf(ctx, pair.quote);
-  const fees = await currentMinerFees(chain);
-  if (request.pairHash !== undefined && request.pairHash !== reversePairBody(pair, fees).hash) throw invalidPairHash();
+  const { pair, chain, lightning, fees } = await quotedPair(
+    ctx,
+    { base: request.to, quote: request.from },
+    request.pairHash,
+    (quoted, now) => reversePairBody(quoted, now).hash,
+  );
   const claimPublicKey = publicKey(request.claimPublicKey, 'claimPublicKey');
   const hashBytes = parsePreimageHash(request.preimageHash);
   const paymentHash = hex.encode(hashBytes);

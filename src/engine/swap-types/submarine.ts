@@ -26,7 +26,7 @@ import { statusesAfter, statusesReachedBy, statusesWith } from '../../swaps/deri
 import { submarinePairBody, type PairConfig } from '../../swaps/pairs.ts';
 import { SwapStatus as S, SwapType } from '../../swaps/status.ts';
 import { submarineMachine } from '../../swaps/submarine-machine.ts';
-import { chainOf, currentMinerFees, lightningOf, pairOf, swapLightning, type EngineContext } from '../context.ts';
+import { currentMinerFees, quotedPair, swapLightning, type EngineContext } from '../context.ts';
 import { submarineData, type SubmarineData, type SubmarinePricing } from '../data.ts';
 import { preimageHash as parsePreimageHash, publicKey } from '../input.ts';
 import { coSignClientSpend } from '../legs/cosign.ts';
@@ -62,11 +62,12 @@ function invoiceFields(pricing: SubmarinePricing, invoice: CheckedInvoice) {
 }
 
 export async function createSubmarine(ctx: EngineContext, request: CreateSubmarineRequest): Promise<CreateSubmarineResponse> {
-  const pair = pairOf(ctx, request.from, request.to);
-  const chain = chainOf(ctx, pair.base);
-  const lightning = lightningOf(ctx, pair.quote);
-  const fees = await currentMinerFees(chain);
-  if (request.pairHash !== undefined && request.pairHash !== submarinePairBody(pair, fees).hash) throw invalidPairHash();
+  const { pair, chain, lightning, fees } = await quotedPair(
+    ctx,
+    { base: request.from, quote: request.to },
+    request.pairHash,
+    (quoted, now) => submarinePairBody(quoted, now).hash,
+  );
   const refundPublicKey = publicKey(request.refundPublicKey, 'refundPublicKey');
 
   let invoice: CheckedInvoice | undefined;

@@ -1,5 +1,6 @@
-// Claim and refund transactions of swap outputs: one input, one output to the wallet's destination, the fee
-// sized from the fee rate and the transaction's real virtual size. Script-path spends are signed here alone;
+// Claim and refund transactions of Taproot swap outputs, for whichever side spends them (the client SDK and
+// Ferry's Bitcoin backend both build them here): one input, one output to the destination, the fee sized from the
+// fee rate and the transaction's real virtual size, or given. Script-path spends are signed here alone;
 // key-path spends are built unsigned (with the sighash to sign together with the service) and finished with
 // the aggregated signature. Legacy (P2WSH, P2SH-P2WSH) outputs from other clients' refund files are refunded
 // through their redeem script.
@@ -7,8 +8,10 @@ import { hex } from '@scure/base';
 import { SigHash, Transaction } from '@scure/btc-signer';
 import { OutputType, constructClaimTransaction, constructRefundTransaction, Scripts } from 'boltz-core';
 import type { ClaimDetails, RefundDetails } from 'boltz-core';
-import { equalBytes } from './keys.ts';
-import type { SwapTree } from './taproot.ts';
+import { equalBytes } from '@noble/curves/utils.js';
+import type { Types } from 'boltz-core';
+
+type SwapTree = Types.SwapTree;
 
 /** The swap output being spent. */
 export interface SwapOutput {
@@ -51,10 +54,16 @@ export function findOutput(txHex: string, script: Uint8Array): SwapOutput | unde
 
 export class FeeError extends Error {}
 
-/** Builds once to learn the virtual size, then again with fee = ceil(rate × vsize). */
-function withFee(build: (fee: bigint) => BuiltTx, feeRate: number, value: bigint): BuiltTx {
-  const draft = build(0n);
-  const fee = BigInt(Math.ceil(Math.max(feeRate, 1) * draft.vsize));
+/** How a spend pays its fee: a rate (sat/vbyte) applied to its real size, or a fixed amount (sat). */
+export interface FeeChoice {
+  feeRate: number;
+  /** Overrides feeRate. */
+  fee?: bigint;
+}
+
+/** Builds once to learn the virtual size, then again with fee = ceil(rate × vsize) (or the fee given). */
+function withFee(build: (fee: bigint) => BuiltTx, choice: FeeChoice, value: bigint): BuiltTx {
+  const fee = choice.fee ?? BigInt(Math.ceil(Math.max(choice.feeRate, 1) * build(0n).vsize));
   if (value - fee < DUST_LIMIT) throw new FeeError(`the output holds ${value} sat: after a fee of ${fee} sat nothing spendable is left`);
   return build(fee);
 }
@@ -68,20 +77,19 @@ function details(output: SwapOutput, privateKey: Uint8Array) {
   return { transactionId: output.txid, vout: output.vout, script: output.script, amount: output.value, privateKey };
 }
 
-export interface ScriptPathSpend {
+export interface ScriptPathSpend extends FeeChoice {
   output: SwapOutput;
   tree: SwapTree;
   /** x-only MuSig2 aggregate of both keys, untweaked. */
   internalKey: Uint8Array;
   privateKey: Uint8Array;
   destination: Uint8Array;
-  feeRate: number;
 }
 
 /** Claim through the claim leaf: witness <signature> <preimage> <claim script> <control block>. */
 export function scriptPathClaim(spend: ScriptPathSpend & { preimage: Uint8Array }): BuiltTransaction {
   const utxo = { ...details(spend.output, spend.privateKey), type: OutputType.Taproot, swapTree: spend.tree, internalKey: spend.internalKey, preimage: spend.preimage };
-  const tx = withFee((fee) => constructClaimTransaction([utxo as ClaimDetails], spend.destination, fee, true), spend.feeRate, spend.output.value);
+  const tx = withFee((fee) => constructClaimTransaction([utxo as ClaimDetails], spend.destination, fee, true), spend, spend.output.value);
   return result(tx, spend.output);
 }
 
@@ -93,7 +101,7 @@ export function scriptPathRefund(spend: ScriptPathSpend & { timeoutBlockHeight: 
   const utxo = { ...details(spend.output, spend.privateKey), type: OutputType.Taproot, swapTree: spend.tree, internalKey: spend.internalKey };
   const tx = withFee(
     (fee) => constructRefundTransaction([utxo as RefundDetails], spend.destination, spend.timeoutBlockHeight, fee, true),
-    spend.feeRate,
+    spend,
     spend.output.value,
   );
   return result(tx, spend.output);
@@ -123,7 +131,7 @@ export function legacyRefund(spend: {
   const utxo = { ...details(spend.output, spend.privateKey), type, redeemScript: spend.redeemScript };
   const tx = withFee(
     (fee) => constructRefundTransaction([utxo as RefundDetails], spend.destination, spend.timeoutBlockHeight, fee, true),
-    spend.feeRate,
+    spend,
     spend.output.value,
   );
   return result(tx, spend.output);
@@ -138,9 +146,9 @@ export interface KeyPathDraft {
 }
 
 /** A cooperative spend (claim or refund alike): nLockTime 0, the key path needs no time lock. */
-export function keyPathDraft(spend: { output: SwapOutput; destination: Uint8Array; feeRate: number }): KeyPathDraft {
+export function keyPathDraft(spend: FeeChoice & { output: SwapOutput; destination: Uint8Array }): KeyPathDraft {
   const utxo = { ...details(spend.output, new Uint8Array(32).fill(1)), type: OutputType.Taproot, cooperative: true, preimage: new Uint8Array(32) };
-  const tx = withFee((fee) => constructClaimTransaction([utxo as ClaimDetails], spend.destination, fee, true), spend.feeRate, spend.output.value);
+  const tx = withFee((fee) => constructClaimTransaction([utxo as ClaimDetails], spend.destination, fee, true), spend, spend.output.value);
   const sighash = tx.preimageWitnessV1(0, [spend.output.script], SigHash.DEFAULT, [spend.output.value]);
   return {
     unsignedHex: hex.encode(tx.toBytes(true, true)),
@@ -150,4 +158,11 @@ export function keyPathDraft(spend: { output: SwapOutput; destination: Uint8Arra
       return result(tx, spend.output);
     },
   };
+}
+
+/** A key-path spend drafted earlier (its unsigned hex), finished with the aggregated signature. */
+export function finishKeyPathSpend(unsignedHex: string, signature: Uint8Array): { txid: string; hex: string } {
+  const tx = Transaction.fromRaw(hex.decode(unsignedHex), { allowUnknownOutputs: true, allowUnknownInputs: true, disableScriptCheck: true });
+  tx.updateInput(0, { finalScriptWitness: [signature] }, true);
+  return { txid: tx.id, hex: hex.encode(tx.toBytes(true, true)) };
 }
