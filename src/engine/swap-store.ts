@@ -1,9 +1,9 @@
 // Applies machine events to stored swaps: under the swap's lock, read the row, run the pure transition, and
 // write the new status with its effects in one transaction (guarded by the row's version). After the commit the
 // status is published and the effects handed to the runner. Nothing here performs the effects themselves.
-import type { EffectRecord, NewSwap, Storage, SwapRecord } from '../db/index.ts';
+import { UniqueViolation, type EffectRecord, type NewSwap, type Storage, type SwapRecord } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
-import { machineFor, transition, type MachineEvent } from '../swaps/index.ts';
+import { generateSwapId, machineFor, transition, type MachineEvent } from '../swaps/index.ts';
 import { swapNotFound } from '../protocol/index.ts';
 import type { NamedLocks } from './locks.ts';
 import type { SwapStatusBody } from '../protocol/index.ts';
@@ -41,6 +41,20 @@ export class SwapStore {
     const record = await this.storage.swaps.insert(swap);
     this.publish(record);
     return record;
+  }
+
+  /**
+   * Inserts a new swap under a fresh random id, drawing another on the (unlikely) id collision; any other unique
+   * violation (an invoice or preimage hash taken meanwhile) is the caller's to answer.
+   */
+  async insertNew(swap: Omit<NewSwap, 'id'>): Promise<SwapRecord> {
+    for (;;) {
+      try {
+        return await this.insert({ id: generateSwapId(), ...swap });
+      } catch (error) {
+        if (!(error instanceof UniqueViolation) || error.column !== 'id') throw error;
+      }
+    }
   }
 
   /** Applies an event under the swap's lock. */

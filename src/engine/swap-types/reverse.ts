@@ -18,7 +18,6 @@ import {
 } from '../../protocol/index.ts';
 import { limitViolation, reverseInvoiceAmount, reverseOnchainAmount } from '../../swaps/amounts.ts';
 import { statusesWith } from '../../swaps/derive.ts';
-import { generateSwapId } from '../../swaps/ids.ts';
 import { reversePairBody } from '../../swaps/pairs.ts';
 import { reverseMachine } from '../../swaps/reverse-machine.ts';
 import { SwapStatus as S, SwapType } from '../../swaps/status.ts';
@@ -108,29 +107,26 @@ export async function createReverse(ctx: EngineContext, request: CreateReverseRe
     ...(request.referralId !== undefined && { referralId: request.referralId }),
   };
 
-  let record: SwapRecord | undefined;
-  while (record === undefined) {
-    try {
-      record = await ctx.swaps.insert({
-        id: generateSwapId(),
-        type: SwapType.Reverse,
-        pair: pair.id,
-        status: S.Created,
-        preimageHash: paymentHash,
-        invoice: paymentRequest,
-        keyIndex,
-        timeoutBlockHeight,
-        lockupAddress,
-        data,
-      });
-    } catch (error) {
-      if (!(error instanceof UniqueViolation)) throw error;
-      if (error.column === 'preimage_hash' || error.column === 'invoice') {
-        // Another swap took the hash between the check and the insert: its invoice is not ours to keep.
-        await lightning.cancelHoldInvoice(paymentHash).catch(() => {});
-        throw preimageHashExists();
-      }
+  let record: SwapRecord;
+  try {
+    record = await ctx.swaps.insertNew({
+      type: SwapType.Reverse,
+      pair: pair.id,
+      status: S.Created,
+      preimageHash: paymentHash,
+      invoice: paymentRequest,
+      keyIndex,
+      timeoutBlockHeight,
+      lockupAddress,
+      data,
+    });
+  } catch (error) {
+    if (error instanceof UniqueViolation && (error.column === 'preimage_hash' || error.column === 'invoice')) {
+      // Another swap took the hash between the check and the insert: its invoice is not ours to keep.
+      await lightning.cancelHoldInvoice(paymentHash).catch(() => {});
+      throw preimageHashExists();
     }
+    throw error;
   }
   ctx.watching.script(chain.symbol, data.lockupScript, { swapId: record.id, leg: 'serverLockup' });
   ctx.logger.info('reverse swap created', { swap: record.id, invoiceAmount, onchainAmount, timeoutBlockHeight });

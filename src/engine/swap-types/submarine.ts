@@ -21,7 +21,6 @@ import {
   type SetInvoiceResponse,
 } from '../../protocol/index.ts';
 import { submarineExpectedAmount, submarineInvoiceAmount } from '../../swaps/amounts.ts';
-import { generateSwapId } from '../../swaps/ids.ts';
 import { statusesAfter, statusesReachedBy, statusesWith } from '../../swaps/derive.ts';
 import { submarinePairBody, type PairConfig } from '../../swaps/pairs.ts';
 import { SwapStatus as S, SwapType } from '../../swaps/status.ts';
@@ -115,27 +114,23 @@ export async function createSubmarine(ctx: EngineContext, request: CreateSubmari
     ...(invoice && invoiceFields(pricing, invoice)),
   };
 
-  let record: SwapRecord | undefined;
-  while (record === undefined) {
-    try {
-      record = await ctx.swaps.insert({
-        id: generateSwapId(),
-        type: SwapType.Submarine,
-        pair: pair.id,
-        status: invoice ? S.InvoiceSet : S.Created,
-        preimageHash: paymentHash,
-        invoice: invoice?.paymentRequest ?? null,
-        keyIndex,
-        timeoutBlockHeight,
-        lockupAddress: address,
-        data,
-      });
-    } catch (error) {
-      if (!(error instanceof UniqueViolation)) throw error;
-      if (error.column === 'invoice') throw invoiceExists();
-      if (error.column === 'preimage_hash') throw preimageHashExists();
-      // An id collision: draw another.
-    }
+  let record: SwapRecord;
+  try {
+    record = await ctx.swaps.insertNew({
+      type: SwapType.Submarine,
+      pair: pair.id,
+      status: invoice ? S.InvoiceSet : S.Created,
+      preimageHash: paymentHash,
+      invoice: invoice?.paymentRequest ?? null,
+      keyIndex,
+      timeoutBlockHeight,
+      lockupAddress: address,
+      data,
+    });
+  } catch (error) {
+    if (error instanceof UniqueViolation && error.column === 'invoice') throw invoiceExists();
+    if (error instanceof UniqueViolation && error.column === 'preimage_hash') throw preimageHashExists();
+    throw error;
   }
   ctx.watching.script(chain.symbol, data.lockupScript, { swapId: record.id, leg: 'userLockup' });
   ctx.logger.info('submarine swap created', { swap: record.id, address, timeoutBlockHeight, expectedAmount: data.expectedAmount });
