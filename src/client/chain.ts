@@ -1,5 +1,6 @@
 // Where the client reads the chain and broadcasts: through the swap service's chain endpoints by default, or
 // straight from a Bitcoin Core node — which is what still works when the service is gone.
+import { estimateFeeRate } from '../chains/bitcoin/fees.ts';
 import { BitcoinRpcClient } from '../chains/bitcoin/rpc.ts';
 import type { ServiceApi } from './api.ts';
 
@@ -68,9 +69,8 @@ export class BitcoinCoreChain implements ChainSource {
     return this.rpc.sendRawTransaction(hex);
   }
 
-  async feeRate(): Promise<number> {
-    const estimate = await this.rpc.estimateSmartFee(2);
-    // BTC per 1000 vbytes → sat per vbyte; a node without estimates yet gets the relay minimum.
-    return estimate.feerate !== undefined ? Math.max(1, estimate.feerate * 1e5) : 1;
+  feeRate(): Promise<number> {
+    // A node without estimates yet gets the relay minimum.
+    return estimateFeeRate(this.rpc, 1);
   }
 }
