@@ -3,13 +3,12 @@
 // a partner is owed is the operator's agreement, not Ferry's business.
 import type { SwapRecord } from '../db/index.ts';
 import { submarineExpectedAmount } from '../swaps/amounts.ts';
-import { SwapStatus as S, SwapType } from '../swaps/status.ts';
+import { succeededStatuses } from '../swaps/derive.ts';
+import { SwapType } from '../swaps/status.ts';
 import type { EngineContext } from './context.ts';
 import { reverseData, submarineData } from './data.ts';
 import type { ReferralReport } from '../protocol/index.ts';
 
-/** The statuses in which a swap has succeeded and its fee is earned. */
-const SUCCEEDED = [S.TransactionClaimed, S.InvoiceSettled];
 
 /** The fee a successful swap earned, in sat of its chain asset; undefined when the swap carries no figures. */
 export function feeEarned(swap: SwapRecord): number | undefined {
@@ -25,7 +24,7 @@ export function feeEarned(swap: SwapRecord): number | undefined {
 export async function referralReport(ctx: EngineContext, referralId?: string): Promise<ReferralReport> {
   const report: ReferralReport = {};
   // Every successful swap is read: referral ids live in the swap data, which has no index.
-  for (const swap of await ctx.storage.swaps.listByStatus(SUCCEEDED)) {
+  for (const swap of await ctx.storage.swaps.listByStatus(succeededStatuses())) {
     const referral = swap.data.referralId;
     if (typeof referral !== 'string' || (referralId !== undefined && referral !== referralId)) continue;
     const fee = feeEarned(swap);

@@ -1,11 +1,10 @@
 // A swap row as the status object of GET /v2/swap/{id}, WebSocket updates and SSE.
 import type { SwapRecord } from '../db/index.ts';
+import { machineFor } from '../swaps/machines.ts';
 import { SwapStatus as S, SwapType } from '../swaps/status.ts';
 import { reverseData, submarineData } from './data.ts';
 import type { SwapStatusBody } from '../protocol/index.ts';
 
-/** Statuses whose failureReason is shown to the client. */
-const EXPLAINED: readonly string[] = [S.TransactionLockupFailed, S.InvoiceFailedToPay, S.Expired, S.TransactionFailed];
 
 export function statusBody(record: SwapRecord): SwapStatusBody {
   const body: SwapStatusBody = { status: record.status };
@@ -24,6 +23,7 @@ export function statusBody(record: SwapRecord): SwapStatusBody {
     if (record.status === S.TransactionConfirmed && lockup) body.transaction = { id: lockup.txid, hex: lockup.hex };
   }
   const reason = record.data.failureReason;
-  if (EXPLAINED.includes(record.status) && typeof reason === 'string') body.failureReason = reason;
+  // A failed swap says why.
+  if (machineFor(record.type).failed.includes(record.status) && typeof reason === 'string') body.failureReason = reason;
   return body;
 }

@@ -1,7 +1,9 @@
 // Turns a lockup seen on chain into the submarine machine's event: checks the amount against the expected one
 // and decides whether an unconfirmed lockup may be trusted (0-conf). Pure; the engine gathers the facts.
 import type { SwapTreeJson } from '../protocol/wire.ts';
+import { statusesWith } from './derive.ts';
 import type { MachineEvent } from './machine.ts';
+import { submarineMachine } from './submarine-machine.ts';
 import { SwapStatus } from './status.ts';
 import type { SubmarineEvent } from './submarine-machine.ts';
 
@@ -58,10 +60,11 @@ export interface LockupRecord {
  */
 export function lockupReplaceable(status: string, lockup: LockupRecord): boolean {
   if (status === SwapStatus.TransactionMempool) return lockup.zeroConfRejected;
-  return REPLACEABLE_IN.includes(status);
+  return REPLACEABLE_IN().includes(status);
 }
 
-const REPLACEABLE_IN: readonly string[] = [SwapStatus.Created, SwapStatus.InvoiceSet, SwapStatus.TransactionConfirmed];
+/** Statuses a lockup seen may still move: no payment can have started in them. */
+const REPLACEABLE_IN = (): string[] => statusesWith(submarineMachine, 'lockup.mempool');
 
 /**
  * Classifies a lockup seen paying the swap's address. `replacesRecorded`: the engine found that this other

@@ -29,7 +29,10 @@ export const SwapStatus = {
 } as const;
 export type SwapStatus = (typeof SwapStatus)[keyof typeof SwapStatus];
 
-/** Statuses in which a cooperative (key path) refund may be signed; REFERENCE.md "Cooperative refund". */
+/**
+ * Statuses in which the reference allows a cooperative (key path) refund (REFERENCE.md "Cooperative refund"). The
+ * engine reads refundability off the machine tables (rows for refund.signed); a test holds the tables to this list.
+ */
 export const REFUNDABLE_STATUSES: readonly SwapStatus[] = [
   SwapStatus.Expired,
   SwapStatus.TransactionFailed,

@@ -1,13 +1,14 @@
 // v1 calls about an existing submarine swap: /swaprates, /setinvoice, /getswaptransaction. They work for the
 // Taproot swaps created over v2; every semantic check is the engine's, as for the v2 routes.
 import type { SwapService } from '../../protocol/index.ts';
-import { SwapStatus as S } from '../../swaps/status.ts';
+import { statusesReachedBy } from '../../swaps/derive.ts';
+import { submarineMachine } from '../../swaps/submarine-machine.ts';
 import type { Router } from '../http/router.ts';
 import { bodyObject, optionalString, requireString, requireSwapId } from '../http/validate.ts';
 import { v1Call } from './answers.ts';
 
 /** Once the user's coins are seen, the amount to lock is settled: v1 answers a late invoice with an empty object. */
-const LOCKED: readonly string[] = [S.TransactionMempool, S.TransactionConfirmed];
+const LOCKED = [...statusesReachedBy(submarineMachine, 'lockup.mempool'), ...statusesReachedBy(submarineMachine, 'lockup.confirmed')];
 
 const swapIdOf = (input: Record<string, unknown>) => requireSwapId(requireString(input, 'id'));
 
