@@ -260,6 +260,10 @@ export class SwapEngine implements SwapService {
     if (needsChain(swap)) return;
     this.ctx.watching.forget(swap.id);
     this.invoiceWatchOf(swap)?.unwatch(swap.id);
+    // Its signing sessions can sign nothing more: their sealed nonces need not be kept.
+    void this.ctx.storage.signingSessions.deleteForSwap(swap.id).catch((error: unknown) => {
+      this.ctx.logger.warn('could not delete signing sessions', { swap: swap.id, error: String(error) });
+    });
   }
 }
 

@@ -55,6 +55,10 @@ describe('two engine instances on one database', () => {
     assert.deepEqual(await world.engine.submarineClaimSignature(created.id, signature), {});
     assert.equal((await other.status(created.id))?.status, 'transaction.claimed');
     await assert.rejects(other.submarineClaimSignature(created.id, signature), /not eligible for a cooperative claim/);
+    for (let i = 0; i < 100 && (await world.storage.signingSessions.get(created.id, 'claim')) !== undefined; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.equal(await world.storage.signingSessions.get(created.id, 'claim'), undefined, 'a finished swap keeps no sealed nonce');
     const { vout } = findOutput(await world.node.getRawTransactionHex(lockupTxid), lockup.script);
     assert.equal(await world.node.getTxOut(lockupTxid, vout, true), null, 'the lockup is spent');
     await world.mine();
