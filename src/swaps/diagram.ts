@@ -1,6 +1,7 @@
 // Renders the machines' tables as Mermaid state diagrams for docs/state-machines.md, so the documentation is
 // generated from the code and cannot drift from it (a test compares the file with this output).
 import type { AnyMachine } from './machine.ts';
+import { chainFollowedStatuses } from './derive.ts';
 import { MACHINES } from './machines.ts';
 
 // Mermaid state ids cannot contain dots; the status string stays the visible label.
@@ -28,6 +29,19 @@ function renderTable(machine: AnyMachine): string {
   return lines.join('\n');
 }
 
+/** Which leg performs each effect, and the status sets read off the table. */
+function renderFacts(machine: AnyMachine): string {
+  const list = (statuses: readonly string[]) => statuses.map((status) => `\`${status}\``).join(', ');
+  const lines = ['| Effect | Leg |', '|---|---|'];
+  for (const effect of machine.effects) lines.push(`| ${effect} | ${machine.effectLegs[effect]} |`);
+  lines.push(
+    '',
+    `Succeeded: ${list(machine.succeeded)}. Failed: ${list(machine.failed)}. Chain events: ${machine.chainEvents.join(', ')};`,
+    `followed on chain in ${list(chainFollowedStatuses(machine))}.`,
+  );
+  return lines.join('\n');
+}
+
 export function renderStateMachinesDoc(): string {
   const parts = [
     '# Swap state machines',
@@ -40,7 +54,7 @@ export function renderStateMachinesDoc(): string {
     'as the status, performed after commit, and replayed after a crash.',
   ];
   for (const machine of Object.values(MACHINES)) {
-    parts.push('', `## ${machine.name}`, '', '```mermaid', renderMermaid(machine), '```', '', renderTable(machine));
+    parts.push('', `## ${machine.name}`, '', '```mermaid', renderMermaid(machine), '```', '', renderTable(machine), '', renderFacts(machine));
   }
   return parts.join('\n') + '\n';
 }
