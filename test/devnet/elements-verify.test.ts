@@ -243,6 +243,30 @@ describe('Elements verifier: signatures and scripts', () => {
     const result = await verifyElementsTransaction(spend.toHex(), [prevout]);
     assertRejected(result, 'non-mandatory-script-verify-flag (Opcode missing or not understood)', /P2WSH/);
   });
+
+  test('a SIGHASH_RANGEPROOF signature is refused for relay only', async () => {
+    const spend = mutate(spendP2wpkh(funding, 0, owner), (tx) => {
+      const signature = Buffer.from(tx.ins[0].witness[0]);
+      signature[signature.length - 1] |= 0x40;
+      tx.ins[0].witness[0] = signature;
+    });
+    const result = await verifySpend(spend, 0);
+    assertRejected(result, 'non-mandatory-script-verify-flag (Opcode missing or not understood)', /SIGHASH_RANGEPROOF/);
+  });
+});
+
+describe('Elements verifier: refused features', () => {
+  test('an asset issuance', async () => {
+    const spend = mutate(spendP2wpkh(funding, 0, owner), (tx) => {
+      tx.ins[0].issuance = {
+        assetBlindingNonce: Buffer.alloc(32),
+        assetEntropy: Buffer.alloc(32),
+        assetAmount: explicitValue(1_000),
+        tokenAmount: Buffer.of(0x00),
+      };
+    });
+    assertRejected(await verifySpend(spend, 0), 'devnet-unsupported', /issuances/);
+  });
 });
 
 function explicitValue(amount: number): Buffer {

@@ -3,10 +3,11 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { fail, type ScriptFailure } from './errors.ts';
+import { fail, unsupported, type ScriptFailure } from './errors.ts';
 import { segwitV0Sighash, type SpendContext } from './sighash.ts';
 
 const HALF_ORDER = secp256k1.Point.CURVE().n >> 1n;
+const SIGHASH_RANGEPROOF = 0x40; // Elements: the sighash also commits to the outputs' range proofs
 
 export function verifyP2wpkh(
   ctx: SpendContext,
@@ -20,6 +21,10 @@ export function verifyP2wpkh(
   const [signature, pubkey] = witness;
   // The implied script: OP_DUP OP_HASH160 <program> OP_EQUALVERIFY OP_CHECKSIG.
   if (!Buffer.from(ripemd160(sha256(pubkey))).equals(Buffer.from(program))) return fail('EQUALVERIFY');
+  // liquidjs-lib cannot compute this sighash variant, so such a signature cannot be judged here.
+  if (signature.length > 0 && signature[signature.length - 1] & SIGHASH_RANGEPROOF) {
+    return unsupported('SIGHASH_RANGEPROOF signatures are not supported by the devnet');
+  }
   const encodingError = checkSignatureEncoding(signature, standard) ?? checkPubKeyEncoding(pubkey, standard);
   if (encodingError !== undefined) return encodingError;
   const scriptCode = Uint8Array.from([0x76, 0xa9, 0x14, ...program, 0x88, 0xac]);
