@@ -5,7 +5,7 @@ import type { Transaction } from 'liquidjs-lib';
 import type { ElementsPrevout } from './index.ts';
 import { parseCommitment, tallyBalances, type CurvePoint } from './commitment.ts';
 import type { Zkp } from './zkp.ts';
-import { assetIdBytes, explicitAmount, isUnspendable, moneyRange, readAsset, readValue, type Field } from './values.ts';
+import { assetIdBytes, explicitAmount, isUnspendable, moneyRange, readAsset, readNonce, readValue, type Field } from './values.ts';
 
 const ZERO_BLINDER = new Uint8Array(32);
 
@@ -37,8 +37,9 @@ export function verifyAmounts(zkp: Zkp, tx: Transaction, prevouts: ElementsPrevo
   for (const [index, out] of tx.outs.entries()) {
     const value = readValue(out.value);
     const asset = readAsset(out.asset);
-    if (value === undefined || asset === undefined || value.kind === 'null' || asset.kind === 'null') {
-      return `output ${index} has an invalid value or asset`;
+    const nonce = readNonce(out.nonce);
+    if (value === undefined || asset === undefined || nonce === undefined || value.kind === 'null' || asset.kind === 'null') {
+      return `output ${index} has an invalid value, asset or nonce`;
     }
     fields.push({ value, asset });
     const generator = assetGenerator(zkp, asset);

@@ -29,6 +29,7 @@ export const SCRIPT_ERROR = {
   SCHNORR_SIG: 'Invalid Schnorr signature',
   TAPROOT_WRONG_CONTROL_SIZE: 'Invalid Taproot control block size',
   TAPSCRIPT_EMPTY_PUBKEY: 'Empty public key in tapscript',
+  TAPSCRIPT_VALIDATION_WEIGHT: 'Too much signature validation relative to witness weight',
   UNKNOWN: 'unknown error',
 } as const;
 

@@ -47,6 +47,7 @@ export function verifyTaproot(
     locktime: ctx.tx.locktime,
     sequence: input.sequence,
     standard,
+    validationWeight: serializedSize(witness) + 50,
     checkSchnorr: (signature, pubkey) => checkSchnorr(ctx, index, signature, pubkey, annex, leafHash) ?? true,
   });
 }
@@ -98,6 +99,11 @@ function commitsToLeaf(control: Uint8Array, program: Uint8Array, leafHash: Uint8
   } catch {
     return false; // internal key not on the curve, or tweak of zero
   }
+}
+
+/** The witness stack as serialized (item count, then each item with its length). */
+function serializedSize(witness: Uint8Array[]): number {
+  return witness.reduce((size, item) => size + compactSize(item.length).length + item.length, compactSize(witness.length).length);
 }
 
 function compactSize(length: number): Buffer {

@@ -15,6 +15,7 @@ export interface TapscriptContext {
   locktime: number; // the spending transaction's nLockTime
   sequence: number; // the input's nSequence
   standard: boolean; // relay policy on top of consensus
+  validationWeight: number; // BIP342 budget: serialized witness size + 50, spent 50 per signature check
   /** BIP342 signature check of a non-empty signature against a 32-byte key. */
   checkSchnorr(signature: Uint8Array, pubkey: Uint8Array): ScriptFailure | boolean;
 }
@@ -117,9 +118,12 @@ function checkSig(signature: Uint8Array, pubkey: Uint8Array, ctx: TapscriptConte
   if (pubkey.length === 0) return fail('TAPSCRIPT_EMPTY_PUBKEY');
   if (pubkey.length !== 32) {
     if (ctx.standard) return fail('DISCOURAGE_UPGRADABLE_PUBKEYTYPE');
+    if (signature.length > 0 && (ctx.validationWeight -= 50) < 0) return fail('TAPSCRIPT_VALIDATION_WEIGHT');
     return signature.length > 0;
   }
   if (signature.length === 0) return false;
+  ctx.validationWeight -= 50;
+  if (ctx.validationWeight < 0) return fail('TAPSCRIPT_VALIDATION_WEIGHT');
   // A non-empty signature that does not verify fails the script (BIP342), it never pushes false.
   return ctx.checkSchnorr(signature, pubkey);
 }

@@ -15,6 +15,11 @@ export function readAsset(bytes: Uint8Array | undefined): Field | undefined {
   return readField(bytes, 33, [0x0a, 0x0b]);
 }
 
+/** CConfidentialNonce: null, explicit (0x01 ‖ 32 bytes) or an ECDH public key (0x02/0x03 ‖ x). */
+export function readNonce(bytes: Uint8Array | undefined): Field | undefined {
+  return readField(bytes, 33, [0x02, 0x03]);
+}
+
 /** Undefined for bytes elementsd would not have deserialized (IsValid() false). */
 function readField(bytes: Uint8Array | undefined, explicitSize: number, commitmentPrefixes: number[]): Field | undefined {
   if (bytes === undefined || bytes.length === 0 || (bytes.length === 1 && bytes[0] === 0)) return { kind: 'null' };
