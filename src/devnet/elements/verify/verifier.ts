@@ -1,0 +1,70 @@
+// Verifies an Elements transaction the way elementsd accepts it into its mempool: first the amounts
+// (CheckTxInputs → VerifyAmounts: balance, range and surjection proofs), then each input's script
+// under the standard flags and, on failure, consensus flags alone (CheckInputScripts), so a policy
+// violation is told from an invalid spend. Finality against the chain height is the node's job.
+import { Transaction } from 'liquidjs-lib';
+import { verifyAmounts } from './amounts.ts';
+import { AMOUNTS_REJECT, fail, rejectReason, unsupported, type ScriptFailure } from './errors.ts';
+import { REGTEST_GENESIS_BLOCK_HASH, type ElementsCheck, type ElementsPrevout, type VerifyOptions } from './index.ts';
+import type { SpendContext } from './sighash.ts';
+import { verifyP2wpkh } from './segwit.ts';
+import { verifyTaproot } from './taproot.ts';
+import { loadZkp } from './zkp.ts';
+
+export async function verifyElementsTransaction(
+  txHex: string,
+  prevouts: ElementsPrevout[],
+  options: VerifyOptions = {},
+): Promise<ElementsCheck> {
+  const tx = Transaction.fromHex(txHex);
+  if (tx.isCoinbase()) throw new RangeError('coinbase transactions spend nothing to verify');
+  if (prevouts.length !== tx.ins.length) throw new RangeError(`${tx.ins.length} inputs but ${prevouts.length} prevouts`);
+
+  // Issuances and peg-ins are refused, not verified: Ferry's swaps and wallets make neither, and the
+  // devnet's asset is the one policy asset created in its genesis.
+  const special = tx.ins.findIndex((input) => input.issuance !== undefined || input.isPegin === true);
+  if (special !== -1) {
+    return { ok: false, inputIndex: special, reason: 'devnet-unsupported', detail: 'asset issuances and peg-ins are not supported by the devnet' };
+  }
+
+  const amountsError = verifyAmounts(await loadZkp(), tx, prevouts);
+  if (amountsError !== undefined) {
+    return { ok: false, reason: AMOUNTS_REJECT.reason, detail: `${AMOUNTS_REJECT.detail} (devnet: ${amountsError})` };
+  }
+
+  const genesisBlockHash = Buffer.from(options.genesisBlockHash ?? REGTEST_GENESIS_BLOCK_HASH, 'hex').reverse();
+  const ctx: SpendContext = { tx, prevouts, genesisBlockHash };
+  for (let index = 0; index < tx.ins.length; index++) {
+    const failure = verifyInput(ctx, index, true);
+    if (failure === undefined) continue;
+    const failsConsensus = failure.unsupported === undefined && verifyInput(ctx, index, false) !== undefined;
+    const result: ElementsCheck = { ok: false, inputIndex: index, reason: rejectReason(failure, failsConsensus) };
+    if (failure.unsupported !== undefined) result.detail = `devnet: ${failure.unsupported}`;
+    return result;
+  }
+  return { ok: true };
+}
+
+/** Undefined when the input's spend is valid under the given flags. */
+function verifyInput(ctx: SpendContext, index: number, standard: boolean): ScriptFailure | undefined {
+  const input = ctx.tx.ins[index];
+  const script = ctx.prevouts[index].script;
+  const witness = input.witness ?? [];
+  const program = witnessProgram(script);
+  if (program === undefined) return unsupported('only witness outputs (P2WPKH, P2TR) can be spent on the devnet');
+  if (input.script.length > 0) return fail('WITNESS_MALLEATED');
+  if (program.version === 0 && program.program.length === 20) return verifyP2wpkh(ctx, index, program.program, witness, standard);
+  if (program.version === 1 && program.program.length === 32) return verifyTaproot(ctx, index, program.program, witness, standard);
+  if (program.version === 0) return unsupported('P2WSH spends are not supported by the devnet');
+  // Future witness versions are anyone-can-spend by consensus and not relayed.
+  return standard ? fail('DISCOURAGE_UPGRADABLE_WITNESS_PROGRAM') : undefined;
+}
+
+/** A witness output script: OP_n (0..16) then one push of 2..40 bytes. */
+function witnessProgram(script: Uint8Array): { version: number; program: Uint8Array } | undefined {
+  if (script.length < 4 || script.length > 42) return undefined;
+  const op = script[0];
+  if (op !== 0x00 && (op < 0x51 || op > 0x60)) return undefined;
+  if (script[1] + 2 !== script.length) return undefined;
+  return { version: op === 0 ? 0 : op - 0x50, program: script.subarray(2) };
+}
