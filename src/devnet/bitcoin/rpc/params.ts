@@ -22,12 +22,13 @@ export interface CallContext {
   wallet(): Wallet;
 }
 
-export interface Method {
+/** A method; its context defaults to the Bitcoin node's (the Elements node passes its own). */
+export interface Method<C = CallContext> {
   params: ParamSpec[];
-  run(args: unknown[], ctx: CallContext): unknown;
+  run(args: unknown[], ctx: C): unknown;
 }
 
-export type MethodTable = Record<string, Method>;
+export type MethodTable<C = CallContext> = Record<string, Method<C>>;
 
 function typeName(value: unknown): string {
   if (value === null || value === undefined) return 'null';
@@ -58,7 +59,7 @@ function usage(name: string, params: ParamSpec[]): string {
 }
 
 /** Turns the request's params (array or object) into positional arguments, checked against the spec. */
-export function bindParams(name: string, method: Method, raw: unknown): unknown[] {
+export function bindParams(name: string, method: { params: ParamSpec[] }, raw: unknown): unknown[] {
   let args: unknown[];
   if (raw === undefined || raw === null) args = [];
   else if (Array.isArray(raw)) args = raw;
