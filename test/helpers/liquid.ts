@@ -100,12 +100,20 @@ export interface Funding {
   blindingKeys: Map<number, Buffer>;
 }
 
+export interface FundOptions {
+  /** The explicit coin spent (its value is the destinations' total plus the fee); default a random outpoint. */
+  coin?: { txid: string; vout: number };
+  /** The explicit L-BTC fee output's amount; 0 leaves the fee output out. Default FEE. */
+  fee?: number;
+}
+
 /**
  * Spends an explicit L-BTC coin of `payer` to blinded outputs, one per destination, and an explicit
  * fee. Every destination gets its own blinding key.
  */
-export function fund(payer: Key, destinations: { script: Buffer; amount: number }[]): Funding {
-  const total = destinations.reduce((sum, out) => sum + out.amount, 0) + FEE;
+export function fund(payer: Key, destinations: { script: Buffer; amount: number }[], options: FundOptions = {}): Funding {
+  const fee = options.fee ?? FEE;
+  const total = destinations.reduce((sum, out) => sum + out.amount, 0) + fee;
   const coin: TxOutput = {
     script: p2wpkh(payer),
     value: explicitValue(total),
@@ -113,7 +121,8 @@ export function fund(payer: Key, destinations: { script: Buffer; amount: number 
     nonce: Buffer.of(0x00),
   };
   const pset = Creator.newPset();
-  pset.addInput(new CreatorInput(randomBytes(32).toString('hex'), 0, 0xfffffffd).toPartialInput());
+  const outpoint = options.coin ?? { txid: randomBytes(32).toString('hex'), vout: 0 };
+  pset.addInput(new CreatorInput(outpoint.txid, outpoint.vout, 0xfffffffd).toPartialInput());
   const updater = new Updater(pset);
   updater.addInWitnessUtxo(0, coin).addInSighashType(0, Transaction.SIGHASH_ALL);
   const blindingKeys = new Map<number, Buffer>();
@@ -122,7 +131,7 @@ export function fund(payer: Key, destinations: { script: Buffer; amount: number 
     blindingKeys.set(index, blinding.privateKey);
     updater.addOutputs([{ script: out.script, amount: out.amount, asset: network.assetHash, blindingPublicKey: blinding.publicKey, blinderIndex: 0 }]);
   });
-  updater.addOutputs([{ amount: FEE, asset: network.assetHash }]);
+  if (fee > 0) updater.addOutputs([{ amount: fee, asset: network.assetHash }]);
   blind(pset, [undefined]);
   signP2wpkh(pset, 0, payer);
   return { tx: Extractor.extract(pset), prevouts: [prevoutOf(coin)], blindingKeys };
