@@ -117,6 +117,18 @@ describe('Elements devnet node', () => {
     assert.match(error.message, /^min relay fee not met, 0 < \d+$/);
   });
 
+  test('refuses a transaction not final at the next block', async () => {
+    const height = await rpc.call<number>('getblockcount');
+    const tx = Transaction.fromHex(spendCoinbase(newKey()).tx.toHex());
+    // Finality is checked before any signature, as elementsd's PreChecks do.
+    tx.locktime = height + 2;
+    const error = await rpc.error('sendrawtransaction', tx.toHex());
+    assert.deepEqual([error.code, error.message], [-26, 'non-final']);
+    tx.locktime = height;
+    const [final] = await rpc.call<{ 'reject-reason'?: string }[]>('testmempoolaccept', [tx.toHex()]);
+    assert.notEqual(final['reject-reason'], 'non-final');
+  });
+
   test('refuses a forged range proof', async () => {
     const tx = Transaction.fromHex(spendCoinbase(newKey()).tx.toHex());
     const proof = Buffer.from(tx.outs[0].rangeProof!);

@@ -39,6 +39,7 @@ export async function startElementsDevnet(options: ElementsDevnetOptions): Promi
   mkdirSync(dir, { recursive: true });
   const store = new NodeStore(join(dir, 'node.sqlite'));
   let server: Server | undefined;
+  let node: ElementsNode | undefined;
   let closed = false;
   const close = async (): Promise<void> => {
     if (closed) return;
@@ -50,11 +51,12 @@ export async function startElementsDevnet(options: ElementsDevnetOptions): Promi
         stopping.closeAllConnections();
       });
     }
+    await node?.idle();
     store.close();
   };
   try {
     const { user, password } = credentials(store, options);
-    const node = new ElementsNode(store);
+    node = new ElementsNode(store);
     await node.load();
     const started = await startElementsRpcServer({ node, user, password, host: options.host ?? '127.0.0.1', port: options.port ?? 18884 });
     server = started.server;

@@ -69,6 +69,11 @@ export class ElementsNode extends EventEmitter<ElementsNodeEvents> {
     return run;
   }
 
+  /** Resolves once every state change queued so far has finished (before closing the store). */
+  idle(): Promise<void> {
+    return this.queue.then(() => undefined);
+  }
+
   /** Rebuilds chain and mempool from the store (this node verified every stored transaction already). */
   async load(): Promise<void> {
     for (const stored of this.store.blocks()) {
