@@ -6,12 +6,14 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { address, networks } from 'liquidjs-lib';
+import { address, issuance, networks } from 'liquidjs-lib';
 import { startElementsDevnet, type ElementsDevnet } from '../../src/devnet/elements/index.ts';
 import { REGTEST_GENESIS_BLOCK_HASH, REGTEST_POLICY_ASSET } from '../../src/devnet/elements/verify/index.ts';
 import { FEE, Transaction, fund, newKey, p2wpkh, setup, spendP2wpkh, type Funding, type Key } from '../helpers/liquid.ts';
 
 const SUBSIDY = 5_000_000_000;
+/** elementsd's default -parentgenesisblockhash: Bitcoin regtest's genesis. */
+const BITCOIN_REGTEST_GENESIS = '0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206';
 
 interface RpcError {
   code: number;
@@ -79,6 +81,11 @@ describe('Elements devnet node', () => {
     assert.equal(info.chain, 'elementsregtest');
     assert.equal(info.blocks, 0);
     assert.equal(await rpc.call('getblockhash', 0), REGTEST_GENESIS_BLOCK_HASH);
+    // The genesis coinbase commits to the chain arguments the policy asset (L-BTC) derives from.
+    const genesis = await rpc.call<{ tx: { vin: { coinbase: string }[] }[] }>('getblock', REGTEST_GENESIS_BLOCK_HASH, 2);
+    const commitment = Buffer.from(genesis.tx[0].vin[0].coinbase, 'hex').subarray(1);
+    const entropy = issuance.generateEntropy({ txHash: commitment, vout: 0 }, Buffer.from(BITCOIN_REGTEST_GENESIS, 'hex').reverse());
+    assert.equal(Buffer.from(issuance.calculateAsset(entropy)).reverse().toString('hex'), REGTEST_POLICY_ASSET);
   });
 
   test('mines to an unconfidential address; the coinbase pays explicit L-BTC and matures after 100 blocks', async () => {

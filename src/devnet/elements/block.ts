@@ -160,13 +160,20 @@ export function buildCoinbase(height: number, payout: { script: Uint8Array; valu
 }
 
 /**
- * The devnet's genesis block, in the form of elementsregtest's (elements-style: one coinbase committing to the
- * chain's arguments, paying nothing to OP_RETURN; no initial free coins). Its hash is adopted from
- * elementsregtest's genesis (REGTEST_GENESIS_BLOCK_HASH) rather than computed: Taproot sighashes commit to it,
+ * elementsd's CommitToArguments for the chain whose L-BTC the devnet uses: sha256(network id ‖ fedpegscript hex ‖
+ * signblockscript hex). REGTEST_POLICY_ASSET derives from it (GenerateAssetEntropy + CalculateAsset); it is the
+ * "liquidregtest" chain of Nigiri and Boltz's regtest, both scripts OP_TRUE. Plain "elementsregtest" gives b2e15d0d….
+ */
+export const GENESIS_COMMITMENT = createHash('sha256').update('liquidregtest' + '51' + '51').digest();
+
+/**
+ * The devnet's genesis block, elements-style (one coinbase pushing GENESIS_COMMITMENT and paying nothing to
+ * OP_RETURN; no initial free coins). Its hash is adopted (REGTEST_GENESIS_BLOCK_HASH, Nigiri's liquidregtest
+ * genesis, which has initial free coins this block lacks) rather than computed: Taproot sighashes commit to it,
  * and wallets built with liquidjs-lib's networks.regtest sign with that value.
  */
 export function genesisBlock(): ElementsBlock {
-  const commit = createHash('sha256').update('elementsregtest' + '51' + '51').digest();
+  const commit = GENESIS_COMMITMENT;
   const le32 = (n: number): Buffer => {
     const b = Buffer.alloc(4);
     b.writeUInt32LE(n >>> 0);
