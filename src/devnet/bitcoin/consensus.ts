@@ -23,8 +23,11 @@ export function blockSubsidy(height: number): bigint {
   return (50n * COIN) >> BigInt(halvings);
 }
 
+/** The fields the time-lock rules read; Bitcoin's Tx has them, the Elements node maps its transactions to them. */
+export type LockFields = Pick<Tx, 'version' | 'locktime'> & { inputs: readonly { sequence: number }[] };
+
 /** Core's IsFinalTx: the tx may be included in a block at `height` whose lock time is `time` (MTP). */
-export function isFinalTx(tx: Tx, height: number, time: number): boolean {
+export function isFinalTx(tx: LockFields, height: number, time: number): boolean {
   if (tx.locktime === 0) return true;
   if (tx.locktime < (tx.locktime < LOCKTIME_THRESHOLD ? height : time)) return true;
   return tx.inputs.every((input) => input.sequence === SEQUENCE_FINAL);
@@ -39,7 +42,7 @@ export interface SequenceContext {
 }
 
 /** Core's CalculateSequenceLocks + EvaluateSequenceLocks; `coinHeights[i]` = height of the block of input i's coin. */
-export function sequenceLocksSatisfied(tx: Tx, coinHeights: number[], ctx: SequenceContext): boolean {
+export function sequenceLocksSatisfied(tx: LockFields, coinHeights: number[], ctx: SequenceContext): boolean {
   if (tx.version < 2) return true;
   let minHeight = -1;
   let minTime = -1;

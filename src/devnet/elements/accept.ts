@@ -1,8 +1,7 @@
 // Mempool acceptance for Elements: elementsd's PreChecks order and reject reasons (standalone checks,
 // finality, conflicts, missing inputs, BIP68, coinbase maturity), then the amounts, proofs and scripts through
 // verifyElementsTransaction, then the fee (explicit L-BTC fee outputs) against the relay floor.
-import { COINBASE_MATURITY, isFinalTx, sequenceLocksSatisfied, type SequenceContext } from '../bitcoin/consensus.ts';
-import type { Tx } from '../bitcoin/tx.ts';
+import { COINBASE_MATURITY, isFinalTx, sequenceLocksSatisfied, type LockFields, type SequenceContext } from '../bitcoin/consensus.ts';
 import type { ElementsCoin } from './chain.ts';
 import { RPC_VERIFY_ERROR, TxRejected } from '../bitcoin/accept.ts';
 import { explicitValue, outpointKey, policyFee, prevout, toPrevout, type ElementsTx } from './tx.ts';
@@ -35,8 +34,8 @@ export interface ElementsAccepted {
 }
 
 /** The fields consensus.ts's finality rules read, from a liquidjs transaction. */
-function lockView(etx: ElementsTx): Tx {
-  return { version: etx.tx.version, locktime: etx.tx.locktime, inputs: etx.tx.ins.map((input) => ({ sequence: input.sequence })) } as unknown as Tx;
+function lockView(etx: ElementsTx): LockFields {
+  return { version: etx.tx.version, locktime: etx.tx.locktime, inputs: etx.tx.ins };
 }
 
 /** CheckTransaction and the parts of IsStandardTx the devnet applies. */

@@ -1,7 +1,7 @@
 // Unconfirmed Elements transactions: entries in arrival order, the outpoints they spend, parent/child links,
 // and block selection by fee rate (policy-asset fee per discounted vbyte) that never puts a child first.
 import type { ElementsCoin } from './chain.ts';
-import { outpointKey, prevout, type ElementsTx } from './tx.ts';
+import { isUnspendable, outpointKey, prevout, type ElementsTx } from './tx.ts';
 
 export interface ElementsMempoolEntry {
   tx: ElementsTx;
@@ -34,10 +34,10 @@ export class ElementsMempool {
     return this.spenders.get(outpointKey(txid, vout));
   }
 
-  /** An output of a mempool transaction, as a coin at height `nextHeight`. */
+  /** A spendable output of a mempool transaction (not a fee or OP_RETURN output), as a coin at `nextHeight`. */
   outputCoin(txid: string, vout: number, nextHeight: number): ElementsCoin | undefined {
     const output = this.entries.get(txid)?.tx.tx.outs[vout];
-    return output ? { output, height: nextHeight, coinbase: false } : undefined;
+    return output && !isUnspendable(output) ? { output, height: nextHeight, coinbase: false } : undefined;
   }
 
   add(entry: ElementsMempoolEntry): void {

@@ -8,7 +8,7 @@ import { checkForMempool, RPC_VERIFY_ERROR, TxRejected, type ElementsAcceptView 
 import { BLOCK_VERSION, SIGNBLOCK_CHALLENGE, buildCoinbase, computeMerkleRoot, genesisBlock, makeBlock, parseBlock, type ElementsBlock } from './block.ts';
 import { ElementsChain, type ElementsBlockEntry, type ElementsCoin } from './chain.ts';
 import { ElementsMempool, type ElementsMempoolEntry } from './mempool.ts';
-import { isUnspendable, outpointKey, parseTx, type ElementsTx } from './tx.ts';
+import { isUnspendable, outpointKey, parseTx, prevout, type ElementsTx } from './tx.ts';
 
 /** Weight elementsd's miner keeps free for the coinbase. */
 const COINBASE_RESERVED_WEIGHT = 4000;
@@ -117,7 +117,7 @@ export class ElementsNode extends EventEmitter<ElementsNodeEvents> {
     if (coin) return { coin, confirmations: this.height - coin.height + 1 };
     if (!includeMempool) return undefined;
     const pending = this.mempool.outputCoin(txid, vout, this.height + 1);
-    return pending && !isUnspendable(pending.output) ? { coin: pending, confirmations: 0 } : undefined;
+    return pending ? { coin: pending, confirmations: 0 } : undefined;
   }
 
   private view(overlay?: Map<string, ElementsTx>, spent?: Map<string, string>): ElementsAcceptView {
@@ -128,7 +128,7 @@ export class ElementsNode extends EventEmitter<ElementsNodeEvents> {
       medianTimeAt: (height) => this.chain.medianTimeAt(height),
       coin: (txid, vout) => {
         const output = overlay?.get(txid)?.tx.outs[vout];
-        if (output) return { output, height: nextHeight, coinbase: false };
+        if (output && !isUnspendable(output)) return { output, height: nextHeight, coinbase: false };
         return this.chain.utxos.get(outpointKey(txid, vout)) ?? this.mempool.outputCoin(txid, vout, nextHeight);
       },
       hasChainOutputs: (etx) => etx.tx.outs.some((_, vout) => this.chain.utxos.has(outpointKey(etx.txid, vout))),
@@ -177,7 +177,10 @@ export class ElementsNode extends EventEmitter<ElementsNodeEvents> {
         try {
           const accepted = await checkForMempool(etx, this.view(pending, spent));
           pending.set(etx.txid, etx);
-          for (const input of etx.tx.ins) spent.set(outpointKey(Buffer.from(input.hash).reverse().toString('hex'), input.index), etx.txid);
+          etx.tx.ins.forEach((_, i) => {
+            const spends = prevout(etx.tx, i);
+            spent.set(outpointKey(spends.txid, spends.vout), etx.txid);
+          });
           results.push({ ...result, allowed: true, vsize: etx.vsize, fee: accepted.fee });
         } catch (error) {
           if (!(error instanceof TxRejected)) throw error;
