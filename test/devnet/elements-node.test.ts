@@ -204,9 +204,25 @@ describe('Elements devnet node', () => {
     assert.deepEqual((await rpc.call<{ tx: string[] }>('getblock', again, 1)).tx.slice(1), [block.tx[1]]);
   });
 
+  test('mines by fee rate and the coinbase claims the fees', async () => {
+    const coinbaseOf = async (height: number): Promise<string> =>
+      (await rpc.call<{ tx: string[] }>('getblock', await rpc.call('getblockhash', height), 1)).tx[0];
+    // Blocks 2 and 3 were mined to the miner's confidential address; their coinbases are explicit and mature.
+    const spend = async (height: number, fee: number): Promise<string> => {
+      const tx = fund(miner, [{ script: p2wpkh(newKey()), amount: SUBSIDY - fee }], { coin: { txid: await coinbaseOf(height), vout: 0 }, fee }).tx;
+      return rpc.call<string>('sendrawtransaction', tx.toHex());
+    };
+    const cheap = await spend(2, FEE);
+    const dear = await spend(3, 5 * FEE);
+    const [hash] = await rpc.call<string[]>('generatetoaddress', 1, addressOf(newKey()));
+    const block = await rpc.call<{ tx: { txid: string; vout: { value?: number }[] }[] }>('getblock', hash, 2);
+    assert.deepEqual(block.tx.slice(1).map((t) => t.txid), [dear, cheap], 'the higher fee rate first, though it arrived second');
+    assert.equal(block.tx[0].vout[0].value, (SUBSIDY + 6 * FEE) / 1e8);
+  });
+
   test('reopens from its store at the same tip, with its mempool', async () => {
-    // Block 2's coinbase, mined to the miner's confidential address, is explicit and the miner's.
-    const coinbase = (await rpc.call<{ tx: string[] }>('getblock', await rpc.call('getblockhash', 2), 1)).tx[0];
+    // Block 4's coinbase, mined to the miner's confidential address, is explicit and the miner's.
+    const coinbase = (await rpc.call<{ tx: string[] }>('getblock', await rpc.call('getblockhash', 4), 1)).tx[0];
     const pending = fund(miner, [{ script: p2wpkh(newKey()), amount: SUBSIDY - FEE }], { coin: { txid: coinbase, vout: 0 } }).tx;
     await rpc.call('sendrawtransaction', pending.toHex());
     const tip = await rpc.call<string>('getbestblockhash');
