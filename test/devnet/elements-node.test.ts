@@ -212,6 +212,10 @@ describe('Elements devnet node', () => {
       const tx = fund(miner, [{ script: p2wpkh(newKey()), amount: SUBSIDY - fee }], { coin: { txid: await coinbaseOf(height), vout: 0 }, fee }).tx;
       return rpc.call<string>('sendrawtransaction', tx.toHex());
     };
+    const [tooDear] = await rpc.call<{ 'reject-reason': string }[]>('testmempoolaccept', [
+      fund(miner, [{ script: p2wpkh(newKey()), amount: SUBSIDY - 100_000_000 }], { coin: { txid: await coinbaseOf(2), vout: 0 }, fee: 100_000_000 }).tx.toHex(),
+    ]);
+    assert.equal(tooDear['reject-reason'], 'max-fee-exceeded', 'above the default maxfeerate of 0.10 BTC/kvB');
     const cheap = await spend(2, FEE);
     const dear = await spend(3, 5 * FEE);
     const [hash] = await rpc.call<string[]>('generatetoaddress', 1, addressOf(newKey()));

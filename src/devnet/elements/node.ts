@@ -139,30 +139,34 @@ export class ElementsNode extends EventEmitter<ElementsNodeEvents> {
     };
   }
 
-  private async addToMempool(etx: ElementsTx, time: number, trusted: boolean): Promise<ElementsMempoolEntry> {
+  private async addToMempool(etx: ElementsTx, time: number, trusted: boolean, maxFeeRate?: bigint): Promise<ElementsMempoolEntry> {
     const accepted = await checkForMempool(etx, this.view(), { trusted });
+    checkMaxFeeRate(etx, accepted.fee, maxFeeRate);
     const entry: ElementsMempoolEntry = { tx: etx, fee: accepted.fee, time, height: this.height, spentCoins: accepted.spentCoins, parents: new Set(), children: new Set() };
     this.mempool.add(entry);
     this.store.addMempoolTx(etx.txid, etx.raw, time);
     return entry;
   }
 
-  /** sendrawtransaction: verifies and adds to the mempool; throws TxRejected with elementsd's reason and code. */
-  acceptTransaction(input: ElementsTx | Uint8Array | string): Promise<string> {
+  /**
+   * sendrawtransaction: verifies and adds to the mempool; throws TxRejected with elementsd's reason and code.
+   * maxFeeRate: refuse fee rates above this many sat/kvB (0 = no limit).
+   */
+  acceptTransaction(input: ElementsTx | Uint8Array | string, maxFeeRate?: bigint): Promise<string> {
     const etx = typeof input === 'string' ? parseTx(Buffer.from(input, 'hex')) : input instanceof Uint8Array ? parseTx(input) : input;
     return this.exclusive(async () => {
       if (etx.tx.outs.some((_, vout) => this.chain.utxos.has(outpointKey(etx.txid, vout)))) {
         throw new TxRejected('Transaction already in block chain', '', RPC_VERIFY_ALREADY_IN_CHAIN);
       }
       if (this.mempool.get(etx.txid)) return etx.txid;
-      const entry = await this.addToMempool(etx, Math.floor(Date.now() / 1000), false);
+      const entry = await this.addToMempool(etx, Math.floor(Date.now() / 1000), false, maxFeeRate);
       this.emit('transaction', etx, entry);
       return etx.txid;
     });
   }
 
   /** testmempoolaccept: each transaction may spend outputs of the ones before it; nothing is kept. */
-  testAccept(txs: ElementsTx[]): Promise<ElementsTestAcceptResult[]> {
+  testAccept(txs: ElementsTx[], maxFeeRate?: bigint): Promise<ElementsTestAcceptResult[]> {
     return this.exclusive(async () => {
       const pending = new Map<string, ElementsTx>();
       const spent = new Map<string, string>();
@@ -176,6 +180,7 @@ export class ElementsNode extends EventEmitter<ElementsNodeEvents> {
         }
         try {
           const accepted = await checkForMempool(etx, this.view(pending, spent));
+          checkMaxFeeRate(etx, accepted.fee, maxFeeRate, true);
           pending.set(etx.txid, etx);
           etx.tx.ins.forEach((_, i) => {
             const spends = prevout(etx.tx, i);
@@ -262,6 +267,13 @@ export class ElementsNode extends EventEmitter<ElementsNodeEvents> {
       if (!(error instanceof TxRejected)) throw error;
     }
   }
+}
+
+/** sendrawtransaction's and testmempoolaccept's maxfeerate, over the discounted vsize the fee is judged by. */
+function checkMaxFeeRate(etx: ElementsTx, fee: bigint, maxFeeRate: bigint | undefined, testOnly = false): void {
+  if (maxFeeRate === undefined || maxFeeRate <= 0n || fee * 1000n <= maxFeeRate * BigInt(etx.vsize)) return;
+  if (testOnly) throw new TxRejected('max-fee-exceeded');
+  throw new TxRejected('Fee exceeds maximum configured by user (e.g. -maxtxfee, maxfeerate)', '', RPC_VERIFY_ERROR);
 }
 
 export { TxRejected, RPC_VERIFY_ERROR };

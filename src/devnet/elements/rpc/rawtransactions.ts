@@ -2,7 +2,7 @@
 import { satToBtc } from '../../bitcoin/amount.ts';
 import { isHex } from '../../bitcoin/bytes.ts';
 import { RpcFailure, RPC_DESERIALIZATION_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER } from '../../bitcoin/rpc/errors.ts';
-import { parseHash, verbosityArg } from '../../bitcoin/rpc/params.ts';
+import { amountArg, parseHash, verbosityArg } from '../../bitcoin/rpc/params.ts';
 import { txToJson } from '../json.ts';
 import { TxRejected } from '../node.ts';
 import { parseTx, type ElementsTx } from '../tx.ts';
@@ -18,6 +18,10 @@ function decodeTx(hex: unknown, message: string): ElementsTx {
     throw new RpcFailure(RPC_DESERIALIZATION_ERROR, message);
   }
 }
+
+/** elementsd's default maxfeerate for sendrawtransaction/testmempoolaccept: 0.10 BTC/kvB. */
+const DEFAULT_MAX_FEE_RATE = 10_000_000n;
+const maxFeeRateArg = (value: unknown): bigint => (value === undefined ? DEFAULT_MAX_FEE_RATE : amountArg(value));
 
 export const rawTransactionMethods: ElementsMethodTable = {
   getrawtransaction: {
@@ -65,10 +69,10 @@ export const rawTransactionMethods: ElementsMethodTable = {
       { name: 'hexstring', type: 'string', required: true },
       { name: 'maxfeerate', type: 'amount' },
     ],
-    run: async ([hex], { node }) => {
+    run: async ([hex, maxFeeRate], { node }) => {
       const etx = decodeTx(hex, 'TX decode failed. Make sure the tx has at least one input.');
       try {
-        return await node.acceptTransaction(etx);
+        return await node.acceptTransaction(etx, maxFeeRateArg(maxFeeRate));
       } catch (error) {
         if (error instanceof TxRejected) throw new RpcFailure(error.code, error.message);
         throw error;
@@ -81,11 +85,11 @@ export const rawTransactionMethods: ElementsMethodTable = {
       { name: 'rawtxs', type: 'array', required: true },
       { name: 'maxfeerate', type: 'amount' },
     ],
-    run: async ([rawtxs], { node }) => {
+    run: async ([rawtxs, maxFeeRate], { node }) => {
       const list = rawtxs as unknown[];
       if (list.length < 1 || list.length > 25) throw new RpcFailure(RPC_INVALID_PARAMETER, 'Array must contain between 1 and 25 transactions.');
       const txs = list.map((hex) => decodeTx(hex, `TX decode failed: ${String(hex)} Make sure the tx has at least one input.`));
-      const results = await node.testAccept(txs);
+      const results = await node.testAccept(txs, maxFeeRateArg(maxFeeRate));
       return results.map((result) =>
         result.allowed
           ? {
