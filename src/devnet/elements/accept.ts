@@ -4,6 +4,7 @@
 import { COINBASE_MATURITY, isFinalTx, sequenceLocksSatisfied, type LockFields, type SequenceContext } from '../bitcoin/consensus.ts';
 import type { ElementsCoin } from './chain.ts';
 import { RPC_VERIFY_ERROR, TxRejected } from '../bitcoin/accept.ts';
+import { MAX_BLOCK_WEIGHT } from './params.ts';
 import { explicitValue, outpointKey, policyFee, prevout, toPrevout, type ElementsTx } from './tx.ts';
 import { verifyElementsTransaction } from './verify/index.ts';
 
@@ -16,7 +17,6 @@ export { TxRejected, RPC_VERIFY_ERROR };
 export const MIN_RELAY_SAT_PER_KVB = 1000n;
 const MAX_MONEY = 21_000_000n * 100_000_000n;
 const MAX_STANDARD_TX_WEIGHT = 400_000;
-const MAX_BLOCK_WEIGHT = 4_000_000;
 
 /** What acceptance needs to know about the chain and mempool. */
 export interface ElementsAcceptView extends SequenceContext {

@@ -2,40 +2,14 @@
 // acceptTransaction (verified for real, asynchronously); state changes run one at a time behind a queue so a
 // verification in flight never sees the chain move under it. invalidateBlock is a real reorg with undo data.
 import { EventEmitter } from 'node:events';
-import { address as laddress, networks } from 'liquidjs-lib';
+import { RPC_VERIFY_ALREADY_IN_CHAIN } from '../bitcoin/accept.ts';
 import type { NodeStore } from '../bitcoin/store.ts';
 import { checkForMempool, RPC_VERIFY_ERROR, TxRejected, type ElementsAcceptView } from './accept.ts';
 import { BLOCK_VERSION, SIGNBLOCK_CHALLENGE, buildCoinbase, computeMerkleRoot, genesisBlock, makeBlock, parseBlock, type ElementsBlock } from './block.ts';
 import { ElementsChain, type ElementsBlockEntry, type ElementsCoin } from './chain.ts';
 import { ElementsMempool, type ElementsMempoolEntry } from './mempool.ts';
+import { COINBASE_RESERVED_WEIGHT, MAX_BLOCK_WEIGHT, addressToScript, blockSubsidy } from './params.ts';
 import { isUnspendable, outpointKey, parseTx, prevout, type ElementsTx } from './tx.ts';
-
-/** Weight elementsd's miner keeps free for the coinbase. */
-const COINBASE_RESERVED_WEIGHT = 4000;
-const MAX_BLOCK_WEIGHT = 4_000_000;
-const RPC_VERIFY_ALREADY_IN_CHAIN = -27;
-const COIN = 100_000_000n;
-
-/**
- * The devnet's block subsidy: 50 L-BTC halving every 150 blocks, as elementsd runs with -con_blocksubsidy=5000000000
- * (elementsregtest's default is 0 with no initial free coins, which would leave the devnet without money).
- */
-export function blockSubsidy(height: number): bigint {
-  const halvings = Math.floor(height / 150);
-  return halvings >= 64 ? 0n : (50n * COIN) >> BigInt(halvings);
-}
-
-export class InvalidAddress extends Error {}
-
-/** An elementsregtest address (unconfidential ert1…/base58, or confidential el1…) to its output script. */
-export function addressToScript(text: string): Buffer {
-  try {
-    const unconfidential = laddress.isConfidential(text) ? laddress.fromConfidential(text).unconfidentialAddress : text;
-    return laddress.toOutputScript(unconfidential, networks.regtest);
-  } catch {
-    throw new InvalidAddress(`invalid address ${text}`);
-  }
-}
 
 export interface ElementsTestAcceptResult {
   txid: string;

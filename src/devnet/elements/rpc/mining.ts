@@ -3,7 +3,7 @@
 import { RpcFailure, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER } from '../../bitcoin/rpc/errors.ts';
 import { integerArg } from '../../bitcoin/rpc/params.ts';
 import { MIN_RELAY_SAT_PER_KVB } from '../accept.ts';
-import { InvalidAddress, addressToScript } from '../node.ts';
+import { InvalidAddress, addressToScript } from '../params.ts';
 import type { ElementsMethodTable } from './context.ts';
 
 const MAX_CONF_TARGET = 1008;
