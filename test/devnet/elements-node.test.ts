@@ -180,6 +180,10 @@ describe('Elements devnet node', () => {
     assert.equal(await rpc.call('gettxout', txid, 1), null, 'fee outputs are not coins');
     const verbose = await rpc.call<{ blockhash: string; confirmations: number }>('getrawtransaction', txid, true);
     assert.deepEqual([verbose.blockhash, verbose.confirmations], [hash, 1]);
+    assert.equal(await rpc.call('getrawtransaction', txid), funding.tx.toHex());
+    const raw = await rpc.call<string>('getblock', hash, 0);
+    assert.ok(raw.endsWith(funding.tx.toHex()), 'the serialized block ends with the spend');
+    assert.equal(raw.slice(0, 8), '00000020', 'version 0x20000000, then prev, merkle root, time, height and the OP_TRUE proof');
 
     const spent = await rpc.error('sendrawtransaction', spendCoinbase(newKey()).tx.toHex());
     assert.deepEqual([spent.code, spent.message], [-25, 'bad-txns-inputs-missingorspent']);
