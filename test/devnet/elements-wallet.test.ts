@@ -1,25 +1,47 @@
 // The Elements wallet primitives the devnet's elementsregtest node will use: SLIP-77 blinding keys, confidential
-// and unconfidential addresses, getaddressinfo and dumpblindingkey.
+// and unconfidential addresses, a blinded transaction whose receivers each unblind only their own output, the
+// balance of values and blinders, and P2WPKH signatures over Elements' segwit v0 sighash.
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { address } from 'liquidjs-lib';
+import { AssetHash, ElementsValue, Transaction, ZKPValidator, address, confidential, type TxOutput } from 'liquidjs-lib';
 import { fromHex, toHex } from '../../src/devnet/bitcoin/bytes.ts';
 import { confidentialAddress, decodeAddress } from '../../src/devnet/elements/wallet/address.ts';
 import { blindingKeyForScript, hash160, masterBlindingKeyFromSeed } from '../../src/devnet/elements/wallet/keys.ts';
 import { ELEMENTS_REGTEST, POLICY_ASSET, loadZkp, type Zkp } from '../../src/devnet/elements/wallet/network.ts';
-import { ElementsWallet } from '../../src/devnet/elements/wallet/wallet.ts';
+import { createTransaction, type SpendableCoin } from '../../src/devnet/elements/wallet/send.ts';
+import { verifyEcdsa } from '../../src/devnet/elements/wallet/sign.ts';
+import { UnblindError, explicitOutput, unblindOutput, type Unblinded } from '../../src/devnet/elements/wallet/unblind.ts';
+import { ElementsWallet, type WalletAddress } from '../../src/devnet/elements/wallet/wallet.ts';
 
 let zkp: Zkp;
 let alice: ElementsWallet;
 let bob: ElementsWallet;
+let carol: ElementsWallet;
 
 before(async () => {
   zkp = await loadZkp();
   alice = new ElementsWallet(new Uint8Array(32).fill(1), zkp);
   bob = new ElementsWallet(new Uint8Array(32).fill(2), zkp);
+  carol = new ElementsWallet(new Uint8Array(32).fill(3), zkp);
 });
+
+/** An explicit policy-asset coin at a wallet address, as a block subsidy or an unblinded payment leaves it. */
+function explicitCoin(to: WalletAddress, amount: number, txid: string): SpendableCoin {
+  const output: TxOutput = {
+    script: Buffer.from(to.script),
+    value: ElementsValue.fromNumber(amount).bytes,
+    asset: AssetHash.fromHex(POLICY_ASSET).bytes,
+    nonce: Buffer.of(0),
+  };
+  return { txid, vout: 0, output, unblinded: explicitOutput(output), key: to.key };
+}
+
+const N = secp256k1.Point.CURVE().n;
+const scalar = (bytes: Uint8Array): bigint => BigInt(`0x${toHex(bytes) || '0'}`) % N;
+/** Commitment v·H + vbf·G with H = A + abf·G: one asset balances when Σv and Σ(v·abf + vbf) both balance. */
+const blindingTerm = (u: Unblinded): bigint => (u.value * scalar(u.assetBlinder) + scalar(u.valueBlinder)) % N;
 
 describe('keys and addresses', () => {
   test('SLIP-77: the master blinding key and a script key match the SLIP-0077 test vector', () => {
@@ -87,5 +109,159 @@ describe('keys and addresses', () => {
     assert.throws(() => alice.dumpBlindingKey(a.unconfidential), /Not a CT address/);
     assert.throws(() => bob.dumpBlindingKey(a.confidential), /Blinding key for address is unknown/);
     assert.throws(() => alice.addressInfo('bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080'), /Invalid address/);
+  });
+});
+
+describe('a confidential transaction', () => {
+  let funding: SpendableCoin[];
+  let bobAddress: WalletAddress;
+  let carolAddress: WalletAddress;
+  let carolPlain: WalletAddress;
+  let change: WalletAddress;
+  let tx: Transaction;
+  const FEE = 500n;
+
+  before(() => {
+    // alice first blinds an explicit coin to herself, then spends that blinded coin with a second, explicit one
+    const start = alice.newAddress('bech32');
+    const own = alice.newAddress('bech32');
+    const first = createTransaction(zkp, {
+      coins: [explicitCoin(start, 1_000_000, 'aa'.repeat(32))],
+      recipients: [{ script: own.script, amount: 600_000n, blindingKey: own.blinding.publicKey }],
+      fee: 300n,
+      change: { script: alice.newAddress('bech32', true).script },
+    });
+    const blindedOut = first.tx.outs[0];
+    const blindedCoin: SpendableCoin = {
+      txid: first.txid, vout: 0, output: blindedOut, key: own.key,
+      unblinded: unblindOutput(zkp, blindedOut, own.blinding.privateKey),
+    };
+    funding = [blindedCoin, explicitCoin(start, 50_000, 'bb'.repeat(32))];
+
+    bobAddress = bob.newAddress('bech32');
+    carolAddress = carol.newAddress('bech32');
+    carolPlain = carol.newAddress('bech32');
+    change = alice.newAddress('bech32', true);
+    const built = createTransaction(zkp, {
+      coins: funding,
+      recipients: [
+        { script: bobAddress.script, amount: 200_000n, blindingKey: bobAddress.blinding.publicKey },
+        { script: carolAddress.script, amount: 150_000n, blindingKey: carolAddress.blinding.publicKey },
+        { script: carolPlain.script, amount: 10_000n }, // explicit
+      ],
+      fee: FEE,
+      change: { script: change.script, blindingKey: change.blinding.publicKey },
+    });
+    tx = Transaction.fromHex(built.hex); // what a node would receive
+    assert.equal(tx.getId(), built.txid);
+  });
+
+  test('the first spend blinded its outputs and the coin unblinds to 600,000 sat of L-BTC', () => {
+    assert.equal(funding[0].unblinded.value, 600_000n);
+    assert.equal(funding[0].unblinded.asset, POLICY_ASSET);
+    assert.equal(funding[0].output.value.length, 33); // a Pedersen commitment, not an explicit value
+    assert.notDeepEqual(funding[0].unblinded.valueBlinder, new Uint8Array(32));
+  });
+
+  test('outputs: two confidential payments, one explicit, confidential change, explicit fee', () => {
+    assert.equal(tx.outs.length, 5);
+    for (const i of [0, 1, 3]) {
+      assert.equal(tx.outs[i].value.length, 33, `value commitment of output ${i}`);
+      assert.equal(tx.outs[i].asset.length, 33, `asset commitment of output ${i}`);
+      assert.equal(tx.outs[i].nonce.length, 33, `ECDH nonce commitment of output ${i}`);
+      assert.ok(tx.outs[i].rangeProof!.length > 0 && tx.outs[i].surjectionProof!.length > 0);
+      // elementsd's defaults: -ct_exponent 0, -ct_bits 52, minimum value 1
+      const info = new confidential.Confidential(zkp).rangeProofInfo(tx.outs[i].rangeProof!);
+      assert.deepEqual([info.ctExp, info.ctBits, info.minValue], [0, 52, 1]);
+    }
+    assert.deepEqual(explicitOutput(tx.outs[2]), {
+      value: 10_000n, asset: POLICY_ASSET, valueBlinder: new Uint8Array(32), assetBlinder: new Uint8Array(32),
+    });
+    assert.equal(tx.outs[4].script.length, 0);
+    assert.equal(explicitOutput(tx.outs[4]).value, FEE);
+    assert.equal(explicitOutput(tx.outs[4]).asset, POLICY_ASSET);
+  });
+
+  test('each receiver unblinds exactly its own output; the other key fails cleanly', () => {
+    const atBob = unblindOutput(zkp, tx.outs[0], bobAddress.blinding.privateKey);
+    assert.equal(atBob.value, 200_000n);
+    assert.equal(atBob.asset, POLICY_ASSET);
+    const atCarol = unblindOutput(zkp, tx.outs[1], carolAddress.blinding.privateKey);
+    assert.equal(atCarol.value, 150_000n);
+    assert.equal(atCarol.asset, POLICY_ASSET);
+    assert.throws(() => unblindOutput(zkp, tx.outs[0], carolAddress.blinding.privateKey), UnblindError);
+    assert.throws(() => unblindOutput(zkp, tx.outs[1], bobAddress.blinding.privateKey), UnblindError);
+    assert.throws(() => unblindOutput(zkp, tx.outs[3], bobAddress.blinding.privateKey), UnblindError);
+    // the key dumpblindingkey gives for the address unblinds as well
+    assert.equal(unblindOutput(zkp, tx.outs[0], fromHex(bob.dumpBlindingKey(bobAddress.confidential))).value, 200_000n);
+  });
+
+  test('amounts and blinders balance: inputs = outputs + fee, and the commitments open to them', () => {
+    const opened = [
+      unblindOutput(zkp, tx.outs[0], bobAddress.blinding.privateKey),
+      unblindOutput(zkp, tx.outs[1], carolAddress.blinding.privateKey),
+      explicitOutput(tx.outs[2]),
+      unblindOutput(zkp, tx.outs[3], change.blinding.privateKey),
+      explicitOutput(tx.outs[4]),
+    ];
+    const inputs = funding.map((c) => c.unblinded);
+    const sum = (xs: Unblinded[]) => xs.reduce((s, u) => s + u.value, 0n);
+    assert.equal(sum(inputs), 650_000n);
+    assert.equal(opened[3].value, 650_000n - 200_000n - 150_000n - 10_000n - FEE);
+    assert.equal(sum(inputs), sum(opened));
+    const terms = (xs: Unblinded[]) => xs.reduce((s, u) => (s + blindingTerm(u)) % N, 0n);
+    assert.equal(terms(inputs), terms(opened));
+
+    // each commitment is the Pedersen commitment of its opening, and its proofs verify
+    const ct = new confidential.Confidential(zkp);
+    const validator = new ZKPValidator(zkp);
+    const assetId = (hex: string) => AssetHash.fromHex(hex).bytesWithoutPrefix;
+    for (const i of [0, 1, 3]) {
+      const out = tx.outs[i];
+      const u = opened[i];
+      const assetCommitment = ct.assetCommitment(assetId(u.asset), Buffer.from(u.assetBlinder));
+      assert.deepEqual(assetCommitment, out.asset);
+      assert.deepEqual(ct.valueCommitment(u.value.toString(), assetCommitment, Buffer.from(u.valueBlinder)), out.value);
+      assert.ok(validator.verifyValueRangeProof(out.rangeProof!, out.value, out.asset, out.script));
+      assert.ok(validator.verifyAssetSurjectionProof(
+        inputs.map((c) => assetId(c.asset)), inputs.map((c) => Buffer.from(c.assetBlinder)),
+        assetId(u.asset), Buffer.from(u.assetBlinder), out.surjectionProof!,
+      ));
+    }
+  });
+
+  test('P2WPKH signatures verify against the Elements segwit v0 sighash, which covers the blinded outputs', () => {
+    tx.ins.forEach((input, i) => {
+      const coin = funding[i];
+      assert.equal(input.witness.length, 2);
+      const [signature, publicKey] = input.witness;
+      assert.deepEqual(new Uint8Array(publicKey), coin.key.publicKey);
+      assert.equal(signature[signature.length - 1], Transaction.SIGHASH_ALL);
+      const scriptCode = Buffer.from(`76a914${toHex(hash160(publicKey))}88ac`, 'hex');
+      const sighash = tx.hashForWitnessV0(i, scriptCode, coin.output.value, Transaction.SIGHASH_ALL);
+      const der = signature.subarray(0, -1);
+      assert.ok(verifyEcdsa(publicKey, sighash, der), `input ${i}`);
+      assert.ok(secp256k1.verify(der, sighash, publicKey, { prehash: false, format: 'der' }), `input ${i} (noble)`);
+      // a different spent amount commitment (or another output) changes the sighash
+      const other = tx.hashForWitnessV0(i, scriptCode, funding[1 - i].output.value, Transaction.SIGHASH_ALL);
+      assert.equal(verifyEcdsa(publicKey, other, der), false);
+      const changed = tx.clone();
+      changed.outs[4].value = ElementsValue.fromNumber(Number(FEE) + 1).bytes;
+      assert.equal(verifyEcdsa(publicKey, changed.hashForWitnessV0(i, scriptCode, coin.output.value, 1), der), false);
+    });
+  });
+
+  test('refusals: short of funds, and blinded coins with no blinded output', () => {
+    const start = alice.newAddress('bech32');
+    assert.throws(() => createTransaction(zkp, {
+      coins: [explicitCoin(start, 1_000, 'cc'.repeat(32))],
+      recipients: [{ script: carolPlain.script, amount: 1_000n }],
+      fee: 100n,
+    }), /Insufficient funds/);
+    assert.throws(() => createTransaction(zkp, {
+      coins: [funding[0]],
+      recipients: [{ script: carolPlain.script, amount: 600_000n - 100n }],
+      fee: 100n,
+    }), /needs at least one blinded output/);
   });
 });

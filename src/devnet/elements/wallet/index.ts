@@ -1,0 +1,12 @@
+// The Elements wallet primitives in one import, for the devnet's future elementsregtest node and its wallet RPCs.
+export { ELEMENTS_REGTEST, POLICY_ASSET, loadZkp, type Zkp } from './network.ts';
+export {
+  ELEMENTS_ADDRESS_KINDS, ElementsKeys, blindingKeyForScript, hash160, masterBlindingKeyFromSeed,
+  type ElementsAddressKind, type KeyPair,
+} from './keys.ts';
+export { confidentialAddress, decodeAddress, unconfidentialAddress, type DecodedAddress } from './address.ts';
+export { ElementsWallet, type AddressInfo, type WalletAddress } from './wallet.ts';
+export { UnblindError, explicitOutput, isConfidentialOutput, unblindOutput, type Unblinded } from './unblind.ts';
+export { buildBlindedPset, type BuildRequest, type BuiltOutput, type BuiltPset, type Coin, type Recipient } from './build.ts';
+export { finalizeTransaction, signP2wpkhInput, verifyEcdsa } from './sign.ts';
+export { createTransaction, type SignedTransaction, type SpendableCoin } from './send.ts';
