@@ -13,6 +13,7 @@ import { ELEMENTS_REGTEST, POLICY_ASSET, loadZkp, type Zkp } from '../../src/dev
 import { createTransaction, type SpendableCoin } from '../../src/devnet/elements/wallet/send.ts';
 import { verifyEcdsa } from '../../src/devnet/elements/wallet/sign.ts';
 import { UnblindError, explicitOutput, unblindOutput, type Unblinded } from '../../src/devnet/elements/wallet/unblind.ts';
+import { unblindTransaction, unspentBlindingFields } from '../../src/devnet/elements/wallet/views.ts';
 import { ElementsWallet, type WalletAddress } from '../../src/devnet/elements/wallet/wallet.ts';
 
 let zkp: Zkp;
@@ -119,6 +120,7 @@ describe('a confidential transaction', () => {
   let carolPlain: WalletAddress;
   let change: WalletAddress;
   let tx: Transaction;
+  let firstOutputs: TxOutput[];
   const FEE = 500n;
 
   before(() => {
@@ -131,6 +133,7 @@ describe('a confidential transaction', () => {
       fee: 300n,
       change: { script: alice.newAddress('bech32', true).script },
     });
+    firstOutputs = first.tx.outs;
     const blindedOut = first.tx.outs[0];
     const blindedCoin: SpendableCoin = {
       txid: first.txid, vout: 0, output: blindedOut, key: own.key,
@@ -161,6 +164,10 @@ describe('a confidential transaction', () => {
     assert.equal(funding[0].unblinded.asset, POLICY_ASSET);
     assert.equal(funding[0].output.value.length, 33); // a Pedersen commitment, not an explicit value
     assert.notDeepEqual(funding[0].unblinded.valueBlinder, new Uint8Array(32));
+    // a lone blinded output of explicit coins gets a blinded 0-value OP_RETURN beside it, as elementsd adds one
+    assert.deepEqual(firstOutputs.map((o) => toHex(o.script).slice(0, 4)), ['0014', '0014', '6a', '']);
+    assert.equal(firstOutputs[2].value.length, 33);
+    assert.equal(firstOutputs[1].value.length, 9); // the explicit change
   });
 
   test('outputs: two confidential payments, one explicit, confidential change, explicit fee', () => {
@@ -194,6 +201,30 @@ describe('a confidential transaction', () => {
     assert.throws(() => unblindOutput(zkp, tx.outs[3], bobAddress.blinding.privateKey), UnblindError);
     // the key dumpblindingkey gives for the address unblinds as well
     assert.equal(unblindOutput(zkp, tx.outs[0], fromHex(bob.dumpBlindingKey(bobAddress.confidential))).value, 200_000n);
+  });
+
+  test('listunspent fields and unblindrawtransaction show what each wallet opens', () => {
+    const opened = unblindOutput(zkp, tx.outs[0], bobAddress.blinding.privateKey);
+    const fields = unspentBlindingFields(tx.outs[0], opened);
+    assert.equal(fields.amount, 0.002);
+    assert.equal(fields.asset, POLICY_ASSET);
+    assert.equal(fields.amountblinder, toHex(Uint8Array.from(opened.valueBlinder).reverse()));
+    assert.equal(fields.assetblinder, toHex(Uint8Array.from(opened.assetBlinder).reverse()));
+    assert.match(fields.amountcommitment!, /^0[89][0-9a-f]{64}$/);
+    assert.match(fields.assetcommitment!, /^0[ab][0-9a-f]{64}$/);
+    assert.deepEqual(unspentBlindingFields(tx.outs[2], explicitOutput(tx.outs[2])), {
+      amount: 0.0001, asset: POLICY_ASSET, amountblinder: '0'.repeat(64), assetblinder: '0'.repeat(64),
+    });
+
+    const forBob = Transaction.fromHex(unblindTransaction(zkp, tx, bob.blindingKeyOf).toHex());
+    assert.deepEqual(explicitOutput(forBob.outs[0]).value, 200_000n);
+    assert.equal(toHex(forBob.outs[0].nonce), '00');
+    assert.equal(forBob.outs[0].rangeProof?.length ?? 0, 0);
+    for (const i of [1, 3]) assert.deepEqual(forBob.outs[i], tx.outs[i], `output ${i} is not bob's and stays blinded`);
+    assert.deepEqual(forBob.ins[0].witness, tx.ins[0].witness);
+    const forAlice = unblindTransaction(zkp, tx, alice.blindingKeyOf);
+    assert.equal(explicitOutput(forAlice.outs[3]).value, 650_000n - 360_000n - FEE);
+    assert.equal(forAlice.outs[0].value.length, 33);
   });
 
   test('amounts and blinders balance: inputs = outputs + fee, and the commitments open to them', () => {

@@ -63,9 +63,19 @@ function withChange(request: BuildRequest): Recipient[] {
   return outputs;
 }
 
+/**
+ * With explicit coins only, a lone blinded output would have to carry all the blinding itself (its commitment
+ * would open to v·A, showing the amount): like elementsd's wallet, add a blinded 0-value OP_RETURN output.
+ */
+function withSecondBlinded(recipients: Recipient[], blindedCoin: boolean): Recipient[] {
+  const blinded = recipients.filter((r) => r.blindingKey);
+  if (blindedCoin || blinded.length !== 1) return recipients;
+  return [...recipients, { script: Uint8Array.of(0x6a), amount: 0n, asset: blinded[0].asset, blindingKey: blinded[0].blindingKey }];
+}
+
 export function buildBlindedPset(zkp: Zkp, request: BuildRequest): BuiltPset {
-  const recipients = withChange(request);
   const blindedCoin = request.coins.some((c) => c.unblinded.valueBlinder.some((b) => b !== 0));
+  const recipients = withSecondBlinded(withChange(request), blindedCoin);
   if (blindedCoin && !recipients.some((r) => r.blindingKey)) {
     throw new Error('A transaction spending blinded coins needs at least one blinded output');
   }

@@ -7,6 +7,7 @@ export {
 export { confidentialAddress, decodeAddress, unconfidentialAddress, type DecodedAddress } from './address.ts';
 export { ElementsWallet, type AddressInfo, type WalletAddress } from './wallet.ts';
 export { UnblindError, explicitOutput, isConfidentialOutput, unblindOutput, type Unblinded } from './unblind.ts';
+export { unblindTransaction, unspentBlindingFields, type UnspentBlindingFields } from './views.ts';
 export { buildBlindedPset, type BuildRequest, type BuiltOutput, type BuiltPset, type Coin, type Recipient } from './build.ts';
 export { finalizeTransaction, signP2wpkhInput, verifyEcdsa } from './sign.ts';
 export { createTransaction, type SignedTransaction, type SpendableCoin } from './send.ts';

@@ -67,6 +67,9 @@ export class ElementsWallet {
     return this.byScript.get(toHex(script));
   }
 
+  /** The blinding private key of one of the wallet's scripts (what listunspent and unblindrawtransaction use). */
+  blindingKeyOf = (script: Uint8Array): Uint8Array | undefined => this.byOutputScript(script)?.blinding.privateKey;
+
   /**
    * getaddressinfo: `confidential` is the address with the wallet's blinding key, `confidential_key` the key the
    * given address itself carries ("" for an unconfidential one), and a confidential address with a foreign
