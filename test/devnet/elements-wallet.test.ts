@@ -7,7 +7,7 @@ import { mnemonicToSeedSync } from '@scure/bip39';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { AssetHash, ElementsValue, Transaction, ZKPValidator, address, confidential, type TxOutput } from 'liquidjs-lib';
 import { fromHex, toHex } from '../../src/devnet/bitcoin/bytes.ts';
-import { confidentialAddress, decodeAddress } from '../../src/devnet/elements/wallet/address.ts';
+import { confidentialAddress, decodeAddress, unconfidentialAddress } from '../../src/devnet/elements/wallet/address.ts';
 import { blindingKeyForScript, hash160, masterBlindingKeyFromSeed } from '../../src/devnet/elements/wallet/keys.ts';
 import { ELEMENTS_REGTEST, POLICY_ASSET, loadZkp, type Zkp } from '../../src/devnet/elements/wallet/network.ts';
 import { createTransaction, type SpendableCoin } from '../../src/devnet/elements/wallet/send.ts';
@@ -59,6 +59,21 @@ describe('keys and addresses', () => {
     assert.equal(ELEMENTS_REGTEST.scriptHash, 75);
     assert.equal(ELEMENTS_REGTEST.confidentialPrefix, 4);
     assert.equal(ELEMENTS_REGTEST.assetHash, POLICY_ASSET);
+  });
+
+  test('an address elementsd (elementsregtest) gave decodes to its validateaddress fields and encodes back', () => {
+    const shown = {
+      address: 'el1qq2akgh05kecfktl64u9w66rgxkh7vxr0k76ejkx9y2j8mjtg29z96kk2qyqlm6c98yzpe95snzra6qeluvg8c8a2keyvvsrnc',
+      scriptPubKey: '00145aca0101fdeb0539041c96909887dd033fe3107c',
+      confidential_key: '02bb645df4b6709b2ffaaf0aed686835afe6186fb7b59958c522a47dc96851445d',
+      unconfidential: 'ert1qtt9qzq0aavznjpquj6gf3p7aqvl7xyruythjue',
+    };
+    const decoded = decodeAddress(shown.address);
+    assert.equal(toHex(decoded.script), shown.scriptPubKey);
+    assert.equal(toHex(decoded.blindingKey!), shown.confidential_key);
+    assert.equal(decoded.unconfidential, shown.unconfidential);
+    assert.equal(confidentialAddress(fromHex(shown.scriptPubKey), fromHex(shown.confidential_key)), shown.address);
+    assert.equal(unconfidentialAddress(fromHex(shown.scriptPubKey)), shown.unconfidential);
   });
 
   for (const [kind, witness] of [['bech32', 'q'], ['bech32m', 'p']] as const) {
