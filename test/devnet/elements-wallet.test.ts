@@ -1,16 +1,17 @@
 // The Elements wallet primitives the devnet's elementsregtest node will use: SLIP-77 blinding keys, confidential
 // and unconfidential addresses, a blinded transaction whose receivers each unblind only their own output, the
 // balance of values and blinders, and P2WPKH signatures over Elements' segwit v0 sighash.
+// Every assert.ok carries a message: without one, node rebuilds it by parsing tsx's one-line output, which hangs.
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mnemonicToSeedSync } from '@scure/bip39';
-import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { schnorr, secp256k1 } from '@noble/curves/secp256k1.js';
 import { AssetHash, ElementsValue, Transaction, ZKPValidator, address, confidential, type TxOutput } from 'liquidjs-lib';
 import { fromHex, toHex } from '../../src/devnet/bitcoin/bytes.ts';
 import { confidentialAddress, decodeAddress, unconfidentialAddress } from '../../src/devnet/elements/wallet/address.ts';
 import { blindingKeyForScript, hash160, masterBlindingKeyFromSeed } from '../../src/devnet/elements/wallet/keys.ts';
 import { ELEMENTS_REGTEST, POLICY_ASSET, loadZkp, type Zkp } from '../../src/devnet/elements/wallet/network.ts';
-import { createTransaction, type SpendableCoin } from '../../src/devnet/elements/wallet/send.ts';
+import { DEFAULT_GENESIS_HASH, createTransaction, type SpendableCoin } from '../../src/devnet/elements/wallet/send.ts';
 import { verifyEcdsa } from '../../src/devnet/elements/wallet/sign.ts';
 import { UnblindError, explicitOutput, unblindOutput, type Unblinded } from '../../src/devnet/elements/wallet/unblind.ts';
 import { unblindTransaction, unspentBlindingFields } from '../../src/devnet/elements/wallet/views.ts';
@@ -191,7 +192,7 @@ describe('a confidential transaction', () => {
       assert.equal(tx.outs[i].value.length, 33, `value commitment of output ${i}`);
       assert.equal(tx.outs[i].asset.length, 33, `asset commitment of output ${i}`);
       assert.equal(tx.outs[i].nonce.length, 33, `ECDH nonce commitment of output ${i}`);
-      assert.ok(tx.outs[i].rangeProof!.length > 0 && tx.outs[i].surjectionProof!.length > 0);
+      assert.ok(tx.outs[i].rangeProof!.length > 0 && tx.outs[i].surjectionProof!.length > 0, `proofs of output ${i}`);
       // elementsd's defaults: -ct_exponent 0, -ct_bits 52, minimum value 1
       const info = new confidential.Confidential(zkp).rangeProofInfo(tx.outs[i].rangeProof!);
       assert.deepEqual([info.ctExp, info.ctBits, info.minValue], [0, 52, 1]);
@@ -268,11 +269,11 @@ describe('a confidential transaction', () => {
       const assetCommitment = ct.assetCommitment(assetId(u.asset), Buffer.from(u.assetBlinder));
       assert.deepEqual(assetCommitment, out.asset);
       assert.deepEqual(ct.valueCommitment(u.value.toString(), assetCommitment, Buffer.from(u.valueBlinder)), out.value);
-      assert.ok(validator.verifyValueRangeProof(out.rangeProof!, out.value, out.asset, out.script));
+      assert.ok(validator.verifyValueRangeProof(out.rangeProof!, out.value, out.asset, out.script), `range proof ${i}`);
       assert.ok(validator.verifyAssetSurjectionProof(
         inputs.map((c) => assetId(c.asset)), inputs.map((c) => Buffer.from(c.assetBlinder)),
         assetId(u.asset), Buffer.from(u.assetBlinder), out.surjectionProof!,
-      ));
+      ), `surjection proof ${i}`);
     }
   });
 
@@ -295,6 +296,38 @@ describe('a confidential transaction', () => {
       changed.outs[4].value = ElementsValue.fromNumber(Number(FEE) + 1).bytes;
       assert.equal(verifyEcdsa(publicKey, changed.hashForWitnessV0(i, scriptCode, coin.output.value, 1), der), false);
     });
+  });
+
+  test('a P2TR key-path coin: output key tweaked by TapTweak/elements, Schnorr signature over the Elements taproot sighash', () => {
+    const tr = alice.newAddress('bech32m');
+    const internal = tr.key.publicKey.subarray(1);
+    const tweak = scalar(schnorr.utils.taggedHash('TapTweak/elements', internal));
+    const P = schnorr.utils.lift_x(BigInt(`0x${toHex(internal)}`)); // the even-y internal key
+    const Q = P.add(secp256k1.Point.BASE.multiply(tweak));
+    assert.equal(toHex(tr.script.subarray(2)), toHex(Q.toBytes(true).subarray(1)));
+
+    const wpkh = alice.newAddress('bech32');
+    const coins = [explicitCoin(tr, 300_000, 'dd'.repeat(32)), explicitCoin(wpkh, 20_000, 'ee'.repeat(32))];
+    const spend = Transaction.fromHex(createTransaction(zkp, {
+      coins,
+      recipients: [{ script: bobAddress.script, amount: 100_000n, blindingKey: bobAddress.blinding.publicKey }],
+      fee: 400n,
+      change: { script: change.script, blindingKey: change.blinding.publicKey },
+    }).hex);
+    assert.equal(spend.ins[0].witness.length, 1);
+    const [signature] = spend.ins[0].witness;
+    assert.equal(signature.length, 64); // SIGHASH_DEFAULT: no sighash byte
+    const sighashWith = (genesis: Uint8Array) => spend.hashForWitnessV1(
+      0, coins.map((c) => c.output.script), coins.map((c) => ({ asset: c.output.asset, value: c.output.value })),
+      Transaction.SIGHASH_DEFAULT, Buffer.from(genesis),
+    );
+    assert.ok(schnorr.verify(signature, sighashWith(DEFAULT_GENESIS_HASH), tr.script.subarray(2)), 'P2TR input');
+    assert.equal(schnorr.verify(signature, sighashWith(new Uint8Array(32).fill(9)), tr.script.subarray(2)), false);
+    // the P2WPKH input beside it
+    const [der, pub] = [spend.ins[1].witness[0].subarray(0, -1), spend.ins[1].witness[1]];
+    const scriptCode = Buffer.from(`76a914${toHex(hash160(pub))}88ac`, 'hex');
+    assert.ok(verifyEcdsa(pub, spend.hashForWitnessV0(1, scriptCode, coins[1].output.value, Transaction.SIGHASH_ALL), der), 'P2WPKH input');
+    assert.equal(unblindOutput(zkp, spend.outs[0], bobAddress.blinding.privateKey).value, 100_000n);
   });
 
   test('refusals: short of funds, and blinded coins with no blinded output', () => {

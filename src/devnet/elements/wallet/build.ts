@@ -44,6 +44,7 @@ export interface BuiltPset {
 }
 
 const ZERO32 = new Uint8Array(32);
+export const isP2tr = (script: Uint8Array): boolean => script.length === 34 && script[0] === 0x51 && script[1] === 0x20;
 const assetBytes = (asset: string): Buffer => AssetHash.fromHex(asset).bytesWithoutPrefix;
 
 /** Adds a change output per asset that the recipients and fee leave over; throws when coins do not cover them. */
@@ -82,7 +83,8 @@ export function buildBlindedPset(zkp: Zkp, request: BuildRequest): BuiltPset {
   const pset = Creator.newPset();
   const updater = new Updater(pset);
   updater.addInputs(request.coins.map((c) => ({
-    txid: c.txid, txIndex: c.vout, witnessUtxo: c.output, sighashType: Transaction.SIGHASH_ALL,
+    txid: c.txid, txIndex: c.vout, witnessUtxo: c.output,
+    sighashType: isP2tr(c.output.script) ? Transaction.SIGHASH_DEFAULT : Transaction.SIGHASH_ALL,
   })));
   const outputs: UpdaterOutput[] = recipients.map((r) => ({
     asset: r.asset ?? POLICY_ASSET,

@@ -8,6 +8,6 @@ export { confidentialAddress, decodeAddress, unconfidentialAddress, type Decoded
 export { ElementsWallet, type AddressInfo, type WalletAddress } from './wallet.ts';
 export { UnblindError, explicitOutput, isConfidentialOutput, unblindOutput, type Unblinded } from './unblind.ts';
 export { unblindTransaction, unspentBlindingFields, type UnspentBlindingFields } from './views.ts';
-export { buildBlindedPset, type BuildRequest, type BuiltOutput, type BuiltPset, type Coin, type Recipient } from './build.ts';
-export { finalizeTransaction, signP2wpkhInput, verifyEcdsa } from './sign.ts';
-export { createTransaction, type SignedTransaction, type SpendableCoin } from './send.ts';
+export { buildBlindedPset, isP2tr, type BuildRequest, type BuiltOutput, type BuiltPset, type Coin, type Recipient } from './build.ts';
+export { finalizeTransaction, signP2trKeyPathInput, signP2wpkhInput, verifyEcdsa } from './sign.ts';
+export { DEFAULT_GENESIS_HASH, createTransaction, type SignedTransaction, type SpendRequest, type SpendableCoin } from './send.ts';
