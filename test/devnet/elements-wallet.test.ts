@@ -110,6 +110,9 @@ describe('keys and addresses', () => {
     assert.equal(info.pubkey, toHex(a.key.publicKey));
     assert.equal(info.witness_version, 0);
     assert.equal(info.witness_program, toHex(hash160(a.key.publicKey)));
+    const tr = alice.addressInfo(alice.newAddress('bech32m').confidential);
+    assert.deepEqual([tr.witness_version, tr.pubkey, tr.iswitness, tr.hdkeypath], [1, undefined, true, "m/86'/1'/0'/0/1"]);
+    assert.equal(alice.addressInfo(alice.newAddress('bech32', true).unconfidential).ischange, true);
     // the unconfidential form: the wallet's confidential address, but no key carried by the address itself
     const plain = alice.addressInfo(a.unconfidential);
     assert.equal(plain.confidential, a.confidential);

@@ -71,7 +71,8 @@ function withChange(request: BuildRequest): Recipient[] {
 function withSecondBlinded(recipients: Recipient[], blindedCoin: boolean): Recipient[] {
   const blinded = recipients.filter((r) => r.blindingKey);
   if (blindedCoin || blinded.length !== 1) return recipients;
-  return [...recipients, { script: Uint8Array.of(0x6a), amount: 0n, asset: blinded[0].asset, blindingKey: blinded[0].blindingKey }];
+  const dummy = { script: Uint8Array.of(0x6a), amount: 0n, asset: blinded[0].asset, blindingKey: blinded[0].blindingKey };
+  return [...recipients, dummy];
 }
 
 export function buildBlindedPset(zkp: Zkp, request: BuildRequest): BuiltPset {
@@ -123,7 +124,9 @@ function openOutputs(zkp: Zkp, pset: Pset, nonces: Map<number, Buffer>): BuiltOu
     if (!nonce) {
       const { value, asset } = pset.outputs[index];
       const hex = toHex(Uint8Array.from(asset!).reverse());
-      return { index, script, blinded: false, fee, value: BigInt(value), asset: hex, valueBlinder: ZERO32, assetBlinder: ZERO32 };
+      return {
+        index, script, blinded: false, fee, value: BigInt(value), asset: hex, valueBlinder: ZERO32, assetBlinder: ZERO32,
+      };
     }
     const open = ct.unblindOutputWithNonce(out, nonce);
     return {

@@ -26,12 +26,15 @@ export function signP2wpkhInput(pset: Pset, index: number, key: KeyPair): void {
  * Signs input `index` (a P2TR coin of `key`, key path) with SIGHASH_DEFAULT: a 64-byte Schnorr signature by the
  * key tweaked with "TapTweak/elements". `genesisBlockHash` is in internal byte order, as liquidjs-lib's networks.
  */
-export function signP2trKeyPathInput(zkp: Zkp, pset: Pset, index: number, key: KeyPair, genesisBlockHash: Uint8Array): void {
+export function signP2trKeyPathInput(
+  zkp: Zkp, pset: Pset, index: number, key: KeyPair, genesisBlockHash: Uint8Array,
+): void {
   const genesis = Buffer.from(genesisBlockHash);
   const sighash = pset.getInputPreimage(index, Transaction.SIGHASH_DEFAULT, genesis);
   const taproot = bip341.BIP341Factory(zkp.ecc as unknown as Parameters<typeof bip341.BIP341Factory>[0]);
   const signature = taproot.taprootSignKey(sighash, Buffer.from(key.privateKey));
-  const check = (outputKey: Buffer, hash: Buffer, sig: Buffer): boolean => schnorr.verify(sig.subarray(0, 64), hash, outputKey);
+  const check = (outputKey: Buffer, hash: Buffer, sig: Buffer): boolean =>
+    schnorr.verify(sig.subarray(0, 64), hash, outputKey);
   new Signer(pset).addSignature(index, { tapKeySig: signature, genesisBlockHash: genesis }, check);
 }
 

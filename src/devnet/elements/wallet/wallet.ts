@@ -81,7 +81,8 @@ export class ElementsWallet {
     const carried = decoded.blindingKey ? toHex(decoded.blindingKey) : '';
     const mine = own !== undefined && (carried === '' || carried === toHex(own.blinding.publicKey));
     const script = decoded.script;
-    const witness = script.length >= 4 && (script[0] === 0 || (script[0] >= 0x51 && script[0] <= 0x60)) && script[1] === script.length - 2;
+    const version = script[0] === 0 ? 0 : script[0] >= 0x51 && script[0] <= 0x60 ? script[0] - 0x50 : -1;
+    const witness = version >= 0 && script.length >= 4 && script[1] === script.length - 2;
     return {
       address: text,
       scriptPubKey: toHex(decoded.script),
@@ -90,7 +91,7 @@ export class ElementsWallet {
       iswatchonly: false,
       isscript: script.length === 23 && script[0] === 0xa9 && script[22] === 0x87, // P2SH
       iswitness: witness,
-      ...(witness ? { witness_version: script[0] === 0 ? 0 : script[0] - 0x50, witness_program: toHex(script.subarray(2)) } : {}),
+      ...(witness ? { witness_version: version, witness_program: toHex(script.subarray(2)) } : {}),
       ...(own?.kind === 'bech32' ? { pubkey: toHex(own.key.publicKey) } : {}),
       confidential: mine ? own.confidential : decoded.blindingKey ? text : decoded.unconfidential,
       confidential_key: carried,
