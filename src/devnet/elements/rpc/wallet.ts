@@ -1,0 +1,202 @@
+// elementsd's wallet RPCs on a loaded wallet: addresses and blinding keys, balances per asset (L-BTC shown by its
+// label "bitcoin"), listunspent with blinding fields, sendtoaddress and unblindrawtransaction.
+import { Transaction } from 'liquidjs-lib';
+import { isHex, toHex } from '../../bitcoin/bytes.ts';
+import {
+  RpcFailure, RPC_DESERIALIZATION_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_TYPE_ERROR, RPC_WALLET_ERROR,
+} from '../../bitcoin/rpc/errors.ts';
+import { amountArg, integerArg } from '../../bitcoin/rpc/params.ts';
+import { MIN_RELAY_SAT_PER_KVB } from '../accept.ts';
+import { decodeAddress, type DecodedAddress } from '../wallet/address.ts';
+import { ELEMENTS_ADDRESS_KINDS, type ElementsAddressKind } from '../wallet/keys.ts';
+import { POLICY_ASSET } from '../wallet/network.ts';
+import type { AssetBalances } from '../wallet/node-wallet.ts';
+import { payTo } from '../wallet/pay.ts';
+import { unblindTransaction, unspentBlindingFields } from '../wallet/views.ts';
+import { TxRejected } from '../node.ts';
+import type { ElementsMethodTable } from './context.ts';
+
+function addressArg(value: unknown): DecodedAddress {
+  try {
+    return decodeAddress(String(value));
+  } catch {
+    throw new RpcFailure(RPC_INVALID_ADDRESS_OR_KEY, 'Invalid address');
+  }
+}
+
+function addressKind(value: unknown): ElementsAddressKind {
+  if (value === undefined) return 'bech32';
+  if (!ELEMENTS_ADDRESS_KINDS.includes(value as ElementsAddressKind)) {
+    throw new RpcFailure(RPC_INVALID_ADDRESS_OR_KEY, `Unknown address type '${String(value)}'`);
+  }
+  return value as ElementsAddressKind;
+}
+
+/** elementsd's AmountMapToUniv: assets by label (the policy asset is "bitcoin", always present), in BTC. */
+function assetAmounts(balances: AssetBalances): Record<string, number> {
+  const result: Record<string, number> = { bitcoin: 0 };
+  for (const [asset, sat] of balances) result[asset === POLICY_ASSET ? 'bitcoin' : asset] = Number(sat) / 1e8;
+  return result;
+}
+
+export const walletMethods: ElementsMethodTable = {
+  getnewaddress: {
+    params: [
+      { name: 'label', type: 'string' },
+      { name: 'address_type', type: 'string' },
+    ],
+    run: ([, type], ctx) => ctx.wallet().newAddress(addressKind(type), false).confidential,
+  },
+
+  getrawchangeaddress: {
+    params: [{ name: 'address_type', type: 'string' }],
+    run: ([type], ctx) => ctx.wallet().newAddress(addressKind(type), true).confidential,
+  },
+
+  getaddressinfo: {
+    params: [{ name: 'address', type: 'string', required: true }],
+    run: ([address], ctx) => {
+      addressArg(address);
+      return ctx.wallet().inner.addressInfo(address as string);
+    },
+  },
+
+  dumpblindingkey: {
+    params: [{ name: 'address', type: 'string', required: true }],
+    run: ([address], ctx) => {
+      const decoded = addressArg(address);
+      if (!decoded.blindingKey) throw new RpcFailure(RPC_TYPE_ERROR, 'Not a CT address');
+      try {
+        return ctx.wallet().inner.dumpBlindingKey(address as string);
+      } catch (error) {
+        throw new RpcFailure(RPC_WALLET_ERROR, (error as Error).message);
+      }
+    },
+  },
+
+  getbalances: {
+    params: [],
+    run: (_args, ctx) => {
+      const balances = ctx.wallet().balances();
+      return {
+        mine: {
+          trusted: assetAmounts(balances.trusted),
+          untrusted_pending: assetAmounts(balances.untrusted),
+          immature: assetAmounts(balances.immature),
+        },
+        lastprocessedblock: { hash: ctx.node.tip.hash, height: ctx.node.height },
+      };
+    },
+  },
+
+  getbalance: {
+    params: [
+      { name: 'dummy', type: 'string' },
+      { name: 'minconf', type: 'number' },
+      { name: 'include_watchonly', type: 'bool' },
+      { name: 'avoid_reuse', type: 'bool' },
+    ],
+    run: ([, minconf], ctx) => {
+      const min = minconf === undefined ? 0 : integerArg(minconf, 'minconf');
+      const sums: AssetBalances = new Map();
+      for (const coin of ctx.wallet().unspent()) {
+        if (coin.state !== 'trusted' || coin.confirmations < min) continue;
+        sums.set(coin.unblinded.asset, (sums.get(coin.unblinded.asset) ?? 0n) + coin.unblinded.value);
+      }
+      return assetAmounts(sums);
+    },
+  },
+
+  listunspent: {
+    params: [
+      { name: 'minconf', type: 'number' },
+      { name: 'maxconf', type: 'number' },
+      { name: 'addresses', type: 'array' },
+      { name: 'include_unsafe', type: 'bool' },
+      { name: 'query_options', type: 'object' },
+    ],
+    run: ([minconf, maxconf, addresses, includeUnsafe], ctx) => {
+      const min = minconf === undefined ? 1 : integerArg(minconf, 'minconf');
+      const max = maxconf === undefined ? 9_999_999 : integerArg(maxconf, 'maxconf');
+      let filter: Set<string> | undefined;
+      if (addresses !== undefined) {
+        filter = new Set();
+        for (const address of addresses as unknown[]) {
+          const script = toHex(addressArg(address).script);
+          if (filter.has(script)) throw new RpcFailure(RPC_INVALID_PARAMETER, `Invalid parameter, duplicated address: ${String(address)}`);
+          filter.add(script);
+        }
+      }
+      return ctx
+        .wallet()
+        .unspent()
+        .filter((c) => c.state !== 'immature' && c.confirmations >= min && c.confirmations <= max)
+        .filter((c) => includeUnsafe !== false || c.state === 'trusted')
+        .filter((c) => !filter || filter.has(toHex(c.address.script)))
+        .sort((a, b) => b.confirmations - a.confirmations || a.txid.localeCompare(b.txid) || a.vout - b.vout)
+        .map((c) => ({
+          txid: c.txid,
+          vout: c.vout,
+          address: c.address.confidential,
+          ...(c.address.branch === 0 ? { label: '' } : {}),
+          scriptPubKey: toHex(c.address.script),
+          ...unspentBlindingFields(c.output, c.unblinded),
+          confirmations: c.confirmations,
+          spendable: true,
+          solvable: true,
+          safe: c.state === 'trusted',
+        }));
+    },
+  },
+
+  sendtoaddress: {
+    params: [
+      { name: 'address', type: 'string', required: true },
+      { name: 'amount', type: 'amount', required: true },
+      { name: 'comment', type: 'string' },
+      { name: 'comment_to', type: 'string' },
+      { name: 'subtractfeefromamount', type: 'bool' },
+      { name: 'replaceable', type: 'bool' },
+      { name: 'conf_target', type: 'number' },
+      { name: 'estimate_mode', type: 'string' },
+      { name: 'avoid_reuse', type: 'bool' },
+      { name: 'assetlabel', type: 'string' },
+      { name: 'ignoreblindfail', type: 'bool' },
+      { name: 'fee_rate', type: 'amount' },
+      { name: 'verbose', type: 'bool' },
+    ],
+    run: async ([address, amount, , , subtract, , , , , assetlabel, , feeRate, verbose], ctx) => {
+      const wallet = ctx.wallet();
+      const to = addressArg(address);
+      const sat = amountArg(amount);
+      if (sat <= 0n) throw new RpcFailure(RPC_TYPE_ERROR, 'Invalid amount for send');
+      if (assetlabel !== undefined && assetlabel !== 'bitcoin' && assetlabel !== POLICY_ASSET) {
+        throw new RpcFailure(RPC_WALLET_ERROR, 'This devnet sends only the policy asset (L-BTC)');
+      }
+      // fee_rate is sat/vB; amountArg reads it with 8 decimals.
+      const satPerKvB = feeRate === undefined ? MIN_RELAY_SAT_PER_KVB : (amountArg(feeRate) * 1000n) / 100_000_000n;
+      try {
+        const txid = await payTo(ctx.node, wallet, { to, amount: sat, subtractFee: subtract === true }, satPerKvB);
+        return verbose ? { txid, fee_reason: feeRate === undefined ? 'Fallback fee' : 'User-specified feerate' } : txid;
+      } catch (error) {
+        if (error instanceof TxRejected) throw new RpcFailure(error.code, error.message);
+        throw error;
+      }
+    },
+  },
+
+  unblindrawtransaction: {
+    params: [{ name: 'hex', type: 'string', required: true }],
+    run: ([hex], ctx) => {
+      let tx: Transaction;
+      try {
+        if (!isHex(hex as string)) throw new Error('not hex');
+        tx = Transaction.fromHex(hex as string);
+      } catch {
+        throw new RpcFailure(RPC_DESERIALIZATION_ERROR, 'TX decode failed');
+      }
+      const wallet = ctx.wallet();
+      return { hex: unblindTransaction(wallet.zkp, tx, wallet.inner.blindingKeyOf).toHex() };
+    },
+  },
+};
