@@ -1,13 +1,14 @@
 // The Elements devnet's named wallets over real JSON-RPC (port 0): funded operator and user wallets, a blinded
 // sendtoaddress the user sees untrusted then trusted and unblinds with its key, -6 on overspending, a reorg moving
-// a receipt back to pending and wallets and balances kept across a restart.
+// a receipt back to pending, wallets and balances kept across a restart, and startDevnet's opt-in `elements` entry.
 // Every assert.ok carries a message: without one, node rebuilds it by parsing tsx's one-line output, which hangs.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startElementsDevnet, type ElementsDevnet } from '../../src/devnet/elements/index.ts';
+import { startDevnet, type DevnetInfo } from '../../src/devnet/index.ts';
 import { REGTEST_POLICY_ASSET } from '../../src/devnet/elements/verify/index.ts';
 
 interface RpcError {
@@ -220,5 +221,24 @@ describe('Elements devnet wallets', () => {
     assert.equal((await user.call<{ ismine: boolean }>('getaddressinfo', address)).ismine, true, 'issued keys persist');
     assert.notEqual(await user.call<string>('getnewaddress'), address, 'and the next one is new');
     assert.equal((await rpc.error('createwallet', 'user')).code, -4);
+  });
+});
+
+describe('startDevnet with elements', () => {
+  test('writes the elements entry to devnet.json', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ferry-devnet-elements-'));
+    const started = await startDevnet({ dataDir: dir, bitcoinPort: 0, elements: true, elementsPort: 0 });
+    try {
+      const info = JSON.parse(readFileSync(join(dir, 'devnet.json'), 'utf8')) as DevnetInfo;
+      assert.ok(info.elements, 'elements entry present');
+      assert.match(info.elements.rpcUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+      assert.deepEqual(info.elements.wallets, { operator: 'operator', user: 'user' });
+      assert.equal(info.elements.rpcUser, started.elements!.rpcUser);
+      const rpc = new Rpc(started.elements!).for('operator');
+      assert.deepEqual((await rpc.call<Balances>('getbalances')).mine.trusted, { bitcoin: 50 });
+    } finally {
+      await started.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
