@@ -112,6 +112,10 @@ describe('Elements devnet wallets', () => {
     assert.equal(coin.asset, REGTEST_POLICY_ASSET);
     assert.equal(coin.amountblinder, '0'.repeat(64), 'a coinbase is explicit');
     assert.equal(coin.amountcommitment, undefined);
+    assert.match(coin.address, /^ert1q/, 'the script\'s unconfidential address, as elementsd lists it');
+    assert.equal((await operator.call<Unspent[]>('listunspent', 1, 9999999, [], true, { asset: 'bitcoin' })).length, 1);
+    assert.deepEqual(await operator.call('listunspent', 1, 9999999, [], true, { asset: '11'.repeat(32) }), []);
+    assert.equal((await operator.error('listunspent', 1, 9999999, ['nonsense'])).message, 'Invalid Bitcoin address: nonsense');
     const error = await rpc.error('getbalances');
     assert.equal(error.code, -19, 'several wallets loaded and none named');
   });
@@ -125,6 +129,7 @@ describe('Elements devnet wallets', () => {
     assert.match(info.unconfidential, /^ert1q/);
     assert.equal((await operator.call<{ ismine: boolean }>('getaddressinfo', address)).ismine, false);
     assert.match(await user.call<string>('getnewaddress', '', 'bech32m'), /^el1p/);
+    assert.match(await user.call<string>('getnewaddress', '', 'blech32'), /^el1q/, 'blech32 is bech32, as Boltz asks for it');
     assert.equal((await user.error('getnewaddress', '', 'legacy')).code, -5);
   });
 
@@ -171,7 +176,11 @@ describe('Elements devnet wallets', () => {
   test('the user unblinds the payment with dumpblindingkey and unblindrawtransaction', async () => {
     const key = await user.call<string>('dumpblindingkey', receipt.address);
     assert.match(key, /^[0-9a-f]{64}$/);
-    assert.equal((await operator.error('dumpblindingkey', receipt.address)).code, -4, 'not the operator\'s address');
+    assert.deepEqual(
+      await operator.error('dumpblindingkey', receipt.address),
+      { code: -5, message: 'CT address blinding key does not match the blinding key in wallet' },
+      'the operator\'s key for that script is not the one the address carries',
+    );
     const hex = await rpc.call<string>('getrawtransaction', receipt.txid);
     const { hex: opened } = await user.call<{ hex: string }>('unblindrawtransaction', hex);
     const decoded = await rpc.call<RawTx>('decoderawtransaction', opened);

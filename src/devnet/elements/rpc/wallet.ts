@@ -24,12 +24,14 @@ function addressArg(value: unknown): DecodedAddress {
   }
 }
 
+/** elementsd's output types: "blech32" is an alias of "bech32"; legacy and p2sh-segwit are not issued here. */
 function addressKind(value: unknown): ElementsAddressKind {
-  if (value === undefined) return 'bech32';
-  if (!ELEMENTS_ADDRESS_KINDS.includes(value as ElementsAddressKind)) {
-    throw new RpcFailure(RPC_INVALID_ADDRESS_OR_KEY, `Unknown address type '${String(value)}'`);
+  if (value === undefined || value === 'blech32') return 'bech32';
+  if (ELEMENTS_ADDRESS_KINDS.includes(value as ElementsAddressKind)) return value as ElementsAddressKind;
+  if (value === 'legacy' || value === 'p2sh-segwit') {
+    throw new RpcFailure(RPC_INVALID_ADDRESS_OR_KEY, `This devnet issues only bech32 (blech32) and bech32m addresses, not '${value}'`);
   }
-  return value as ElementsAddressKind;
+  throw new RpcFailure(RPC_INVALID_ADDRESS_OR_KEY, `Unknown address type '${String(value)}'`);
 }
 
 /** elementsd's AmountMapToUniv: assets by label (the policy asset is "bitcoin", always present), in BTC. */
@@ -37,6 +39,20 @@ function assetAmounts(balances: AssetBalances): Record<string, number> {
   const result: Record<string, number> = { bitcoin: 0 };
   for (const [asset, sat] of balances) result[asset === POLICY_ASSET ? 'bitcoin' : asset] = Number(sat) / 1e8;
   return result;
+}
+
+/** listunspent's query_options: minimumAmount, maximumAmount, maximumCount, asset (id or "bitcoin"), immature. */
+function queryOptions(value: unknown): { min: bigint; max?: bigint; count?: number; asset?: string; immature: boolean } {
+  const query = (value ?? {}) as Record<string, unknown>;
+  const count = query.maximumCount === undefined ? undefined : integerArg(query.maximumCount, 'maximumCount');
+  const asset = query.asset === undefined || query.asset === '' ? undefined : String(query.asset);
+  return {
+    min: query.minimumAmount === undefined ? 0n : amountArg(query.minimumAmount),
+    max: query.maximumAmount === undefined ? undefined : amountArg(query.maximumAmount),
+    count: count !== undefined && count > 0 ? count : undefined,
+    asset: asset === 'bitcoin' ? POLICY_ASSET : asset,
+    immature: query.include_immature_coinbase === true,
+  };
 }
 
 export const walletMethods: ElementsMethodTable = {
@@ -63,14 +79,14 @@ export const walletMethods: ElementsMethodTable = {
 
   dumpblindingkey: {
     params: [{ name: 'address', type: 'string', required: true }],
+    // As elementsd: the key is derived from the master blinding key for any script; a CT address must carry it.
     run: ([address], ctx) => {
       const decoded = addressArg(address);
-      if (!decoded.blindingKey) throw new RpcFailure(RPC_TYPE_ERROR, 'Not a CT address');
-      try {
-        return ctx.wallet().inner.dumpBlindingKey(address as string);
-      } catch (error) {
-        throw new RpcFailure(RPC_WALLET_ERROR, (error as Error).message);
+      const key = ctx.wallet().inner.keys.blindingKey(decoded.script);
+      if (decoded.blindingKey && toHex(decoded.blindingKey) !== toHex(key.publicKey)) {
+        throw new RpcFailure(RPC_INVALID_ADDRESS_OR_KEY, 'CT address blinding key does not match the blinding key in wallet');
       }
+      return toHex(key.privateKey);
     },
   },
 
@@ -115,29 +131,39 @@ export const walletMethods: ElementsMethodTable = {
       { name: 'include_unsafe', type: 'bool' },
       { name: 'query_options', type: 'object' },
     ],
-    run: ([minconf, maxconf, addresses, includeUnsafe], ctx) => {
+    run: ([minconf, maxconf, addresses, includeUnsafe, options], ctx) => {
       const min = minconf === undefined ? 1 : integerArg(minconf, 'minconf');
       const max = maxconf === undefined ? 9_999_999 : integerArg(maxconf, 'maxconf');
       let filter: Set<string> | undefined;
       if (addresses !== undefined) {
         filter = new Set();
         for (const address of addresses as unknown[]) {
-          const script = toHex(addressArg(address).script);
+          let script: string;
+          try {
+            script = toHex(decodeAddress(String(address)).script);
+          } catch {
+            throw new RpcFailure(RPC_INVALID_ADDRESS_OR_KEY, `Invalid Bitcoin address: ${String(address)}`);
+          }
           if (filter.has(script)) throw new RpcFailure(RPC_INVALID_PARAMETER, `Invalid parameter, duplicated address: ${String(address)}`);
           filter.add(script);
         }
       }
-      return ctx
+      const query = queryOptions(options);
+      const coins = ctx
         .wallet()
         .unspent()
-        .filter((c) => c.state !== 'immature' && c.confirmations >= min && c.confirmations <= max)
+        .filter((c) => (c.state !== 'immature' || query.immature) && c.confirmations >= min && c.confirmations <= max)
         .filter((c) => includeUnsafe !== false || c.state === 'trusted')
-        .filter((c) => !filter || filter.has(toHex(c.address.script)))
-        .sort((a, b) => b.confirmations - a.confirmations || a.txid.localeCompare(b.txid) || a.vout - b.vout)
+        .filter((c) => !filter || filter.size === 0 || filter.has(toHex(c.address.script)))
+        .filter((c) => query.asset === undefined || c.unblinded.asset === query.asset)
+        .filter((c) => c.unblinded.value >= query.min && (query.max === undefined || c.unblinded.value <= query.max))
+        .sort((a, b) => b.confirmations - a.confirmations || a.txid.localeCompare(b.txid) || a.vout - b.vout);
+      return coins
+        .slice(0, query.count)
         .map((c) => ({
           txid: c.txid,
           vout: c.vout,
-          address: c.address.confidential,
+          address: c.address.unconfidential, // elementsd shows the script's (unblinded) destination
           ...(c.address.branch === 0 ? { label: '' } : {}),
           scriptPubKey: toHex(c.address.script),
           ...unspentBlindingFields(c.output, c.unblinded),
