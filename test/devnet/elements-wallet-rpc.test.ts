@@ -68,6 +68,15 @@ interface Unspent {
   safe: boolean;
 }
 
+interface WalletTx {
+  amount: Record<string, number>;
+  fee?: Record<string, number>;
+  confirmations: number;
+  trusted?: boolean;
+  blockhash?: string;
+  details: { category: string; amount: number }[];
+}
+
 interface RawTx {
   vout: { n: number; value?: number; valuecommitment?: string; assetcommitment?: string; scriptPubKey: { hex: string } }[];
 }
@@ -162,7 +171,17 @@ describe('Elements devnet wallets', () => {
     const operatorBalances = await operator.call<Balances>('getbalances');
     assert.ok(operatorBalances.mine.trusted.bitcoin > 48.7 && operatorBalances.mine.trusted.bitcoin < 48.75, 'change minus fee');
 
+    const sent = await operator.call<WalletTx>('gettransaction', txid);
+    assert.equal(sent.amount.bitcoin, -1.25, 'the operator sent 1.25, fee apart');
+    assert.ok(sent.fee!.bitcoin < 0 && sent.fee!.bitcoin === -fee.value! && sent.trusted === true, 'its fee, negative; trusted');
+    const received = await user.call<WalletTx>('gettransaction', txid);
+    assert.deepEqual([received.amount, received.fee, received.confirmations, received.trusted], [{ bitcoin: 1.25 }, undefined, 0, false]);
+    assert.deepEqual(received.details.map((d) => [d.category, d.amount]), [['receive', 1.25]]);
+    assert.equal((await rpc.for('miner').error('gettransaction', txid)).code, -5, 'not a miner wallet transaction');
+
     [receipt.blockhash] = await rpc.call<string[]>('generatetoaddress', 1, burn);
+    const mined = await user.call<WalletTx>('gettransaction', txid);
+    assert.deepEqual([mined.confirmations, mined.blockhash], [1, receipt.blockhash]);
     const confirmed = await user.call<Balances>('getbalances');
     assert.deepEqual(confirmed.mine.trusted, { bitcoin: 51.25 });
     assert.deepEqual(confirmed.mine.untrusted_pending, { bitcoin: 0 });

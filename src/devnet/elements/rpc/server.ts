@@ -10,13 +10,15 @@ import { blockchainMethods } from './blockchain.ts';
 import type { ElementsCallContext, ElementsMethodTable } from './context.ts';
 import { miningMethods } from './mining.ts';
 import { rawTransactionMethods } from './rawtransactions.ts';
+import { transactionMethods } from './transaction.ts';
 import { walletMethods } from './wallet.ts';
 import { walletManagementMethods } from './wallets.ts';
 
 const methods: ElementsMethodTable = {
   ...blockchainMethods, ...rawTransactionMethods, ...miningMethods, ...walletManagementMethods, ...walletMethods,
+  ...transactionMethods,
 };
-const walletMethodNames = new Set([...Object.keys(walletMethods), 'unloadwallet']);
+const walletMethodNames = new Set([...Object.keys(walletMethods), ...Object.keys(transactionMethods), 'unloadwallet']);
 
 export interface ElementsRpcServerOptions {
   node: ElementsNode;

@@ -10,10 +10,10 @@ import { MIN_RELAY_SAT_PER_KVB } from '../accept.ts';
 import { decodeAddress, type DecodedAddress } from '../wallet/address.ts';
 import { ELEMENTS_ADDRESS_KINDS, type ElementsAddressKind } from '../wallet/keys.ts';
 import { POLICY_ASSET } from '../wallet/network.ts';
-import type { AssetBalances } from '../wallet/node-wallet.ts';
 import { payTo } from '../wallet/pay.ts';
 import { unblindTransaction, unspentBlindingFields } from '../wallet/views.ts';
 import { TxRejected } from '../node.ts';
+import { assetAmounts, type AssetBalances } from './amounts.ts';
 import type { ElementsMethodTable } from './context.ts';
 
 function addressArg(value: unknown): DecodedAddress {
@@ -32,13 +32,6 @@ function addressKind(value: unknown): ElementsAddressKind {
     throw new RpcFailure(RPC_INVALID_ADDRESS_OR_KEY, `This devnet issues only bech32 (blech32) and bech32m addresses, not '${value}'`);
   }
   throw new RpcFailure(RPC_INVALID_ADDRESS_OR_KEY, `Unknown address type '${String(value)}'`);
-}
-
-/** elementsd's AmountMapToUniv: assets by label (the policy asset is "bitcoin", always present), in BTC. */
-function assetAmounts(balances: AssetBalances): Record<string, number> {
-  const result: Record<string, number> = { bitcoin: 0 };
-  for (const [asset, sat] of balances) result[asset === POLICY_ASSET ? 'bitcoin' : asset] = Number(sat) / 1e8;
-  return result;
 }
 
 /** listunspent's query_options: minimumAmount, maximumAmount, maximumCount, asset (id or "bitcoin"), immature. */

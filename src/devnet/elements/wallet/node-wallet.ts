@@ -1,7 +1,6 @@
 // One named wallet of the Elements node: its issued addresses (persisted), the coins paying to them, each opened
 // with the script's blinding key, followed through blocks, the mempool and reorgs; elementsd's balance states.
 import type { TxOutput } from 'liquidjs-lib';
-import { toHex } from '../../bitcoin/bytes.ts';
 import { COINBASE_MATURITY } from '../../bitcoin/consensus.ts';
 import type { NodeStore } from '../../bitcoin/store.ts';
 import type { ElementsBlockEntry } from '../chain.ts';
@@ -29,11 +28,13 @@ export interface CoinView extends NodeWalletCoin {
 }
 
 /** Per asset id (elementsd's display order), sat. */
-export type AssetBalances = Map<string, bigint>;
+type AssetBalances = Map<string, bigint>;
 
 export class NodeWallet {
   readonly inner: ElementsWallet;
   private readonly coins = new Map<string, NodeWalletCoin>();
+  /** Every output ever seen paying us, spent or not (gettransaction's debits). */
+  private readonly history = new Map<string, NodeWalletCoin>();
   readonly txids = new Set<string>();
   private readonly unsubscribe: (() => void)[] = [];
 
@@ -99,6 +100,7 @@ export class NodeWallet {
       const coin = this.open(etx.txid, vout, output);
       if (!coin) return;
       this.coins.set(outpointKey(etx.txid, vout), coin);
+      this.history.set(outpointKey(etx.txid, vout), coin);
       this.txids.add(etx.txid);
     });
   }
@@ -128,14 +130,14 @@ export class NodeWallet {
   }
 
   /** elementsd's CachedTxIsTrusted for a mempool transaction: every input ours, from trusted transactions. */
-  private trusted(txid: string, seen = new Set<string>()): boolean {
+  isTrusted(txid: string, seen = new Set<string>()): boolean {
     const entry = this.node.mempool.get(txid);
     if (!entry) return true;
     if (seen.has(txid)) return false;
     seen.add(txid);
     return entry.tx.tx.ins.every((_, i) => {
       if (!this.inner.byOutputScript(new Uint8Array(entry.spentCoins[i].output.script))) return false;
-      return this.trusted(prevout(entry.tx.tx, i).txid, seen);
+      return this.isTrusted(prevout(entry.tx.tx, i).txid, seen);
     });
   }
 
@@ -150,7 +152,7 @@ export class NodeWallet {
       let state: CoinState;
       if (coinbase && confirmations < COINBASE_MATURITY + 1) state = 'immature';
       else if (confirmations > 0) state = 'trusted';
-      else state = this.trusted(coin.txid) ? 'trusted' : 'untrusted';
+      else state = this.isTrusted(coin.txid) ? 'trusted' : 'untrusted';
       out.push({ ...coin, confirmations, coinbase, state });
     }
     return out;
@@ -165,11 +167,8 @@ export class NodeWallet {
     return result;
   }
 
-  ownsScript(script: Uint8Array): boolean {
-    return this.inner.byOutputScript(script) !== undefined;
-  }
-
-  scriptHex(coin: NodeWalletCoin): string {
-    return toHex(coin.address.script);
+  /** One of our outputs, spent or not, if this wallet has seen it. */
+  ownOutput(txid: string, vout: number): NodeWalletCoin | undefined {
+    return this.history.get(outpointKey(txid, vout));
   }
 }
