@@ -238,6 +238,25 @@ describe('Elements devnet wallets', () => {
     assert.equal((await user.call<Balances>('getbalances')).mine.untrusted_pending.bitcoin, 0);
   });
 
+  test('to an unconfidential address the payment stays explicit', async () => {
+    const info = await user.call<{ unconfidential: string; scriptPubKey: string }>('getaddressinfo', await user.call<string>('getnewaddress'));
+    const txid = await operator.call<string>('sendtoaddress', info.unconfidential, 0.5);
+    const out = (await rpc.call<RawTx>('getrawtransaction', txid, true)).vout.find((o) => o.scriptPubKey.hex === info.scriptPubKey)!;
+    assert.equal(out.value, 0.5, 'explicit value');
+    const [coin] = await user.call<Unspent[]>('listunspent', 0, 0, [info.unconfidential]);
+    assert.deepEqual([coin.amount, coin.amountcommitment, coin.amountblinder], [0.5, undefined, '0'.repeat(64)]);
+    await rpc.call('generatetoaddress', 1, burn);
+  });
+
+  test('a coinbase paying the wallet is immature, and listunspent leaves it out unless asked', async () => {
+    const address = await user.call<string>('getnewaddress');
+    await rpc.call('generatetoaddress', 1, address);
+    assert.deepEqual((await user.call<Balances>('getbalances')).mine.immature, { bitcoin: 50 });
+    assert.deepEqual(await user.call('listunspent', 1, 9999999, [address]), []);
+    const [coin] = await user.call<Unspent[]>('listunspent', 1, 9999999, [address], true, { include_immature_coinbase: true });
+    assert.equal(coin.amount, 50);
+  });
+
   test('reopening the devnet keeps wallets, keys and balances', async () => {
     const balances = await user.call<Balances>('getbalances');
     const address = await user.call<string>('getnewaddress');
