@@ -117,6 +117,7 @@ describe('Elements devnet wallets', () => {
     assert.deepEqual(balances.mine.trusted, { bitcoin: 50 });
     assert.deepEqual(balances.mine.untrusted_pending, { bitcoin: 0 });
     assert.deepEqual((await user.call<Balances>('getbalances')).mine.trusted, { bitcoin: 50 });
+    assert.deepEqual((await user.call<{ balance: unknown }>('getwalletinfo')).balance, { bitcoin: 50 });
     const [coin] = await operator.call<Unspent[]>('listunspent');
     assert.equal(coin.asset, REGTEST_POLICY_ASSET);
     assert.equal(coin.amountblinder, '0'.repeat(64), 'a coinbase is explicit');
@@ -213,6 +214,7 @@ describe('Elements devnet wallets', () => {
     const error = await user.error('sendtoaddress', address, 52);
     assert.deepEqual(error, { code: -6, message: 'Insufficient funds' });
     assert.equal((await user.error('sendtoaddress', 'nonsense', 1)).code, -5);
+    assert.equal((await user.error('sendtoaddress', address, 0.00000001, '', '', true)).code, -4, 'too small to pay the fee');
   });
 
   test('the user spends the blinded coin (and more) back to the operator', async () => {

@@ -26,7 +26,7 @@ export interface ElementsDevnet {
   rpcUrl: string;
   rpcUser: string;
   rpcPassword: string;
-  wallets: { operator: string; user: string };
+  wallets: { operator: string; user: string }; // their names (created only when funding)
   node: ElementsNode;
   close(): Promise<void>;
 }

@@ -98,6 +98,32 @@ export const walletMethods: ElementsMethodTable = {
     },
   },
 
+  getwalletinfo: {
+    params: [],
+    run: (_args, ctx) => {
+      const wallet = ctx.wallet();
+      const balances = wallet.balances();
+      return {
+        walletname: wallet.name,
+        walletversion: 169900,
+        format: 'sqlite',
+        balance: assetAmounts(balances.trusted),
+        unconfirmed_balance: assetAmounts(balances.untrusted),
+        immature_balance: assetAmounts(balances.immature),
+        txcount: wallet.txids.size,
+        keypoolsize: 1000,
+        keypoolsize_hd_internal: 1000,
+        paytxfee: 0,
+        private_keys_enabled: true,
+        avoid_reuse: false,
+        scanning: false,
+        descriptors: true,
+        external_signer: false,
+        lastprocessedblock: { hash: ctx.node.tip.hash, height: ctx.node.height },
+      };
+    },
+  },
+
   getbalance: {
     params: [
       { name: 'dummy', type: 'string' },

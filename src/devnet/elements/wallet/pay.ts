@@ -1,6 +1,6 @@
 // sendtoaddress's spend: picks trusted L-BTC coins, pays the recipient (blinded when the address is confidential),
 // the fee in an explicit output and the change to a new confidential change address, then enters the mempool.
-import { RpcFailure, RPC_WALLET_INSUFFICIENT_FUNDS } from '../../bitcoin/rpc/errors.ts';
+import { RpcFailure, RPC_WALLET_ERROR, RPC_WALLET_INSUFFICIENT_FUNDS } from '../../bitcoin/rpc/errors.ts';
 import type { ElementsNode } from '../node.ts';
 import { wrapTx } from '../tx.ts';
 import type { DecodedAddress } from './address.ts';
@@ -17,8 +17,17 @@ export interface Payment {
 
 const insufficient = (): RpcFailure => new RpcFailure(RPC_WALLET_INSUFFICIENT_FUNDS, 'Insufficient funds');
 
+/** One spend at a time per wallet, so two calls never pick the same coins (elementsd holds the wallet lock). */
+const queues = new WeakMap<NodeWallet, Promise<unknown>>();
+
 /** Builds, signs and submits; the fee meets `satPerKvB` over the transaction's discounted vsize. */
-export async function payTo(node: ElementsNode, wallet: NodeWallet, payment: Payment, satPerKvB: bigint): Promise<string> {
+export function payTo(node: ElementsNode, wallet: NodeWallet, payment: Payment, satPerKvB: bigint): Promise<string> {
+  const run = (queues.get(wallet) ?? Promise.resolve()).then(() => pay(node, wallet, payment, satPerKvB));
+  queues.set(wallet, run.catch(() => undefined));
+  return run;
+}
+
+async function pay(node: ElementsNode, wallet: NodeWallet, payment: Payment, satPerKvB: bigint): Promise<string> {
   const coins = wallet
     .unspent()
     .filter((c) => c.state === 'trusted' && c.unblinded.asset === POLICY_ASSET)
@@ -31,7 +40,10 @@ export async function payTo(node: ElementsNode, wallet: NodeWallet, payment: Pay
   let signed: SignedTransaction | undefined;
   for (let attempt = 0; attempt < 5; attempt++) {
     const need = payment.subtractFee ? payment.amount : payment.amount + fee;
-    if (total < need || (payment.subtractFee && payment.amount <= fee)) throw insufficient();
+    if (payment.subtractFee && payment.amount <= fee) {
+      throw new RpcFailure(RPC_WALLET_ERROR, 'The transaction amount is too small to pay the fee');
+    }
+    if (total < need) throw insufficient();
     const picked: SpendableCoin[] = [];
     let sum = 0n;
     for (const coin of coins) {
