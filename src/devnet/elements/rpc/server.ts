@@ -11,14 +11,15 @@ import type { ElementsCallContext, ElementsMethodTable } from './context.ts';
 import { miningMethods } from './mining.ts';
 import { rawTransactionMethods } from './rawtransactions.ts';
 import { transactionMethods } from './transaction.ts';
+import { unspentMethods } from './unspent.ts';
 import { walletMethods } from './wallet.ts';
 import { walletManagementMethods } from './wallets.ts';
 
 const methods: ElementsMethodTable = {
   ...blockchainMethods, ...rawTransactionMethods, ...miningMethods, ...walletManagementMethods, ...walletMethods,
-  ...transactionMethods,
+  ...transactionMethods, ...unspentMethods,
 };
-const walletMethodNames = new Set([...Object.keys(walletMethods), ...Object.keys(transactionMethods), 'unloadwallet']);
+const walletMethodNames = new Set([...Object.keys(walletMethods), ...Object.keys(transactionMethods), ...Object.keys(unspentMethods), 'unloadwallet']);
 
 export interface ElementsRpcServerOptions {
   node: ElementsNode;
