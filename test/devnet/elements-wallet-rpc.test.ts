@@ -213,7 +213,7 @@ describe('Elements devnet wallets', () => {
     const address = await operator.call<string>('getnewaddress');
     const error = await user.error('sendtoaddress', address, 52);
     assert.deepEqual(error, { code: -6, message: 'Insufficient funds' });
-    assert.equal((await user.error('sendtoaddress', 'nonsense', 1)).code, -5);
+    assert.deepEqual(await user.error('sendtoaddress', 'nonsense', 1), { code: -5, message: 'Invalid Bitcoin address: nonsense' });
     assert.equal((await user.error('sendtoaddress', address, 0.00000001, '', '', true)).code, -4, 'too small to pay the fee');
   });
 

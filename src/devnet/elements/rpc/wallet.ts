@@ -16,11 +16,12 @@ import { TxRejected } from '../node.ts';
 import { assetAmounts, type AssetBalances } from './amounts.ts';
 import type { ElementsMethodTable } from './context.ts';
 
-function addressArg(value: unknown): DecodedAddress {
+/** An address argument; elementsd's texts: getaddressinfo "Invalid address", others "Invalid Bitcoin address…". */
+function addressArg(value: unknown, message: string): DecodedAddress {
   try {
     return decodeAddress(String(value));
   } catch {
-    throw new RpcFailure(RPC_INVALID_ADDRESS_OR_KEY, 'Invalid address');
+    throw new RpcFailure(RPC_INVALID_ADDRESS_OR_KEY, message);
   }
 }
 
@@ -51,7 +52,7 @@ export const walletMethods: ElementsMethodTable = {
   getaddressinfo: {
     params: [{ name: 'address', type: 'string', required: true }],
     run: ([address], ctx) => {
-      addressArg(address);
+      addressArg(address, 'Invalid address');
       return ctx.wallet().inner.addressInfo(address as string);
     },
   },
@@ -60,7 +61,7 @@ export const walletMethods: ElementsMethodTable = {
     params: [{ name: 'address', type: 'string', required: true }],
     // As elementsd: the key is derived from the master blinding key for any script; a CT address must carry it.
     run: ([address], ctx) => {
-      const decoded = addressArg(address);
+      const decoded = addressArg(address, 'Invalid Bitcoin address');
       const key = ctx.wallet().inner.keys.blindingKey(decoded.script);
       if (decoded.blindingKey && toHex(decoded.blindingKey) !== toHex(key.publicKey)) {
         throw new RpcFailure(RPC_INVALID_ADDRESS_OR_KEY, 'CT address blinding key does not match the blinding key in wallet');
@@ -146,7 +147,7 @@ export const walletMethods: ElementsMethodTable = {
     ],
     run: async ([address, amount, , , subtract, , , , , assetlabel, , feeRate, verbose], ctx) => {
       const wallet = ctx.wallet();
-      const to = addressArg(address);
+      const to = addressArg(address, `Invalid Bitcoin address: ${String(address)}`);
       const sat = amountArg(amount);
       if (sat <= 0n) throw new RpcFailure(RPC_TYPE_ERROR, 'Invalid amount for send');
       if (assetlabel !== undefined && assetlabel !== 'bitcoin' && assetlabel !== POLICY_ASSET) {
