@@ -259,6 +259,21 @@ describe('Elements devnet wallets', () => {
     assert.equal(coin.amount, 50);
   });
 
+  test('a reorg dropping the wallet\'s spend gives the spent coin back', async () => {
+    const all = await user.call<Unspent[]>('listunspent', 1, 9999999, [], true, { include_immature_coinbase: true });
+    const coinbase = all.find((c) => c.amount === 50)!;
+    await rpc.call('generatetoaddress', 101 - coinbase.confirmations, burn);
+    assert.equal((await user.call<Balances>('getbalances')).mine.immature.bitcoin, 0, 'mature at 101 confirmations');
+    const txid = await user.call<string>('sendtoaddress', await operator.call<string>('getnewaddress'), 49.5);
+    await rpc.call('generatetoaddress', 1, burn);
+    // Two blocks back the coinbase is one confirmation short of spendable: the spend cannot return to the mempool.
+    await rpc.call('invalidateblock', await rpc.call('getblockhash', (await rpc.call<number>('getblockcount')) - 2));
+    assert.ok(!(await rpc.call<string[]>('getrawmempool')).includes(txid), 'the spend is gone');
+    const [back] = await user.call<Unspent[]>('listunspent', 1, 9999999, [], true, { include_immature_coinbase: true, minimumAmount: 50 });
+    assert.deepEqual([back.txid, back.vout, back.confirmations], [coinbase.txid, coinbase.vout, 99]);
+    assert.equal((await user.call<Balances>('getbalances')).mine.immature.bitcoin, 50);
+  });
+
   test('reopening the devnet keeps wallets, keys and balances', async () => {
     const balances = await user.call<Balances>('getbalances');
     const address = await user.call<string>('getnewaddress');
