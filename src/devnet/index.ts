@@ -3,6 +3,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startBitcoinDevnet, type BitcoinDevnet } from './bitcoin/index.ts';
+import { startElementsDevnet, type ElementsDevnet } from './elements/index.ts';
 import { BitcoinRpcChain, startLightningDevnet, type LightningDevnet, type LightningNodeInfo } from './lightning/index.ts';
 
 export interface DevnetOptions {
@@ -12,22 +13,29 @@ export interface DevnetOptions {
   blockIntervalMs?: number;
   /** Let higher-fee conflicting transactions replace mempool ones (see BitcoinDevnetOptions). */
   fullRbf?: boolean;
+  /** Opt-in: also start the Elements regtest node (with funded operator and user wallets). Default false. */
+  elements?: boolean;
+  elementsPort?: number; // default 18884; 0 = ephemeral
+}
+
+interface RpcEndpoint {
+  rpcUrl: string;
+  rpcUser: string;
+  rpcPassword: string;
+  wallets: { operator: string; user: string };
 }
 
 export interface DevnetInfo {
-  bitcoin: {
-    rpcUrl: string;
-    rpcUser: string;
-    rpcPassword: string;
-    wallets: { operator: string; user: string };
-  };
+  bitcoin: RpcEndpoint;
   lightning: Record<string, LightningNodeInfo>; // ferry (the operator's node), alice, bob
+  elements?: RpcEndpoint; // only when started with `elements: true`
 }
 
 export interface Devnet {
   info: DevnetInfo;
   bitcoin: BitcoinDevnet;
   lightning: LightningDevnet;
+  elements?: ElementsDevnet;
   close(): Promise<void>;
 }
 
@@ -56,6 +64,16 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     await bitcoin.close();
     throw error;
   }
+  let elements: ElementsDevnet | undefined;
+  if (options.elements === true) {
+    try {
+      elements = await startElementsDevnet({ dataDir: options.dataDir, host: options.host, port: options.elementsPort });
+    } catch (error) {
+      await lightning.close();
+      await bitcoin.close();
+      throw error;
+    }
+  }
   const info: DevnetInfo = {
     bitcoin: {
       rpcUrl: bitcoin.rpcUrl,
@@ -65,15 +83,20 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     },
     lightning: lightning.nodes,
   };
+  if (elements) {
+    const { rpcUrl, rpcUser, rpcPassword, wallets } = elements;
+    info.elements = { rpcUrl, rpcUser, rpcPassword, wallets };
+  }
   // Written atomically: a reader never sees half a file.
   const path = devnetInfoPath(options.dataDir);
   writeFileSync(path + '.tmp', JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
   renameSync(path + '.tmp', path);
   const close = async () => {
+    await elements?.close();
     await lightning.close();
     await bitcoin.close();
   };
-  return { info, bitcoin, lightning, close };
+  return { info, bitcoin, lightning, elements, close };
 }
 
 export function readDevnetInfo(dataDir: string): DevnetInfo {

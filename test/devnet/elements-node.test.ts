@@ -64,7 +64,7 @@ function spendCoinbase(owner: Key, fee = FEE): Funding {
 before(async () => {
   await setup();
   dataDir = mkdtempSync(join(tmpdir(), 'ferry-elements-node-'));
-  devnet = await startElementsDevnet({ dataDir, port: 0 });
+  devnet = await startElementsDevnet({ dataDir, port: 0, fund: false });
   rpc = new Rpc(devnet);
   payer = newKey();
   miner = newKey();
@@ -237,7 +237,7 @@ describe('Elements devnet node', () => {
     const count = await rpc.call<number>('getblockcount');
     const mempool = await rpc.call<string[]>('getrawmempool');
     await devnet.close();
-    devnet = await startElementsDevnet({ dataDir, port: 0 });
+    devnet = await startElementsDevnet({ dataDir, port: 0, fund: false });
     rpc = new Rpc(devnet);
     assert.equal(await rpc.call('getbestblockhash'), tip);
     assert.equal(await rpc.call('getblockcount'), count);
