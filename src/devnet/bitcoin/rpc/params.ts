@@ -2,6 +2,7 @@
 // Core's texts ("JSON value of type string is not of expected type number"), hashes and amounts.
 import { AmountError, parseAmount } from '../amount.ts';
 import { isHex } from '../bytes.ts';
+import type { NodeCallContext } from '../../common/wallet-rpc.ts';
 import type { BitcoinNode } from '../node.ts';
 import type { Wallet } from '../wallet/wallet.ts';
 import type { WalletManager } from '../wallet/manager.ts';
@@ -15,12 +16,7 @@ export interface ParamSpec {
   required?: boolean;
 }
 
-export interface CallContext {
-  node: BitcoinNode;
-  wallets: WalletManager;
-  /** The wallet this call is for, resolved as Core does (URI path, or the only loaded wallet). */
-  wallet(): Wallet;
-}
+export type CallContext = NodeCallContext<BitcoinNode, WalletManager, Wallet>;
 
 /** A method; its context defaults to the Bitcoin node's (the Elements node passes its own). */
 export interface Method<C = CallContext> {

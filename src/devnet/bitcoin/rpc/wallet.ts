@@ -1,4 +1,5 @@
-// Wallet RPCs (Core's wallet/rpc/*.cpp): wallet management, addresses, balances, coins and sending.
+// Wallet RPCs (Core's wallet/rpc/*.cpp): addresses, balances, coins and sending (wallet management is shared:
+// common/wallet-rpc.ts).
 import { satToBtc } from '../amount.ts';
 import { toHex } from '../bytes.ts';
 import { estimateSmartFee, FLOOR_SAT_PER_KVB } from '../fees.ts';
@@ -54,51 +55,6 @@ function balancesJson(wallet: Wallet) {
 }
 
 export const walletMethods: MethodTable = {
-  createwallet: {
-    params: [
-      { name: 'wallet_name', type: 'string', required: true },
-      { name: 'disable_private_keys', type: 'bool' },
-      { name: 'blank', type: 'bool' },
-      { name: 'passphrase', type: 'string' },
-      { name: 'avoid_reuse', type: 'bool' },
-      { name: 'descriptors', type: 'bool' },
-      { name: 'load_on_startup', type: 'bool' },
-      { name: 'external_signer', type: 'bool' },
-    ],
-    run: ([name, disablePrivateKeys, blank, passphrase], { wallets }) => {
-      if (disablePrivateKeys || blank || passphrase) {
-        throw new RpcFailure(RPC_WALLET_ERROR, 'This devnet only creates plain descriptor wallets with private keys');
-      }
-      return { name: wallets.create(name as string).name };
-    },
-  },
-
-  loadwallet: {
-    params: [
-      { name: 'filename', type: 'string', required: true },
-      { name: 'load_on_startup', type: 'bool' },
-    ],
-    run: ([name], { wallets }) => ({ name: wallets.load(name as string).name }),
-  },
-
-  unloadwallet: {
-    params: [
-      { name: 'wallet_name', type: 'string' },
-      { name: 'load_on_startup', type: 'bool' },
-    ],
-    run: ([name], ctx) => {
-      ctx.wallets.unload(name !== undefined ? (name as string) : ctx.wallet().name);
-      return {};
-    },
-  },
-
-  listwallets: { params: [], run: (_args, { wallets }) => wallets.names() },
-
-  listwalletdir: {
-    params: [],
-    run: (_args, { wallets }) => ({ wallets: wallets.allNames().map((name) => ({ name })) }),
-  },
-
   getwalletinfo: {
     params: [],
     run: (_args, ctx) => {
