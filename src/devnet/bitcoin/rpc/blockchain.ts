@@ -1,19 +1,18 @@
-// Blockchain RPCs (Core's rpc/blockchain.cpp and rpc/mempool.cpp).
+// Blockchain RPCs (Core's rpc/blockchain.cpp and rpc/mempool.cpp); those whose logic Elements shares are in
+// common/chain-rpc.ts.
 import { satToBtc } from '../amount.ts';
 import { difficulty } from '../block.ts';
 import { toHex } from '../bytes.ts';
 import { headerToJson, blockToJson, mempoolEntryToJson } from '../json.ts';
 import { scriptPubKeyJson } from '../script.ts';
-import { RpcFailure, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_MISC_ERROR } from './errors.ts';
+import { blockOrFail, chainMethods } from '../../common/chain-rpc.ts';
+import type { MempoolEntry } from '../mempool.ts';
+import { RpcFailure, RPC_INVALID_ADDRESS_OR_KEY } from './errors.ts';
 import { integerArg, parseHash, verbosityArg, type CallContext, type MethodTable } from './params.ts';
 
-function blockOrFail(ctx: CallContext, value: unknown, name: string) {
-  const entry = ctx.node.block(parseHash(value, name));
-  if (!entry) throw new RpcFailure(RPC_INVALID_ADDRESS_OR_KEY, 'Block not found');
-  return entry;
-}
-
 export const blockchainMethods: MethodTable = {
+  ...chainMethods<MempoolEntry, CallContext>(mempoolEntryToJson),
+
   getblockchaininfo: {
     params: [],
     run: (_args, { node }) => {
@@ -36,26 +35,13 @@ export const blockchainMethods: MethodTable = {
     },
   },
 
-  getblockcount: { params: [], run: (_args, { node }) => node.height },
-
-  getbestblockhash: { params: [], run: (_args, { node }) => node.tip.hash },
-
-  getblockhash: {
-    params: [{ name: 'height', type: 'number', required: true }],
-    run: ([height], { node }) => {
-      const h = integerArg(height, 'height');
-      if (h < 0 || h > node.height) throw new RpcFailure(RPC_INVALID_PARAMETER, 'Block height out of range');
-      return node.blockAt(h)!.hash;
-    },
-  },
-
   getblockheader: {
     params: [
       { name: 'blockhash', type: 'string', required: true },
       { name: 'verbose', type: 'bool' },
     ],
     run: ([hash, verbose], ctx) => {
-      const entry = blockOrFail(ctx, hash, 'hash');
+      const entry = blockOrFail(ctx.node, hash, 'hash');
       if (verbose === false) return toHex(entry.block.raw.subarray(0, 80));
       return headerToJson(ctx.node, entry);
     },
@@ -67,7 +53,7 @@ export const blockchainMethods: MethodTable = {
       { name: 'verbosity', type: 'numOrBool' },
     ],
     run: ([hash, verbosity], ctx) => {
-      const entry = blockOrFail(ctx, hash, 'blockhash');
+      const entry = blockOrFail(ctx.node, hash, 'blockhash');
       const level = verbosityArg(verbosity, 1);
       if (level <= 0) return toHex(entry.block.raw);
       return blockToJson(ctx.node, entry, level === 1 ? 1 : level === 2 ? 2 : 3);
@@ -90,22 +76,6 @@ export const blockchainMethods: MethodTable = {
         scriptPubKey: scriptPubKeyJson(found.coin.script),
         coinbase: found.coin.coinbase,
       };
-    },
-  },
-
-  getrawmempool: {
-    params: [
-      { name: 'verbose', type: 'bool' },
-      { name: 'mempool_sequence', type: 'bool' },
-    ],
-    run: ([verbose, sequence], { node }) => {
-      if (verbose && sequence) throw new RpcFailure(RPC_INVALID_PARAMETER, 'Verbose results cannot contain mempool sequence values.');
-      const txids = [...node.mempool.entries.keys()];
-      if (sequence) return { txids, mempool_sequence: node.mempool.size };
-      if (!verbose) return txids;
-      const result: Record<string, unknown> = {};
-      for (const entry of node.mempool.entries.values()) result[entry.tx.txid] = mempoolEntryToJson(node, entry);
-      return result;
     },
   },
 
@@ -140,16 +110,6 @@ export const blockchainMethods: MethodTable = {
         unbroadcastcount: 0,
         fullrbf: false,
       };
-    },
-  },
-
-  invalidateblock: {
-    params: [{ name: 'blockhash', type: 'string', required: true }],
-    run: ([hash], ctx) => {
-      const entry = blockOrFail(ctx, hash, 'blockhash');
-      if (entry.height === 0) throw new RpcFailure(RPC_MISC_ERROR, 'Cannot invalidate the genesis block');
-      ctx.node.invalidateBlock(entry.hash);
-      return null;
     },
   },
 };

@@ -1,33 +1,17 @@
-// Mining, fee estimation and network RPCs (Core's rpc/mining.cpp, rpc/fees.cpp, rpc/net.cpp).
+// Mining, fee estimation and network RPCs (Core's rpc/mining.cpp, rpc/fees.cpp, rpc/net.cpp); generatetoaddress
+// and estimatesmartfee's argument checks are shared with Elements (common/chain-rpc.ts).
 import { difficulty } from '../block.ts';
 import { estimateSmartFee, MAX_CONF_TARGET } from '../fees.ts';
 import { InvalidAddress, addressToScript } from '../script.ts';
-import { RpcFailure, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER } from './errors.ts';
-import { integerArg, type MethodTable } from './params.ts';
+import { estimateSmartFeeArgs, generateToAddressMethod } from '../../common/chain-rpc.ts';
+import type { CallContext, MethodTable } from './params.ts';
 
 const startedAt = Date.now();
 /** The Core release whose RPC behaviour this node follows. */
 export const CORE_VERSION = 270000;
 
 export const miningMethods: MethodTable = {
-  generatetoaddress: {
-    params: [
-      { name: 'nblocks', type: 'number', required: true },
-      { name: 'address', type: 'string', required: true },
-      { name: 'maxtries', type: 'number' },
-    ],
-    run: ([nblocks, address], { node }) => {
-      let script: Uint8Array;
-      try {
-        script = addressToScript(address as string);
-      } catch (error) {
-        if (error instanceof InvalidAddress) throw new RpcFailure(RPC_INVALID_ADDRESS_OR_KEY, 'Error: Invalid address');
-        throw error;
-      }
-      const count = integerArg(nblocks, 'nblocks');
-      return count > 0 ? node.mine(count, script) : [];
-    },
-  },
+  ...generateToAddressMethod<Uint8Array, CallContext>(addressToScript, InvalidAddress),
 
   getmininginfo: {
     params: [],
@@ -49,13 +33,7 @@ export const miningMethods: MethodTable = {
       { name: 'estimate_mode', type: 'string' },
     ],
     run: ([target, mode], { node }) => {
-      const confTarget = integerArg(target, 'conf_target');
-      if (confTarget < 1 || confTarget > MAX_CONF_TARGET) {
-        throw new RpcFailure(RPC_INVALID_PARAMETER, `Invalid conf_target, must be between 1 and ${MAX_CONF_TARGET}`);
-      }
-      if (mode !== undefined && !['unset', 'economical', 'conservative'].includes((mode as string).toLowerCase())) {
-        throw new RpcFailure(RPC_INVALID_PARAMETER, 'Invalid estimate_mode parameter, must be one of: "unset", "economical", "conservative"');
-      }
+      const confTarget = estimateSmartFeeArgs(target, mode, MAX_CONF_TARGET);
       const estimate = estimateSmartFee(node, confTarget);
       return { feerate: estimate.satPerKvB / 1e8, blocks: estimate.blocks };
     },

@@ -1,18 +1,16 @@
-// elementsd's blockchain RPCs: chain info, blocks, gettxout, the mempool and invalidateblock.
+// elementsd's blockchain RPCs: chain info, blocks, gettxout, the mempool and invalidateblock (the ones whose logic
+// Bitcoin shares from common/chain-rpc.ts).
 import { satToBtc } from '../../bitcoin/amount.ts';
-import { RpcFailure, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_MISC_ERROR } from '../../bitcoin/rpc/errors.ts';
 import { integerArg, parseHash, verbosityArg } from '../../bitcoin/rpc/params.ts';
+import { blockOrFail, chainMethods } from '../../common/chain-rpc.ts';
 import { serializeHeader } from '../block.ts';
+import type { ElementsMempoolEntry } from '../mempool.ts';
 import { blockToJson, headerToJson, mempoolEntryToJson, outputAmountJson, scriptPubKeyJson } from '../json.ts';
 import type { ElementsCallContext, ElementsMethodTable } from './context.ts';
 
-function blockOrFail(ctx: ElementsCallContext, value: unknown, name: string) {
-  const entry = ctx.node.block(parseHash(value, name));
-  if (!entry) throw new RpcFailure(RPC_INVALID_ADDRESS_OR_KEY, 'Block not found');
-  return entry;
-}
-
 export const blockchainMethods: ElementsMethodTable = {
+  ...chainMethods<ElementsMempoolEntry, ElementsCallContext>((_node, entry) => mempoolEntryToJson(entry)),
+
   getblockchaininfo: {
     params: [],
     run: (_args, { node }) => ({
@@ -33,26 +31,13 @@ export const blockchainMethods: ElementsMethodTable = {
     }),
   },
 
-  getblockcount: { params: [], run: (_args, { node }) => node.height },
-
-  getbestblockhash: { params: [], run: (_args, { node }) => node.tip.hash },
-
-  getblockhash: {
-    params: [{ name: 'height', type: 'number', required: true }],
-    run: ([height], { node }) => {
-      const h = integerArg(height, 'height');
-      if (h < 0 || h > node.height) throw new RpcFailure(RPC_INVALID_PARAMETER, 'Block height out of range');
-      return node.blockAt(h)!.hash;
-    },
-  },
-
   getblockheader: {
     params: [
       { name: 'blockhash', type: 'string', required: true },
       { name: 'verbose', type: 'bool' },
     ],
     run: ([hash, verbose], ctx) => {
-      const entry = blockOrFail(ctx, hash, 'hash');
+      const entry = blockOrFail(ctx.node, hash, 'hash');
       if (verbose === false) return serializeHeader(entry.block.header).toString('hex');
       return headerToJson(ctx.node, entry);
     },
@@ -64,7 +49,7 @@ export const blockchainMethods: ElementsMethodTable = {
       { name: 'verbosity', type: 'numOrBool' },
     ],
     run: ([hash, verbosity], ctx) => {
-      const entry = blockOrFail(ctx, hash, 'blockhash');
+      const entry = blockOrFail(ctx.node, hash, 'blockhash');
       const level = verbosityArg(verbosity, 1);
       if (level <= 0) return entry.block.raw.toString('hex');
       return blockToJson(ctx.node, entry, level === 1 ? 1 : 2);
@@ -90,22 +75,6 @@ export const blockchainMethods: ElementsMethodTable = {
     },
   },
 
-  getrawmempool: {
-    params: [
-      { name: 'verbose', type: 'bool' },
-      { name: 'mempool_sequence', type: 'bool' },
-    ],
-    run: ([verbose, sequence], { node }) => {
-      if (verbose && sequence) throw new RpcFailure(RPC_INVALID_PARAMETER, 'Verbose results cannot contain mempool sequence values.');
-      const txids = [...node.mempool.entries.keys()];
-      if (sequence) return { txids, mempool_sequence: node.mempool.size };
-      if (!verbose) return txids;
-      const result: Record<string, unknown> = {};
-      for (const entry of node.mempool.entries.values()) result[entry.tx.txid] = mempoolEntryToJson(entry);
-      return result;
-    },
-  },
-
   getmempoolinfo: {
     params: [],
     run: (_args, { node }) => {
@@ -118,16 +87,6 @@ export const blockchainMethods: ElementsMethodTable = {
         mempoolminfee: 0.00001,
         minrelaytxfee: 0.00001,
       };
-    },
-  },
-
-  invalidateblock: {
-    params: [{ name: 'blockhash', type: 'string', required: true }],
-    run: async ([hash], ctx) => {
-      const entry = blockOrFail(ctx, hash, 'blockhash');
-      if (entry.height === 0) throw new RpcFailure(RPC_MISC_ERROR, 'Cannot invalidate the genesis block');
-      await ctx.node.invalidateBlock(entry.hash);
-      return null;
     },
   },
 };

@@ -1,0 +1,106 @@
+// The chain RPCs whose logic is the same on either devnet node (getblockcount, getblockhash, getrawmempool,
+// invalidateblock, generatetoaddress, estimatesmartfee's argument checks ...), typed over the node's small surface.
+import { RpcFailure, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_MISC_ERROR } from '../bitcoin/rpc/errors.ts';
+import { integerArg, parseHash, type MethodTable } from '../bitcoin/rpc/params.ts';
+
+/** What the shared chain RPCs need of a node. */
+export interface ChainNode<M> {
+  readonly height: number;
+  readonly tip: { hash: string };
+  blockAt(height: number): { hash: string } | undefined;
+  block(hash: string): { hash: string; height: number } | undefined;
+  readonly mempool: { readonly entries: ReadonlyMap<string, M>; readonly size: number };
+  invalidateBlock(hash: string): unknown;
+}
+
+/** The block a hash argument names, or Core's "Block not found". */
+export function blockOrFail<E>(node: { block(hash: string): E | undefined }, value: unknown, name: string): E {
+  const entry = node.block(parseHash(value, name));
+  if (!entry) throw new RpcFailure(RPC_INVALID_ADDRESS_OR_KEY, 'Block not found');
+  return entry;
+}
+
+/** getblockcount, getbestblockhash, getblockhash, getrawmempool (verbose entries by entryJson) and invalidateblock. */
+export function chainMethods<M extends { tx: { txid: string } }, C extends { node: ChainNode<M> }>(
+  entryJson: (node: C['node'], entry: M) => unknown,
+): MethodTable<C> {
+  return {
+    getblockcount: { params: [], run: (_args, { node }) => node.height },
+
+    getbestblockhash: { params: [], run: (_args, { node }) => node.tip.hash },
+
+    getblockhash: {
+      params: [{ name: 'height', type: 'number', required: true }],
+      run: ([height], { node }) => {
+        const h = integerArg(height, 'height');
+        if (h < 0 || h > node.height) throw new RpcFailure(RPC_INVALID_PARAMETER, 'Block height out of range');
+        return node.blockAt(h)!.hash;
+      },
+    },
+
+    getrawmempool: {
+      params: [
+        { name: 'verbose', type: 'bool' },
+        { name: 'mempool_sequence', type: 'bool' },
+      ],
+      run: ([verbose, sequence], { node }) => {
+        if (verbose && sequence) throw new RpcFailure(RPC_INVALID_PARAMETER, 'Verbose results cannot contain mempool sequence values.');
+        const txids = [...node.mempool.entries.keys()];
+        if (sequence) return { txids, mempool_sequence: node.mempool.size };
+        if (!verbose) return txids;
+        const result: Record<string, unknown> = {};
+        for (const entry of node.mempool.entries.values()) result[entry.tx.txid] = entryJson(node, entry);
+        return result;
+      },
+    },
+
+    invalidateblock: {
+      params: [{ name: 'blockhash', type: 'string', required: true }],
+      run: async ([hash], { node }) => {
+        const entry = blockOrFail(node, hash, 'blockhash');
+        if (entry.height === 0) throw new RpcFailure(RPC_MISC_ERROR, 'Cannot invalidate the genesis block');
+        await node.invalidateBlock(entry.hash);
+        return null;
+      },
+    },
+  };
+}
+
+/** generatetoaddress over the chain's address decoder (failing with InvalidAddress) and the node's miner. */
+export function generateToAddressMethod<S, C extends { node: { mine(count: number, script: S): unknown } }>(
+  addressToScript: (address: string) => S,
+  InvalidAddress: abstract new (...args: never[]) => Error,
+): MethodTable<C> {
+  return {
+    generatetoaddress: {
+      params: [
+        { name: 'nblocks', type: 'number', required: true },
+        { name: 'address', type: 'string', required: true },
+        { name: 'maxtries', type: 'number' },
+      ],
+      run: async ([nblocks, address], { node }) => {
+        let script: S;
+        try {
+          script = addressToScript(address as string);
+        } catch (error) {
+          if (error instanceof InvalidAddress) throw new RpcFailure(RPC_INVALID_ADDRESS_OR_KEY, 'Error: Invalid address');
+          throw error;
+        }
+        const count = integerArg(nblocks, 'nblocks');
+        return count > 0 ? await node.mine(count, script) : [];
+      },
+    },
+  };
+}
+
+/** estimatesmartfee's arguments checked as Core does; the confirmation target. */
+export function estimateSmartFeeArgs(target: unknown, mode: unknown, maxConfTarget: number): number {
+  const confTarget = integerArg(target, 'conf_target');
+  if (confTarget < 1 || confTarget > maxConfTarget) {
+    throw new RpcFailure(RPC_INVALID_PARAMETER, `Invalid conf_target, must be between 1 and ${maxConfTarget}`);
+  }
+  if (mode !== undefined && !['unset', 'economical', 'conservative'].includes((mode as string).toLowerCase())) {
+    throw new RpcFailure(RPC_INVALID_PARAMETER, 'Invalid estimate_mode parameter, must be one of: "unset", "economical", "conservative"');
+  }
+  return confTarget;
+}
