@@ -1,25 +1,15 @@
-// Raw transaction RPCs (Core's rpc/rawtransaction.cpp and rpc/mempool.cpp).
-import { COIN, satToBtc } from '../amount.ts';
-import { fromHex, isHex } from '../bytes.ts';
+// Raw transaction RPCs (Core's rpc/rawtransaction.cpp and rpc/mempool.cpp), with the pieces Elements shares from
+// common/rawtx-rpc.ts.
+import { addBlockFields, decodeHexTx, maxFeeRateArg, rawTxListArg } from '../../common/rawtx-rpc.ts';
+import { satToBtc } from '../amount.ts';
+import { fromHex } from '../bytes.ts';
 import { txToJson } from '../json.ts';
 import { TxRejected } from '../node.ts';
 import { parseTx, type Tx } from '../tx.ts';
-import { RpcFailure, RPC_DESERIALIZATION_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER } from './errors.ts';
+import { RpcFailure, RPC_INVALID_ADDRESS_OR_KEY } from './errors.ts';
 import { amountArg, parseHash, verbosityArg, type MethodTable } from './params.ts';
 
-/** Core's default maxfeerate for sendrawtransaction/testmempoolaccept: 0.10 BTC/kvB. */
-const DEFAULT_MAX_FEE_RATE = COIN / 10n;
-
-function decodeTx(hex: unknown, message: string): Tx {
-  if (typeof hex !== 'string' || !isHex(hex)) throw new RpcFailure(RPC_DESERIALIZATION_ERROR, message);
-  try {
-    return parseTx(fromHex(hex));
-  } catch {
-    throw new RpcFailure(RPC_DESERIALIZATION_ERROR, message);
-  }
-}
-
-const maxFeeRateArg = (value: unknown): bigint => (value === undefined ? DEFAULT_MAX_FEE_RATE : amountArg(value));
+const parseHex = (hex: string): Tx => parseTx(fromHex(hex));
 
 export const rawTransactionMethods: MethodTable = {
   getrawtransaction: {
@@ -60,15 +50,7 @@ export const rawTransactionMethods: MethodTable = {
       });
       const result: Record<string, unknown> = blockhashArg !== undefined ? { in_active_chain: block!.status === 'active' } : {};
       Object.assign(result, body);
-      if (block) {
-        const active = node.chain.isActive(block);
-        result.blockhash = block.hash;
-        result.confirmations = active ? node.height - block.height + 1 : 0;
-        if (active) {
-          result.time = block.block.header.time;
-          result.blocktime = block.block.header.time;
-        }
-      }
+      if (block) addBlockFields(result, node, block);
       return result;
     },
   },
@@ -78,7 +60,7 @@ export const rawTransactionMethods: MethodTable = {
       { name: 'hexstring', type: 'string', required: true },
       { name: 'iswitness', type: 'bool' },
     ],
-    run: ([hex]) => txToJson(decodeTx(hex, 'TX decode failed')),
+    run: ([hex]) => txToJson(decodeHexTx(hex, 'TX decode failed', parseHex)),
   },
 
   sendrawtransaction: {
@@ -88,7 +70,7 @@ export const rawTransactionMethods: MethodTable = {
       { name: 'maxburnamount', type: 'amount' },
     ],
     run: ([hex, maxFeeRate, maxBurn], { node }) => {
-      const tx = decodeTx(hex, 'TX decode failed. Make sure the tx has at least one input.');
+      const tx = decodeHexTx(hex, 'TX decode failed. Make sure the tx has at least one input.', parseHex);
       try {
         return node.acceptTransaction(tx, {
           maxFeeRateSatPerKvB: maxFeeRateArg(maxFeeRate),
@@ -107,11 +89,7 @@ export const rawTransactionMethods: MethodTable = {
       { name: 'maxfeerate', type: 'amount' },
     ],
     run: ([rawtxs, maxFeeRate], { node }) => {
-      const list = rawtxs as unknown[];
-      if (list.length < 1 || list.length > 25) {
-        throw new RpcFailure(RPC_INVALID_PARAMETER, 'Array must contain between 1 and 25 transactions.');
-      }
-      const txs = list.map((hex) => decodeTx(hex, `TX decode failed: ${String(hex)} Make sure the tx has at least one input.`));
+      const txs = rawTxListArg(rawtxs, parseHex);
       return node.testAccept(txs, { maxFeeRateSatPerKvB: maxFeeRateArg(maxFeeRate) }).map((result) =>
         result.allowed
           ? {
