@@ -10,42 +10,11 @@ import { address, issuance, networks } from 'liquidjs-lib';
 import { startElementsDevnet, type ElementsDevnet } from '../../src/devnet/elements/index.ts';
 import { REGTEST_GENESIS_BLOCK_HASH, REGTEST_POLICY_ASSET } from '../../src/devnet/elements/verify/index.ts';
 import { FEE, Transaction, fund, newKey, p2wpkh, setup, spendP2wpkh, type Funding, type Key } from '../helpers/liquid.ts';
+import { Rpc } from '../helpers/devnet-rpc.ts';
 
 const SUBSIDY = 5_000_000_000;
 /** elementsd's default -parentgenesisblockhash: Bitcoin regtest's genesis. */
 const BITCOIN_REGTEST_GENESIS = '0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206';
-
-interface RpcError {
-  code: number;
-  message: string;
-}
-
-class Rpc {
-  constructor(private readonly devnet: ElementsDevnet) {}
-
-  async raw(method: string, ...params: unknown[]): Promise<{ result: unknown; error: RpcError | null }> {
-    const auth = Buffer.from(`${this.devnet.rpcUser}:${this.devnet.rpcPassword}`).toString('base64');
-    const response = await fetch(this.devnet.rpcUrl, {
-      method: 'POST',
-      headers: { Authorization: `Basic ${auth}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '1.0', id: 1, method, params }),
-    });
-    return (await response.json()) as { result: unknown; error: RpcError | null };
-  }
-
-  async call<T = unknown>(method: string, ...params: unknown[]): Promise<T> {
-    const { result, error } = await this.raw(method, ...params);
-    if (error) throw new Error(`${method}: ${error.code} ${error.message}`);
-    return result as T;
-  }
-
-  /** The error a call must fail with. */
-  async error(method: string, ...params: unknown[]): Promise<RpcError> {
-    const { error } = await this.raw(method, ...params);
-    assert.ok(error, `${method} was expected to fail`);
-    return error;
-  }
-}
 
 const addressOf = (key: Key): string => address.fromOutputScript(p2wpkh(key), networks.regtest);
 

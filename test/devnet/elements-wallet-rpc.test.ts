@@ -10,45 +10,7 @@ import { join } from 'node:path';
 import { startElementsDevnet, type ElementsDevnet } from '../../src/devnet/elements/index.ts';
 import { startDevnet, type DevnetInfo } from '../../src/devnet/index.ts';
 import { REGTEST_POLICY_ASSET } from '../../src/devnet/elements/verify/index.ts';
-
-interface RpcError {
-  code: number;
-  message: string;
-}
-
-class Rpc {
-  constructor(
-    private readonly devnet: ElementsDevnet,
-    private readonly wallet?: string,
-  ) {}
-
-  for(wallet: string): Rpc {
-    return new Rpc(this.devnet, wallet);
-  }
-
-  async raw(method: string, ...params: unknown[]): Promise<{ result: unknown; error: RpcError | null }> {
-    const auth = Buffer.from(`${this.devnet.rpcUser}:${this.devnet.rpcPassword}`).toString('base64');
-    const path = this.wallet === undefined ? '/' : `/wallet/${encodeURIComponent(this.wallet)}`;
-    const response = await fetch(this.devnet.rpcUrl + path, {
-      method: 'POST',
-      headers: { Authorization: `Basic ${auth}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '1.0', id: 1, method, params }),
-    });
-    return (await response.json()) as { result: unknown; error: RpcError | null };
-  }
-
-  async call<T = unknown>(method: string, ...params: unknown[]): Promise<T> {
-    const { result, error } = await this.raw(method, ...params);
-    if (error) throw new Error(`${method}: ${error.code} ${error.message}`);
-    return result as T;
-  }
-
-  async error(method: string, ...params: unknown[]): Promise<RpcError> {
-    const { error } = await this.raw(method, ...params);
-    assert.ok(error, `${method} was expected to fail`);
-    return error;
-  }
-}
+import { Rpc } from '../helpers/devnet-rpc.ts';
 
 interface Balances {
   mine: { trusted: Record<string, number>; untrusted_pending: Record<string, number>; immature: Record<string, number> };
