@@ -1,9 +1,10 @@
 // The wallet side of a devnet node's JSON-RPC server, for either chain: wallet resolution (URI path, or the
-// only loaded wallet), wallet-method routing, and the wallet-management RPCs (createwallet ... listwalletdir).
+// only loaded wallet), wallet-method routing, the wallet-management RPCs (createwallet ... listwalletdir) and
+// listunspent's shared arguments.
 import type { Server } from 'node:http';
-import { RpcFailure, RPC_WALLET_ERROR, RPC_WALLET_NOT_FOUND, RPC_WALLET_NOT_SPECIFIED } from '../bitcoin/rpc/errors.ts';
+import { RpcFailure, RPC_INVALID_PARAMETER, RPC_WALLET_ERROR, RPC_WALLET_NOT_FOUND, RPC_WALLET_NOT_SPECIFIED } from '../bitcoin/rpc/errors.ts';
 import { startJsonRpcServer } from '../bitcoin/rpc/http.ts';
-import type { MethodTable } from '../bitcoin/rpc/params.ts';
+import { integerArg, type MethodTable } from '../bitcoin/rpc/params.ts';
 
 /** The loaded wallets, as resolution sees them. */
 export interface LoadedWallets<W> {
@@ -136,4 +137,29 @@ export function walletManagementMethods<W extends { name: string }, C extends { 
       run: (_args, { wallets }) => ({ wallets: wallets.allNames().map((name) => ({ name })) }),
     },
   };
+}
+
+/** listunspent's minconf and maxconf (defaults 1 and 9999999). */
+export function confRangeArgs(minconf: unknown, maxconf: unknown): { min: number; max: number } {
+  return {
+    min: minconf === undefined ? 1 : integerArg(minconf, 'minconf'),
+    max: maxconf === undefined ? 9_999_999 : integerArg(maxconf, 'maxconf'),
+  };
+}
+
+/** listunspent's addresses: the scripts (hex) they pay to, each once; scriptHex throws the chain's invalid-address failure. */
+export function addressFilterArg(addresses: unknown, scriptHex: (address: string) => string): Set<string> | undefined {
+  if (addresses === undefined) return undefined;
+  const filter = new Set<string>();
+  for (const address of addresses as unknown[]) {
+    const script = scriptHex(String(address));
+    if (filter.has(script)) throw new RpcFailure(RPC_INVALID_PARAMETER, `Invalid parameter, duplicated address: ${String(address)}`);
+    filter.add(script);
+  }
+  return filter;
+}
+
+/** listunspent's order: most confirmations first, then by outpoint. */
+export function byConfirmationsThenOutpoint(a: { confirmations: number; txid: string; vout: number }, b: { confirmations: number; txid: string; vout: number }): number {
+  return b.confirmations - a.confirmations || a.txid.localeCompare(b.txid) || a.vout - b.vout;
 }

@@ -8,6 +8,7 @@ import { ADDRESS_KINDS, type AddressKind } from '../wallet/keys.ts';
 import { sendPayments } from '../wallet/send.ts';
 import type { Wallet } from '../wallet/wallet.ts';
 import { TxRejected } from '../accept.ts';
+import { addressFilterArg, byConfirmationsThenOutpoint, confRangeArgs } from '../../common/wallet-rpc.ts';
 import {
   RpcFailure,
   RPC_INVALID_ADDRESS_OR_KEY,
@@ -131,17 +132,8 @@ export const walletMethods: MethodTable = {
     ],
     run: ([minconf, maxconf, addresses, includeUnsafe, options], ctx) => {
       const wallet = ctx.wallet();
-      const min = minconf === undefined ? 1 : integerArg(minconf, 'minconf');
-      const max = maxconf === undefined ? 9_999_999 : integerArg(maxconf, 'maxconf');
-      let filter: Set<string> | undefined;
-      if (addresses !== undefined) {
-        filter = new Set();
-        for (const address of addresses as unknown[]) {
-          const script = toHex(recipientScript(String(address)));
-          if (filter.has(script)) throw new RpcFailure(RPC_INVALID_PARAMETER, `Invalid parameter, duplicated address: ${String(address)}`);
-          filter.add(script);
-        }
-      }
+      const { min, max } = confRangeArgs(minconf, maxconf);
+      const filter = addressFilterArg(addresses, (address) => toHex(recipientScript(address)));
       const query = (options ?? {}) as Record<string, unknown>;
       const minimumAmount = query.minimumAmount === undefined ? 0n : amountArg(query.minimumAmount);
       const maximumAmount = query.maximumAmount === undefined ? undefined : amountArg(query.maximumAmount);
@@ -153,7 +145,7 @@ export const walletMethods: MethodTable = {
         .filter((coin) => includeUnsafe !== false || coin.state === 'trusted')
         .filter((coin) => !filter || filter.has(toHex(coin.script)))
         .filter((coin) => coin.value >= minimumAmount && (maximumAmount === undefined || coin.value <= maximumAmount))
-        .sort((a, b) => b.confirmations - a.confirmations || a.txid.localeCompare(b.txid) || a.vout - b.vout);
+        .sort(byConfirmationsThenOutpoint);
       return coins.slice(0, maximumCount && maximumCount > 0 ? maximumCount : undefined).map((coin) => ({
         txid: coin.txid,
         vout: coin.vout,

@@ -1,8 +1,9 @@
 // elementsd's listunspent: the wallet's coins with their opened amount and asset, blinders and commitments, filtered
 // by confirmations, addresses and query_options as elementsd filters them.
 import { toHex } from '../../bitcoin/bytes.ts';
-import { RpcFailure, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER } from '../../bitcoin/rpc/errors.ts';
+import { RpcFailure, RPC_INVALID_ADDRESS_OR_KEY } from '../../bitcoin/rpc/errors.ts';
 import { amountArg, integerArg } from '../../bitcoin/rpc/params.ts';
+import { addressFilterArg, byConfirmationsThenOutpoint, confRangeArgs } from '../../common/wallet-rpc.ts';
 import { decodeAddress } from '../wallet/address.ts';
 import { POLICY_ASSET } from '../wallet/network.ts';
 import { unspentBlindingFields } from '../wallet/views.ts';
@@ -32,22 +33,14 @@ export const unspentMethods: ElementsMethodTable = {
       { name: 'query_options', type: 'object' },
     ],
     run: ([minconf, maxconf, addresses, includeUnsafe, options], ctx) => {
-      const min = minconf === undefined ? 1 : integerArg(minconf, 'minconf');
-      const max = maxconf === undefined ? 9_999_999 : integerArg(maxconf, 'maxconf');
-      let filter: Set<string> | undefined;
-      if (addresses !== undefined) {
-        filter = new Set();
-        for (const address of addresses as unknown[]) {
-          let script: string;
-          try {
-            script = toHex(decodeAddress(String(address)).script);
-          } catch {
-            throw new RpcFailure(RPC_INVALID_ADDRESS_OR_KEY, `Invalid Bitcoin address: ${String(address)}`);
-          }
-          if (filter.has(script)) throw new RpcFailure(RPC_INVALID_PARAMETER, `Invalid parameter, duplicated address: ${String(address)}`);
-          filter.add(script);
+      const { min, max } = confRangeArgs(minconf, maxconf);
+      const filter = addressFilterArg(addresses, (address) => {
+        try {
+          return toHex(decodeAddress(address).script);
+        } catch {
+          throw new RpcFailure(RPC_INVALID_ADDRESS_OR_KEY, `Invalid Bitcoin address: ${address}`);
         }
-      }
+      });
       const query = queryOptions(options);
       const coins = ctx
         .wallet()
@@ -57,7 +50,7 @@ export const unspentMethods: ElementsMethodTable = {
         .filter((c) => !filter || filter.size === 0 || filter.has(toHex(c.address.script)))
         .filter((c) => query.asset === undefined || c.unblinded.asset === query.asset)
         .filter((c) => c.unblinded.value >= query.min && (query.max === undefined || c.unblinded.value <= query.max))
-        .sort((a, b) => b.confirmations - a.confirmations || a.txid.localeCompare(b.txid) || a.vout - b.vout);
+        .sort(byConfirmationsThenOutpoint);
       return coins
         .slice(0, query.count)
         .map((c) => ({
