@@ -1,5 +1,6 @@
 // The JSON views Core's RPC gives of transactions, blocks and mempool entries (TxToUniv,
-// blockheaderToJSON, blockToJSON, entryToJSON), with Core's field names.
+// blockheaderToJSON on common/header-json.ts, blockToJSON, entryToJSON), with Core's field names.
+import { headerJson } from '../common/header-json.ts';
 import { satToBtc } from './amount.ts';
 import { difficulty } from './block.ts';
 import { toHex } from './bytes.ts';
@@ -60,29 +61,14 @@ export function txToJson(tx: Tx, options: TxJsonOptions = {}): Record<string, un
   return result;
 }
 
-const hex32 = (n: number): string => (n >>> 0).toString(16).padStart(8, '0');
-
 export function headerToJson(node: BitcoinNode, entry: BlockEntry): Record<string, unknown> {
-  const active = node.chain.isActive(entry);
-  const { header } = entry.block;
-  const next = active ? node.blockAt(entry.height + 1) : undefined;
-  return {
-    hash: entry.hash,
-    confirmations: active ? node.height - entry.height + 1 : -1,
-    height: entry.height,
-    version: header.version,
-    versionHex: hex32(header.version),
-    merkleroot: header.merkleRoot,
-    time: header.time,
-    mediantime: entry.medianTime,
-    nonce: header.nonce,
-    bits: hex32(header.bits),
-    difficulty: difficulty(header.bits),
+  const { bits, nonce } = entry.block.header;
+  return headerJson(node, entry, {
+    nonce,
+    bits: (bits >>> 0).toString(16).padStart(8, '0'),
+    difficulty: difficulty(bits),
     chainwork: entry.chainWork.toString(16).padStart(64, '0'),
-    nTx: entry.block.txs.length,
-    ...(entry.height > 0 ? { previousblockhash: header.prevHash } : {}),
-    ...(next ? { nextblockhash: next.hash } : {}),
-  };
+  });
 }
 
 export function blockToJson(node: BitcoinNode, entry: BlockEntry, verbosity: 1 | 2 | 3): Record<string, unknown> {

@@ -1,6 +1,5 @@
-// The wallet side of a devnet node's JSON-RPC server, for either chain: wallet resolution (URI path, or the
-// only loaded wallet), wallet-method routing, the wallet-management RPCs (createwallet ... listwalletdir) and
-// listunspent's shared arguments.
+// The wallet side of either devnet node's JSON-RPC server: wallet resolution (URI path, or the only loaded wallet),
+// wallet-method routing, the wallet-management RPCs (createwallet ... listwalletdir) and listunspent's arguments.
 import type { Server } from 'node:http';
 import { RpcFailure, RPC_INVALID_PARAMETER, RPC_WALLET_ERROR, RPC_WALLET_NOT_FOUND, RPC_WALLET_NOT_SPECIFIED } from '../bitcoin/rpc/errors.ts';
 import { startJsonRpcServer } from '../bitcoin/rpc/http.ts';

@@ -1,9 +1,10 @@
-// The JSON views elementsd's RPC gives of transactions, outputs, blocks and mempool entries (Elements'
-// TxToUniv, blockheaderToJSON, blockToJSON): explicit outputs show value + asset, blinded ones their commitments.
+// The JSON views elementsd's RPC gives of transactions, outputs, blocks (headers on common/header-json.ts) and
+// mempool entries: explicit outputs show value + asset, blinded ones their commitments.
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { address as laddress, networks, type TxOutput } from 'liquidjs-lib';
 import { satToBtc } from '../bitcoin/amount.ts';
 import { classifyScript, descriptorWithChecksum, scriptToAsm } from '../bitcoin/script.ts';
+import { headerJson } from '../common/header-json.ts';
 import type { ElementsBlockEntry } from './chain.ts';
 import type { ElementsMempoolEntry } from './mempool.ts';
 import type { ElementsNode } from './node.ts';
@@ -88,28 +89,13 @@ export function txToJson(etx: ElementsTx, options: { hex?: boolean } = {}): Reco
   };
 }
 
-const hex32 = (n: number): string => (n >>> 0).toString(16).padStart(8, '0');
-
 export function headerToJson(node: ElementsNode, entry: ElementsBlockEntry): Record<string, unknown> {
-  const active = node.chain.isActive(entry);
   const { header } = entry.block;
-  const next = active ? node.blockAt(entry.height + 1) : undefined;
-  return {
-    hash: entry.hash,
-    confirmations: active ? node.height - entry.height + 1 : -1,
-    height: entry.height,
-    version: header.version,
-    versionHex: hex32(header.version),
-    merkleroot: header.merkleRoot,
-    time: header.time,
-    mediantime: entry.medianTime,
+  return headerJson(node, entry, {
     signblock_witness_asm: scriptToAsm(header.solution),
     signblock_witness_hex: hex(header.solution),
     signblock_challenge: hex(header.challenge),
-    nTx: entry.block.txs.length,
-    ...(entry.height > 0 ? { previousblockhash: header.prevHash } : {}),
-    ...(next ? { nextblockhash: next.hash } : {}),
-  };
+  });
 }
 
 export function blockToJson(node: ElementsNode, entry: ElementsBlockEntry, verbosity: 1 | 2): Record<string, unknown> {

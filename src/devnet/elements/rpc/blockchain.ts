@@ -1,5 +1,5 @@
-// elementsd's blockchain RPCs: chain info, blocks, gettxout, the mempool and invalidateblock (the ones whose logic
-// Bitcoin shares from common/chain-rpc.ts).
+// elementsd's blockchain RPCs: chain info, block headers and blocks, gettxout and the mempool, plus the chain RPCs
+// shared with Bitcoin (common/chain-rpc.ts: block count and hashes, getrawmempool, invalidateblock).
 import { satToBtc } from '../../bitcoin/amount.ts';
 import { integerArg, parseHash, verbosityArg } from '../../bitcoin/rpc/params.ts';
 import { blockOrFail, chainMethods } from '../../common/chain-rpc.ts';
