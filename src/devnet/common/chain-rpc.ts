@@ -1,7 +1,7 @@
-// The chain RPCs whose logic is the same on either devnet node (getblockcount, getblockhash, getrawmempool,
-// invalidateblock, generatetoaddress, estimatesmartfee's argument checks ...), typed over the node's small surface.
+// The chain RPCs whose logic is the same on either devnet node (getblockcount, getblockhash, getblockheader, getblock,
+// getrawmempool, invalidateblock, generatetoaddress, estimatesmartfee's checks), typed over the node's small surface.
 import { RpcFailure, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_MISC_ERROR } from '../bitcoin/rpc/errors.ts';
-import { integerArg, parseHash, type MethodTable } from '../bitcoin/rpc/params.ts';
+import { integerArg, parseHash, verbosityArg, type MethodTable } from '../bitcoin/rpc/params.ts';
 
 /** What the shared chain RPCs need of a node. */
 export interface ChainNode<M> {
@@ -103,4 +103,42 @@ export function estimateSmartFeeArgs(target: unknown, mode: unknown, maxConfTarg
     throw new RpcFailure(RPC_INVALID_PARAMETER, 'Invalid estimate_mode parameter, must be one of: "unset", "economical", "conservative"');
   }
   return confTarget;
+}
+
+/** How a chain shows a block entry: raw header and block hex, and their JSON (getblock's level is 1 or more). */
+export interface BlockViews<N, E> {
+  headerHex(entry: E): string;
+  headerJson(node: N, entry: E): unknown;
+  blockHex(entry: E): string;
+  blockJson(node: N, entry: E, level: number): unknown;
+}
+
+/** getblockheader and getblock over the chain's block views. */
+export function blockMethods<E, C extends { node: { block(hash: string): E | undefined } }>(views: BlockViews<C['node'], E>): MethodTable<C> {
+  return {
+    getblockheader: {
+      params: [
+        { name: 'blockhash', type: 'string', required: true },
+        { name: 'verbose', type: 'bool' },
+      ],
+      run: ([hash, verbose], { node }) => {
+        const entry = blockOrFail(node, hash, 'hash');
+        if (verbose === false) return views.headerHex(entry);
+        return views.headerJson(node, entry);
+      },
+    },
+
+    getblock: {
+      params: [
+        { name: 'blockhash', type: 'string', required: true },
+        { name: 'verbosity', type: 'numOrBool' },
+      ],
+      run: ([hash, verbosity], { node }) => {
+        const entry = blockOrFail(node, hash, 'blockhash');
+        const level = verbosityArg(verbosity, 1);
+        if (level <= 0) return views.blockHex(entry);
+        return views.blockJson(node, entry, level);
+      },
+    },
+  };
 }

@@ -5,13 +5,20 @@ import { difficulty } from '../block.ts';
 import { toHex } from '../bytes.ts';
 import { headerToJson, blockToJson, mempoolEntryToJson } from '../json.ts';
 import { scriptPubKeyJson } from '../script.ts';
-import { blockOrFail, chainMethods } from '../../common/chain-rpc.ts';
+import { blockMethods, chainMethods } from '../../common/chain-rpc.ts';
+import type { BlockEntry } from '../chain.ts';
 import type { MempoolEntry } from '../mempool.ts';
 import { RpcFailure, RPC_INVALID_ADDRESS_OR_KEY } from './errors.ts';
-import { integerArg, parseHash, verbosityArg, type CallContext, type MethodTable } from './params.ts';
+import { integerArg, parseHash, type CallContext, type MethodTable } from './params.ts';
 
 export const blockchainMethods: MethodTable = {
   ...chainMethods<MempoolEntry, CallContext>(mempoolEntryToJson),
+  ...blockMethods<BlockEntry, CallContext>({
+    headerHex: (entry) => toHex(entry.block.raw.subarray(0, 80)),
+    headerJson: headerToJson,
+    blockHex: (entry) => toHex(entry.block.raw),
+    blockJson: (node, entry, level) => blockToJson(node, entry, level === 1 ? 1 : level === 2 ? 2 : 3),
+  }),
 
   getblockchaininfo: {
     params: [],
@@ -32,31 +39,6 @@ export const blockchainMethods: MethodTable = {
         pruned: false,
         warnings: '',
       };
-    },
-  },
-
-  getblockheader: {
-    params: [
-      { name: 'blockhash', type: 'string', required: true },
-      { name: 'verbose', type: 'bool' },
-    ],
-    run: ([hash, verbose], ctx) => {
-      const entry = blockOrFail(ctx.node, hash, 'hash');
-      if (verbose === false) return toHex(entry.block.raw.subarray(0, 80));
-      return headerToJson(ctx.node, entry);
-    },
-  },
-
-  getblock: {
-    params: [
-      { name: 'blockhash', type: 'string', required: true },
-      { name: 'verbosity', type: 'numOrBool' },
-    ],
-    run: ([hash, verbosity], ctx) => {
-      const entry = blockOrFail(ctx.node, hash, 'blockhash');
-      const level = verbosityArg(verbosity, 1);
-      if (level <= 0) return toHex(entry.block.raw);
-      return blockToJson(ctx.node, entry, level === 1 ? 1 : level === 2 ? 2 : 3);
     },
   },
 

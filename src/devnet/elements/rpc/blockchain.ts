@@ -1,15 +1,22 @@
-// elementsd's blockchain RPCs: chain info, block headers and blocks, gettxout and the mempool, plus the chain RPCs
-// shared with Bitcoin (common/chain-rpc.ts: block count and hashes, getrawmempool, invalidateblock).
+// elementsd's blockchain RPCs: chain info, gettxout and mempool info, plus the chain RPCs shared with Bitcoin
+// (common/chain-rpc.ts: block count and hashes, getblockheader/getblock over Elements' views, getrawmempool, ...).
 import { satToBtc } from '../../bitcoin/amount.ts';
-import { integerArg, parseHash, verbosityArg } from '../../bitcoin/rpc/params.ts';
-import { blockOrFail, chainMethods } from '../../common/chain-rpc.ts';
+import { integerArg, parseHash } from '../../bitcoin/rpc/params.ts';
+import { blockMethods, chainMethods } from '../../common/chain-rpc.ts';
 import { serializeHeader } from '../block.ts';
+import type { ElementsBlockEntry } from '../chain.ts';
 import type { ElementsMempoolEntry } from '../mempool.ts';
 import { blockToJson, headerToJson, mempoolEntryToJson, outputAmountJson, scriptPubKeyJson } from '../json.ts';
 import type { ElementsCallContext, ElementsMethodTable } from './context.ts';
 
 export const blockchainMethods: ElementsMethodTable = {
   ...chainMethods<ElementsMempoolEntry, ElementsCallContext>((_node, entry) => mempoolEntryToJson(entry)),
+  ...blockMethods<ElementsBlockEntry, ElementsCallContext>({
+    headerHex: (entry) => serializeHeader(entry.block.header).toString('hex'),
+    headerJson: headerToJson,
+    blockHex: (entry) => entry.block.raw.toString('hex'),
+    blockJson: (node, entry, level) => blockToJson(node, entry, level === 1 ? 1 : 2),
+  }),
 
   getblockchaininfo: {
     params: [],
@@ -29,31 +36,6 @@ export const blockchainMethods: ElementsMethodTable = {
       max_block_witness: 74,
       warnings: '',
     }),
-  },
-
-  getblockheader: {
-    params: [
-      { name: 'blockhash', type: 'string', required: true },
-      { name: 'verbose', type: 'bool' },
-    ],
-    run: ([hash, verbose], ctx) => {
-      const entry = blockOrFail(ctx.node, hash, 'hash');
-      if (verbose === false) return serializeHeader(entry.block.header).toString('hex');
-      return headerToJson(ctx.node, entry);
-    },
-  },
-
-  getblock: {
-    params: [
-      { name: 'blockhash', type: 'string', required: true },
-      { name: 'verbosity', type: 'numOrBool' },
-    ],
-    run: ([hash, verbosity], ctx) => {
-      const entry = blockOrFail(ctx.node, hash, 'blockhash');
-      const level = verbosityArg(verbosity, 1);
-      if (level <= 0) return entry.block.raw.toString('hex');
-      return blockToJson(ctx.node, entry, level === 1 ? 1 : 2);
-    },
   },
 
   gettxout: {
