@@ -40,8 +40,20 @@ export function statusesAfter(machine: AnyMachine, event: string, except: readon
   return [...reached];
 }
 
+const followedByMachine = new WeakMap<AnyMachine, string[]>();
+
 /** Statuses from which a chain event row can still be reached: a swap in one must be followed on chain. */
 export function chainFollowedStatuses(machine: AnyMachine): string[] {
+  let statuses = followedByMachine.get(machine);
+  if (statuses === undefined) {
+    statuses = computeChainFollowed(machine);
+    followedByMachine.set(machine, statuses);
+  }
+  return statuses;
+}
+
+// The tables are constant: computed once per machine, since every transition asks (needsChain).
+function computeChainFollowed(machine: AnyMachine): string[] {
   const followed = new Set(machine.rows.filter((row) => machine.chainEvents.includes(row.event)).map((row) => row.from));
   let grew = true;
   while (grew) {

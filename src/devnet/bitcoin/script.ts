@@ -1,6 +1,7 @@
 // Output scripts as Core describes them: the type names of Solver(), `asm` (ScriptToAsmStr), regtest
 // addresses, and inferred descriptors with their checksum.
 import { bech32, bech32m, createBase58check } from '@scure/base';
+import { isValidSignatureEncoding } from '../common/der.ts';
 import { concat, sha256, toHex } from './bytes.ts';
 import {
   OP_0,
@@ -74,16 +75,7 @@ function scriptNumToString(data: Uint8Array): string {
 
 /** BIP66 strict DER plus a defined hash type: the test Core uses before printing "[ALL]" in a scriptSig. */
 function looksLikeSignature(sig: Uint8Array): boolean {
-  if (sig.length < 9 || sig.length > 73) return false;
-  if (sig[0] !== 0x30 || sig[1] !== sig.length - 3) return false;
-  const lenR = sig[3];
-  if (5 + lenR >= sig.length) return false;
-  const lenS = sig[5 + lenR];
-  if (lenR + lenS + 7 !== sig.length) return false;
-  if (sig[2] !== 0x02 || lenR === 0 || sig[4] & 0x80) return false;
-  if (lenR > 1 && sig[4] === 0 && !(sig[5] & 0x80)) return false;
-  if (sig[lenR + 4] !== 0x02 || lenS === 0 || sig[lenR + 6] & 0x80) return false;
-  if (lenS > 1 && sig[lenR + 6] === 0 && !(sig[lenR + 7] & 0x80)) return false;
+  if (!isValidSignatureEncoding(sig)) return false;
   const type = sig[sig.length - 1] & ~0x80;
   return type >= 1 && type <= 3;
 }

@@ -5,6 +5,7 @@ import { ripemd160 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { fail, unsupported, type ScriptFailure } from './errors.ts';
 import { segwitV0Sighash, type SpendContext } from './sighash.ts';
+import { isValidSignatureEncoding } from '../../common/der.ts';
 
 const HALF_ORDER = secp256k1.Point.CURVE().n >> 1n;
 const SIGHASH_RANGEPROOF = 0x40; // Elements: the sighash also commits to the outputs' range proofs
@@ -60,21 +61,6 @@ function checkPubKeyEncoding(pubkey: Uint8Array, standard: boolean): ScriptFailu
   if (!compressed && !uncompressed) return fail('PUBKEYTYPE');
   if (!compressed) return fail('WITNESS_PUBKEYTYPE');
   return undefined;
-}
-
-/** BIP66's IsValidSignatureEncoding: strict DER plus one hash-type byte. */
-function isValidSignatureEncoding(sig: Uint8Array): boolean {
-  if (sig.length < 9 || sig.length > 73) return false;
-  if (sig[0] !== 0x30 || sig[1] !== sig.length - 3) return false;
-  const lenR = sig[3];
-  if (5 + lenR >= sig.length) return false;
-  const lenS = sig[5 + lenR];
-  if (lenR + lenS + 7 !== sig.length) return false;
-  if (sig[2] !== 0x02 || lenR === 0 || sig[4] & 0x80) return false;
-  if (lenR > 1 && sig[4] === 0 && !(sig[5] & 0x80)) return false;
-  if (sig[lenR + 4] !== 0x02 || lenS === 0 || sig[lenR + 6] & 0x80) return false;
-  if (lenS > 1 && sig[lenR + 6] === 0 && !(sig[lenR + 7] & 0x80)) return false;
-  return true;
 }
 
 function isLowS(sig: Uint8Array): boolean {
