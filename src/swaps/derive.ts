@@ -87,6 +87,3 @@ export const chainFollowedInAny = (): string[] => unique(machines().flatMap(chai
 
 /** Statuses in which any swap has succeeded. */
 export const succeededStatuses = (): string[] => unique(machines().flatMap((machine) => machine.succeeded));
-
-/** Statuses in which any swap has failed for the client. */
-export const failedStatuses = (): string[] => unique(machines().flatMap((machine) => machine.failed));

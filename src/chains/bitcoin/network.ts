@@ -1,6 +1,5 @@
 // Bitcoin's address encodings per network, for turning output scripts into addresses and back.
 import { Address, OutScript } from '@scure/btc-signer';
-import { hex } from '@scure/base';
 import type { Network } from '../../keys/index.ts';
 
 export const NETWORKS = {
@@ -18,4 +17,3 @@ export function scriptOf(network: Network, address: string): Uint8Array {
   return OutScript.encode(Address(NETWORKS[network]).decode(address));
 }
 
-export const scriptHexOf = (network: Network, address: string): string => hex.encode(scriptOf(network, address));

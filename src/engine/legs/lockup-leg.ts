@@ -69,10 +69,6 @@ export function lockupLegsOf(swap: SwapRecord): LockupLeg[] {
   return swap.type === SwapType.Submarine ? [userLockupOf(swap)] : [serverLockupOf(swap)];
 }
 
-export function legOf(swap: SwapRecord, name: LockupLegName): LockupLeg {
-  return name === 'userLockup' ? userLockupOf(swap) : serverLockupOf(swap);
-}
-
 export const legChain = (ctx: EngineContext, leg: LockupLeg): ChainBackend => chainOf(ctx, leg.chain);
 
 /** Ferry's key of the swap, the client's and the tree: what every spend Ferry signs of this output needs. */
