@@ -11,13 +11,14 @@ import * as btc from '@scure/btc-signer';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { hex } from '@scure/base';
 import { startBitcoinDevnet } from '../src/devnet/bitcoin/index.ts';
-import { BitcoinRpcClient, btcToSat } from '../src/chains/bitcoin/rpc.ts';
-import { ChainWatcher } from '../src/chains/bitcoin/watcher.ts';
+import { CoreRpcClient, btcToSat } from '../src/chains/core-rpc.ts';
+import { ChainWatcher } from '../src/chains/watcher/watcher.ts';
 import { MemoryCheckpointStore } from '../src/chains/checkpoint.ts';
 import { silentLogger } from '../src/chains/logger.ts';
 import { parseBlock } from '../src/chains/bitcoin/raw-block.ts';
-import { findLockups, findSpends } from '../src/chains/bitcoin/scan.ts';
-import { WatchIndex } from '../src/chains/bitcoin/watch-index.ts';
+import { findLockups, findSpends } from '../src/chains/watcher/scan.ts';
+import { WatchIndex } from '../src/chains/watcher/watch-index.ts';
+import { bitcoinCodec } from '../src/chains/bitcoin/codec.ts';
 
 const REGTEST: typeof btc.NETWORK = { bech32: 'bcrt', pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef };
 const TRANSACTIONS = 2_000;
@@ -35,7 +36,7 @@ async function inBatches<T>(items: T[], size: number, run: (item: T) => Promise<
 }
 
 /** Mines a block holding TRANSACTIONS one-input one-output transactions; returns its height and destinations. */
-async function buildBigBlock(rpc: BitcoinRpcClient, userWallet: string, minerAddress: string) {
+async function buildBigBlock(rpc: CoreRpcClient, userWallet: string, minerAddress: string) {
   const user = rpc.wallet(userWallet);
   const secretKey = secp256k1.utils.randomSecretKey();
   const owner = btc.p2wpkh(secp256k1.getPublicKey(secretKey, true), REGTEST);
@@ -72,10 +73,11 @@ async function buildBigBlock(rpc: BitcoinRpcClient, userWallet: string, minerAdd
 }
 
 /** One full watcher pass over the block: fetch, parse, look up every output and input. */
-async function timeWatcher(rpc: BitcoinRpcClient, height: number, watched: string[]): Promise<{ ms: number; lockups: number }> {
+async function timeWatcher(rpc: CoreRpcClient, height: number, watched: string[]): Promise<{ ms: number; lockups: number }> {
   const watcher = new ChainWatcher({
     chain: 'BTC',
     rpc,
+    codec: bitcoinCodec,
     checkpoints: new MemoryCheckpointStore(),
     startHeight: height,
     mempool: false,
@@ -98,7 +100,7 @@ export async function benchWatcher(): Promise<string[]> {
   const dataDir = await mkdtemp(join(tmpdir(), 'ferry-bench-watcher-'));
   const devnet = await startBitcoinDevnet({ dataDir, port: 0, fund: true });
   try {
-    const rpc = new BitcoinRpcClient({ url: devnet.rpcUrl, user: devnet.rpcUser, password: devnet.rpcPassword });
+    const rpc = new CoreRpcClient({ url: devnet.rpcUrl, user: devnet.rpcUser, password: devnet.rpcPassword });
     const minerAddress = await rpc.wallet(devnet.wallets.operator).getNewAddress();
     const built = performance.now();
     const block = await buildBigBlock(rpc, devnet.wallets.user, minerAddress);
@@ -129,7 +131,7 @@ export async function benchWatcher(): Promise<string[]> {
       for (const [name, index] of [['none', new WatchIndex()], ['many', manyIndex]] as const) {
         const start = performance.now();
         const { transactions } = parseBlock(blockHex);
-        const hits = findLockups(transactions, index).length + findSpends(transactions, index).length;
+        const hits = findLockups(transactions, index, bitcoinCodec).length + findSpends(transactions, index).length;
         if (i >= WARMUP) parseRuns[name].push(performance.now() - start);
         if (hits !== (name === 'many' ? MATCHING : 0)) throw new Error('parse-only pass found the wrong outputs');
       }

@@ -18,6 +18,8 @@ export interface LockupEvent {
   vout: number;
   value: bigint;
   scriptHex: string;
+  /** Set when the output cannot count as a lockup whatever its value (Liquid: another asset, or not unblindable). */
+  refusal?: string;
   txHex: string;
   confirmations: number;
   blockHeight?: number;

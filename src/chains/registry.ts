@@ -2,8 +2,9 @@
 // where none is configured). The only place outside src/chains/<chain>/ that knows which chains exist; a new
 // chain is a new folder and a case here.
 import { BitcoinBackend } from './bitcoin/backend.ts';
-import { BitcoinRpcClient } from './bitcoin/rpc.ts';
-import { ChainWatcher } from './bitcoin/watcher.ts';
+import { CoreRpcClient } from './core-rpc.ts';
+import { bitcoinCodec } from './bitcoin/codec.ts';
+import { ChainWatcher } from './watcher/watcher.ts';
 import type { ChainBackend } from './backend.ts';
 import type { CheckpointStore } from './checkpoint.ts';
 import { usesDevnetBitcoin, type FerryConfig } from '../config/index.ts';
@@ -16,7 +17,7 @@ export interface ConnectedChains {
   close(): Promise<void>;
 }
 
-async function waitForNode(rpc: BitcoinRpcClient, logger: Logger, attempts = 30): Promise<void> {
+async function waitForNode(rpc: CoreRpcClient, logger: Logger, attempts = 30): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       const info = await rpc.getBlockchainInfo();
@@ -30,13 +31,13 @@ async function waitForNode(rpc: BitcoinRpcClient, logger: Logger, attempts = 30)
   }
 }
 
-function bitcoinRpc(config: FerryConfig, devnet: DevnetInfo | undefined): BitcoinRpcClient {
+function bitcoinRpc(config: FerryConfig, devnet: DevnetInfo | undefined): CoreRpcClient {
   if (usesDevnetBitcoin(config)) {
     const { rpcUrl, rpcUser, rpcPassword, wallets } = devnet!.bitcoin;
-    return new BitcoinRpcClient({ url: rpcUrl, user: rpcUser, password: rpcPassword, wallet: wallets.operator });
+    return new CoreRpcClient({ url: rpcUrl, user: rpcUser, password: rpcPassword, wallet: wallets.operator });
   }
   if (config.bitcoin.rpcUrl === '') throw new Error('no bitcoin backend: set bitcoin.rpcUrl or enable the devnet');
-  return new BitcoinRpcClient({
+  return new CoreRpcClient({
     url: config.bitcoin.rpcUrl,
     user: config.bitcoin.rpcUser,
     password: config.bitcoin.rpcPassword,
@@ -56,6 +57,7 @@ export async function connectChains(
   const watcher = new ChainWatcher({
     chain: 'BTC',
     rpc,
+    codec: bitcoinCodec,
     checkpoints,
     pollIntervalMs: config.bitcoin.pollIntervalMs,
     logger: logger.child('watcher.BTC'),

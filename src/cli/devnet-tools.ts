@@ -1,14 +1,14 @@
 // `ferry devnet <tool>`: small helpers for people and scripts driving the devnet, talking to it only through
 // the endpoints listed in devnet.json (Core JSON-RPC and LND REST), exactly as any other tool would.
-import { BitcoinRpcClient, btcToSat } from '../chains/bitcoin/rpc.ts';
+import { CoreRpcClient, btcToSat } from '../chains/core-rpc.ts';
 import type { DevnetInfo } from '../devnet/index.ts';
 import { LndRestClient } from '../lightning/lnd/client.ts';
 
 export type Print = (value: unknown) => void;
 
-function bitcoin(info: DevnetInfo, wallet?: string): BitcoinRpcClient {
+function bitcoin(info: DevnetInfo, wallet?: string): CoreRpcClient {
   const { rpcUrl, rpcUser, rpcPassword } = info.bitcoin;
-  const rpc = new BitcoinRpcClient({ url: rpcUrl, user: rpcUser, password: rpcPassword });
+  const rpc = new CoreRpcClient({ url: rpcUrl, user: rpcUser, password: rpcPassword });
   return wallet ? rpc.wallet(wallet) : rpc;
 }
 

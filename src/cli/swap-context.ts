@@ -1,6 +1,6 @@
 // The setting of a `ferry swap` command: which service, which client store, which chain source, and where
 // claims and refunds pay to — from flags, the environment, and the devnet when one is running.
-import { BitcoinRpcClient } from '../chains/bitcoin/rpc.ts';
+import { CoreRpcClient } from '../chains/core-rpc.ts';
 import { BitcoinCoreChain, type ChainSource } from '../client/chain.ts';
 import { SwapClient } from '../client/client.ts';
 import { NETWORK_NAMES, scriptOfAddress, type NetworkName } from '../client/network.ts';
@@ -58,7 +58,7 @@ export function swapContext(flags: Flags, config: FerryConfig, env: Record<strin
         throw new UsageError(`where should the coins go? Give --address ADDRESS (no devnet found in ${config.dataDir} to pay to)`);
       }
       const { rpcUrl: url, rpcUser: user, rpcPassword: password, wallets } = info.bitcoin;
-      return new BitcoinRpcClient({ url, user, password, wallet: wallets.user }).getNewAddress('', 'bech32');
+      return new CoreRpcClient({ url, user, password, wallet: wallets.user }).getNewAddress('', 'bech32');
     },
   };
 }

@@ -1,7 +1,7 @@
 // Where the client reads the chain and broadcasts: through the swap service's chain endpoints by default, or
 // straight from a Bitcoin Core node — which is what still works when the service is gone.
 import { estimateFeeRate } from '../chains/bitcoin/fees.ts';
-import { BitcoinRpcClient } from '../chains/bitcoin/rpc.ts';
+import { CoreRpcClient } from '../chains/core-rpc.ts';
 import type { ServiceApi } from './api.ts';
 
 export interface ChainSource {
@@ -45,7 +45,7 @@ export class ServiceChain implements ChainSource {
 /** A Bitcoin Core node over JSON-RPC; `url` may carry the credentials (http://user:password@host:port). */
 export class BitcoinCoreChain implements ChainSource {
   readonly description: string;
-  private readonly rpc: BitcoinRpcClient;
+  private readonly rpc: CoreRpcClient;
 
   constructor(url: string, credentials?: { user: string; password: string }) {
     const parsed = new URL(url);
@@ -53,7 +53,7 @@ export class BitcoinCoreChain implements ChainSource {
     const password = credentials?.password ?? decodeURIComponent(parsed.password);
     parsed.username = '';
     parsed.password = '';
-    this.rpc = new BitcoinRpcClient({ url: parsed.toString(), user, password });
+    this.rpc = new CoreRpcClient({ url: parsed.toString(), user, password });
     this.description = `the Bitcoin node at ${parsed.host}`;
   }
 

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from '@noble/hashes/utils.js';
 import { hex } from '@scure/base';
-import { satToBtc } from '../../src/chains/bitcoin/rpc.ts';
+import { satToBtc } from '../../src/chains/core-rpc.ts';
 import { encodeBolt11, type Bolt11InvoiceFields } from '../../src/lightning/bolt11/index.ts';
 import { aliceInvoice } from '../engine/adversarial-support.ts';
 import { clientSession, findOutput, keyPathSpend, lockupOf, newKeyPair, newPreimage } from '../engine/client.ts';

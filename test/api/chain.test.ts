@@ -5,21 +5,21 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFerry, type Ferry } from '../../src/app.ts';
-import { BitcoinRpcClient } from '../../src/chains/bitcoin/rpc.ts';
+import { CoreRpcClient } from '../../src/chains/core-rpc.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { silentLogger } from '../../src/log/index.ts';
 import { buildClaim, buildRefund, findLockupOutput, makeHtlc } from '../helpers/htlc.ts';
 
 let ferry: Ferry;
-let rpc: BitcoinRpcClient;
-let user: BitcoinRpcClient;
+let rpc: CoreRpcClient;
+let user: CoreRpcClient;
 
 before(async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'ferry-api-chain-'));
   const config = loadConfig({ env: { FERRY_DATA_DIR: dataDir, FERRY_API_PORT: '0', FERRY_DEVNET_BITCOIN_PORT: '0' } });
   ferry = await startFerry(config, silentLogger);
   const info = ferry.devnet!.info.bitcoin;
-  rpc = new BitcoinRpcClient({ url: info.rpcUrl, user: info.rpcUser, password: info.rpcPassword });
+  rpc = new CoreRpcClient({ url: info.rpcUrl, user: info.rpcUser, password: info.rpcPassword });
   user = rpc.wallet(info.wallets.user);
 });
 after(() => ferry.close());

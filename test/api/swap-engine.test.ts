@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { hex } from '@scure/base';
-import { satToBtc } from '../../src/chains/bitcoin/rpc.ts';
+import { satToBtc } from '../../src/chains/core-rpc.ts';
 import { SwapError } from '../../src/engine/index.ts';
 import { rest } from '../lightning/helpers.ts';
 import { clientSession, findOutput, keyPathSpend, lockupOf, newKeyPair, newPreimage } from '../engine/client.ts';

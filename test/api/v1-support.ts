@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFerry, type Ferry } from '../../src/app.ts';
-import { BitcoinRpcClient, satToBtc } from '../../src/chains/bitcoin/rpc.ts';
+import { CoreRpcClient, satToBtc } from '../../src/chains/core-rpc.ts';
 import { loadConfig, type FerryConfig } from '../../src/config/index.ts';
 import type { PaymentUpdate } from '../../src/lightning/backend.ts';
 import { LndRestClient } from '../../src/lightning/lnd/client.ts';
@@ -18,8 +18,8 @@ export interface Answer {
 
 export interface V1World {
   ferry: Ferry;
-  rpc: BitcoinRpcClient;
-  user: BitcoinRpcClient;
+  rpc: CoreRpcClient;
+  user: CoreRpcClient;
   /** Ferry's log lines at warn and above: a failed request (500) shows up here. */
   log: string[];
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Answer>;
@@ -41,7 +41,7 @@ export async function startV1World(env: Record<string, string> = {}, adjust?: (c
   const log: string[] = [];
   const ferry = await startFerry(config, createLogger({ level: 'warn', json: true, write: (line) => log.push(line) }));
   const info = ferry.devnet!.info;
-  const rpc = new BitcoinRpcClient({ url: info.bitcoin.rpcUrl, user: info.bitcoin.rpcUser, password: info.bitcoin.rpcPassword });
+  const rpc = new CoreRpcClient({ url: info.bitcoin.rpcUrl, user: info.bitcoin.rpcUser, password: info.bitcoin.rpcPassword });
   const user = rpc.wallet(info.bitcoin.wallets.user);
   const lnd = (name: string) => new LndRestClient({ url: info.lightning[name].restUrl, macaroon: info.lightning[name].macaroon });
 

@@ -5,7 +5,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as btc from '@scure/btc-signer';
 import { secp256k1, schnorr } from '@noble/curves/secp256k1.js';
 import { hex } from '@scure/base';
-import { inputWitness, internalTxid, parseBlock, parseTransaction, transactionHex } from '../../src/chains/bitcoin/raw-block.ts';
+import { inputWitness, parseBlock, parseTransaction, transactionHex } from '../../src/chains/bitcoin/raw-block.ts';
+import { internalTxid } from '../../src/chains/watcher/codec.ts';
 
 const sha256d = (bytes: Uint8Array) =>
   createHash('sha256').update(createHash('sha256').update(bytes).digest()).digest();

@@ -7,12 +7,13 @@ import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startBitcoinDevnet } from '../../src/devnet/bitcoin/index.ts';
-import { BitcoinRpcClient, btcToSat } from '../../src/chains/bitcoin/rpc.ts';
-import { ChainWatcher, type ChainWatcherOptions } from '../../src/chains/bitcoin/watcher.ts';
+import { CoreRpcClient, btcToSat } from '../../src/chains/core-rpc.ts';
+import { ChainWatcher, type ChainWatcherOptions } from '../../src/chains/watcher/watcher.ts';
 import { MemoryCheckpointStore, type CheckpointStore } from '../../src/chains/checkpoint.ts';
 import { silentLogger, type WatcherLogger } from '../../src/chains/logger.ts';
 import type { ChainEvents, ChainEventType } from '../../src/chains/events.ts';
 import { ownedOutput, scriptOf, spend } from './regtest-keys.ts';
+import { bitcoinCodec } from '../../src/chains/bitcoin/codec.ts';
 
 type Recorded = { [K in ChainEventType]: ChainEvents[K][] };
 
@@ -36,15 +37,16 @@ function drain(events: Recorded): Recorded {
 describe('chain watcher on the devnet bitcoin node', () => {
   let dataDir: string;
   let devnet: Awaited<ReturnType<typeof startBitcoinDevnet>>;
-  let rpc: BitcoinRpcClient;
-  let user: BitcoinRpcClient;
-  let operator: BitcoinRpcClient;
+  let rpc: CoreRpcClient;
+  let user: CoreRpcClient;
+  let operator: CoreRpcClient;
   const watchers: ChainWatcher[] = [];
 
   const newWatcher = (options: Partial<ChainWatcherOptions> = {}) => {
     const watcher = new ChainWatcher({
       chain: 'BTC',
       rpc,
+      codec: bitcoinCodec,
       checkpoints: new MemoryCheckpointStore(),
       pollIntervalMs: 60_000,
       logger: silentLogger,
@@ -60,7 +62,7 @@ describe('chain watcher on the devnet bitcoin node', () => {
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'ferry-watcher-'));
     devnet = await startBitcoinDevnet({ dataDir, port: 0, fund: true });
-    rpc = new BitcoinRpcClient({ url: devnet.rpcUrl, user: devnet.rpcUser, password: devnet.rpcPassword });
+    rpc = new CoreRpcClient({ url: devnet.rpcUrl, user: devnet.rpcUser, password: devnet.rpcPassword });
     user = rpc.wallet(devnet.wallets.user);
     operator = rpc.wallet(devnet.wallets.operator);
   });
@@ -404,7 +406,7 @@ describe('chain watcher on the devnet bitcoin node', () => {
       },
     };
     const watcher = newWatcher({
-      rpc: new BitcoinRpcClient({ url: `http://127.0.0.1:${port}`, user: devnet.rpcUser, password: devnet.rpcPassword }),
+      rpc: new CoreRpcClient({ url: `http://127.0.0.1:${port}`, user: devnet.rpcUser, password: devnet.rpcPassword }),
       logger,
       pollIntervalMs: 20,
     });

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { satToBtc } from '../../src/chains/bitcoin/rpc.ts';
+import { satToBtc } from '../../src/chains/core-rpc.ts';
 import { ferryBin } from '../helpers/ferry-process.ts';
 import { TamperingProxy, startService, type Service } from '../client/support.ts';
 

@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';
 import { Scripts, swapScript } from 'boltz-core';
-import { satToBtc } from '../../src/chains/bitcoin/rpc.ts';
+import { satToBtc } from '../../src/chains/core-rpc.ts';
 import {
   BitcoinCoreChain,
   ClientStore,

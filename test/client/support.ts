@@ -5,7 +5,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server as 
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BitcoinRpcClient, btcToSat } from '../../src/chains/bitcoin/rpc.ts';
+import { CoreRpcClient, btcToSat } from '../../src/chains/core-rpc.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { startFerry, type Ferry } from '../../src/app.ts';
 import type { DevnetInfo } from '../../src/devnet/index.ts';
@@ -20,9 +20,9 @@ export interface Service {
   dataDir: string;
   info: DevnetInfo;
   /** The devnet node (no wallet). */
-  node: BitcoinRpcClient;
+  node: CoreRpcClient;
   /** The devnet user's wallet: funds lockups, receives claims and refunds. */
-  user: BitcoinRpcClient;
+  user: CoreRpcClient;
   /** Core JSON-RPC URL with the credentials in it, as `ferry swap --bitcoin-rpc` takes it. */
   rpcUrlWithCredentials: string;
   lightning(name: 'alice' | 'bob' | 'ferry'): LndRestClient;
@@ -51,7 +51,7 @@ export async function startService(settings: Record<string, string> = {}): Promi
   const ferry = await startFerry(config, createLogger({ level: 'warn', json: true, write: (line) => log.push(line) }));
   const info = ferry.devnet!.info;
   const { rpcUrl, rpcUser, rpcPassword, wallets } = info.bitcoin;
-  const node = new BitcoinRpcClient({ url: rpcUrl, user: rpcUser, password: rpcPassword });
+  const node = new CoreRpcClient({ url: rpcUrl, user: rpcUser, password: rpcPassword });
   const user = node.wallet(wallets.user);
   const withCredentials = new URL(rpcUrl);
   withCredentials.username = rpcUser;

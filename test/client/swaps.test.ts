@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { hex } from '@scure/base';
-import { satToBtc } from '../../src/chains/bitcoin/rpc.ts';
+import { satToBtc } from '../../src/chains/core-rpc.ts';
 import { ClientStore, SwapClient, VerificationError, followSwap, type FollowEvent, type StatusUpdate } from '../../src/client/index.ts';
 import { FlakyProxy, TamperingProxy, startService, temporaryDir, type Service } from './support.ts';
 

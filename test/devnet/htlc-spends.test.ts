@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BitcoinRpcClient, RpcError } from '../../src/chains/bitcoin/rpc.ts';
+import { CoreRpcClient, RpcError } from '../../src/chains/core-rpc.ts';
 import { startBitcoinDevnet, type BitcoinDevnet } from '../../src/devnet/bitcoin/index.ts';
 import {
   buildClaim,
@@ -22,14 +22,14 @@ import {
 
 let dataDir: string;
 let devnet: BitcoinDevnet;
-let rpc: BitcoinRpcClient;
-let user: BitcoinRpcClient;
+let rpc: CoreRpcClient;
+let user: CoreRpcClient;
 let minerAddress: string;
 
 before(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'ferry-htlc-'));
   devnet = await startBitcoinDevnet({ dataDir, port: 0 });
-  rpc = new BitcoinRpcClient({ url: devnet.rpcUrl, user: devnet.rpcUser, password: devnet.rpcPassword });
+  rpc = new CoreRpcClient({ url: devnet.rpcUrl, user: devnet.rpcUser, password: devnet.rpcPassword });
   user = rpc.wallet(devnet.wallets.user);
   minerAddress = await rpc.wallet(devnet.wallets.operator).getNewAddress();
 });

@@ -4,20 +4,20 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { startBitcoinDevnet, type BitcoinDevnet } from '../../src/devnet/bitcoin/index.ts';
 import { BitcoinRpcChain, startLightningDevnet, type LightningDevnet } from '../../src/devnet/lightning/index.ts';
-import { BitcoinRpcClient } from '../../src/chains/bitcoin/rpc.ts';
+import { CoreRpcClient } from '../../src/chains/core-rpc.ts';
 import { LndRestClient } from '../../src/lightning/index.ts';
 import { freshDir, waitUntil } from '../lightning/helpers.ts';
 
 describe('lightning devnet on the bitcoin devnet', () => {
   let bitcoin: BitcoinDevnet;
   let lightning: LightningDevnet;
-  let rpc: BitcoinRpcClient;
+  let rpc: CoreRpcClient;
   let chain: BitcoinRpcChain;
 
   before(async () => {
     const dataDir = freshDir();
     bitcoin = await startBitcoinDevnet({ dataDir, port: 0, fund: true });
-    rpc = new BitcoinRpcClient({ url: bitcoin.rpcUrl, user: bitcoin.rpcUser, password: bitcoin.rpcPassword });
+    rpc = new CoreRpcClient({ url: bitcoin.rpcUrl, user: bitcoin.rpcUser, password: bitcoin.rpcPassword });
     chain = new BitcoinRpcChain({
       url: bitcoin.rpcUrl,
       user: bitcoin.rpcUser,

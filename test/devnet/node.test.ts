@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { BitcoinRpcClient, btcToSat, type DecodedTransaction } from '../../src/chains/bitcoin/rpc.ts';
+import { CoreRpcClient, btcToSat, type DecodedTransaction } from '../../src/chains/core-rpc.ts';
 import { startBitcoinDevnet, type BitcoinDevnet } from '../../src/devnet/bitcoin/index.ts';
 
 const sha256d = (data: Uint8Array): Uint8Array => sha256(sha256(data));
@@ -28,15 +28,15 @@ function merkle(hashes: Uint8Array[]): Uint8Array {
 
 let dataDir: string;
 let devnet: BitcoinDevnet;
-let rpc: BitcoinRpcClient;
-let user: BitcoinRpcClient;
-let operator: BitcoinRpcClient;
+let rpc: CoreRpcClient;
+let user: CoreRpcClient;
+let operator: CoreRpcClient;
 let burnAddress: string;
 
 before(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'ferry-node-'));
   devnet = await startBitcoinDevnet({ dataDir, port: 0 });
-  rpc = new BitcoinRpcClient({ url: devnet.rpcUrl, user: devnet.rpcUser, password: devnet.rpcPassword });
+  rpc = new CoreRpcClient({ url: devnet.rpcUrl, user: devnet.rpcUser, password: devnet.rpcPassword });
   user = rpc.wallet(devnet.wallets.user);
   operator = rpc.wallet(devnet.wallets.operator);
   await rpc.call('createwallet', ['sink']);
@@ -106,7 +106,7 @@ describe('blocks', () => {
 describe('mempool and block assembly', () => {
   test('higher fee rates are mined first, and a child never precedes its parent', async () => {
     // sendtoaddress with an explicit fee_rate (sat/vB), Core's tenth parameter.
-    const send = (client: BitcoinRpcClient, satPerVbyte: number) =>
+    const send = (client: CoreRpcClient, satPerVbyte: number) =>
       client.call<string>('sendtoaddress', [burnAddress, 0.001, '', '', false, false, null, null, false, satPerVbyte]);
     const cheap = await send(user, 2);
     const dear = await send(operator, 25);

@@ -6,19 +6,19 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BitcoinRpcClient, RpcError } from '../../src/chains/bitcoin/rpc.ts';
+import { CoreRpcClient, RpcError } from '../../src/chains/core-rpc.ts';
 import { startBitcoinDevnet, type BitcoinDevnet } from '../../src/devnet/bitcoin/index.ts';
 import { addressOf, p2wpkhScript, spendP2wpkh, walletKey, type FundingOutput } from '../helpers/htlc.ts';
 
 let dataDir: string;
 let devnet: BitcoinDevnet;
-let rpc: BitcoinRpcClient;
+let rpc: CoreRpcClient;
 let minerAddress: string;
 
 before(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'ferry-rbf-'));
   devnet = await startBitcoinDevnet({ dataDir, port: 0, fullRbf: true });
-  rpc = new BitcoinRpcClient({ url: devnet.rpcUrl, user: devnet.rpcUser, password: devnet.rpcPassword });
+  rpc = new CoreRpcClient({ url: devnet.rpcUrl, user: devnet.rpcUser, password: devnet.rpcPassword });
   await rpc.call('createwallet', ['miner']);
   minerAddress = await rpc.wallet('miner').getNewAddress();
 });

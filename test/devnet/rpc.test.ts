@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BitcoinRpcClient, RpcError, btcToSat } from '../../src/chains/bitcoin/rpc.ts';
+import { CoreRpcClient, RpcError, btcToSat } from '../../src/chains/core-rpc.ts';
 import { startBitcoinDevnet, type BitcoinDevnet } from '../../src/devnet/bitcoin/index.ts';
 import { Transaction } from '@scure/btc-signer';
 import { addressOf, p2wpkhScript, spendP2wpkh, walletKey, type FundingOutput } from '../helpers/htlc.ts';
@@ -14,13 +14,13 @@ const REGTEST_GENESIS = '0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a1
 
 let dataDir: string;
 let devnet: BitcoinDevnet;
-let rpc: BitcoinRpcClient;
-let user: BitcoinRpcClient;
-let operator: BitcoinRpcClient;
+let rpc: CoreRpcClient;
+let user: CoreRpcClient;
+let operator: CoreRpcClient;
 let minerAddress: string;
 
 function connect(d: BitcoinDevnet): void {
-  rpc = new BitcoinRpcClient({ url: d.rpcUrl, user: d.rpcUser, password: d.rpcPassword });
+  rpc = new CoreRpcClient({ url: d.rpcUrl, user: d.rpcUser, password: d.rpcPassword });
   user = rpc.wallet(d.wallets.user);
   operator = rpc.wallet(d.wallets.operator);
 }
@@ -35,7 +35,7 @@ async function rejects(promise: Promise<unknown>, code: number, message: string 
   });
 }
 
-const balances = async (client: BitcoinRpcClient) => {
+const balances = async (client: CoreRpcClient) => {
   const { mine } = await client.getBalances();
   return { trusted: btcToSat(mine.trusted), pending: btcToSat(mine.untrusted_pending), immature: btcToSat(mine.immature) };
 };
@@ -114,7 +114,7 @@ describe('Core RPC surface', () => {
       body: JSON.stringify({ method: 'getblockcount', params: [] }),
     });
     assert.equal(response.status, 401);
-    const intruder = new BitcoinRpcClient({ url: devnet.rpcUrl, user: devnet.rpcUser, password: 'nope' });
+    const intruder = new CoreRpcClient({ url: devnet.rpcUrl, user: devnet.rpcUser, password: 'nope' });
     await rejects(intruder.getBlockCount(), -1, /unauthorized/);
   });
 

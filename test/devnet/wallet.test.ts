@@ -5,13 +5,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BitcoinRpcClient, RpcError, btcToSat } from '../../src/chains/bitcoin/rpc.ts';
+import { CoreRpcClient, RpcError, btcToSat } from '../../src/chains/core-rpc.ts';
 import { startBitcoinDevnet, type BitcoinDevnet } from '../../src/devnet/bitcoin/index.ts';
 
 let dataDir: string;
 let devnet: BitcoinDevnet;
-let rpc: BitcoinRpcClient;
-let user: BitcoinRpcClient;
+let rpc: CoreRpcClient;
+let user: CoreRpcClient;
 let burnAddress: string;
 
 async function rejects(promise: Promise<unknown>, code: number, message: string | RegExp): Promise<void> {
@@ -24,7 +24,7 @@ async function rejects(promise: Promise<unknown>, code: number, message: string 
   });
 }
 
-async function newWallet(name: string): Promise<BitcoinRpcClient> {
+async function newWallet(name: string): Promise<CoreRpcClient> {
   assert.deepEqual(await rpc.call('createwallet', [name]), { name });
   return rpc.wallet(name);
 }
@@ -34,7 +34,7 @@ const mine = (blocks = 1) => rpc.generateToAddress(blocks, burnAddress);
 before(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'ferry-wallet-'));
   devnet = await startBitcoinDevnet({ dataDir, port: 0 });
-  rpc = new BitcoinRpcClient({ url: devnet.rpcUrl, user: devnet.rpcUser, password: devnet.rpcPassword });
+  rpc = new CoreRpcClient({ url: devnet.rpcUrl, user: devnet.rpcUser, password: devnet.rpcPassword });
   user = rpc.wallet(devnet.wallets.user);
   burnAddress = await (await newWallet('burn')).getNewAddress();
 });

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { schnorr } from '@noble/curves/secp256k1.js';
 import { hex } from '@scure/base';
-import { satToBtc } from '../../src/chains/bitcoin/rpc.ts';
+import { satToBtc } from '../../src/chains/core-rpc.ts';
 import { SwapError } from '../../src/engine/index.ts';
 import { submarineData } from '../../src/engine/data.ts';
 import { spendP2wpkh } from '../helpers/htlc.ts';

@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';
-import { satToBtc } from '../../src/chains/bitcoin/rpc.ts';
+import { satToBtc } from '../../src/chains/core-rpc.ts';
 import { rest } from '../lightning/helpers.ts';
 import { waitFor } from './adversarial-support.ts';
 import { clientSession, findOutput, keyPathSpend, lockupOf, newKeyPair } from './client.ts';

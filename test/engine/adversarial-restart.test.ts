@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';
-import { satToBtc } from '../../src/chains/bitcoin/rpc.ts';
+import { satToBtc } from '../../src/chains/core-rpc.ts';
 import { reverseData, submarineData } from '../../src/engine/data.ts';
 import type { PaymentUpdate } from '../../src/lightning/index.ts';
 import { aliceInvoice, aliceInvoiceState, waitFor } from './adversarial-support.ts';

@@ -10,7 +10,7 @@ import { hex } from '@scure/base';
 import { SigHash, Transaction } from '@scure/btc-signer';
 import { Session, nonceAggregate } from '@scure/btc-signer/musig2.js';
 import { Musig, TaprootUtils } from 'boltz-core';
-import { satToBtc } from '../../src/chains/bitcoin/rpc.ts';
+import { satToBtc } from '../../src/chains/core-rpc.ts';
 import { submarineData } from '../../src/engine/data.ts';
 import type { KeyPair } from '../helpers/htlc.ts';
 import { p2wpkhScript } from '../helpers/htlc.ts';

@@ -4,7 +4,7 @@ import { httpStatusOf } from '../../src/api/http/errors.ts';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';
 import { Transaction } from '@scure/btc-signer';
-import { satToBtc } from '../../src/chains/bitcoin/rpc.ts';
+import { satToBtc } from '../../src/chains/core-rpc.ts';
 import { SwapError } from '../../src/engine/index.ts';
 import { rest } from '../lightning/helpers.ts';
 import { addressOf, p2wpkhScript, spendP2wpkh, walletKey, type FundingOutput } from '../helpers/htlc.ts';

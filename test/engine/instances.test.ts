@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { hex } from '@scure/base';
 import { BitcoinBackend } from '../../src/chains/bitcoin/backend.ts';
-import { satToBtc } from '../../src/chains/bitcoin/rpc.ts';
-import { ChainWatcher } from '../../src/chains/bitcoin/watcher.ts';
+import { satToBtc } from '../../src/chains/core-rpc.ts';
+import { ChainWatcher } from '../../src/chains/watcher/watcher.ts';
 import { MemoryCheckpointStore } from '../../src/chains/checkpoint.ts';
 import { silentLogger as silentWatcherLogger } from '../../src/chains/logger.ts';
 import { openStorage, type Storage } from '../../src/db/index.ts';
@@ -14,6 +14,7 @@ import { SwapEngine } from '../../src/engine/index.ts';
 import { aliceInvoice } from './adversarial-support.ts';
 import { clientSession, findOutput, lockupOf, newKeyPair } from './client.ts';
 import { startWorld, type World } from './world.ts';
+import { bitcoinCodec } from '../../src/chains/bitcoin/codec.ts';
 
 describe('two engine instances on one database', () => {
   let world: World;
@@ -23,7 +24,7 @@ describe('two engine instances on one database', () => {
   before(async () => {
     world = await startWorld({ claimDelayMs: 60_000 });
     otherStorage = await openStorage(join(world.dataDir, 'ferry.sqlite'));
-    const watcher = new ChainWatcher({ chain: 'BTC', rpc: world.node, checkpoints: new MemoryCheckpointStore(), pollIntervalMs: 50, logger: silentWatcherLogger });
+    const watcher = new ChainWatcher({ chain: 'BTC', rpc: world.node, codec: bitcoinCodec, checkpoints: new MemoryCheckpointStore(), pollIntervalMs: 50, logger: silentWatcherLogger });
     // Serves API calls only, as a second instance does: it is not started, so it follows no chain and runs no effects.
     other = new SwapEngine({
       storage: otherStorage,

@@ -3,7 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';
-import { satToBtc } from '../../src/chains/bitcoin/rpc.ts';
+import { satToBtc } from '../../src/chains/core-rpc.ts';
 import { reverseData } from '../../src/engine/data.ts';
 import { rest } from '../lightning/helpers.ts';
 import { findOutput, lockupOf, newKeyPair, newPreimage } from './client.ts';

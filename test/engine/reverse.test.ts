@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';
 import { Musig, OutputType, TaprootUtils, constructClaimTransaction } from 'boltz-core';
-import { btcToSat } from '../../src/chains/bitcoin/rpc.ts';
+import { btcToSat } from '../../src/chains/core-rpc.ts';
 import { SwapError, type CreateReverseResponse } from '../../src/engine/index.ts';
 import type { PaymentUpdate } from '../../src/lightning/index.ts';
 import { reverseOnchainAmount } from '../../src/swaps/amounts.ts';

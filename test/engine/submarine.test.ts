@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { hex } from '@scure/base';
 import { swapTree } from 'boltz-core';
-import { satToBtc } from '../../src/chains/bitcoin/rpc.ts';
+import { satToBtc } from '../../src/chains/core-rpc.ts';
 import { SwapError } from '../../src/engine/index.ts';
 import { serializeTree } from '../../src/chains/bitcoin/htlc.ts';
 import { rest } from '../lightning/helpers.ts';

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
-import { BitcoinRpcClient, btcToSat } from '../../src/chains/bitcoin/rpc.ts';
-import { ChainWatcher } from '../../src/chains/bitcoin/watcher.ts';
+import { CoreRpcClient, btcToSat } from '../../src/chains/core-rpc.ts';
+import { ChainWatcher } from '../../src/chains/watcher/watcher.ts';
 import { silentLogger as silentWatcherLogger } from '../../src/chains/logger.ts';
 import { openStorage, type Storage } from '../../src/db/index.ts';
 import { startDevnet, type Devnet } from '../../src/devnet/index.ts';
@@ -16,17 +16,18 @@ import type { LightningBackend } from '../../src/lightning/backend.ts';
 import { SwapKeys } from '../../src/keys/index.ts';
 import { LndRestClient } from '../../src/lightning/index.ts';
 import { silentLogger } from '../../src/log/index.ts';
+import { bitcoinCodec } from '../../src/chains/bitcoin/codec.ts';
 
 export interface World {
   dataDir: string;
   devnet: Devnet;
   storage: Storage;
   /** Node-level RPC (no wallet). */
-  node: BitcoinRpcClient;
+  node: CoreRpcClient;
   /** The operator's wallet: Ferry's funds. */
-  operator: BitcoinRpcClient;
+  operator: CoreRpcClient;
   /** The wallet user's coins. */
-  user: BitcoinRpcClient;
+  user: CoreRpcClient;
   watcher: ChainWatcher;
   ferryNode: LndRestClient;
   alice: LndRestClient;
@@ -52,12 +53,12 @@ export async function startWorld(overrides: WorldOverrides = {}): Promise<World>
   process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
   const devnet = await startDevnet({ dataDir, bitcoinPort: 0 });
   const { rpcUrl, rpcUser, rpcPassword, wallets } = devnet.info.bitcoin;
-  const node = new BitcoinRpcClient({ url: rpcUrl, user: rpcUser, password: rpcPassword });
+  const node = new CoreRpcClient({ url: rpcUrl, user: rpcUser, password: rpcPassword });
   const operator = node.wallet(wallets.operator);
   const user = node.wallet(wallets.user);
   const storage = await openStorage(join(dataDir, 'ferry.sqlite'));
   const newWatcher = () =>
-    new ChainWatcher({ chain: 'BTC', rpc: node, checkpoints: storage.checkpoints, pollIntervalMs: 50, logger: silentWatcherLogger });
+    new ChainWatcher({ chain: 'BTC', rpc: node, codec: bitcoinCodec, checkpoints: storage.checkpoints, pollIntervalMs: 50, logger: silentWatcherLogger });
   const ln = devnet.info.lightning;
   const ferryNode = new LndRestClient({ url: ln.ferry.restUrl, macaroon: ln.ferry.macaroon });
   const alice = new LndRestClient({ url: ln.alice.restUrl, macaroon: ln.alice.macaroon });

@@ -23,7 +23,7 @@ import {
 } from 'boltz-core';
 import type { ClaimDetails, Types } from 'boltz-core';
 import WebSocket from 'ws';
-import { BitcoinRpcClient, satToBtc } from '../../src/chains/bitcoin/rpc.ts';
+import { CoreRpcClient, satToBtc } from '../../src/chains/core-rpc.ts';
 import type { DevnetInfo } from '../../src/devnet/index.ts';
 import { decodeBolt11 } from '../../src/lightning/bolt11/index.ts';
 import type { ReversePair, SubmarinePair } from '../../src/client/types.ts';
@@ -292,9 +292,9 @@ export interface SwapWalletOptions {
 
 export class SwapWallet {
   readonly api: SwapApi;
-  readonly rpc: BitcoinRpcClient;
+  readonly rpc: CoreRpcClient;
   /** The devnet wallet that funds lockups and receives claims and refunds. */
-  readonly user: BitcoinRpcClient;
+  readonly user: CoreRpcClient;
 
   private constructor(
     options: SwapWalletOptions,
@@ -302,7 +302,7 @@ export class SwapWallet {
   ) {
     this.api = new SwapApi(options.apiUrl);
     const { rpcUrl, rpcUser, rpcPassword, wallets } = options.devnet.bitcoin;
-    this.rpc = new BitcoinRpcClient({ url: rpcUrl, user: rpcUser, password: rpcPassword });
+    this.rpc = new CoreRpcClient({ url: rpcUrl, user: rpcUser, password: rpcPassword });
     this.user = this.rpc.wallet(wallets.user);
   }
 

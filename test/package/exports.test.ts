@@ -12,7 +12,7 @@ test('plain Node imports the SDK from the compiled package', () => {
       client: typeof ferry.SwapClient,
       verify: typeof ferry.verifySubmarine,
       refundFile: typeof ferry.readRefundFile,
-      rpc: typeof ferry.BitcoinRpcClient,
+      rpc: typeof ferry.CoreRpcClient,
       preimageBytes: preimage.preimage.length,
     }));`;
   const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });

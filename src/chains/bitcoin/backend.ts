@@ -34,8 +34,8 @@ import {
   withKeyPathSignature,
 } from './htlc.ts';
 import { addressOf, scriptOf } from './network.ts';
-import { RpcError, satToBtc, type BitcoinRpcClient } from './rpc.ts';
-import type { ChainWatcher } from './watcher.ts';
+import { RpcError, satToBtc, type CoreRpcClient } from '../core-rpc.ts';
+import type { ChainWatcher } from '../watcher/watcher.ts';
 
 /** Core's RPC_INVALID_ADDRESS_OR_KEY: no such transaction. */
 const NOT_FOUND = -5;
@@ -61,7 +61,7 @@ export interface BitcoinBackendOptions {
   symbol?: string;
   network: Network;
   /** Bound to the operator's wallet (lockups, sweep addresses); node calls go through it too. */
-  rpc: BitcoinRpcClient;
+  rpc: CoreRpcClient;
   watcher: ChainWatcher;
   /** Replaces the node's fee estimate (sat/vbyte), e.g. to pin fees in tests. */
   feeEstimator?: () => Promise<number>;
@@ -72,7 +72,7 @@ export class BitcoinBackend implements ChainBackend {
   readonly watcher: ChainWatcher;
   readonly typicalSizes = BITCOIN_SIZES;
   readonly network: Network;
-  private readonly rpc: BitcoinRpcClient;
+  private readonly rpc: CoreRpcClient;
   private readonly estimator?: () => Promise<number>;
 
   constructor(options: BitcoinBackendOptions) {

@@ -183,4 +183,3 @@ export function inputWitness(tx: RawTransaction, inputIndex: number): string[] {
 }
 
 /** Display-order txid → the internal byte order used by inputs on the wire. */
-export const internalTxid = (txid: string): string => Buffer.from(txid, 'hex').reverse().toString('hex');

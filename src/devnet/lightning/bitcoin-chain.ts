@@ -2,7 +2,7 @@
 // heights and new blocks by polling, and each channel funded by a real transaction to the two nodes' 2-of-2
 // P2WSH output, mined into a block.
 import { p2ms, p2wsh } from '@scure/btc-signer';
-import { BitcoinRpcClient } from '../../chains/bitcoin/rpc.ts';
+import { CoreRpcClient } from '../../chains/core-rpc.ts';
 import type { ChannelFunding, LightningChain } from './chain.ts';
 
 const REGTEST = { bech32: 'bcrt', pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef };
@@ -16,15 +16,15 @@ export interface BitcoinRpcChainOptions {
 }
 
 export class BitcoinRpcChain implements LightningChain {
-  private readonly rpc: BitcoinRpcClient;
-  private readonly wallet: BitcoinRpcClient;
+  private readonly rpc: CoreRpcClient;
+  private readonly wallet: CoreRpcClient;
   private readonly listeners = new Set<(height: number) => void>();
   private timer: NodeJS.Timeout | undefined;
   private seen = -1;
   private polling = false;
 
   constructor(private readonly options: BitcoinRpcChainOptions) {
-    this.rpc = new BitcoinRpcClient({ url: options.url, user: options.user, password: options.password });
+    this.rpc = new CoreRpcClient({ url: options.url, user: options.user, password: options.password });
     this.wallet = this.rpc.wallet(options.wallet);
   }
 

@@ -4,7 +4,7 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { hex } from '@scure/base';
 import { hash160 } from '@scure/btc-signer/utils.js';
 import { Scripts } from 'boltz-core';
-import { BitcoinRpcClient, btcToSat, type DecodedTransaction } from '../../../../src/chains/bitcoin/rpc.ts';
+import { CoreRpcClient, btcToSat, type DecodedTransaction } from '../../../../src/chains/core-rpc.ts';
 import type { DevnetInfo } from '../../../../src/devnet/index.ts';
 import { addressOfScript } from '../../../helpers/swap-wallet.ts';
 
@@ -25,13 +25,13 @@ export interface Spend {
 export const outputSum = (tx: DecodedTransaction): bigint => tx.vout.reduce((sum, output) => sum + btcToSat(output.value), 0n);
 
 export class DevnetChain {
-  readonly rpc: BitcoinRpcClient;
-  readonly user: BitcoinRpcClient;
-  readonly operator: BitcoinRpcClient;
+  readonly rpc: CoreRpcClient;
+  readonly user: CoreRpcClient;
+  readonly operator: CoreRpcClient;
 
   constructor(info: DevnetInfo) {
     const { rpcUrl, rpcUser, rpcPassword, wallets } = info.bitcoin;
-    this.rpc = new BitcoinRpcClient({ url: rpcUrl, user: rpcUser, password: rpcPassword });
+    this.rpc = new CoreRpcClient({ url: rpcUrl, user: rpcUser, password: rpcPassword });
     this.user = this.rpc.wallet(wallets.user);
     this.operator = this.rpc.wallet(wallets.operator);
   }
@@ -52,7 +52,7 @@ export class DevnetChain {
   }
 
   /** A wallet's spendable plus pending balance, in satoshi. */
-  async balance(wallet: BitcoinRpcClient): Promise<bigint> {
+  async balance(wallet: CoreRpcClient): Promise<bigint> {
     const { mine } = await wallet.getBalances();
     return btcToSat(mine.trusted) + btcToSat(mine.untrusted_pending);
   }

@@ -13,7 +13,7 @@ export class RpcError extends Error {
   }
 }
 
-export interface BitcoinRpcOptions {
+export interface CoreRpcOptions {
   url: string; // e.g. http://127.0.0.1:18443
   user: string;
   password: string;
@@ -106,17 +106,17 @@ export interface SmartFeeEstimate {
   blocks: number;
 }
 
-export class BitcoinRpcClient {
+export class CoreRpcClient {
   private readonly auth: string;
   private nextId = 0;
 
-  constructor(private readonly options: BitcoinRpcOptions) {
+  constructor(private readonly options: CoreRpcOptions) {
     this.auth = 'Basic ' + Buffer.from(`${options.user}:${options.password}`).toString('base64');
   }
 
   /** A client for another wallet on the same node. */
-  wallet(name: string): BitcoinRpcClient {
-    return new BitcoinRpcClient({ ...this.options, wallet: name });
+  wallet(name: string): CoreRpcClient {
+    return new CoreRpcClient({ ...this.options, wallet: name });
   }
 
   async call<T>(method: string, params: unknown[] = []): Promise<T> {

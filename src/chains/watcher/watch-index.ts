@@ -1,6 +1,6 @@
 // What the watcher looks for, kept in hash maps so that scanning a block costs one lookup per output
 // and per input however many swaps are open.
-import { internalTxid } from './raw-block.ts';
+import { internalTxid } from './codec.ts';
 import type { Outpoint } from '../events.ts';
 
 /** Key of an outpoint as it appears on the wire (internal txid byte order), so inputs need no reversal. */

@@ -1,26 +1,27 @@
 // Follows the node's mempool by polling: fetches only transactions it has not seen, and forgets the
 // ones that left, so memory stays proportional to the node's mempool.
-import { RpcError, type BitcoinRpcClient } from './rpc.ts';
-import { parseTransaction, type RawTransaction } from './raw-block.ts';
+import { RpcError, type CoreRpcClient } from '../core-rpc.ts';
+import type { ChainCodec, WatchedTransaction } from './codec.ts';
 
-/** Bitcoin Core's RPC_INVALID_ADDRESS_OR_KEY: the transaction left the mempool between the two calls. */
+/** Core's RPC_INVALID_ADDRESS_OR_KEY: the transaction left the mempool between the two calls. */
 const NOT_FOUND = -5;
 
-export class MempoolFollower {
+export class MempoolFollower<T extends WatchedTransaction> {
   private readonly seen = new Set<string>();
 
   constructor(
-    private readonly rpc: BitcoinRpcClient,
+    private readonly rpc: CoreRpcClient,
+    private readonly codec: ChainCodec<T>,
     private readonly concurrency = 8,
   ) {}
 
   /** The transactions that entered the mempool since the last poll, and the whole mempool's txids. */
-  async poll(): Promise<{ entered: RawTransaction[]; mempool: Set<string> }> {
+  async poll(): Promise<{ entered: T[]; mempool: Set<string> }> {
     const mempool = new Set(await this.rpc.getRawMempool());
     for (const txid of this.seen) if (!mempool.has(txid)) this.seen.delete(txid);
     const fresh = [...mempool].filter((txid) => !this.seen.has(txid));
 
-    const entered: RawTransaction[] = [];
+    const entered: T[] = [];
     const fetched: string[] = [];
     let next = 0;
     const worker = async () => {
@@ -35,7 +36,7 @@ export class MempoolFollower {
         }
         fetched.push(txid);
         try {
-          entered.push(parseTransaction(hex));
+          entered.push(this.codec.parseTransaction(hex));
         } catch {
           // Not a transaction this parser understands; skipping it beats stalling the mempool forever.
         }

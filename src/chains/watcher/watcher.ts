@@ -1,14 +1,14 @@
-// Follows a Bitcoin Core node by polling (getbestblockhash, getblockhash, getblock, getrawmempool,
+// Follows a node of Bitcoin Core's family (Bitcoin Core, Elements; the chain's codec reads its blocks) by polling (getbestblockhash, getblockhash, getblock, getrawmempool,
 // getrawtransaction) and reports lockups to watched scripts, spends of watched outpoints (with the
 // spending witness), confirmations and reorgs. The last processed block is saved after each block,
 // so a restarted watcher carries on where it stopped instead of rescanning or skipping blocks.
-import { RpcError, type BitcoinRpcClient } from './rpc.ts';
+import { RpcError, type CoreRpcClient } from '../core-rpc.ts';
 import { BlockWindow } from './block-window.ts';
 import type { CheckpointStore } from '../checkpoint.ts';
 import type { BlockRef, ChainEventHandler, ChainEventType, ChainSubscriber } from '../events.ts';
 import { consoleLogger, type WatcherLogger } from '../logger.ts';
 import { MempoolFollower } from './mempool.ts';
-import { inputWitness, parseBlock, transactionHex, type RawBlock, type RawTransaction } from './raw-block.ts';
+import type { ChainCodec, WatchedBlock, WatchedTransaction } from './codec.ts';
 import { findLockups, findSpends } from './scan.ts';
 import { Subscribers } from '../subscribers.ts';
 import { TrackedTransactions } from './tracked-txs.ts';
@@ -17,7 +17,9 @@ import { WatchIndex } from './watch-index.ts';
 export interface ChainWatcherOptions {
   /** Name used in events and as the checkpoint key, e.g. 'BTC'. */
   chain: string;
-  rpc: BitcoinRpcClient;
+  rpc: CoreRpcClient;
+  /** How this chain's blocks and transactions are read. */
+  codec: ChainCodec;
   checkpoints: CheckpointStore;
   pollIntervalMs?: number;
   /** First block to scan when there is no checkpoint; without either, scanning starts after the current tip. */
@@ -31,13 +33,14 @@ export interface ChainWatcherOptions {
   maxConfirmations?: number;
 }
 
-/** Bitcoin Core error codes the watcher expects in normal operation. */
+/** Core error codes the watcher expects in normal operation. */
 const BLOCK_HEIGHT_OUT_OF_RANGE = -8;
 const BLOCK_NOT_FOUND = -5;
 
 export class ChainWatcher {
   readonly chain: string;
-  private readonly rpc: BitcoinRpcClient;
+  private readonly rpc: CoreRpcClient;
+  private readonly codec: ChainCodec<WatchedTransaction>;
   private readonly checkpoints: CheckpointStore;
   private readonly logger: WatcherLogger;
   private readonly pollIntervalMs: number;
@@ -47,7 +50,7 @@ export class ChainWatcher {
   private readonly index = new WatchIndex();
   private readonly tracked = new TrackedTransactions();
   private readonly window: BlockWindow;
-  private readonly mempool: MempoolFollower;
+  private readonly mempool: MempoolFollower<WatchedTransaction>;
   private readonly subscribers: Subscribers;
   private position?: BlockRef;
   private queue: Promise<void> = Promise.resolve();
@@ -58,6 +61,7 @@ export class ChainWatcher {
   constructor(private readonly options: ChainWatcherOptions) {
     this.chain = options.chain;
     this.rpc = options.rpc;
+    this.codec = options.codec;
     this.checkpoints = options.checkpoints;
     this.logger = options.logger ?? consoleLogger;
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;
@@ -65,7 +69,7 @@ export class ChainWatcher {
     this.reorgDepth = options.reorgDepth ?? 100;
     this.maxConfirmations = options.maxConfirmations ?? 6;
     this.window = new BlockWindow(this.reorgDepth);
-    this.mempool = new MempoolFollower(this.rpc);
+    this.mempool = new MempoolFollower(this.rpc, this.codec);
     this.subscribers = new Subscribers(this.logger);
   }
 
@@ -192,7 +196,7 @@ export class ChainWatcher {
       }
       for (let height = position.height + 1; height <= best.height; height++) {
         const hash = await this.rpc.getBlockHash(height);
-        const block = parseBlock(await this.rpc.getBlockHex(hash));
+        const block = await this.codec.readBlock(this.rpc, hash);
         if (block.previousHash !== this.position!.hash) {
           await this.rewind();
           break;
@@ -253,7 +257,7 @@ export class ChainWatcher {
     }
   }
 
-  private async processBlock(block: BlockRef, raw: RawBlock): Promise<void> {
+  private async processBlock(block: BlockRef, raw: WatchedBlock<WatchedTransaction>): Promise<void> {
     const { transactions } = raw;
     for (const tx of transactions) this.mempool.forget(tx.txid);
     const placement = { confirmations: 1, blockHeight: block.height, blockHash: block.hash };
@@ -291,14 +295,14 @@ export class ChainWatcher {
 
   /** Emits lockup and spend events for a batch of transactions; returns the txids that matched. */
   private async report(
-    transactions: RawTransaction[],
+    transactions: WatchedTransaction[],
     placement: { confirmations: number; blockHeight?: number; blockHash?: string },
   ): Promise<Set<string>> {
     const matched = new Set<string>();
     // All outputs first: a spend in the same batch as its lockup must find the lockup's outpoint.
-    const lockups = findLockups(transactions, this.index);
+    const lockups = findLockups(transactions, this.index, this.codec);
     const spends = findSpends(transactions, this.index);
-    for (const { tx, vout, value, scriptHex } of lockups) {
+    for (const { tx, vout, value, scriptHex, refusal } of lockups) {
       matched.add(tx.txid);
       await this.subscribers.emit('lockup', {
         chain: this.chain,
@@ -306,7 +310,8 @@ export class ChainWatcher {
         vout,
         value,
         scriptHex,
-        txHex: transactionHex(tx),
+        ...(refusal !== undefined && { refusal }),
+        txHex: this.codec.transactionHex(tx),
         ...placement,
       });
     }
@@ -317,8 +322,8 @@ export class ChainWatcher {
         outpoint,
         txid: tx.txid,
         inputIndex,
-        witness: inputWitness(tx, inputIndex),
-        txHex: transactionHex(tx),
+        witness: this.codec.inputWitness(tx, inputIndex),
+        txHex: this.codec.transactionHex(tx),
         ...placement,
       });
     }
