@@ -17,6 +17,8 @@ export interface LockupObservation {
   feeRate?: number;
   /** Any input with nSequence < 0xfffffffe (BIP 125 replaceable). */
   signalsRbf: boolean;
+  /** Why the output cannot count as a lockup whatever its value (the chain's watcher says: Liquid's other assets). */
+  refusal?: string;
 }
 
 export interface LockupPolicy {
@@ -96,6 +98,7 @@ export function classifySubmarineLockup(
     zeroConf: false,
     zeroConfRejected: false,
   };
+  if (seen.refusal !== undefined) return { type: 'lockup.rejected', data: { lockup, failureReason: seen.refusal } };
   const expected = typeof data.expectedAmount === 'number' ? data.expectedAmount : undefined;
   if (expected !== undefined) {
     const failureDetails = { expected, actual: seen.value };

@@ -52,7 +52,7 @@ export type SubmarineStatus = (typeof SUBMARINE_STATUSES)[number];
 
 export const SUBMARINE_EVENTS = [
   'invoice.provided', // the client set the invoice (at creation it is created in invoice.set instead)
-  'lockup.rejected', // a lockup with the wrong amount
+  'lockup.rejected', // a lockup with the wrong amount, or of the wrong asset
   'lockup.mempool', // an unconfirmed lockup not accepted for 0-conf
   'lockup.zeroConf', // an unconfirmed lockup accepted for 0-conf
   'lockup.confirmed',
@@ -119,6 +119,8 @@ export const submarineMachine: MachineDefinition<SubmarineStatus, SubmarineEvent
     { from: S.Created, event: 'lockup.zeroConf', to: S.TransactionMempool, effects: [] },
     { from: S.Created, event: 'lockup.confirmed', to: S.TransactionConfirmed, effects: [] },
     { from: S.Created, event: 'timeout', to: S.Expired, effects: [], set: timedOut },
+    // A lockup that cannot count whatever the invoice (Liquid: another asset).
+    { from: S.Created, event: 'lockup.rejected', to: S.TransactionLockupFailed, effects: [] },
 
     { from: S.InvoiceSet, event: 'lockup.rejected', to: S.TransactionLockupFailed, effects: [] },
     { from: S.InvoiceSet, event: 'lockup.mempool', to: S.TransactionMempool, effects: [] },

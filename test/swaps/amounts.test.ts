@@ -177,6 +177,14 @@ describe('lockup classification', () => {
     assert.equal(classifySubmarineLockup({ expectedAmount: 98_500 }, seen, policy)?.type, 'lockup.zeroConf', 'within 2%');
   });
 
+  test('a lockup the watcher refuses (another asset) fails with its reason, with or without an invoice', () => {
+    for (const data of [{}, { expectedAmount: 100_402 }]) {
+      const event = classifySubmarineLockup(data, { ...seen, confirmations: 1, refusal: 'lockup is not L-BTC' }, policy);
+      assert.equal(event?.type, 'lockup.rejected');
+      assert.equal(event?.data?.failureReason, 'lockup is not L-BTC');
+    }
+  });
+
   test('a confirmed lockup is confirmed, and a known lockup only changes when it confirms', () => {
     assert.equal(classifySubmarineLockup({}, { ...seen, confirmations: 1 }, policy)?.type, 'lockup.confirmed');
     const lockup = { txid: seen.txid, vout: 1, value: 100_402, hex: '02', confirmed: false, zeroConf: false, zeroConfRejected: true };

@@ -35,6 +35,7 @@ const submarineCases: Case[] = [
   { from: S.Created, event: 'lockup.zeroConf', to: S.TransactionMempool, effects: [] },
   { from: S.Created, event: 'lockup.confirmed', to: S.TransactionConfirmed, effects: [] },
   { from: S.Created, event: 'timeout', to: S.Expired, effects: [], sets: TIMED_OUT },
+  { from: S.Created, event: 'lockup.rejected', to: S.TransactionLockupFailed, effects: [] },
 
   { from: S.InvoiceSet, event: 'lockup.rejected', to: S.TransactionLockupFailed, effects: [] },
   { from: S.InvoiceSet, event: 'lockup.mempool', to: S.TransactionMempool, effects: [] },
