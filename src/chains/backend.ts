@@ -81,6 +81,8 @@ export interface SwapOutput {
   /** The output script, hex. */
   script: string;
   address: string;
+  /** Confidential chains: the private key that blinds the address, hex; the client unblinds the lockup with it. */
+  blindingKey?: string;
 }
 
 /** Ferry's key in a swap output, the client's, and the tree: what every spend Ferry signs needs. */
@@ -133,6 +135,8 @@ export interface ChainBackend {
   readonly symbol: string;
   readonly watcher: ChainWatch;
   readonly typicalSizes: TypicalSizes;
+  /** Target seconds between blocks, for timeout ETAs and to compare timeouts with Lightning's (Bitcoin) blocks. */
+  readonly blockSeconds: number;
 
   height(): Promise<number>;
   /** UNIX time of the block at a height. */
@@ -155,6 +159,8 @@ export interface ChainBackend {
   /** Output scripts (hex) the inputs of a transaction spend, for those the node knows. */
   spentScripts(txHex: string): Promise<string[]>;
   addressOf(scriptHex: string): string;
+  /** The BIP21-style payment URI wallets scan to pay `amount` sat to `address`. */
+  paymentUri(address: string, amount: number, label: string): string;
 
   /** Pays `value` sat to a swap output from the operator wallet; WalletRefused when nothing was sent. */
   sendToLockup(output: { address: string; script: string }, value: number): Promise<SwapLockup & { hex: string }>;

@@ -183,3 +183,5 @@ export class CoreRpcClient {
 /** BTC amounts in RPC answers are floats; Ferry counts integer satoshi. */
 export const btcToSat = (btc: number): bigint => BigInt(Math.round(btc * 1e8));
 export const satToBtc = (sat: bigint | number): number => Number(sat) / 1e8;
+/** An amount in coins as URIs write it: at most 8 decimals, no trailing zeros. */
+export const satToBtcText = (sat: number): string => (sat / 1e8).toFixed(8).replace(/\.?0+$/, '');

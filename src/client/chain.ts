@@ -1,6 +1,6 @@
 // Where the client reads the chain and broadcasts: through the swap service's chain endpoints by default, or
 // straight from a Bitcoin Core node — which is what still works when the service is gone.
-import { estimateFeeRate } from '../chains/bitcoin/fees.ts';
+import { estimateFeeRate } from '../chains/core-fees.ts';
 import { CoreRpcClient } from '../chains/core-rpc.ts';
 import type { ServiceApi } from './api.ts';
 
@@ -71,6 +71,6 @@ export class BitcoinCoreChain implements ChainSource {
 
   feeRate(): Promise<number> {
     // A node without estimates yet gets the relay minimum.
-    return estimateFeeRate(this.rpc, 1);
+    return estimateFeeRate(this.rpc, { fallback: 1, minimum: 1 });
   }
 }

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'smol-toml';
-import { environment, pairEntry, schema, type Field, type FerryConfig, type Section } from './schema.ts';
+import { environment, knownPairDefaults, pairEntry, schema, type Field, type FerryConfig, type Section } from './schema.ts';
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -65,12 +65,12 @@ function pairList(value: unknown): Record<string, unknown>[] {
   return value.map((entry, index) => {
     const key = `pairs[${index}]`;
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new ConfigError(`config key ${key} must be a table`);
-    const pair = defaults(pairEntry);
+    const id = (entry as Record<string, unknown>).id;
+    const pair = { ...defaults(pairEntry), ...(typeof id === 'string' && knownPairDefaults[id]) };
     merge(pairEntry, pair, entry as Record<string, unknown>, `${key}.`);
-    const id = pair.id as string;
-    if (!/^[A-Za-z0-9-]+\/[A-Za-z0-9-]+$/.test(id)) throw new ConfigError(`config key ${key}.id must be a pair id like "BTC/BTC"`);
-    if (seen.has(id)) throw new ConfigError(`config key ${key}.id: pair ${id} is listed twice`);
-    seen.add(id);
+    if (!/^[A-Za-z0-9-]+\/[A-Za-z0-9-]+$/.test(pair.id as string)) throw new ConfigError(`config key ${key}.id must be a pair id like "BTC/BTC"`);
+    if (seen.has(pair.id as string)) throw new ConfigError(`config key ${key}.id: pair ${pair.id} is listed twice`);
+    seen.add(pair.id as string);
     return pair;
   });
 }
@@ -160,6 +160,12 @@ export const databaseUrl = (config: FerryConfig): string =>
 
 /** A bitcoin backend is external when its RPC URL is configured; otherwise the devnet serves it. */
 export const usesDevnetBitcoin = (config: FerryConfig): boolean => config.bitcoin.rpcUrl === '' && config.devnet.enabled;
+
+/** Likewise for Liquid: the devnet's Elements node serves when no elementsd is configured. */
+export const usesDevnetLiquid = (config: FerryConfig): boolean => config.liquid.rpcUrl === '' && config.devnet.enabled;
+
+/** Whether Ferry serves Liquid at all: an Elements node configured, or the devnet's. */
+export const servesLiquid = (config: FerryConfig): boolean => config.liquid.rpcUrl !== '' || config.devnet.enabled;
 
 /** Likewise for Lightning: the devnet's `ferry` node serves when no LND is configured. */
 export const usesDevnetLightning = (config: FerryConfig): boolean =>

@@ -1,7 +1,8 @@
 // The pairs the engine serves, from the configuration: the [[pairs]] list, or the BTC/BTC pair of [pair]. A pair
 // between a chain and Lightning names its chain first (the base) and its Lightning currency second (the quote).
 import type { PairConfig } from '../swaps/pairs.ts';
-import type { FerryConfig, PairSettings } from './schema.ts';
+import { servesLiquid } from './load.ts';
+import { knownPairDefaults, type FerryConfig, type PairSettings } from './schema.ts';
 
 function pairOf(id: string, pair: PairSettings): PairConfig {
   const [base, quote] = id.split('/');
@@ -19,7 +20,14 @@ function pairOf(id: string, pair: PairSettings): PairConfig {
 /** The BTC/BTC pair of the [pair] section. */
 export const pairFromConfig = (config: FerryConfig): PairConfig => pairOf('BTC/BTC', config.pair);
 
+/**
+ * The [[pairs]] list; without one, BTC/BTC from [pair] and, where Liquid is served, L-BTC/BTC with [pair]'s prices
+ * and Liquid's timeouts.
+ */
 export function pairsFromConfig(config: FerryConfig): PairConfig[] {
-  if (config.pairs.length === 0) return [pairFromConfig(config)];
+  if (config.pairs.length === 0) {
+    const liquid = servesLiquid(config) ? [pairOf('L-BTC/BTC', { ...config.pair, ...knownPairDefaults['L-BTC/BTC'] })] : [];
+    return [pairFromConfig(config), ...liquid];
+  }
   return config.pairs.map((pair) => pairOf(pair.id, pair));
 }

@@ -25,6 +25,14 @@ export const pairFields: Section = {
   timeoutSwapMaximal: { type: 'integer', default: 288, doc: 'submarine swap timeout (longest), blocks' },
 };
 
+/**
+ * Defaults of a [[pairs]] entry that differ from [pair]'s for a known pair: Liquid's one-minute blocks take ten
+ * times as many blocks for the same time (the reference deployment's 1440 / 2880).
+ */
+export const knownPairDefaults: Record<string, Record<string, number>> = {
+  'L-BTC/BTC': { timeoutReverse: 1440, timeoutSwapMinimal: 1440, timeoutSwapMaximal: 2880 },
+};
+
 /** An entry of [[pairs]]: a pair id and its settings. */
 export const pairEntry: Section = {
   id: { type: 'string', default: '', doc: '"BASE/QUOTE": the chain currency, then the Lightning currency, e.g. "BTC/BTC"' },
@@ -63,6 +71,13 @@ export const schema: Section = {
     rpcUser: { type: 'string', default: '', doc: 'JSON-RPC user' },
     rpcPassword: { type: 'string', default: '', doc: 'JSON-RPC password' },
     wallet: { type: 'string', default: '', doc: "wallet holding the operator's funds" },
+    pollIntervalMs: { type: 'integer', default: 1000, doc: 'how often the chain watcher polls the node' },
+  },
+  liquid: {
+    rpcUrl: { type: 'string', default: '', doc: 'Elements (Liquid) JSON-RPC URL; empty uses the devnet' },
+    rpcUser: { type: 'string', default: '', doc: 'JSON-RPC user' },
+    rpcPassword: { type: 'string', default: '', doc: 'JSON-RPC password' },
+    wallet: { type: 'string', default: '', doc: "wallet holding the operator's L-BTC" },
     pollIntervalMs: { type: 'integer', default: 1000, doc: 'how often the chain watcher polls the node' },
   },
   swap: {
@@ -118,6 +133,7 @@ export interface FerryConfig {
   database: { url: string };
   devnet: { enabled: boolean; bitcoinPort: number; blockIntervalMs: number };
   bitcoin: { rpcUrl: string; rpcUser: string; rpcPassword: string; wallet: string; pollIntervalMs: number };
+  liquid: { rpcUrl: string; rpcUser: string; rpcPassword: string; wallet: string; pollIntervalMs: number };
   swap: { mnemonicPath: string; claimDelayMs: number; invoiceExpirySeconds: number; paymentTimeoutSeconds: number };
   pair: PairSettings;
   /** [[pairs]]: the pairs served; empty means the BTC/BTC pair of [pair]. */
@@ -141,6 +157,10 @@ export const environment: Record<string, string> = {
   FERRY_BITCOIN_RPC_USER: 'bitcoin.rpcUser',
   FERRY_BITCOIN_RPC_PASSWORD: 'bitcoin.rpcPassword',
   FERRY_BITCOIN_WALLET: 'bitcoin.wallet',
+  FERRY_LIQUID_RPC_URL: 'liquid.rpcUrl',
+  FERRY_LIQUID_RPC_USER: 'liquid.rpcUser',
+  FERRY_LIQUID_RPC_PASSWORD: 'liquid.rpcPassword',
+  FERRY_LIQUID_WALLET: 'liquid.wallet',
   FERRY_REFERRAL_ID: 'referral.id',
   FERRY_REFERRAL_API_KEY: 'referral.apiKey',
   FERRY_REFERRAL_API_SECRET: 'referral.apiSecret',

@@ -5,7 +5,7 @@ import type { Storage, SwapRecord } from '../db/index.ts';
 import type { SwapKeys } from '../keys/index.ts';
 import type { LightningBackend } from '../lightning/backend.ts';
 import type { Logger } from '../log/index.ts';
-import { invalidPairHash, pairNotFound } from '../protocol/index.ts';
+import { invalidPairHash, noLightningSupport, pairNotFound } from '../protocol/index.ts';
 import { minerFeesFor, type MinerFees, type PairConfig } from '../swaps/pairs.ts';
 import type { EffectRunner } from './effects.ts';
 import type { NamedLocks } from './locks.ts';
@@ -42,11 +42,13 @@ export function lightningOf(ctx: EngineContext, symbol: string): LightningBacken
   return node;
 }
 
+/** A chain → Lightning pair; a quote that is a chain without Lightning gets the interface's own refusal. */
 export function pairOf(ctx: EngineContext, from: string, to: string): PairConfig {
   const id = `${from}/${to}`;
   const pair = ctx.settings.pairs.get(id);
-  if (pair === undefined) throw pairNotFound(id);
-  return pair;
+  if (pair !== undefined) return pair;
+  if (!ctx.lightning.has(to) && [...ctx.settings.pairs.values()].some((served) => served.base === to)) throw noLightningSupport(to);
+  throw pairNotFound(id);
 }
 
 /** The pair a stored swap was created on. */

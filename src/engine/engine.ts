@@ -139,13 +139,16 @@ export class SwapEngine implements SwapService {
 
   async v1Pairs(): Promise<Record<string, V1PairBody>> {
     const out: Record<string, V1PairBody> = {};
-    for (const pair of this.ctx.settings.pairs.values()) out[pair.id] = v1PairBody(pair, await this.minerFees(pair));
+    for (const pair of this.ctx.settings.pairs.values()) {
+      const quoteChain = this.ctx.chains.get(pair.quote);
+      out[pair.id] = v1PairBody(pair, await this.minerFees(pair), quoteChain && (await currentMinerFees(quoteChain)));
+    }
     return out;
   }
 
   async v1Timeouts(): Promise<Record<string, V1TimeoutsBody>> {
     const out: Record<string, V1TimeoutsBody> = {};
-    for (const pair of this.ctx.settings.pairs.values()) out[pair.id] = v1TimeoutsBody(pair);
+    for (const pair of this.ctx.settings.pairs.values()) out[pair.id] = v1TimeoutsBody(pair, chainOf(this.ctx, pair.base));
     return out;
   }
 

@@ -1,9 +1,7 @@
 // Which swap timeout a transaction is waiting for: a refund broadcast too early is answered with the swap's
 // timeoutBlockHeight and timeoutEta (REFERENCE.md), so the wallet knows when to try again.
+import { etaOf } from './block-time.ts';
 import type { EngineContext } from './context.ts';
-
-/** Regtest and mainnet alike: the interface's ETAs assume ten-minute blocks. */
-const BLOCK_SECONDS = 600;
 
 export interface RefundTimeout {
   timeoutBlockHeight: number;
@@ -32,7 +30,7 @@ export async function refundTimeoutOf(ctx: EngineContext, txHex: string, currenc
       const blocksLeft = Math.max(0, swap.timeoutBlockHeight - (await chain.height()));
       return {
         timeoutBlockHeight: swap.timeoutBlockHeight,
-        timeoutEta: Math.floor(Date.now() / 1000) + blocksLeft * BLOCK_SECONDS,
+        timeoutEta: etaOf(chain, blocksLeft),
       };
     }
   }

@@ -1,6 +1,8 @@
 // The pair data of the deprecated v1 API (GET /getpairs, GET /timeouts), built from the same pair config and
 // fee estimate as the v2 listings, so both versions always quote the same prices.
+import type { ChainBackend } from '../chains/backend.ts';
 import { pairHash, type MinerFees, type PairConfig } from '../swaps/pairs.ts';
+import { lightningBlocksFor } from './block-time.ts';
 import type { V1MinerFees, V1PairBody, V1TimeoutsBody } from '../protocol/index.ts';
 
 function v1MinerFees(fees: MinerFees): V1MinerFees {
@@ -8,10 +10,10 @@ function v1MinerFees(fees: MinerFees): V1MinerFees {
 }
 
 /**
- * One v1 pair. Ferry's pairs have bitcoin on both sides (the chain as base, Lightning as quote), so the quote
- * asset's chain figures are the base asset's: they are paid on the same chain.
+ * One v1 pair: the chain as base, Lightning as quote. The quote asset's chain figures are those of the quote's own
+ * chain (Bitcoin's for L-BTC/BTC; the same chain's for BTC/BTC).
  */
-export function v1PairBody(pair: PairConfig, fees: MinerFees): V1PairBody {
+export function v1PairBody(pair: PairConfig, fees: MinerFees, quoteFees: MinerFees = fees): V1PairBody {
   const minerFees = v1MinerFees(fees);
   const rest = {
     rate: pair.rate,
@@ -23,13 +25,15 @@ export function v1PairBody(pair: PairConfig, fees: MinerFees): V1PairBody {
     fees: {
       percentage: pair.fees.percentage,
       percentageSwapIn: pair.fees.percentageSwapIn,
-      minerFees: { baseAsset: minerFees, quoteAsset: v1MinerFees(fees) },
+      minerFees: { baseAsset: minerFees, quoteAsset: v1MinerFees(quoteFees) },
     },
   };
   return { hash: pairHash(rest), ...rest };
 }
 
-export function v1TimeoutsBody(pair: PairConfig): V1TimeoutsBody {
+/** The pair's timeouts in the base chain's blocks, and the same times in the quote's (Lightning's Bitcoin) blocks. */
+export function v1TimeoutsBody(pair: PairConfig, chain: ChainBackend): V1TimeoutsBody {
   const { reverse, swapMinimal, swapMaximal } = pair.timeouts;
-  return { base: { reverse, swapMinimal, swapMaximal }, quote: { reverse, swapMinimal, swapMaximal } };
+  const quote = (blocks: number) => lightningBlocksFor(chain, blocks);
+  return { base: { reverse, swapMinimal, swapMaximal }, quote: { reverse: quote(reverse), swapMinimal: quote(swapMinimal), swapMaximal: quote(swapMaximal) } };
 }

@@ -19,6 +19,8 @@ export const invalid = (message: string, extra?: Record<string, unknown>) => new
 
 export const swapNotFound = (id: string) => new SwapError('notFound', `could not find swap with id: ${id}`);
 export const pairNotFound = (id: string) => invalid(`could not find pair with id: ${id}`);
+/** A swap in which a chain without Lightning (Liquid) would be the Lightning side. */
+export const noLightningSupport = (symbol: string) => invalid(`${symbol} has no lightning support`);
 export const invalidPairHash = () => invalid('invalid pair hash');
 export const invoiceExists = () => new SwapError('conflict', 'a swap with this invoice exists already');
 export const preimageHashExists = () => new SwapError('conflict', 'a swap with this preimage hash exists already');

@@ -96,6 +96,8 @@ export interface CreateSubmarineResponse {
   swapTree: SwapTreeJson;
   claimPublicKey: string;
   timeoutBlockHeight: number;
+  /** Liquid: the private key blinding the address, hex. */
+  blindingKey?: string;
   // only when created with an invoice:
   expectedAmount?: number;
   acceptZeroConf?: boolean;
@@ -121,6 +123,8 @@ export interface CreateReverseResponse {
   refundPublicKey: string;
   timeoutBlockHeight: number;
   onchainAmount: number;
+  /** Liquid: the private key blinding the lockup address, hex. */
+  blindingKey?: string;
 }
 
 /** Chain fees of one asset in a v1 pair: the submarine claim (`normal`) and the reverse lockup and claim. */

@@ -38,6 +38,8 @@ export interface SwapOutputData {
   refundPublicKey: string;
   swapTree: SwapTreeJson;
   lockupScript: string;
+  /** Confidential chains: the private key blinding the lockup address, hex. */
+  blindingKey?: string;
   /** The partner the swap was created through; fees of referred swaps are reported to it. */
   referralId?: string;
   preimage?: string;

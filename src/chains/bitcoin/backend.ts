@@ -7,11 +7,7 @@ import { minerFee } from '../../swaps/amounts.ts';
 import { TYPICAL_VSIZE } from '../../swaps/pairs.ts';
 import {
   ClientTransactionError,
-  TransactionNotFound,
-  TransactionRejected,
-  WalletRefused,
   type ChainBackend,
-  type ChainTransaction,
   type ClientSpend,
   type SignedTransaction,
   type SwapLockup,
@@ -22,7 +18,7 @@ import {
   type TypicalSizes,
   type UnsignedKeyPathSpend,
 } from '../backend.ts';
-import { estimateFeeRate } from './fees.ts';
+import { estimateFeeRate } from '../core-fees.ts';
 import {
   buildSwapOutput,
   claimThroughScript,
@@ -34,15 +30,9 @@ import {
   withKeyPathSignature,
 } from './htlc.ts';
 import { addressOf, scriptOf } from './network.ts';
-import { RpcError, satToBtc, type CoreRpcClient } from '../core-rpc.ts';
+import { satToBtcText, type CoreRpcClient } from '../core-rpc.ts';
+import { CoreFamilyBackend } from '../core-backend.ts';
 import type { ChainWatcher } from '../watcher/watcher.ts';
-
-/** Core's RPC_INVALID_ADDRESS_OR_KEY: no such transaction. */
-const NOT_FOUND = -5;
-/** Core's RPC_VERIFY_ALREADY_IN_CHAIN. */
-const ALREADY_IN_CHAIN = -27;
-/** Wallet answers that mean nothing was sent (Core: insufficient funds, wallet error, bad amount or address). */
-const REFUSED_CODES = new Set([-6, -4, -3, -5, -8]);
 
 /**
  * Most inputs a transaction a client asks Ferry to sign may have: signing looks up every input's previous output
@@ -67,90 +57,28 @@ export interface BitcoinBackendOptions {
   feeEstimator?: () => Promise<number>;
 }
 
-export class BitcoinBackend implements ChainBackend {
+export class BitcoinBackend extends CoreFamilyBackend implements ChainBackend {
   readonly symbol: string;
   readonly watcher: ChainWatcher;
   readonly typicalSizes = BITCOIN_SIZES;
+  readonly blockSeconds = 600;
   readonly network: Network;
-  private readonly rpc: CoreRpcClient;
   private readonly estimator?: () => Promise<number>;
 
   constructor(options: BitcoinBackendOptions) {
+    super(options.rpc);
     this.symbol = options.symbol ?? 'BTC';
     this.network = options.network;
-    this.rpc = options.rpc;
     this.watcher = options.watcher;
     this.estimator = options.feeEstimator;
-  }
-
-  height(): Promise<number> {
-    return this.rpc.getBlockCount();
-  }
-
-  async blockTime(height: number): Promise<number> {
-    return (await this.rpc.getBlockHeader(await this.rpc.getBlockHash(height))).time;
   }
 
   feeRate(): Promise<number> {
     return this.estimator ? this.estimator() : estimateFeeRate(this.rpc);
   }
 
-  async getTransaction(txid: string): Promise<ChainTransaction> {
-    try {
-      const tx = await this.rpc.getRawTransaction(txid);
-      return tx.confirmations ? { hex: tx.hex as string, confirmations: tx.confirmations } : { hex: tx.hex as string };
-    } catch (error) {
-      if (error instanceof RpcError && error.code === NOT_FOUND) throw new TransactionNotFound(error.message);
-      throw error;
-    }
-  }
-
-  async broadcast(txHex: string): Promise<string> {
-    try {
-      return await this.rpc.sendRawTransaction(txHex);
-    } catch (error) {
-      if (error instanceof RpcError) throw new TransactionRejected(error.message, error.code);
-      throw error;
-    }
-  }
-
-  async ensureBroadcast(txHex: string): Promise<string> {
-    const txid = parseTransaction(txHex).id;
-    try {
-      return await this.broadcast(txHex);
-    } catch (error) {
-      const known =
-        error instanceof TransactionRejected &&
-        (error.code === ALREADY_IN_CHAIN || /txn-already-in-mempool|txn-already-known/.test(error.message));
-      if (known) return txid;
-      throw error;
-    }
-  }
-
-  async isKnown(txid: string): Promise<boolean> {
-    try {
-      await this.rpc.getRawTransactionHex(txid);
-      return true;
-    } catch (error) {
-      if (error instanceof RpcError && error.code === NOT_FOUND) return false;
-      throw error;
-    }
-  }
-
-  async unspentConfirmations(txid: string, vout: number): Promise<number | undefined> {
-    const output = await this.rpc.getTxOut(txid, vout, true);
-    return output === null ? undefined : output.confirmations;
-  }
-
-  async mempoolFeeRate(txid: string): Promise<number | undefined> {
-    try {
-      const entry = (await this.rpc.getMempoolEntry(txid)) as { vsize?: number; fees?: { base?: number } };
-      if (entry.vsize === undefined || entry.fees?.base === undefined) return undefined;
-      return (entry.fees.base * 1e8) / entry.vsize;
-    } catch (error) {
-      if (error instanceof RpcError) return undefined;
-      throw error;
-    }
+  protected txidOf(txHex: string): string {
+    return parseTransaction(txHex).id;
   }
 
   transactionInputs(txHex: string): TransactionInput[] {
@@ -180,15 +108,12 @@ export class BitcoinBackend implements ChainBackend {
     return addressOf(this.network, hex.decode(scriptHex));
   }
 
+  paymentUri(address: string, amount: number, label: string): string {
+    return `bitcoin:${address}?amount=${satToBtcText(amount)}&label=${encodeURIComponent(label)}`;
+  }
+
   async sendToLockup(output: { address: string; script: string }, value: number): Promise<SwapLockup & { hex: string }> {
-    let txid: string;
-    try {
-      txid = await this.rpc.sendToAddress(output.address, satToBtc(value));
-    } catch (error) {
-      if (error instanceof RpcError && REFUSED_CODES.has(error.code)) throw new WalletRefused(error.message);
-      // A timeout or a dropped connection may still have sent it.
-      throw error;
-    }
+    const txid = await this.payFromWallet(output.address, value);
     const txHex = await this.rpc.getRawTransactionHex(txid);
     const tx = parseTransaction(txHex);
     for (let vout = 0; vout < tx.outputsLength; vout++) {

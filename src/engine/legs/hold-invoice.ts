@@ -7,6 +7,7 @@ import type { EffectRecord } from '../../db/index.ts';
 import type { InvoiceUpdate, LightningBackend, Subscription } from '../../lightning/backend.ts';
 import { SwapStatus as S } from '../../swaps/status.ts';
 import { legChain, serverLockupOf } from './lockup-leg.ts';
+import { lightningBlocksFor } from '../block-time.ts';
 import { pairOfSwap, swapLightning, type EngineContext } from '../context.ts';
 import type { ServerLockupHooks } from './server-lockup.ts';
 import { reverseData } from '../data.ts';
@@ -198,12 +199,17 @@ export const holdInvoiceLockupHooks: ServerLockupHooks = {
     const invoice = await swapLightning(ctx, swap).lookupInvoice(swap.preimageHash);
     if (invoice?.state !== 'ACCEPTED') return `hold invoice is ${invoice?.state ?? 'unknown'}, not accepted`;
     const timeout = swap.timeoutBlockHeight!;
-    const lowestExpiry = Math.min(...invoice.htlcExpiryHeights);
-    if (invoice.htlcExpiryHeights.length === 0 || lowestExpiry < timeout + ctx.settings.minHtlcMarginBlocks) {
+    const chain = legChain(ctx, serverLockupOf(swap));
+    const blocksLeft = timeout - (await chain.height());
+    // HTLC expiries count blocks of Lightning's own chain; the swap's timeout counts the lockup chain's.
+    const lightningChain = ctx.chains.get(swap.pair.split('/')[1]);
+    if (lightningChain === undefined) return 'the Lightning currency has no chain to read its height from';
+    const lightningBlocksLeft = Math.min(...invoice.htlcExpiryHeights) - (await lightningChain.height());
+    if (invoice.htlcExpiryHeights.length === 0 || lightningBlocksLeft < lightningBlocksFor(chain, blocksLeft) + ctx.settings.minHtlcMarginBlocks) {
       return 'the held payment expires too close to the swap timeout';
     }
     const minBlocks = ctx.settings.minReverseLockupBlocks ?? Math.ceil(pairOfSwap(ctx, swap).timeouts.reverse / 2);
-    if (timeout - (await legChain(ctx, serverLockupOf(swap)).height()) < minBlocks) return 'too close to the swap timeout to lock';
+    if (blocksLeft < minBlocks) return 'too close to the swap timeout to lock';
     return undefined;
   },
   /**

@@ -26,10 +26,10 @@ import { reverseData, type ReverseData } from '../data.ts';
 import { hexBytes, positiveInteger, preimageHash as parsePreimageHash, publicKey } from '../input.ts';
 import { coSignClientSpend } from '../legs/cosign.ts';
 import { serverLockupOf } from '../legs/lockup-leg.ts';
+import { lightningBlocksFor } from '../block-time.ts';
 
 /** Dust limit of a Taproot output: smaller lockups could not be claimed. */
 const TAPROOT_DUST = 330;
-const DEFAULT_MEMO = 'Send to BTC address';
 
 export async function createReverse(ctx: EngineContext, request: CreateReverseRequest): Promise<CreateReverseResponse> {
   // A reverse swap goes from Lightning (the pair's quote) to the chain (its base).
@@ -84,10 +84,10 @@ export async function createReverse(ctx: EngineContext, request: CreateReverseRe
     ({ paymentRequest } = await lightning.createHoldInvoice({
       paymentHash,
       amountMsat: BigInt(invoiceAmount) * 1000n,
-      memo: request.description ?? DEFAULT_MEMO,
+      memo: request.description ?? `Send to ${chain.symbol} address`,
       expirySeconds: ctx.settings.invoiceExpirySeconds,
       // The payer's HTLC must outlive the on-chain timeout, so a preimage learned at the last block still settles.
-      cltvExpiry: pair.timeouts.reverse + ctx.settings.reverseCltvMarginBlocks,
+      cltvExpiry: lightningBlocksFor(chain, pair.timeouts.reverse) + ctx.settings.reverseCltvMarginBlocks,
     }));
   } catch (error) {
     if (/already exists/i.test((error as Error).message)) throw preimageHashExists();
@@ -99,6 +99,7 @@ export async function createReverse(ctx: EngineContext, request: CreateReverseRe
     refundPublicKey: hex.encode(key.publicKey),
     swapTree: output.tree,
     lockupScript: output.script,
+    ...(output.blindingKey !== undefined && { blindingKey: output.blindingKey }),
     invoiceAmount,
     onchainAmount,
     invoiceExpiresAt: decoded.timestamp + decoded.expiry,
@@ -138,6 +139,7 @@ export async function createReverse(ctx: EngineContext, request: CreateReverseRe
     refundPublicKey: data.refundPublicKey,
     timeoutBlockHeight,
     onchainAmount,
+    ...(output.blindingKey !== undefined && { blindingKey: output.blindingKey }),
   };
 }
 

@@ -31,20 +31,20 @@ import { preimageHash as parsePreimageHash, publicKey } from '../input.ts';
 import { coSignClientSpend } from '../legs/cosign.ts';
 import { checkInvoice, type CheckedInvoice } from '../legs/invoice-check.ts';
 import { legChain, userLockupOf } from '../legs/lockup-leg.ts';
+import { chainBlocksFor, etaOf } from '../block-time.ts';
+import type { ChainBackend } from '../../chains/backend.ts';
 
-/** Seconds per block used for time estimates. */
-const BLOCK_SECONDS = 600;
+const bip21 = (chain: ChainBackend, address: string, amount: number): string =>
+  chain.paymentUri(address, amount, `Send to ${chain.symbol} lightning`);
 
-function bip21(address: string, amount: number): string {
-  const btc = (amount / 1e8).toFixed(8).replace(/\.?0+$/, '');
-  return `bitcoin:${address}?amount=${btc}&label=${encodeURIComponent('Send to BTC lightning')}`;
-}
-
-/** Blocks until the timeout: the pair's minimum, longer when the invoice's final CLTV delta needs room. */
-function timeoutDelta(pair: PairConfig, invoice: CheckedInvoice | undefined, safetyBlocks: number): number {
+/**
+ * Blocks until the timeout: the pair's minimum, longer when the invoice's final CLTV delta (Lightning blocks) needs
+ * room in the chain's blocks.
+ */
+function timeoutDelta(chain: ChainBackend, pair: PairConfig, invoice: CheckedInvoice | undefined, safetyBlocks: number): number {
   const { swapMinimal, swapMaximal } = pair.timeouts;
   if (invoice === undefined) return swapMinimal;
-  const needed = invoice.minFinalCltvExpiry + safetyBlocks + 1;
+  const needed = chainBlocksFor(chain, invoice.minFinalCltvExpiry + safetyBlocks + 1);
   if (needed > swapMaximal) throw new SwapError('invalid', 'invoice min final CLTV expiry is too long for the swap timeout');
   return Math.max(swapMinimal, needed);
 }
@@ -85,7 +85,7 @@ export async function createSubmarine(ctx: EngineContext, request: CreateSubmari
   }
   if (await ctx.storage.swaps.getByPreimageHash(paymentHash)) throw preimageHashExists();
 
-  const timeoutBlockHeight = (await chain.height()) + timeoutDelta(pair, invoice, ctx.settings.paymentSafetyBlocks);
+  const timeoutBlockHeight = (await chain.height()) + timeoutDelta(chain, pair, invoice, ctx.settings.paymentSafetyBlocks);
   // Taken outside any transaction: an index handed out is never handed out again, even if this swap fails.
   const keyIndex = await ctx.storage.counters.nextSwapKeyIndex();
   const key = ctx.keys.keyAt(keyIndex);
@@ -109,6 +109,7 @@ export async function createSubmarine(ctx: EngineContext, request: CreateSubmari
     claimPublicKey: hex.encode(key.publicKey),
     swapTree: output.tree,
     lockupScript: output.script,
+    ...(output.blindingKey !== undefined && { blindingKey: output.blindingKey }),
     pricing,
     ...(request.referralId !== undefined && { referralId: request.referralId }),
     ...(invoice && invoiceFields(pricing, invoice)),
@@ -141,10 +142,11 @@ export async function createSubmarine(ctx: EngineContext, request: CreateSubmari
     swapTree: data.swapTree,
     claimPublicKey: data.claimPublicKey,
     timeoutBlockHeight,
+    ...(output.blindingKey !== undefined && { blindingKey: output.blindingKey }),
     ...(invoice && {
       expectedAmount: data.expectedAmount,
       acceptZeroConf: data.acceptZeroConf,
-      bip21: bip21(address, data.expectedAmount!),
+      bip21: bip21(chain, address, data.expectedAmount!),
     }),
   };
 }
@@ -181,7 +183,7 @@ export function setSubmarineInvoice(
       throw new SwapError('invalid', 'invoice payment hash does not match the preimage hash of the swap');
     }
     const blocksLeft = swap.timeoutBlockHeight! - (await chain.height());
-    if (invoice.minFinalCltvExpiry + ctx.settings.paymentSafetyBlocks >= blocksLeft) {
+    if (chainBlocksFor(chain, invoice.minFinalCltvExpiry + ctx.settings.paymentSafetyBlocks) >= blocksLeft) {
       throw new SwapError('invalid', 'invoice min final CLTV expiry is too long for the swap timeout');
     }
     const fields = invoiceFields(data.pricing, invoice);
@@ -198,7 +200,7 @@ export function setSubmarineInvoice(
       throw error;
     }
     return {
-      bip21: bip21(swap.lockupAddress!, fields.expectedAmount),
+      bip21: bip21(chain, swap.lockupAddress!, fields.expectedAmount),
       expectedAmount: fields.expectedAmount,
       acceptZeroConf: fields.acceptZeroConf,
     };
@@ -220,12 +222,13 @@ export async function submarineLockupTransaction(
   const { lockup } = submarineData(swap);
   if (lockup === undefined) throw noLockup();
   const timeoutBlockHeight = swap.timeoutBlockHeight!;
-  const blocksLeft = timeoutBlockHeight - (await legChain(ctx, userLockupOf(swap)).height());
+  const chain = legChain(ctx, userLockupOf(swap));
+  const blocksLeft = timeoutBlockHeight - (await chain.height());
   return {
     id: lockup.txid,
     hex: lockup.hex,
     timeoutBlockHeight,
-    ...(blocksLeft > 0 && { timeoutEta: Math.floor(Date.now() / 1000) + blocksLeft * BLOCK_SECONDS }),
+    ...(blocksLeft > 0 && { timeoutEta: etaOf(chain, blocksLeft) }),
   };
 }
 

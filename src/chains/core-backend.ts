@@ -1,0 +1,96 @@
+// What every chain backend over a node of Bitcoin Core's family (Bitcoin Core, Elements) does the same way: chain
+// reads, broadcasts that tolerate a replay, output and mempool lookups, and paying from the operator's wallet —
+// same RPC methods, same error codes. Each chain's backend adds its own transactions and swap outputs.
+import { RpcError, satToBtc, type CoreRpcClient } from './core-rpc.ts';
+import { TransactionNotFound, TransactionRejected, WalletRefused, type ChainTransaction } from './backend.ts';
+
+/** Core's RPC_INVALID_ADDRESS_OR_KEY: no such transaction. */
+const NOT_FOUND = -5;
+/** Core's RPC_VERIFY_ALREADY_IN_CHAIN. */
+const ALREADY_IN_CHAIN = -27;
+/** Wallet answers that mean nothing was sent (Core: insufficient funds, wallet error, bad amount or address). */
+const REFUSED_CODES = new Set([-6, -4, -3, -5, -8]);
+
+export abstract class CoreFamilyBackend {
+  constructor(protected readonly rpc: CoreRpcClient) {}
+
+  /** The txid of a transaction of this chain. */
+  protected abstract txidOf(txHex: string): string;
+
+  height(): Promise<number> {
+    return this.rpc.getBlockCount();
+  }
+
+  async blockTime(height: number): Promise<number> {
+    return (await this.rpc.getBlockHeader(await this.rpc.getBlockHash(height))).time;
+  }
+
+  async getTransaction(txid: string): Promise<ChainTransaction> {
+    try {
+      const tx = await this.rpc.getRawTransaction(txid);
+      return tx.confirmations ? { hex: tx.hex as string, confirmations: tx.confirmations } : { hex: tx.hex as string };
+    } catch (error) {
+      if (error instanceof RpcError && error.code === NOT_FOUND) throw new TransactionNotFound(error.message);
+      throw error;
+    }
+  }
+
+  async broadcast(txHex: string): Promise<string> {
+    try {
+      return await this.rpc.sendRawTransaction(txHex);
+    } catch (error) {
+      if (error instanceof RpcError) throw new TransactionRejected(error.message, error.code);
+      throw error;
+    }
+  }
+
+  async ensureBroadcast(txHex: string): Promise<string> {
+    const txid = this.txidOf(txHex);
+    try {
+      return await this.broadcast(txHex);
+    } catch (error) {
+      const known =
+        error instanceof TransactionRejected &&
+        (error.code === ALREADY_IN_CHAIN || /txn-already-in-mempool|txn-already-known/.test(error.message));
+      if (known) return txid;
+      throw error;
+    }
+  }
+
+  async isKnown(txid: string): Promise<boolean> {
+    try {
+      await this.rpc.getRawTransactionHex(txid);
+      return true;
+    } catch (error) {
+      if (error instanceof RpcError && error.code === NOT_FOUND) return false;
+      throw error;
+    }
+  }
+
+  async unspentConfirmations(txid: string, vout: number): Promise<number | undefined> {
+    const output = await this.rpc.getTxOut(txid, vout, true);
+    return output === null ? undefined : output.confirmations;
+  }
+
+  async mempoolFeeRate(txid: string): Promise<number | undefined> {
+    try {
+      const entry = (await this.rpc.getMempoolEntry(txid)) as { vsize?: number; fees?: { base?: number } };
+      if (entry.vsize === undefined || entry.fees?.base === undefined) return undefined;
+      return (entry.fees.base * 1e8) / entry.vsize;
+    } catch (error) {
+      if (error instanceof RpcError) return undefined;
+      throw error;
+    }
+  }
+
+  /** Pays from the operator wallet; WalletRefused when the wallet said no (nothing was sent). Returns the txid. */
+  protected async payFromWallet(address: string, value: number): Promise<string> {
+    try {
+      return await this.rpc.sendToAddress(address, satToBtc(value));
+    } catch (error) {
+      if (error instanceof RpcError && REFUSED_CODES.has(error.code)) throw new WalletRefused(error.message);
+      // A timeout or a dropped connection may still have sent it.
+      throw error;
+    }
+  }
+}
