@@ -119,6 +119,10 @@ describe('Elements devnet wallets', () => {
     assert.match(out.assetcommitment ?? '', /^0[ab]/);
     const fee = tx.vout.find((o) => o.scriptPubKey.hex === '')!;
     assert.ok(fee && fee.value! > 0, 'an explicit fee output');
+    const entry = await rpc.call<{ vsize: number; fees: { base: number } }>('getmempoolentry', txid);
+    assert.equal(entry.fees.base, fee.value, 'getmempoolentry: the fee output is the fee');
+    assert.ok(entry.vsize > 0 && entry.vsize < 1000, `getmempoolentry: the discounted vsize (${entry.vsize})`);
+    assert.deepEqual(await rpc.error('getmempoolentry', '00'.repeat(32)), { code: -5, message: 'Transaction not in mempool' });
 
     const pending = await user.call<Balances>('getbalances');
     assert.deepEqual(pending.mine.untrusted_pending, { bitcoin: 1.25 });

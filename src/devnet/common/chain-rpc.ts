@@ -9,7 +9,7 @@ export interface ChainNode<M> {
   readonly tip: { hash: string };
   blockAt(height: number): { hash: string } | undefined;
   block(hash: string): { hash: string; height: number } | undefined;
-  readonly mempool: { readonly entries: ReadonlyMap<string, M>; readonly size: number };
+  readonly mempool: { readonly entries: ReadonlyMap<string, M>; readonly size: number; get(txid: string): M | undefined };
   invalidateBlock(hash: string): unknown;
 }
 
@@ -20,7 +20,7 @@ export function blockOrFail<E>(node: { block(hash: string): E | undefined }, val
   return entry;
 }
 
-/** getblockcount, getbestblockhash, getblockhash, getrawmempool (verbose entries by entryJson) and invalidateblock. */
+/** getblockcount, getbestblockhash, getblockhash, getrawmempool and getmempoolentry (entries by entryJson), invalidateblock. */
 export function chainMethods<M extends { tx: { txid: string } }, C extends { node: ChainNode<M> }>(
   entryJson: (node: C['node'], entry: M) => unknown,
 ): MethodTable<C> {
@@ -51,6 +51,15 @@ export function chainMethods<M extends { tx: { txid: string } }, C extends { nod
         const result: Record<string, unknown> = {};
         for (const entry of node.mempool.entries.values()) result[entry.tx.txid] = entryJson(node, entry);
         return result;
+      },
+    },
+
+    getmempoolentry: {
+      params: [{ name: 'txid', type: 'string', required: true }],
+      run: ([txid], { node }) => {
+        const entry = node.mempool.get(parseHash(txid, 'parameter 1'));
+        if (!entry) throw new RpcFailure(RPC_INVALID_ADDRESS_OR_KEY, 'Transaction not in mempool');
+        return entryJson(node, entry);
       },
     },
 

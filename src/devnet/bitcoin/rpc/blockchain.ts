@@ -8,7 +8,6 @@ import { scriptPubKeyJson } from '../script.ts';
 import { blockMethods, chainMethods } from '../../common/chain-rpc.ts';
 import type { BlockEntry } from '../chain.ts';
 import type { MempoolEntry } from '../mempool.ts';
-import { RpcFailure, RPC_INVALID_ADDRESS_OR_KEY } from './errors.ts';
 import { integerArg, parseHash, type CallContext, type MethodTable } from './params.ts';
 
 export const blockchainMethods: MethodTable = {
@@ -58,15 +57,6 @@ export const blockchainMethods: MethodTable = {
         scriptPubKey: scriptPubKeyJson(found.coin.script),
         coinbase: found.coin.coinbase,
       };
-    },
-  },
-
-  getmempoolentry: {
-    params: [{ name: 'txid', type: 'string', required: true }],
-    run: ([txid], { node }) => {
-      const entry = node.mempool.get(parseHash(txid, 'parameter 1'));
-      if (!entry) throw new RpcFailure(RPC_INVALID_ADDRESS_OR_KEY, 'Transaction not in mempool');
-      return mempoolEntryToJson(node, entry);
     },
   },
 
