@@ -96,7 +96,7 @@ function assetGenerator(zkp: Zkp, asset: Present): Uint8Array {
 }
 
 /** CachingRangeProofChecker::VerifyRangeProof: the proof commits to the scriptPubKey too. */
-function verifyRangeProof(zkp: Zkp, proof: Uint8Array, valueCommitment: Uint8Array, generator: Uint8Array, script: Uint8Array): boolean {
+export function verifyRangeProof(zkp: Zkp, proof: Uint8Array, valueCommitment: Uint8Array, generator: Uint8Array, script: Uint8Array): boolean {
   if (proof.length === 0) return false;
   try {
     if (!zkp.rangeproof.verify(proof, valueCommitment, generator, script)) return false;
@@ -107,7 +107,7 @@ function verifyRangeProof(zkp: Zkp, proof: Uint8Array, valueCommitment: Uint8Arr
   }
 }
 
-function verifySurjectionProof(zkp: Zkp, proof: Uint8Array, inputTags: Uint8Array[], outputTag: Uint8Array): boolean {
+export function verifySurjectionProof(zkp: Zkp, proof: Uint8Array, inputTags: Uint8Array[], outputTag: Uint8Array): boolean {
   try {
     return zkp.surjectionproof.verify(proof, inputTags, outputTag);
   } catch {
