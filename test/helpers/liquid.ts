@@ -26,7 +26,7 @@ import {
 } from 'liquidjs-lib';
 import type { ElementsPrevout } from '../../src/devnet/elements/verify/index.ts';
 import { REGTEST_POLICY_ASSET } from '../../src/devnet/elements/verify/index.ts';
-import { loadZkp, type Zkp } from '../../src/devnet/elements/verify/zkp.ts';
+import { loadZkp, type Zkp } from '../../src/chains/liquid/zkp.ts';
 
 export const network = networks.regtest;
 export { networks, Transaction };
