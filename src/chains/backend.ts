@@ -5,6 +5,25 @@ import type { SwapMusig } from '../keys/index.ts';
 import type { SwapTreeJson } from '../protocol/wire.ts';
 import type { ChainSubscriber, LockupEvent } from './events.ts';
 
+/** A spend built by a chain's spend builders (src/chains/<chain>/spends.ts), shared by Ferry and the client SDK. */
+export interface BuiltTransaction {
+  txid: string;
+  hex: string;
+  fee: bigint;
+  /** Value of the output to the destination. */
+  amount: bigint;
+  /** The virtual size the chain's fee policy counts. */
+  vsize: number;
+  lockTime: number;
+}
+
+/** How a spend pays its fee: a rate (sat/vbyte) applied to its real virtual size, or a fixed amount (sat). */
+export interface FeeChoice {
+  feeRate: number;
+  /** Overrides feeRate. */
+  fee?: bigint;
+}
+
 /** A transaction as the API answers it. */
 export interface ChainTransaction {
   hex: string;

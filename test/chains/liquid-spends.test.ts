@@ -39,6 +39,7 @@ import {
   unblindLockup,
   type LiquidDestination,
   type LiquidLockup,
+  type LiquidScriptPathSpend,
 } from '../../src/chains/liquid/spends.ts';
 import { initLiquid, zkp } from '../../src/chains/liquid/zkp.ts';
 import { Rpc } from '../helpers/devnet-rpc.ts';
@@ -90,9 +91,9 @@ async function newSwap(kind: Swap['kind'], blocks = 50): Promise<Swap> {
 
 const mine = async (blocks = 1): Promise<string[]> => rpc.call<string[]>('generatetoaddress', blocks, burn);
 
-/** The user wallet pays the swap's address; the lockup is mined. */
-async function lock(swap: Swap): Promise<LiquidLockup> {
-  const txid = await user.call<string>('sendtoaddress', swap.output.address, LOCKED_BTC);
+/** The user wallet pays the swap's address (or the one given); the lockup is mined. */
+async function lock(swap: Swap, address = swap.output.address): Promise<LiquidLockup> {
+  const txid = await user.call<string>('sendtoaddress', address, LOCKED_BTC);
   await mine();
   const tx = Transaction.fromHex(await rpc.call<string>('getrawtransaction', txid));
   const vout = tx.outs.findIndex((out) => out.script.equals(Buffer.from(swap.output.outputScript)));
@@ -119,6 +120,12 @@ async function confirmPays(hex: string, txid: string, amount: bigint): Promise<v
   const mined = await rpc.call<{ tx: string[] }>('getblock', block, 1);
   assert.ok(mined.tx.includes(txid), 'the spend is mined');
   assert.equal((await destBalance()) - before, amount);
+}
+
+/** A script-path spend of the lockup signed by `signer`, to a fresh destination at 1 sat/vB. */
+async function scriptPathSpend(swap: Swap, lockup: LiquidLockup, signer: KeyPair): Promise<LiquidScriptPathSpend> {
+  const common = { lockup, destination: await destination(), network: 'regtest', feeRate: 1 } as const;
+  return { ...common, tree: swap.output.tree, internalKey: swap.internalKey, privateKey: signer.privateKey };
 }
 
 /** MuSig2 of [service, client], both sides with boltz-core's Musig: the client aggregates the service's partial. */
@@ -213,16 +220,7 @@ describe('Liquid swap spends on the devnet Elements node', () => {
       const swap = await newSwap(kind);
       const lockup = await lock(swap);
       assert.deepEqual(unblindLockup(lockup), { value: LOCKED, asset: policyAsset('regtest') });
-      const built = scriptPathClaim({
-        lockup,
-        tree: swap.output.tree,
-        internalKey: swap.internalKey,
-        privateKey: holderOf(swap, swap.terms.claimPublicKey).privateKey,
-        preimage: swap.preimage,
-        destination: await destination(),
-        network: 'regtest',
-        feeRate: 1,
-      });
+      const built = scriptPathClaim({ ...(await scriptPathSpend(swap, lockup, holderOf(swap, swap.terms.claimPublicKey))), preimage: swap.preimage });
       assert.equal(built.fee, BigInt(built.vsize), '1 sat per discounted vbyte');
       assert.equal(built.amount, LOCKED - built.fee);
       const tx = Transaction.fromHex(built.hex);
@@ -249,16 +247,7 @@ describe('Liquid swap spends on the devnet Elements node', () => {
   test('a wrong preimage is rejected with elementsd\'s reason', async () => {
     const swap = await newSwap('reverse');
     const lockup = await lock(swap);
-    const built = scriptPathClaim({
-      lockup,
-      tree: swap.output.tree,
-      internalKey: swap.internalKey,
-      privateKey: swap.client.privateKey,
-      preimage: randomBytes(32),
-      destination: await destination(),
-      network: 'regtest',
-      feeRate: 1,
-    });
+    const built = scriptPathClaim({ ...(await scriptPathSpend(swap, lockup, swap.client)), preimage: randomBytes(32) });
     const error = await rpc.error('sendrawtransaction', built.hex);
     assert.deepEqual([error.code, error.message], [-26, 'mandatory-script-verify-flag-failed (Script failed an OP_EQUALVERIFY operation)']);
     assert.equal((await rpc.call<{ spent?: unknown } | null>('gettxout', lockup.txid, lockup.vout)) !== null, true, 'the lockup is unspent');
@@ -267,16 +256,7 @@ describe('Liquid swap spends on the devnet Elements node', () => {
   test('the refund leaf is non-final before the timeout and accepted once the chain reaches it', async () => {
     const swap = await newSwap('submarine', 5);
     const lockup = await lock(swap);
-    const built = scriptPathRefund({
-      lockup,
-      tree: swap.output.tree,
-      internalKey: swap.internalKey,
-      privateKey: swap.client.privateKey,
-      timeoutBlockHeight: swap.terms.timeoutBlockHeight,
-      destination: await destination(),
-      network: 'regtest',
-      feeRate: 1,
-    });
+    const built = scriptPathRefund({ ...(await scriptPathSpend(swap, lockup, swap.client)), timeoutBlockHeight: swap.terms.timeoutBlockHeight });
     assert.equal(built.lockTime, swap.terms.timeoutBlockHeight);
     assert.ok(Transaction.fromHex(built.hex).ins[0].sequence < 0xffffffff, 'a non-final sequence, so the lock time applies');
     const early = await rpc.error('sendrawtransaction', built.hex);
@@ -291,6 +271,24 @@ describe('Liquid swap spends on the devnet Elements node', () => {
     assert.throws(() => unblindLockup({ ...lockup, blindingPrivateKey: undefined }), (error: Error) =>
       error instanceof LockupUnblindError && /is blinded: its blinding private key is needed/.test(error.message));
     assert.throws(() => unblindLockup({ ...lockup, blindingPrivateKey: newKey().privateKey }), LockupUnblindError);
+  });
+
+  test('an unblinded lockup (paid to the unconfidential address) is read without a key and claimed to an unblinded destination', async () => {
+    const swap = await newSwap('submarine');
+    const { blindingPrivateKey: _unused, ...lockup } = await lock(swap, unconfidentialAddress(swap.output.outputScript, 'regtest'));
+    assert.deepEqual(unblindLockup(lockup), { value: LOCKED, asset: policyAsset('regtest') });
+    const spend = await scriptPathSpend(swap, lockup, swap.service);
+    const built = scriptPathClaim({ ...spend, destination: { script: spend.destination.script }, preimage: swap.preimage });
+    assert.ok(Transaction.fromHex(built.hex).outs.every((out) => out.rangeProof === undefined || out.rangeProof.length === 0), 'nothing is blinded');
+    await confirmPays(built.hex, built.txid, built.amount);
+  });
+
+  test('a fee rate below Liquid\'s floor of 0.1 sat/vB is raised to it', async () => {
+    const swap = await newSwap('reverse');
+    const lockup = await lock(swap);
+    const draft = keyPathDraft({ lockup, destination: await destination(), network: 'regtest', feeRate: 0.01 });
+    const signed = draft.finish(new Uint8Array(64));
+    assert.equal(signed.fee, BigInt(Math.ceil(signed.vsize / 10)));
   });
 
   test('a blinded lockup cannot be spent to an unblinded destination', async () => {

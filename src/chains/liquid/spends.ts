@@ -9,6 +9,7 @@ import * as liquid from 'boltz-core/dist/lib/liquid/index.js';
 import { OutputType } from 'boltz-core';
 import { Transaction, type TxOutput } from 'liquidjs-lib';
 import type { Network } from '../../keys/index.ts';
+import type { BuiltTransaction, FeeChoice } from '../backend.ts';
 import { liquidNetwork, policyAsset } from './network.ts';
 import { UnblindError, explicitOutput, isConfidentialOutput, unblindOutput } from './unblind.ts';
 import type { LiquidSwapTree } from './htlc.ts';
@@ -28,18 +29,6 @@ export interface LiquidDestination {
   blindingPublicKey?: Uint8Array;
 }
 
-export interface LiquidBuiltTransaction {
-  txid: string;
-  hex: string;
-  /** sat, paid in the explicit fee output. */
-  fee: bigint;
-  /** sat paid to the destination. */
-  amount: bigint;
-  /** The discounted virtual size. */
-  vsize: number;
-  lockTime: number;
-}
-
 /** Liquid's relay floor: 0.1 sat per discounted vbyte. */
 export const MIN_FEE_RATE = 0.1;
 
@@ -50,7 +39,10 @@ export class FeeError extends Error {}
 export function unblindLockup(lockup: LiquidLockup): { value: bigint; asset: string } {
   const { prevout, blindingPrivateKey } = lockup;
   const outpoint = `${lockup.txid}:${lockup.vout}`;
-  if (!isConfidentialOutput(prevout)) return explicitOutput(prevout);
+  if (!isConfidentialOutput(prevout)) {
+    const { value, asset } = explicitOutput(prevout);
+    return { value, asset };
+  }
   if (blindingPrivateKey === undefined) {
     throw new LockupUnblindError(`lockup ${outpoint} is blinded: its blinding private key is needed to read its amount`);
   }
@@ -63,20 +55,14 @@ export function unblindLockup(lockup: LiquidLockup): { value: bigint; asset: str
   }
 }
 
-/** How a spend pays its fee: a rate (sat/vbyte of the discounted size), or a fixed amount (sat). */
-export interface LiquidFeeChoice {
-  feeRate: number;
-  /** Overrides feeRate. */
-  fee?: bigint;
-}
-
-interface SpendBase extends LiquidFeeChoice {
+/** The fee: given, or feeRate (sat/vbyte, at least MIN_FEE_RATE) times the discounted virtual size. */
+export interface LiquidSpend extends FeeChoice {
   lockup: LiquidLockup;
   destination: LiquidDestination;
   network: Network;
 }
 
-export interface LiquidScriptPathSpend extends SpendBase {
+export interface LiquidScriptPathSpend extends LiquidSpend {
   tree: LiquidSwapTree;
   /** x-only MuSig2 aggregate of both keys, untweaked. */
   internalKey: Uint8Array;
@@ -84,83 +70,63 @@ export interface LiquidScriptPathSpend extends SpendBase {
 }
 
 type Details = liquid.LiquidClaimDetails;
-type Build = (utxo: Details, fee: bigint) => Transaction;
+/** How the lockup is spent: the input's fields besides the output itself and its outpoint. */
+type Spending = Omit<Details, keyof TxOutput | 'transactionId' | 'vout' | 'blindingPrivateKey'>;
 
 /**
- * Builds once to learn the discounted virtual size, then again with fee = ceil(rate × vsize) (or the fee given).
- * Checks first that the lockup holds L-BTC and that a blinded lockup goes to a blinded destination.
+ * Builds with boltz-core's Liquid builder once to learn the discounted virtual size, then again with fee =
+ * ceil(rate × vsize) (or the fee given); a refund (`refundAt`, its nLockTime) signs the refund leaf. Checks first
+ * that the lockup holds L-BTC and that a blinded lockup goes to a blinded destination.
  */
-function withFee(spend: SpendBase, utxo: Omit<Details, keyof TxOutput | 'transactionId' | 'vout' | 'blindingPrivateKey'>, build: Build) {
-  const { lockup, destination, network } = spend;
+function build(spend: LiquidSpend, spending: Spending, refundAt?: number) {
+  const { lockup, destination } = spend;
   const { value, asset } = unblindLockup(lockup);
-  if (asset !== policyAsset(network)) throw new Error(`lockup ${lockup.txid}:${lockup.vout} holds asset ${asset}, not L-BTC`);
+  if (asset !== policyAsset(spend.network)) throw new Error(`lockup ${lockup.txid}:${lockup.vout} holds asset ${asset}, not L-BTC`);
   const blinded = isConfidentialOutput(lockup.prevout);
   if (blinded && destination.blindingPublicKey === undefined) {
     throw new Error('Elements requires a blinded output when a blinded input is spent: the destination needs a blinding public key (a confidential address)');
   }
-  const details = {
-    ...lockup.prevout,
-    ...utxo,
-    transactionId: lockup.txid,
-    vout: lockup.vout,
-    ...(blinded ? { blindingPrivateKey: lockup.blindingPrivateKey } : {}),
-  } as Details;
-  const fee = spend.fee ?? BigInt(Math.ceil(Math.max(spend.feeRate, MIN_FEE_RATE) * build(details, 1n).virtualSize(true)));
+  const utxo = { ...lockup.prevout, ...spending, transactionId: lockup.txid, vout: lockup.vout } as Details;
+  if (blinded) utxo.blindingPrivateKey = lockup.blindingPrivateKey;
+  const blindingKey = destination.blindingPublicKey === undefined ? undefined : Buffer.from(destination.blindingPublicKey);
+  const network = liquidNetwork(spend.network);
+  const construct = (fee: bigint) =>
+    liquid.constructClaimTransaction([utxo], Buffer.from(destination.script), fee, true, network, blindingKey, refundAt, refundAt !== undefined);
+  // Rounded to a millionth first, so that 0.1 × 1230 is 123 and not 124.
+  const fee = spend.fee ?? BigInt(Math.ceil(Math.round(Math.max(spend.feeRate, MIN_FEE_RATE) * construct(1n).virtualSize(true) * 1e6) / 1e6));
   if (value - fee < 1n) throw new FeeError(`the lockup holds ${value} sat: after a fee of ${fee} sat nothing is left`);
-  const tx = build(details, fee);
-  return { tx, value, fee };
+  return { tx: construct(fee), value, fee };
 }
 
-function result({ tx, value, fee }: { tx: Transaction; value: bigint; fee: bigint }): LiquidBuiltTransaction {
+function result({ tx, value, fee }: { tx: Transaction; value: bigint; fee: bigint }): BuiltTransaction {
   return { txid: tx.getId(), hex: tx.toHex(), fee, amount: value - fee, vsize: tx.virtualSize(true), lockTime: tx.locktime };
 }
 
-const blindingKeyOf = (destination: LiquidDestination) =>
-  destination.blindingPublicKey === undefined ? undefined : Buffer.from(destination.blindingPublicKey);
-
-const taproot = (spend: LiquidScriptPathSpend) =>
+const scriptPath = (spend: LiquidScriptPathSpend) =>
   ({ type: OutputType.Taproot, swapTree: spend.tree, internalKey: spend.internalKey, privateKey: spend.privateKey }) as const;
 
 /** Claim through the claim leaf: witness <signature> <preimage> <claim script> <control block>. */
-export function scriptPathClaim(spend: LiquidScriptPathSpend & { preimage: Uint8Array }): LiquidBuiltTransaction {
-  const { destination } = spend;
-  const network = liquidNetwork(spend.network);
-  return result(
-    withFee(spend, { ...taproot(spend), preimage: spend.preimage }, (utxo, fee) =>
-      liquid.constructClaimTransaction([utxo], Buffer.from(destination.script), fee, true, network, blindingKeyOf(destination)),
-    ),
-  );
-}
+export const scriptPathClaim = (spend: LiquidScriptPathSpend & { preimage: Uint8Array }): BuiltTransaction =>
+  result(build(spend, { ...scriptPath(spend), preimage: spend.preimage }));
 
 /**
  * Refund through the refund leaf: witness <signature> <refund script> <control block>, nLockTime = the timeout
  * (OP_CHECKLOCKTIMEVERIFY demands it) and a non-final sequence so the lock time is enforced.
  */
-export function scriptPathRefund(spend: LiquidScriptPathSpend & { timeoutBlockHeight: number }): LiquidBuiltTransaction {
-  const { destination } = spend;
-  const network = liquidNetwork(spend.network);
-  return result(
-    withFee(spend, { ...taproot(spend), preimage: new Uint8Array(0) }, (utxo, fee) =>
-      liquid.constructRefundTransaction([utxo], Buffer.from(destination.script), spend.timeoutBlockHeight, fee, true, network, blindingKeyOf(destination)),
-    ),
-  );
-}
+export const scriptPathRefund = (spend: LiquidScriptPathSpend & { timeoutBlockHeight: number }): BuiltTransaction =>
+  result(build(spend, { ...scriptPath(spend), preimage: new Uint8Array(0) }, spend.timeoutBlockHeight));
 
 /** An unsigned key-path spend, its Elements Taproot sighash (SIGHASH_DEFAULT), and how to finish it. */
 export interface LiquidKeyPathDraft {
   /** Serialized with a placeholder signature: what the other side gets to check before it signs. */
   unsignedHex: string;
   sighash: Uint8Array;
-  finish(signature: Uint8Array): LiquidBuiltTransaction;
+  finish(signature: Uint8Array): BuiltTransaction;
 }
 
 /** A cooperative spend (claim or refund alike): nLockTime 0, the key path needs no time lock. */
-export function keyPathDraft(spend: SpendBase): LiquidKeyPathDraft {
-  const { destination } = spend;
-  const network = liquidNetwork(spend.network);
-  const built = withFee(spend, { type: OutputType.Taproot, cooperative: true, preimage: new Uint8Array(0) }, (utxo, fee) =>
-    liquid.constructClaimTransaction([utxo], Buffer.from(destination.script), fee, true, network, blindingKeyOf(destination)),
-  );
+export function keyPathDraft(spend: LiquidSpend): LiquidKeyPathDraft {
+  const built = build(spend, { type: OutputType.Taproot, cooperative: true, preimage: new Uint8Array(0) });
   const unsignedHex = built.tx.toHex();
   return {
     unsignedHex,
