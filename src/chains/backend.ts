@@ -95,6 +95,10 @@ export interface SwapOutputTerms {
   servicePublicKey: Uint8Array;
 }
 
+/** The client's key in the key path, [service, client]: the claim key of a reverse swap, the refund key of a submarine one. */
+export const swapClientKey = (terms: Pick<SwapOutputTerms, 'kind' | 'claimPublicKey' | 'refundPublicKey'>): Uint8Array =>
+  terms.kind === 'reverse' ? terms.claimPublicKey : terms.refundPublicKey;
+
 export interface SwapOutput {
   tree: SwapTreeJson;
   /** The output script, hex. */

@@ -16,11 +16,10 @@ import * as liquid from 'boltz-core/dist/lib/liquid/index.js';
 import { Transaction, bip341 } from 'liquidjs-lib';
 import { startElementsDevnet, type ElementsDevnet } from '../../src/devnet/elements/index.ts';
 import { signWithMusig, type KeyPair } from '../../src/keys/index.ts';
-import type { SwapOutputTerms } from '../../src/chains/backend.ts';
+import { swapClientKey, type SwapOutputTerms } from '../../src/chains/backend.ts';
 import { blindingKeyForScript, masterBlindingKeyFromSeed } from '../../src/chains/liquid/blinding.ts';
 import {
   LIQUID_LEAF_VERSION,
-  clientKeyOf,
   deserializeLiquidTree,
   liquidSwapMusig,
   liquidSwapOutput,
@@ -190,7 +189,7 @@ describe('Liquid swap outputs', () => {
   for (const kind of ['submarine', 'reverse'] as const) {
     test(`${kind}: the output key is boltz-core's Liquid MuSig2 tweak of [service, client], the tree Liquid's`, async () => {
       const swap = await newSwap(kind);
-      const keys = [swap.service.publicKey, clientKeyOf(swap.terms)] as const;
+      const keys = [swap.service.publicKey, swapClientKey(swap.terms)] as const;
       const boltz = liquid.TaprootUtils.tweakMusig(Musig.create(swap.service.privateKey, keys), swap.output.tree.tree);
       assert.deepEqual(swap.output.outputScript.subarray(2), TaprootUtils.toXOnly(boltz.aggPubkey));
       assert.deepEqual(liquidSwapMusig(swap.service.privateKey, keys, swap.output.tree).aggPubkey, boltz.aggPubkey);
@@ -202,7 +201,7 @@ describe('Liquid swap outputs', () => {
       const json = serializeLiquidTree(swap.output.tree);
       assert.deepEqual([json.claimLeaf.version, json.refundLeaf.version], [196, 196]);
       assert.equal(LIQUID_LEAF_VERSION, 196);
-      assert.deepEqual(liquidSwapOutputKey(swap.service.publicKey, clientKeyOf(swap.terms), deserializeLiquidTree(json)).outputScript, swap.output.outputScript);
+      assert.deepEqual(liquidSwapOutputKey(swap.service.publicKey, swapClientKey(swap.terms), deserializeLiquidTree(json)).outputScript, swap.output.outputScript);
     });
   }
 

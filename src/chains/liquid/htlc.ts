@@ -5,7 +5,7 @@ import { Musig, SwapTreeSerializer, swapTree, type Types } from 'boltz-core';
 import * as liquid from 'boltz-core/dist/lib/liquid/index.js';
 import { swapOutputKey, type Network, type SwapMusig, type TaprootCommitment, type TaprootSwapKey } from '../../keys/index.ts';
 import type { SwapTreeJson } from '../../protocol/wire.ts';
-import type { SwapOutputTerms } from '../backend.ts';
+import { swapClientKey, type SwapOutputTerms } from '../backend.ts';
 import { confidentialAddress } from './network.ts';
 
 /** The leaf version of Elements' tapscript. */
@@ -31,9 +31,6 @@ export interface LiquidSwapOutput {
 export const liquidSwapOutputKey = (servicePublicKey: Uint8Array, clientPublicKey: Uint8Array, tree: LiquidSwapTree): TaprootSwapKey =>
   swapOutputKey(servicePublicKey, clientPublicKey, tree, ELEMENTS_TAPROOT);
 
-/** The client's key in the key path: the claim key of a reverse swap, the refund key of a submarine swap. */
-export const clientKeyOf = (terms: SwapOutputTerms): Uint8Array => (terms.kind === 'reverse' ? terms.claimPublicKey : terms.refundPublicKey);
-
 /**
  * The swap output for these terms, its address blinded to `blinding`: a blinding public key, or how to derive it
  * from the output script (Ferry's lockups: `(script) => blindingKeyForScript(master, script).publicKey`).
@@ -45,7 +42,7 @@ export function liquidSwapOutput(
 ): LiquidSwapOutput {
   const args = [terms.preimageHash, terms.claimPublicKey, terms.refundPublicKey, terms.timeoutBlockHeight] as const;
   const tree = terms.kind === 'reverse' ? liquid.reverseSwapTree(...args) : swapTree(true, ...args);
-  const { outputScript } = liquidSwapOutputKey(terms.servicePublicKey, clientKeyOf(terms), tree);
+  const { outputScript } = liquidSwapOutputKey(terms.servicePublicKey, swapClientKey(terms), tree);
   const blindingPublicKey = typeof blinding === 'function' ? blinding(outputScript) : blinding;
   return { tree, outputScript, address: confidentialAddress(outputScript, blindingPublicKey, network) };
 }
