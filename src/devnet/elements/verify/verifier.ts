@@ -9,7 +9,7 @@ import { REGTEST_GENESIS_BLOCK_HASH, type ElementsCheck, type ElementsPrevout, t
 import type { SpendContext } from './sighash.ts';
 import { verifyP2wpkh } from './segwit.ts';
 import { verifyTaproot } from './taproot.ts';
-import { loadZkp } from './zkp.ts';
+import { loadZkp } from '../../../chains/liquid/zkp.ts';
 
 export async function verifyElementsTransaction(
   txHex: string,

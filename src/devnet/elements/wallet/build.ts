@@ -7,7 +7,7 @@ import {
 } from 'liquidjs-lib';
 import { toHex } from '../../bitcoin/bytes.ts';
 import { POLICY_ASSET, type Zkp } from './network.ts';
-import type { Unblinded } from './unblind.ts';
+import type { Unblinded } from '../../../chains/liquid/unblind.ts';
 
 export interface Coin {
   txid: string;
