@@ -7,7 +7,7 @@
 import { Transaction } from 'liquidjs-lib';
 import { verifyElementsTransaction, type ElementsPrevout } from '../src/devnet/elements/verify/index.ts';
 import { verifyAmounts, verifyRangeProof, verifySurjectionProof } from '../src/devnet/elements/verify/amounts.ts';
-import { loadZkp, type Zkp } from '../src/devnet/elements/verify/zkp.ts';
+import { loadZkp, type Zkp } from '../src/chains/liquid/zkp.ts';
 import {
   claim,
   fund,

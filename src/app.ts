@@ -18,6 +18,8 @@ import { pairsFromConfig } from './config/pair.ts';
 import { openStorage, type Storage } from './db/index.ts';
 import { startDevnet, type Devnet } from './devnet/index.ts';
 import type { Logger } from './log/index.ts';
+import { mnemonicToSeedSync } from '@scure/bip39';
+import { masterBlindingKeyFromSeed } from './chains/liquid/blinding.ts';
 
 export interface Ferry {
   apiUrl: string;
@@ -68,7 +70,10 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
     closers.push(() => storage.close());
     logger.info('storage ready', { dialect: storage.database.dialect });
 
-    const connected = await connectChains(config, devnet?.info, storage.checkpoints, logger);
+    // One mnemonic: the swap keys, and the master blinding key of Liquid lockups.
+    const mnemonic = loadOrCreateMnemonic(config.swap.mnemonicPath || join(config.dataDir, 'mnemonic'));
+    const masterBlindingKey = masterBlindingKeyFromSeed(mnemonicToSeedSync(mnemonic));
+    const connected = await connectChains(config, devnet?.info, storage.checkpoints, { masterBlindingKey }, logger);
     closers.push(() => connected.close());
     const chains = connected.chains;
 
@@ -92,7 +97,6 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
     // Swaps need both sides: without a Lightning node Ferry serves chain data only.
     let swaps: SwapEngine | undefined;
     if (lightning.BTC) {
-      const mnemonic = loadOrCreateMnemonic(config.swap.mnemonicPath || join(config.dataDir, 'mnemonic'));
       swaps = new SwapEngine({
         storage,
         chains,
