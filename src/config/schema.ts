@@ -56,6 +56,7 @@ export const schema: Section = {
       doc: 'run the embedded regtest devnet for every backend that is not configured',
     },
     bitcoinPort: { type: 'port', default: 18443, doc: 'port of the devnet bitcoin node JSON-RPC' },
+    elementsPort: { type: 'port', default: 18884, doc: 'port of the devnet Elements (Liquid) node JSON-RPC' },
     blockIntervalMs: { type: 'integer', default: 0, doc: 'mine a devnet block every N ms; 0 mines only on demand' },
   },
   bitcoin: {
@@ -116,7 +117,7 @@ export interface FerryConfig {
   api: { host: string; port: number; maxBodyBytes: number };
   log: { level: 'debug' | 'info' | 'warn' | 'error' };
   database: { url: string };
-  devnet: { enabled: boolean; bitcoinPort: number; blockIntervalMs: number };
+  devnet: { enabled: boolean; bitcoinPort: number; elementsPort: number; blockIntervalMs: number };
   bitcoin: { rpcUrl: string; rpcUser: string; rpcPassword: string; wallet: string; pollIntervalMs: number };
   swap: { mnemonicPath: string; claimDelayMs: number; invoiceExpirySeconds: number; paymentTimeoutSeconds: number };
   pair: PairSettings;
@@ -136,6 +137,7 @@ export const environment: Record<string, string> = {
   FERRY_DATABASE_URL: 'database.url',
   FERRY_DEVNET_ENABLED: 'devnet.enabled',
   FERRY_DEVNET_BITCOIN_PORT: 'devnet.bitcoinPort',
+  FERRY_DEVNET_ELEMENTS_PORT: 'devnet.elementsPort',
   FERRY_DEVNET_BLOCK_INTERVAL_MS: 'devnet.blockIntervalMs',
   FERRY_BITCOIN_RPC_URL: 'bitcoin.rpcUrl',
   FERRY_BITCOIN_RPC_USER: 'bitcoin.rpcUser',
