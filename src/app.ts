@@ -59,10 +59,12 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
       devnet = await startDevnet({
         dataDir: config.dataDir,
         bitcoinPort: config.devnet.bitcoinPort,
+        elementsPort: config.devnet.elementsPort,
         blockIntervalMs: config.devnet.blockIntervalMs,
       });
       closers.push(() => devnet!.close());
-      logger.info('devnet started', { bitcoin: devnet.info.bitcoin.rpcUrl, info: `${config.dataDir}/devnet.json` });
+      const { bitcoin, elements } = devnet.info;
+      logger.info('devnet started', { bitcoin: bitcoin.rpcUrl, elements: elements.rpcUrl, info: `${config.dataDir}/devnet.json` });
     }
     const storage = await openStorage(databaseUrl(config));
     closers.push(() => storage.close());

@@ -57,7 +57,11 @@ export const schema: Section = {
     },
     bitcoinPort: { type: 'port', default: 18443, doc: 'port of the devnet bitcoin node JSON-RPC' },
     elementsPort: { type: 'port', default: 18884, doc: 'port of the devnet Elements (Liquid) node JSON-RPC' },
-    blockIntervalMs: { type: 'integer', default: 0, doc: 'mine a devnet block every N ms; 0 mines only on demand' },
+    blockIntervalMs: {
+      type: 'integer',
+      default: 0,
+      doc: 'mine a block on each devnet chain (bitcoin and Elements) every N ms; 0 mines only on demand',
+    },
   },
   bitcoin: {
     rpcUrl: { type: 'string', default: '', doc: 'Bitcoin Core JSON-RPC URL; empty uses the devnet' },

@@ -9,6 +9,7 @@ import { BitcoinRpcClient } from '../../src/chains/bitcoin/rpc.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { silentLogger } from '../../src/log/index.ts';
 import { buildClaim, buildRefund, findLockupOutput, makeHtlc } from '../helpers/htlc.ts';
+import { ephemeralPorts } from '../helpers/ports.ts';
 
 let ferry: Ferry;
 let rpc: BitcoinRpcClient;
@@ -16,7 +17,7 @@ let user: BitcoinRpcClient;
 
 before(async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'ferry-api-chain-'));
-  const config = loadConfig({ env: { FERRY_DATA_DIR: dataDir, FERRY_API_PORT: '0', FERRY_DEVNET_BITCOIN_PORT: '0' } });
+  const config = loadConfig({ env: { FERRY_DATA_DIR: dataDir, ...ephemeralPorts } });
   ferry = await startFerry(config, silentLogger);
   const info = ferry.devnet!.info.bitcoin;
   rpc = new BitcoinRpcClient({ url: info.rpcUrl, user: info.rpcUser, password: info.rpcPassword });

@@ -16,6 +16,7 @@ import type { LightningBackend } from '../../src/lightning/backend.ts';
 import { SwapKeys } from '../../src/keys/index.ts';
 import { LndRestClient } from '../../src/lightning/index.ts';
 import { silentLogger } from '../../src/log/index.ts';
+import { ephemeralDevnetPorts } from '../helpers/ports.ts';
 
 export interface World {
   dataDir: string;
@@ -50,7 +51,7 @@ export type WorldOverrides = Omit<Partial<SwapEngineOptions>, 'lightning' | 'cha
 export async function startWorld(overrides: WorldOverrides = {}): Promise<World> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ferry-engine-'));
   process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
-  const devnet = await startDevnet({ dataDir, bitcoinPort: 0 });
+  const devnet = await startDevnet({ dataDir, ...ephemeralDevnetPorts });
   const { rpcUrl, rpcUser, rpcPassword, wallets } = devnet.info.bitcoin;
   const node = new BitcoinRpcClient({ url: rpcUrl, user: rpcUser, password: rpcPassword });
   const operator = node.wallet(wallets.operator);
