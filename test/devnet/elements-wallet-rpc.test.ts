@@ -41,6 +41,7 @@ interface WalletTx {
 }
 
 interface RawTx {
+  discountvsize: number;
   vout: { n: number; value?: number; valuecommitment?: string; assetcommitment?: string; scriptPubKey: { hex: string } }[];
 }
 
@@ -120,6 +121,7 @@ describe('Elements devnet wallets', () => {
     assert.match(out.assetcommitment ?? '', /^0[ab]/);
     const fee = tx.vout.find((o) => o.scriptPubKey.hex === '')!;
     assert.ok(fee && fee.value! > 0, 'an explicit fee output');
+    assert.equal(Math.round(fee.value! * 1e8), Math.ceil(tx.discountvsize / 10), 'the fallback fee: the relay floor, 0.1 sat/vB');
 
     const pending = await user.call<Balances>('getbalances');
     assert.deepEqual(pending.mine.untrusted_pending, { bitcoin: 1.25 });
