@@ -8,7 +8,7 @@ import { connectChains } from './chains/registry.ts';
 import { createApiServer } from './api/index.ts';
 import { listen } from './api/http/server.ts';
 import type { ReferralCredential } from './api/v1/referrals.ts';
-import { ConfigError, databaseUrl, usesDevnetBitcoin, usesDevnetLightning, type FerryConfig } from './config/index.ts';
+import { ConfigError, databaseUrl, usesDevnetBitcoin, usesDevnetLightning, usesDevnetLiquid, type FerryConfig } from './config/index.ts';
 import type { LightningBackend } from './lightning/backend.ts';
 import { LndRestClient } from './lightning/lnd/client.ts';
 import { SwapEngine } from './engine/engine.ts';
@@ -57,14 +57,16 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
   try {
     const referral = referralCredentials(config);
     let devnet: Devnet | undefined;
-    if (usesDevnetBitcoin(config) || usesDevnetLightning(config)) {
+    if (usesDevnetBitcoin(config) || usesDevnetLightning(config) || usesDevnetLiquid(config)) {
       devnet = await startDevnet({
         dataDir: config.dataDir,
         bitcoinPort: config.devnet.bitcoinPort,
+        elementsPort: config.devnet.elementsPort,
         blockIntervalMs: config.devnet.blockIntervalMs,
       });
       closers.push(() => devnet!.close());
-      logger.info('devnet started', { bitcoin: devnet.info.bitcoin.rpcUrl, info: `${config.dataDir}/devnet.json` });
+      const { bitcoin, elements } = devnet.info;
+      logger.info('devnet started', { bitcoin: bitcoin.rpcUrl, elements: elements.rpcUrl, info: `${config.dataDir}/devnet.json` });
     }
     const storage = await openStorage(databaseUrl(config));
     closers.push(() => storage.close());

@@ -36,7 +36,8 @@ async function pay(node: ElementsNode, wallet: NodeWallet, payment: Payment, sat
   if (total < payment.amount) throw insufficient();
   const change = wallet.newAddress('bech32', true);
   const genesis = Buffer.from(node.chain.active[0].hash, 'hex').reverse();
-  let fee = 300n; // a first guess; corrected from the built transaction's size
+  // Built once without a fee, then again paying `satPerKvB` of its size (the explicit fee output's size is fixed).
+  let fee = 0n;
   let signed: SignedTransaction | undefined;
   for (let attempt = 0; attempt < 5; attempt++) {
     const need = payment.subtractFee ? payment.amount : payment.amount + fee;
@@ -62,7 +63,8 @@ async function pay(node: ElementsNode, wallet: NodeWallet, payment: Payment, sat
       genesisBlockHash: genesis,
     });
     const required = (BigInt(wrapTx(signed.tx).vsize) * satPerKvB + 999n) / 1000n;
-    if (fee >= required) break;
+    // Exactly the rate, as elementsd's wallet pays it; a fee above it is kept only once the size stops settling.
+    if (fee === required || (attempt > 0 && fee > required)) break;
     fee = required;
     signed = undefined;
   }
