@@ -14,6 +14,7 @@ import { ephemeralPorts } from '../helpers/ports.ts';
 let ferry: Ferry;
 let rpc: CoreRpcClient;
 let user: CoreRpcClient;
+let elements: CoreRpcClient;
 
 before(async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'ferry-api-chain-'));
@@ -22,6 +23,8 @@ before(async () => {
   const info = ferry.devnet!.info.bitcoin;
   rpc = new CoreRpcClient({ url: info.rpcUrl, user: info.rpcUser, password: info.rpcPassword });
   user = rpc.wallet(info.wallets.user);
+  const liquid = ferry.devnet!.info.elements;
+  elements = new CoreRpcClient({ url: liquid.rpcUrl, user: liquid.rpcUser, password: liquid.rpcPassword });
 });
 after(() => ferry.close());
 
@@ -41,14 +44,18 @@ async function post(path: string, body: unknown) {
 
 const mine = async (blocks = 1) => rpc.generateToAddress(blocks, await user.getNewAddress());
 
-test('heights and fees on v1 and v2 come from the node', async () => {
+test('heights and fees on v1 and v2 come from the nodes, Liquid\'s at its 0.1 sat/vB floor', async () => {
   const height = await rpc.getBlockCount();
-  assert.deepEqual(await get('/v2/chain/heights'), { status: 200, json: { BTC: height } });
+  const liquidHeight = await elements.getBlockCount();
+  assert.deepEqual(await get('/v2/chain/heights'), { status: 200, json: { BTC: height, 'L-BTC': liquidHeight } });
   assert.deepEqual(await get('/v2/chain/BTC/height'), { status: 200, json: { height } });
+  assert.deepEqual(await get('/v2/chain/L-BTC/height'), { status: 200, json: { height: liquidHeight } });
   const fees = await get('/v2/chain/fees');
   assert.equal(fees.status, 200);
   assert.ok(fees.json.BTC >= 1);
+  assert.equal(fees.json['L-BTC'], 0.1);
   assert.deepEqual(await get('/v2/chain/BTC/fee'), { status: 200, json: { fee: fees.json.BTC } });
+  assert.deepEqual(await get('/v2/chain/L-BTC/fee'), { status: 200, json: { fee: 0.1 } });
   assert.deepEqual(await get('/getfeeestimation'), { status: 200, json: fees.json });
   assert.equal((await get('/v2/version')).json.version, (await get('/version')).json.version);
 });
@@ -126,4 +133,24 @@ test('bad input answers 4xx with a clear error and changes nothing', async () =>
     assert.match(response.json.error, error, name);
   }
   assert.deepEqual(await rpc.getRawMempool(), mempool);
+});
+
+test('Liquid transactions are served and broadcast through /v2/chain/L-BTC, refusals with the node\'s reason', async () => {
+  const liquidUser = elements.wallet(ferry.devnet!.info.elements.wallets.user);
+  const txid = await liquidUser.sendToAddress(await liquidUser.getNewAddress(), 0.001);
+  const served = await get(`/v2/chain/L-BTC/transaction/${txid}`);
+  assert.equal(served.status, 200);
+  assert.equal(served.json.hex, await elements.getRawTransactionHex(txid));
+  const again = await post('/v2/chain/L-BTC/transaction', { hex: served.json.hex });
+  assert.equal(again.status, 201, JSON.stringify(again.json));
+  assert.equal(again.json.id, txid, 'a transaction already in the mempool counts as broadcast');
+  const unknown = await get(`/v2/chain/L-BTC/transaction/${'00'.repeat(32)}`);
+  assert.equal(unknown.status, 404);
+  const garbage = await post('/v2/chain/L-BTC/transaction', { hex: '0200' });
+  assert.equal(garbage.status, 400);
+  assert.match(garbage.json.error, /decode/i);
+  // A Bitcoin transaction is no Liquid transaction.
+  const bitcoinTx = await rpc.getRawTransactionHex(await user.sendToAddress(await user.getNewAddress(), 0.001));
+  const wrongChain = await post('/v2/chain/L-BTC/transaction', { hex: bitcoinTx });
+  assert.equal(wrongChain.status, 400, JSON.stringify(wrongChain.json));
 });

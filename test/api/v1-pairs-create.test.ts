@@ -30,7 +30,7 @@ test('GET /getpairs: the v1 shape, the same prices as the v2 listings, and a has
   assert.deepEqual(Object.keys(answer.json), ['info', 'warnings', 'pairs']);
   assert.deepEqual(answer.json.info, []);
   assert.deepEqual(answer.json.warnings, []);
-  assert.deepEqual(Object.keys(answer.json.pairs), ['BTC/BTC']);
+  assert.deepEqual(Object.keys(answer.json.pairs), ['BTC/BTC', 'L-BTC/BTC']);
   const pair = answer.json.pairs['BTC/BTC'];
 
   const submarine = (await world.call('GET', '/v2/swap/submarine')).json.BTC.BTC;
@@ -51,11 +51,31 @@ test('GET /getpairs: the v1 shape, the same prices as the v2 listings, and a has
   assert.equal(pair.fees.percentage, reverse.fees.percentage);
   const json = JSON.stringify({ rate: pair.rate, fees: pair.fees, limits: pair.limits });
   assert.equal(pair.hash, createHash('sha256').update(json).digest('hex'));
+
+  // L-BTC/BTC: the base asset's chain fees are Liquid's, the quote's are Bitcoin's (where Lightning settles).
+  const liquid = answer.json.pairs['L-BTC/BTC'];
+  const liquidSubmarine = (await world.call('GET', '/v2/swap/submarine')).json['L-BTC'].BTC;
+  const liquidReverse = (await world.call('GET', '/v2/swap/reverse')).json.BTC['L-BTC'];
+  assert.deepEqual(liquid.fees.minerFees, {
+    baseAsset: {
+      normal: liquidSubmarine.fees.minerFees,
+      reverse: { claim: liquidReverse.fees.minerFees.claim, lockup: liquidReverse.fees.minerFees.lockup },
+    },
+    quoteAsset: minerFees,
+  });
+  // 0.1 sat/vB × Liquid's typical sizes 181 / 269 / 193 (REFERENCE.md).
+  assert.deepEqual(liquid.fees.minerFees.baseAsset, { normal: 19, reverse: { claim: 20, lockup: 27 } });
+  assert.equal(liquid.hash, createHash('sha256').update(JSON.stringify({ rate: liquid.rate, fees: liquid.fees, limits: liquid.limits })).digest('hex'));
 });
 
 test('GET /timeouts gives the configured blocks per pair; GET /getcontracts says there is no EVM chain', async () => {
   const blocks = { reverse: 144, swapMinimal: 144, swapMaximal: 288 };
-  assert.deepEqual(await world.call('GET', '/timeouts'), { status: 200, json: { timeouts: { 'BTC/BTC': { base: blocks, quote: blocks } } } });
+  // Liquid's blocks come every minute: its base timeouts are ten times the quote's Bitcoin blocks.
+  const liquid = { base: { reverse: 1440, swapMinimal: 1440, swapMaximal: 2880 }, quote: blocks };
+  assert.deepEqual(await world.call('GET', '/timeouts'), {
+    status: 200,
+    json: { timeouts: { 'BTC/BTC': { base: blocks, quote: blocks }, 'L-BTC/BTC': liquid } },
+  });
   const contracts = await world.call('GET', '/getcontracts');
   assert.equal(contracts.status, 501);
   assert.match(contracts.json.error, /no EVM chain/);
@@ -79,8 +99,8 @@ test('POST /createswap: every bad request gets a 400 naming the problem, in the 
     [{ type: 'submarine', pairId: 'BTC/BTC', orderSide: 'hold' }, 'could not find order side: hold'],
     [{ ...submarine, pairId: 'L-BTC/BTC', orderSide: 'buy' }, 'L-BTC has no lightning support'],
     [{ ...reverse, pairId: 'L-BTC/BTC', orderSide: 'sell' }, 'L-BTC has no lightning support'],
-    [{ ...submarine, pairId: 'L-BTC/BTC', orderSide: 'sell' }, 'could not find pair with id: L-BTC/BTC'],
-    [{ ...reverse, pairId: 'L-BTC/BTC', orderSide: 'buy' }, 'could not find pair with id: L-BTC/BTC'],
+    [{ ...submarine, pairId: 'DOGE/BTC', orderSide: 'sell' }, 'could not find pair with id: DOGE/BTC'],
+    [{ ...reverse, pairId: 'DOGE/BTC', orderSide: 'buy' }, 'could not find pair with id: DOGE/BTC'],
     [{ ...submarine, pairHash: 'ff'.repeat(32) }, 'invalid pair hash'],
     [{ ...submarine, referralId: 5 }, 'invalid parameter: referralId'],
     [{ ...submarine, preimageHash: undefined }, 'undefined parameter: invoice'],

@@ -95,7 +95,19 @@ test('[[pairs]]: a list of pairs, each checked by key; without it the BTC/BTC pa
     pairsFromConfig(config).map((pair) => [pair.id, pair.base, pair.quote, pair.limits.minimal]),
     [['BTC/BTC', 'BTC', 'BTC', 20_000]],
   );
-  assert.deepEqual(pairsFromConfig(loadConfig({ file: file('[pair]\nminimal = 30000\n'), env: {} })).map((pair) => pair.limits.minimal), [30_000]);
+  // Without [[pairs]]: BTC/BTC from [pair], and L-BTC/BTC with [pair]'s prices and Liquid's timeouts while Liquid is served.
+  const defaults = pairsFromConfig(loadConfig({ file: file('[pair]\nminimal = 30000\n'), env: {} }));
+  assert.deepEqual(
+    defaults.map((pair) => [pair.id, pair.limits.minimal, pair.timeouts.reverse, pair.timeouts.swapMinimal, pair.timeouts.swapMaximal]),
+    [['BTC/BTC', 30_000, 144, 144, 288], ['L-BTC/BTC', 30_000, 1440, 1440, 2880]],
+  );
+  const noDevnet = loadConfig({ env: { FERRY_DEVNET_ENABLED: 'false', FERRY_BITCOIN_RPC_URL: 'http://127.0.0.1:1' } });
+  assert.deepEqual(pairsFromConfig(noDevnet).map((pair) => pair.id), ['BTC/BTC'], 'no Elements node: no Liquid pair');
+  const withElements = loadConfig({ env: { FERRY_DEVNET_ENABLED: 'false', FERRY_LIQUID_RPC_URL: 'http://127.0.0.1:2' } });
+  assert.deepEqual(pairsFromConfig(withElements).map((pair) => pair.id), ['BTC/BTC', 'L-BTC/BTC']);
+  // A [[pairs]] entry for L-BTC/BTC takes Liquid's timeouts unless it sets its own.
+  const listed = loadConfig({ file: file('[[pairs]]\nid = "L-BTC/BTC"\ntimeoutReverse = 1000\n'), env: {} }).pairs[0];
+  assert.deepEqual([listed.timeoutReverse, listed.timeoutSwapMinimal, listed.timeoutSwapMaximal], [1000, 1440, 2880]);
   assert.throws(() => loadConfig({ file: file('pairs = 3\n'), env: {} }), /pairs must be a list of tables/);
   assert.throws(() => loadConfig({ file: file('[[pairs]]\nid = "BTCBTC"\n'), env: {} }), /pairs\[0\]\.id must be a pair id/);
   assert.throws(() => loadConfig({ file: file('[[pairs]]\nid = "BTC/BTC"\nfee = 1\n'), env: {} }), /unknown config key: pairs\[0\]\.fee/);
