@@ -155,6 +155,10 @@ export async function benchSwaps(): Promise<string[]> {
         FERRY_BITCOIN_RPC_USER: info.bitcoin.rpcUser,
         FERRY_BITCOIN_RPC_PASSWORD: info.bitcoin.rpcPassword,
         FERRY_BITCOIN_WALLET: info.bitcoin.wallets.operator,
+        FERRY_LIQUID_RPC_URL: info.elements.rpcUrl,
+        FERRY_LIQUID_RPC_USER: info.elements.rpcUser,
+        FERRY_LIQUID_RPC_PASSWORD: info.elements.rpcPassword,
+        FERRY_LIQUID_WALLET: info.elements.wallets.operator,
         FERRY_LND_REST_URL: info.lightning.ferry.restUrl,
         FERRY_LND_MACAROON: info.lightning.ferry.macaroon,
       },
@@ -164,11 +168,18 @@ export async function benchSwaps(): Promise<string[]> {
     bare = baseline;
     const api = ferry.apiUrl;
     const invoices = await aliceInvoices(info, WARMUP + CREATE_N);
+    const liquidInvoices = await aliceInvoices(info, WARMUP + CREATE_N);
     // Request bodies are made before the clock starts, so the client loop costs the same for every target.
     const keys = Array.from({ length: WARMUP + CREATE_N }, publicKey);
-    const reverseBodies = keys.map((claimPublicKey) => ({ from: 'BTC', to: 'BTC', invoiceAmount: 50_000, preimageHash: hex32(), claimPublicKey }));
+    const reverseBodiesTo = (to: string) => keys.map((claimPublicKey) => ({ from: 'BTC', to, invoiceAmount: 50_000, preimageHash: hex32(), claimPublicKey }));
+    const reverseBodies = reverseBodiesTo('BTC');
+    const liquidReverseBodies = reverseBodiesTo('L-BTC');
     const submarine = (i: number) => post(`${api}/v2/swap/submarine`, { from: 'BTC', to: 'BTC', invoice: invoices[i], refundPublicKey: keys[i] });
     const reverse = (i: number) => post(`${api}/v2/swap/reverse`, reverseBodies[i]);
+    // Liquid: the same calls on L-BTC/BTC (a blinded lockup address and its blinding key on top).
+    const liquidSubmarine = (i: number) =>
+      post(`${api}/v2/swap/submarine`, { from: 'L-BTC', to: 'BTC', invoice: liquidInvoices[i], refundPublicKey: keys[i] });
+    const liquidReverse = (i: number) => post(`${api}/v2/swap/reverse`, liquidReverseBodies[i]);
     const barePost = (i: number) => post(baseline.url, reverseBodies[i]);
 
     // warm-up of every path (JIT, connection pools, prepared statements), including the template swap
@@ -177,6 +188,8 @@ export async function benchSwaps(): Promise<string[]> {
     const first = (await created.json()) as { id: string };
     await load(1, WARMUP - 1, 201, submarine);
     await load(0, WARMUP, 201, reverse);
+    await load(0, WARMUP, 201, liquidSubmarine);
+    await load(0, WARMUP, 201, liquidReverse);
     await load(0, WARMUP, 200, barePost);
 
     const insertStart = performance.now();
@@ -194,11 +207,16 @@ export async function benchSwaps(): Promise<string[]> {
     const gets = await compare(GET_N, WARMUP, getSwap, 200, bareGet);
     const submarines = await compare(CREATE_N, WARMUP, submarine, 201, barePost);
     const reverses = await compare(CREATE_N, WARMUP, reverse, 201, barePost);
+    const liquidSubmarines = await compare(CREATE_N, WARMUP, liquidSubmarine, 201, barePost);
+    const liquidReverses = await compare(CREATE_N, WARMUP, liquidReverse, 201, barePost);
     return [
       `${total.toLocaleString('en')} swaps in storage (${STORED.toLocaleString('en')} inserted in ${insertSeconds.toFixed(1)} s, batches of ${INSERT_BATCH}); client: fetch, ${CONCURRENCY} in flight; ${ROUNDS} alternating rounds`,
       line(`GET /v2/swap/{id} (${GET_N}, of ${STORED / 1000}k stored)`, gets),
       line(`POST /v2/swap/submarine (${CREATE_N}, with invoice)`, submarines),
       line(`POST /v2/swap/reverse (${CREATE_N}, hold invoice)`, reverses),
+      line(`POST /v2/swap/submarine L-BTC (${CREATE_N})`, liquidSubmarines),
+      line(`POST /v2/swap/reverse to L-BTC (${CREATE_N})`, liquidReverses),
+      `  Liquid / Bitcoin creation: submarine ${(liquidSubmarines.perSecond / submarines.perSecond).toFixed(2)}x, reverse ${(liquidReverses.perSecond / reverses.perSecond).toFixed(2)}x`,
     ];
   } finally {
     if (bare) await new Promise<void>((done) => bare!.server.close(() => done()));
