@@ -1,13 +1,17 @@
 // The Elements verifier on new asset issuances, built by liquidjs-lib's own PSET issuance support (not the devnet
 // wallet): explicit and blinded issued amounts are accepted, an input paying out more of the new asset than it
-// issues or a malformed issuance is refused with elementsd's 'bad-txns-in-ne-out'.
+// issues or a malformed issuance is refused with elementsd's 'bad-txns-in-ne-out'; and the devnet wallet's builder
+// issuing from the first of several inputs proves its outputs' assets over elementsd's interleaved domain.
 // Every assert.ok carries a message: without one, node rebuilds it by parsing tsx's one-line output, which hangs.
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { confidential, Transaction, type Secp256k1Interface } from 'liquidjs-lib';
+import { explicitOutput, toPrevout } from '../../src/devnet/elements/tx.ts';
 import { verifyElementsTransaction, type ElementsCheck } from '../../src/devnet/elements/verify/index.ts';
 import { loadZkp } from '../../src/devnet/elements/verify/zkp.ts';
+import { ElementsKeys, createTransaction, loadZkp as loadWalletZkp, explicitOutput as openExplicit, type SpendableCoin } from '../../src/devnet/elements/wallet/index.ts';
+import { issuedIds } from '../../src/devnet/elements/wallet/issuance.ts';
 import { issueFrom, type IssuanceCoin } from '../helpers/issuance.ts';
 import { fund, newKey, p2wpkh, prevoutOf, setup, type Funding } from '../helpers/liquid.ts';
 
@@ -87,5 +91,36 @@ describe('Elements verifier: new asset issuances', () => {
       t.ins[0].issuanceRangeProof = proof;
     });
     assertRejected(await verify(badProof), /range proof that does not verify/);
+  });
+});
+
+describe('the devnet wallet builder: issuing from the first of several inputs', () => {
+  test('its blinded outputs prove their assets over elementsd\'s order (input 0, its asset and token, input 1, ...)', async () => {
+    const zkp = await loadWalletZkp();
+    const keys = new ElementsKeys(randomBytes(32), zkp.ecc);
+    const coins: SpendableCoin[] = [0, 1, 2].map((i) => {
+      const key = keys.derive('bech32', 0, i);
+      const output = explicitOutput(keys.outputScript('bech32', key.publicKey), 40_000n);
+      return { txid: randomBytes(32).toString('hex'), vout: i, output, unblinded: openExplicit(output), key };
+    });
+    const to = (i: number) => {
+      const script = keys.outputScript('bech32', keys.derive('bech32', 1, i).publicKey);
+      return { script, blindingKey: keys.blindingKey(script).publicKey };
+    };
+    for (const [blind, assetAmount, tokenAmount] of [[false, 700n, 3n], [true, 700n, 3n], [false, 0n, 3n]] as const) {
+      const issuance = { assetAmount, tokenAmount, blind, blindingPrivateKey: randomBytes(32), assetTo: to(0), tokenTo: to(1) };
+      const signed = createTransaction(zkp, { coins, recipients: [], fee: 500n, change: to(2), issuance });
+      const ids = issuedIds(coins[0], issuance);
+      const result = await verifyElementsTransaction(signed.hex, coins.map((c) => toPrevout(c.output)));
+      assert.deepEqual(result, { ok: true }, `blind=${blind} asset=${assetAmount} tokens=${tokenAmount}`);
+      const paid = signed.outputs.filter((o) => o.asset === ids.asset || o.asset === ids.token).map((o) => [o.asset, o.value, o.blinded]);
+      assert.deepEqual(paid, [
+        ...(assetAmount > 0n ? [[ids.asset, assetAmount, true]] : []),
+        [ids.token, tokenAmount, true],
+      ]);
+      const prefix = signed.tx.ins[0].issuance!.assetAmount[0];
+      const expected = assetAmount === 0n ? [0x00] : blind ? [0x08, 0x09] : [0x01];
+      assert.ok(expected.includes(prefix), `the issued amount is null, a commitment or explicit (${prefix})`);
+    }
   });
 });
