@@ -24,6 +24,7 @@ export interface IssueOptions {
   blinded: boolean; // blind the issued amounts
   /** Forge: the input issues only this much of the asset while the asset output still pays assetAmount. */
   forgeIssued?: number;
+  fee?: number; // sat of L-BTC; default FEE (too little for a node's relay floor once the issuance is blinded)
 }
 
 export interface BuiltIssuance {
@@ -50,9 +51,10 @@ export async function issueFrom(coin: IssuanceCoin, options: IssueOptions): Prom
     tokenAddress: { script: p2wpkh(newKey()), blindingPublicKey: tokenKey.publicKey },
     blindedIssuance: options.blinded,
   });
+  const fee = options.fee ?? FEE;
   updater.addOutputs([
-    { script: p2wpkh(newKey()), amount: coin.value - FEE, asset: REGTEST_POLICY_ASSET, blindingPublicKey: changeKey.publicKey, blinderIndex: 0 },
-    { amount: FEE, asset: REGTEST_POLICY_ASSET },
+    { script: p2wpkh(newKey()), amount: coin.value - fee, asset: REGTEST_POLICY_ASSET, blindingPublicKey: changeKey.publicKey, blinderIndex: 0 },
+    { amount: fee, asset: REGTEST_POLICY_ASSET },
   ]);
   if (options.forgeIssued !== undefined) pset.inputs[0].issuanceValue = options.forgeIssued;
 

@@ -18,13 +18,13 @@ export interface Destination {
 export interface IssuanceRequest {
   assetAmount: bigint; // sat of the new asset (0: tokens only)
   tokenAmount: bigint; // sat of reissuance tokens (0: none)
-  /** Blind the issued amounts (elementsd's `blind`); honoured when an asset amount is issued, see issuedIds. */
+  /** Blind the issued amounts (elementsd's `blind`); honoured when an asset amount is issued, see blindsAmounts. */
   blind: boolean;
   /** The issuance range proofs' rewind nonce (blinded amounts only): a key of the wallet's. */
   blindingPrivateKey?: Uint8Array;
   contractHash?: Uint8Array; // 32 bytes as hashed (internal order); default zeros
-  assetTo: Destination;
-  tokenTo: Destination;
+  assetTo?: Destination; // where the asset goes (needed when assetAmount > 0)
+  tokenTo?: Destination; // where the tokens go (needed when tokenAmount > 0)
 }
 
 /** What elementsd's issueasset answers, ids as displayed (byte-reversed). */
@@ -58,7 +58,7 @@ export function issuedIds(outpoint: { txid: string; vout: number }, request: Iss
 }
 
 /** The assets the issuance creates, in elementsd's pseudo-input order: the asset, then its tokens. */
-function issuedAmounts(ids: IssuedIds, request: IssuanceRequest): { asset: string; amount: bigint; to: Destination }[] {
+function issuedAmounts(ids: IssuedIds, request: IssuanceRequest): { asset: string; amount: bigint; to?: Destination }[] {
   return [
     { asset: ids.asset, amount: request.assetAmount, to: request.assetTo },
     { asset: ids.token, amount: request.tokenAmount, to: request.tokenTo },
@@ -67,7 +67,10 @@ function issuedAmounts(ids: IssuedIds, request: IssuanceRequest): { asset: strin
 
 /** The issuance's outputs as recipients, each paid from the amount the input creates. */
 export const issuedRecipients = (ids: IssuedIds, request: IssuanceRequest): Recipient[] =>
-  issuedAmounts(ids, request).map(({ asset, amount, to }) => ({ ...to, amount, asset }));
+  issuedAmounts(ids, request).map(({ asset, amount, to }) => {
+    if (!to) throw new Error(`No destination for the ${amount} sat issued of ${asset}`);
+    return { ...to, amount, asset };
+  });
 
 /** Puts the new issuance on the PSET's input 0 (elementsd's wallet issues from its first input too). */
 export function addIssuance(pset: Pset, request: IssuanceRequest): void {
