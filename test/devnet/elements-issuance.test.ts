@@ -141,6 +141,10 @@ describe('Elements devnet: asset issuance', () => {
     const opened = (await rpc.call<RawTx>('decoderawtransaction', hex)).vout.find((o) => o.scriptPubKey.hex === script)!;
     assert.deepEqual([opened.asset, opened.value], [issued.asset, 250]);
     assert.equal((await operator.call<Balances>('getbalances')).mine.trusted[issued.asset], 750, 'the operator\'s asset change');
+    const sent = await operator.call<{ amount: Record<string, number>; fee: Record<string, number> }>('gettransaction', txid);
+    assert.deepEqual(sent.amount, { bitcoin: 0, [issued.asset]: -250 }, 'gettransaction: the asset sent, L-BTC only for the fee');
+    assert.deepEqual(sent.fee, { bitcoin: -fee.value! });
+    assert.deepEqual((await user.call<{ amount: unknown }>('gettransaction', txid)).amount, { bitcoin: 0, [issued.asset]: 250 });
     await rpc.call('generatetoaddress', 1, burn);
     assert.equal(await user.call('getbalance', '*', 1, false, false, issued.asset), 250);
   });
