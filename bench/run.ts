@@ -4,7 +4,7 @@ import { benchSwaps } from './swaps.ts';
 import { benchWatcher } from './watcher.ts';
 
 const benches: [string, () => Promise<string[]>][] = [
-  ['devnet script verification', benchVerify],
+  ['devnet transaction verification (bitcoin, liquid)', benchVerify],
   ['chain watcher', benchWatcher],
   ['swap API', benchSwaps],
 ];

@@ -18,6 +18,7 @@ import { readDevnetInfo, type DevnetInfo } from '../src/devnet/index.ts';
 import { silentLogger } from '../src/log/index.ts';
 import { generateSwapId } from '../src/swaps/ids.ts';
 import { runFerry } from '../test/helpers/ferry-process.ts';
+import { ephemeralPorts } from '../test/helpers/ports.ts';
 
 const STORED = 100_000;
 const INSERT_BATCH = 2_000;
@@ -139,7 +140,7 @@ const line = (name: string, { perSecond, baselinePerSecond }: Comparison) =>
 export async function benchSwaps(): Promise<string[]> {
   const devnetDir = await mkdtemp(join(tmpdir(), 'ferry-bench-devnet-'));
   const dataDir = await mkdtemp(join(tmpdir(), 'ferry-bench-swaps-'));
-  const devnet = runFerry(['devnet'], { FERRY_DATA_DIR: devnetDir, FERRY_DEVNET_BITCOIN_PORT: '0' });
+  const devnet = runFerry(['devnet'], { FERRY_DATA_DIR: devnetDir, ...ephemeralPorts });
   let ferry: Ferry | undefined;
   let bare: { url: string; server: Server } | undefined;
   try {

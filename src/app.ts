@@ -8,7 +8,7 @@ import { connectChains } from './chains/registry.ts';
 import { createApiServer } from './api/index.ts';
 import { listen } from './api/http/server.ts';
 import type { ReferralCredential } from './api/v1/referrals.ts';
-import { ConfigError, databaseUrl, usesDevnetBitcoin, usesDevnetLightning, type FerryConfig } from './config/index.ts';
+import { ConfigError, databaseUrl, usesDevnetBitcoin, usesDevnetLightning, usesDevnetLiquid, type FerryConfig } from './config/index.ts';
 import type { LightningBackend } from './lightning/backend.ts';
 import { LndRestClient } from './lightning/lnd/client.ts';
 import { SwapEngine } from './engine/engine.ts';
@@ -18,6 +18,8 @@ import { pairsFromConfig } from './config/pair.ts';
 import { openStorage, type Storage } from './db/index.ts';
 import { startDevnet, type Devnet } from './devnet/index.ts';
 import type { Logger } from './log/index.ts';
+import { mnemonicToSeedSync } from '@scure/bip39';
+import { masterBlindingKeyFromSeed } from './chains/liquid/blinding.ts';
 
 export interface Ferry {
   apiUrl: string;
@@ -55,20 +57,25 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
   try {
     const referral = referralCredentials(config);
     let devnet: Devnet | undefined;
-    if (usesDevnetBitcoin(config) || usesDevnetLightning(config)) {
+    if (usesDevnetBitcoin(config) || usesDevnetLightning(config) || usesDevnetLiquid(config)) {
       devnet = await startDevnet({
         dataDir: config.dataDir,
         bitcoinPort: config.devnet.bitcoinPort,
+        elementsPort: config.devnet.elementsPort,
         blockIntervalMs: config.devnet.blockIntervalMs,
       });
       closers.push(() => devnet!.close());
-      logger.info('devnet started', { bitcoin: devnet.info.bitcoin.rpcUrl, info: `${config.dataDir}/devnet.json` });
+      const { bitcoin, elements } = devnet.info;
+      logger.info('devnet started', { bitcoin: bitcoin.rpcUrl, elements: elements.rpcUrl, info: `${config.dataDir}/devnet.json` });
     }
     const storage = await openStorage(databaseUrl(config));
     closers.push(() => storage.close());
     logger.info('storage ready', { dialect: storage.database.dialect });
 
-    const connected = await connectChains(config, devnet?.info, storage.checkpoints, logger);
+    // One mnemonic: the swap keys, and the master blinding key of Liquid lockups.
+    const mnemonic = loadOrCreateMnemonic(config.swap.mnemonicPath || join(config.dataDir, 'mnemonic'));
+    const masterBlindingKey = masterBlindingKeyFromSeed(mnemonicToSeedSync(mnemonic));
+    const connected = await connectChains(config, devnet?.info, storage.checkpoints, { masterBlindingKey }, logger);
     closers.push(() => connected.close());
     const chains = connected.chains;
 
@@ -92,7 +99,6 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
     // Swaps need both sides: without a Lightning node Ferry serves chain data only.
     let swaps: SwapEngine | undefined;
     if (lightning.BTC) {
-      const mnemonic = loadOrCreateMnemonic(config.swap.mnemonicPath || join(config.dataDir, 'mnemonic'));
       swaps = new SwapEngine({
         storage,
         chains,

@@ -5,6 +5,25 @@ import type { SwapMusig } from '../keys/index.ts';
 import type { SwapTreeJson } from '../protocol/wire.ts';
 import type { ChainSubscriber, LockupEvent } from './events.ts';
 
+/** A spend built by a chain's spend builders (src/chains/<chain>/spends.ts), shared by Ferry and the client SDK. */
+export interface BuiltTransaction {
+  txid: string;
+  hex: string;
+  fee: bigint;
+  /** Value of the output to the destination. */
+  amount: bigint;
+  /** The virtual size the chain's fee policy counts. */
+  vsize: number;
+  lockTime: number;
+}
+
+/** How a spend pays its fee: a rate (sat/vbyte) applied to its real virtual size, or a fixed amount (sat). */
+export interface FeeChoice {
+  feeRate: number;
+  /** Overrides feeRate. */
+  fee?: bigint;
+}
+
 /** A transaction as the API answers it. */
 export interface ChainTransaction {
   hex: string;
@@ -75,6 +94,10 @@ export interface SwapOutputTerms {
   /** Ferry's key; the key-path key aggregates [service, client] in that order. */
   servicePublicKey: Uint8Array;
 }
+
+/** The client's key in the key path, [service, client]: the claim key of a reverse swap, the refund key of a submarine one. */
+export const swapClientKey = (terms: Pick<SwapOutputTerms, 'kind' | 'claimPublicKey' | 'refundPublicKey'>): Uint8Array =>
+  terms.kind === 'reverse' ? terms.claimPublicKey : terms.refundPublicKey;
 
 export interface SwapOutput {
   tree: SwapTreeJson;

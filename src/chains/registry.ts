@@ -1,13 +1,19 @@
 // Builds the chain registry from the configuration: for each chain Ferry serves, its backend (the devnet's node
 // where none is configured). The only place outside src/chains/<chain>/ that knows which chains exist; a new
 // chain is a new folder and a case here.
+import { bitcoinCodec } from './bitcoin/codec.ts';
 import { BitcoinBackend } from './bitcoin/backend.ts';
 import { CoreRpcClient } from './core-rpc.ts';
-import { bitcoinCodec } from './bitcoin/codec.ts';
-import { ChainWatcher } from './watcher/watcher.ts';
+import { LiquidBackend } from './liquid/backend.ts';
+import { liquidCodec } from './liquid/codec.ts';
+import { policyAsset } from './liquid/network.ts';
+import { unblindLockup } from './liquid/spends.ts';
+import { initLiquid } from './liquid/zkp.ts';
+import { blindingKeyForScript } from './liquid/blinding.ts';
+import { ChainWatcher, type ChainWatcherOptions } from './watcher/watcher.ts';
 import type { ChainBackend } from './backend.ts';
 import type { CheckpointStore } from './checkpoint.ts';
-import { usesDevnetBitcoin, type FerryConfig } from '../config/index.ts';
+import { servesLiquid, usesDevnetBitcoin, usesDevnetLiquid, type FerryConfig } from '../config/index.ts';
 import type { DevnetInfo } from '../devnet/index.ts';
 import type { Logger } from '../log/index.ts';
 
@@ -17,54 +23,85 @@ export interface ConnectedChains {
   close(): Promise<void>;
 }
 
-async function waitForNode(rpc: CoreRpcClient, logger: Logger, attempts = 30): Promise<void> {
+/** What the chains need of Ferry's secrets. */
+export interface ChainSecrets {
+  /** SLIP-77 master blinding key of Liquid lockups. */
+  masterBlindingKey: Uint8Array;
+}
+
+interface NodeSettings {
+  rpcUrl: string;
+  rpcUser: string;
+  rpcPassword: string;
+  wallet: string;
+}
+
+async function waitForNode(rpc: CoreRpcClient, name: string, logger: Logger, attempts = 30): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       const info = await rpc.getBlockchainInfo();
-      logger.info('bitcoin node reachable', { chain: info.chain, blocks: info.blocks });
+      logger.info(`${name} node reachable`, { chain: info.chain, blocks: info.blocks });
       return;
     } catch (error) {
-      if (attempt >= attempts) throw new Error(`bitcoin node not reachable: ${(error as Error).message}`);
-      logger.warn('waiting for bitcoin node', { attempt, error: (error as Error).message });
+      if (attempt >= attempts) throw new Error(`${name} node not reachable: ${(error as Error).message}`);
+      logger.warn(`waiting for ${name} node`, { attempt, error: (error as Error).message });
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
   }
 }
 
-function bitcoinRpc(config: FerryConfig, devnet: DevnetInfo | undefined): CoreRpcClient {
-  if (usesDevnetBitcoin(config)) {
-    const { rpcUrl, rpcUser, rpcPassword, wallets } = devnet!.bitcoin;
-    return new CoreRpcClient({ url: rpcUrl, user: rpcUser, password: rpcPassword, wallet: wallets.operator });
+/** The devnet's node and operator wallet, or the configured node. */
+function nodeRpc(name: string, devnet: { rpcUrl: string; rpcUser: string; rpcPassword: string; wallets: { operator: string } } | undefined, settings: NodeSettings): CoreRpcClient {
+  if (devnet !== undefined) {
+    return new CoreRpcClient({ url: devnet.rpcUrl, user: devnet.rpcUser, password: devnet.rpcPassword, wallet: devnet.wallets.operator });
   }
-  if (config.bitcoin.rpcUrl === '') throw new Error('no bitcoin backend: set bitcoin.rpcUrl or enable the devnet');
-  return new CoreRpcClient({
-    url: config.bitcoin.rpcUrl,
-    user: config.bitcoin.rpcUser,
-    password: config.bitcoin.rpcPassword,
-    wallet: config.bitcoin.wallet || undefined,
+  if (settings.rpcUrl === '') throw new Error(`no ${name} backend: set its rpcUrl or enable the devnet`);
+  return new CoreRpcClient({ url: settings.rpcUrl, user: settings.rpcUser, password: settings.rpcPassword, wallet: settings.wallet || undefined });
+}
+
+/** The watcher resumes from its checkpoint in storage; the swap engine subscribes to it. */
+function watcherFor(options: Omit<ChainWatcherOptions, 'logger'>, logger: Logger): ChainWatcher {
+  const watcher = new ChainWatcher({ ...options, logger: logger.child(`watcher.${options.chain}`) });
+  watcher.on('block', (block) => logger.debug('block processed', { chain: options.chain, height: block.height }));
+  watcher.on('reorg', (reorg) => logger.warn('chain reorganisation', { chain: options.chain, forkHeight: reorg.forkHeight }));
+  return watcher;
+}
+
+async function connectBitcoin(config: FerryConfig, devnet: DevnetInfo | undefined, checkpoints: CheckpointStore, logger: Logger): Promise<ChainBackend> {
+  const rpc = nodeRpc('bitcoin', usesDevnetBitcoin(config) ? devnet!.bitcoin : undefined, config.bitcoin);
+  await waitForNode(rpc, 'bitcoin', logger.child('bitcoin'));
+  const watcher = watcherFor({ chain: 'BTC', rpc, codec: bitcoinCodec, checkpoints, pollIntervalMs: config.bitcoin.pollIntervalMs }, logger);
+  return new BitcoinBackend({ symbol: 'BTC', network: config.network, rpc, watcher });
+}
+
+async function connectLiquid(
+  config: FerryConfig,
+  devnet: DevnetInfo | undefined,
+  checkpoints: CheckpointStore,
+  secrets: ChainSecrets,
+  logger: Logger,
+): Promise<ChainBackend> {
+  await initLiquid(); // secp256k1-zkp, to unblind lockups
+  const rpc = nodeRpc('liquid', usesDevnetLiquid(config) ? devnet!.elements : undefined, config.liquid);
+  await waitForNode(rpc, 'liquid', logger.child('liquid'));
+  const codec = liquidCodec({
+    asset: policyAsset(config.network),
+    open: (output) =>
+      unblindLockup({ txid: '', vout: 0, prevout: output, blindingPrivateKey: blindingKeyForScript(secrets.masterBlindingKey, output.script).privateKey }),
   });
+  const watcher = watcherFor({ chain: 'L-BTC', rpc, codec, checkpoints, pollIntervalMs: config.liquid.pollIntervalMs }, logger);
+  return new LiquidBackend({ symbol: 'L-BTC', network: config.network, rpc, watcher, masterBlindingKey: secrets.masterBlindingKey });
 }
 
 export async function connectChains(
   config: FerryConfig,
   devnet: DevnetInfo | undefined,
   checkpoints: CheckpointStore,
+  secrets: ChainSecrets,
   logger: Logger,
 ): Promise<ConnectedChains> {
-  const rpc = bitcoinRpc(config, devnet);
-  await waitForNode(rpc, logger.child('bitcoin'));
-  // The watcher resumes from its checkpoint in storage; the swap engine subscribes to it.
-  const watcher = new ChainWatcher({
-    chain: 'BTC',
-    rpc,
-    codec: bitcoinCodec,
-    checkpoints,
-    pollIntervalMs: config.bitcoin.pollIntervalMs,
-    logger: logger.child('watcher.BTC'),
-  });
-  watcher.on('block', (block) => logger.debug('block processed', { chain: 'BTC', height: block.height }));
-  watcher.on('reorg', (reorg) => logger.warn('chain reorganisation', { chain: 'BTC', forkHeight: reorg.forkHeight }));
-  const chains = new Map<string, ChainBackend>([['BTC', new BitcoinBackend({ symbol: 'BTC', network: config.network, rpc, watcher })]]);
+  const chains = new Map<string, ChainBackend>([['BTC', await connectBitcoin(config, devnet, checkpoints, logger)]]);
+  if (servesLiquid(config)) chains.set('L-BTC', await connectLiquid(config, devnet, checkpoints, secrets, logger));
   return {
     chains,
     close: async () => {

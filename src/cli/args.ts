@@ -28,7 +28,7 @@ export function parseArgs(argv: string[]): Args {
 
 /** Flags that take a value. */
 const valued = new Set([
-  'config', 'data-dir', 'node', 'memo', 'wallet',
+  'config', 'data-dir', 'node', 'memo', 'wallet', 'chain',
   // ferry swap
   'service', 'client-dir', 'address', 'amount', 'onchain-amount', 'invoice', 'file', 'lockup', 'network', 'bitcoin-rpc', 'fee-rate',
 ]);

@@ -1,16 +1,10 @@
 // `ferry devnet <tool>`: small helpers for people and scripts driving the devnet, talking to it only through
-// the endpoints listed in devnet.json (Core JSON-RPC and LND REST), exactly as any other tool would.
-import { CoreRpcClient, btcToSat } from '../chains/core-rpc.ts';
+// the endpoints listed in devnet.json (Core and elementsd JSON-RPC, LND REST), exactly as any other tool would.
 import type { DevnetInfo } from '../devnet/index.ts';
 import { LndRestClient } from '../lightning/lnd/client.ts';
+import { chainRpc, devnetChains, walletBalances, walletNames, type DevnetChain } from './devnet-chains.ts';
 
 export type Print = (value: unknown) => void;
-
-function bitcoin(info: DevnetInfo, wallet?: string): CoreRpcClient {
-  const { rpcUrl, rpcUser, rpcPassword } = info.bitcoin;
-  const rpc = new CoreRpcClient({ url: rpcUrl, user: rpcUser, password: rpcPassword });
-  return wallet ? rpc.wallet(wallet) : rpc;
-}
 
 function lightningNode(info: DevnetInfo, name: string) {
   const node = info.lightning?.[name];
@@ -32,15 +26,23 @@ async function lndCall(info: DevnetInfo, name: string, method: string, path: str
 
 export class UsageError extends Error {}
 
+/** --chain: BTC (the default) or L-BTC. */
+function chainFlag(value: string | true | undefined): DevnetChain {
+  if (value === undefined) return 'BTC';
+  if (devnetChains.includes(value as DevnetChain)) return value as DevnetChain;
+  throw new UsageError(`--chain must be ${devnetChains.join(' or ')}${value === true ? '' : `, not ${value}`}`);
+}
+
 function positiveInteger(text: string | undefined, what: string): number {
   if (text === undefined || !/^\d+$/.test(text) || Number(text) <= 0) throw new UsageError(`${what} must be a positive integer`);
   return Number(text);
 }
 
 export const devnetToolsUsage = `devnet tools (read data/devnet.json of a running devnet):
-  ferry devnet mine [BLOCKS]                     mine blocks (default 1) to the user wallet
-  ferry devnet send ADDRESS BTC [--wallet W]     send coins from a devnet wallet (default user)
-  ferry devnet balances                          wallet balances and Lightning channel balances
+  ferry devnet mine [BLOCKS] [--chain C]         mine blocks (default 1) to the user wallet; C: BTC (default) or L-BTC
+  ferry devnet send ADDRESS AMOUNT [--chain C] [--wallet W]
+                                                 send AMOUNT BTC (or L-BTC) from a devnet wallet (default user)
+  ferry devnet balances                          BTC and L-BTC wallet balances (sat), Lightning channel balances
   ferry devnet invoice SATS [--node N] [--memo M]  create an invoice on a Lightning node (default alice)
   ferry devnet pay INVOICE [--node N]            pay an invoice from a Lightning node (default alice)
 `;
@@ -53,39 +55,31 @@ export async function runDevnetTool(
   print: Print,
 ): Promise<boolean> {
   const flag = (name: string, fallback: string) => (typeof flags[name] === 'string' ? (flags[name] as string) : fallback);
+  const chain = chainFlag(flags.chain);
   switch (tool) {
     case 'mine': {
       const blocks = args[0] === undefined ? 1 : positiveInteger(args[0], 'BLOCKS');
-      const user = bitcoin(info, info.bitcoin.wallets.user);
-      const hashes = await bitcoin(info).generateToAddress(blocks, await user.getNewAddress());
-      print({ blocks: hashes, height: await bitcoin(info).getBlockCount() });
+      const address = await chainRpc(info, chain, walletNames(info, chain).user).getNewAddress();
+      const hashes = await chainRpc(info, chain).generateToAddress(blocks, address);
+      print({ blocks: hashes, height: await chainRpc(info, chain).getBlockCount() });
       return true;
     }
     case 'send': {
       const [address, amount] = args;
       if (!address || !amount || !/^\d+(\.\d{1,8})?$/.test(amount) || Number(amount) <= 0) {
-        throw new UsageError('usage: ferry devnet send ADDRESS BTC');
+        throw new UsageError('usage: ferry devnet send ADDRESS AMOUNT [--chain BTC|L-BTC] [--wallet W] (AMOUNT in BTC or L-BTC)');
       }
-      const txid = await bitcoin(info, flag('wallet', info.bitcoin.wallets.user)).sendToAddress(address, Number(amount));
-      print({ txid });
+      const wallet = chainRpc(info, chain, flag('wallet', walletNames(info, chain).user));
+      print({ txid: await wallet.sendToAddress(address, Number(amount)) });
       return true;
     }
     case 'balances': {
-      const wallets: Record<string, unknown> = {};
-      for (const [role, name] of Object.entries(info.bitcoin.wallets)) {
-        const { mine } = await bitcoin(info, name).getBalances();
-        wallets[role] = {
-          trusted: Number(btcToSat(mine.trusted)),
-          untrustedPending: Number(btcToSat(mine.untrusted_pending)),
-          immature: Number(btcToSat(mine.immature)),
-        };
-      }
       const lightning: Record<string, unknown> = {};
       for (const name of Object.keys(info.lightning ?? {})) {
         const balance = await lndCall(info, name, 'GET', '/v1/balance/channels');
         lightning[name] = { local: Number(balance.local_balance.sat), remote: Number(balance.remote_balance.sat) };
       }
-      print({ bitcoin: wallets, lightning });
+      print({ bitcoin: await walletBalances(info, 'BTC'), elements: await walletBalances(info, 'L-BTC'), lightning });
       return true;
     }
     case 'invoice': {

@@ -72,9 +72,11 @@ async function run(argv: string[]): Promise<number> {
     const devnet = await startDevnet({
       dataDir: config.dataDir,
       bitcoinPort: config.devnet.bitcoinPort,
+      elementsPort: config.devnet.elementsPort,
       blockIntervalMs: config.devnet.blockIntervalMs,
     });
-    logger.info('devnet running', { bitcoin: devnet.info.bitcoin.rpcUrl, info: `${config.dataDir}/devnet.json` });
+    const { bitcoin, elements } = devnet.info;
+    logger.info('devnet running', { bitcoin: bitcoin.rpcUrl, elements: elements.rpcUrl, info: `${config.dataDir}/devnet.json` });
     await untilSignal();
     await devnet.close();
     return 0;

@@ -64,7 +64,12 @@ export const schema: Section = {
       doc: 'run the embedded regtest devnet for every backend that is not configured',
     },
     bitcoinPort: { type: 'port', default: 18443, doc: 'port of the devnet bitcoin node JSON-RPC' },
-    blockIntervalMs: { type: 'integer', default: 0, doc: 'mine a devnet block every N ms; 0 mines only on demand' },
+    elementsPort: { type: 'port', default: 18884, doc: 'port of the devnet Elements (Liquid) node JSON-RPC' },
+    blockIntervalMs: {
+      type: 'integer',
+      default: 0,
+      doc: 'mine a block on each devnet chain (bitcoin and Elements) every N ms; 0 mines only on demand',
+    },
   },
   bitcoin: {
     rpcUrl: { type: 'string', default: '', doc: 'Bitcoin Core JSON-RPC URL; empty uses the devnet' },
@@ -131,7 +136,7 @@ export interface FerryConfig {
   api: { host: string; port: number; maxBodyBytes: number };
   log: { level: 'debug' | 'info' | 'warn' | 'error' };
   database: { url: string };
-  devnet: { enabled: boolean; bitcoinPort: number; blockIntervalMs: number };
+  devnet: { enabled: boolean; bitcoinPort: number; elementsPort: number; blockIntervalMs: number };
   bitcoin: { rpcUrl: string; rpcUser: string; rpcPassword: string; wallet: string; pollIntervalMs: number };
   liquid: { rpcUrl: string; rpcUser: string; rpcPassword: string; wallet: string; pollIntervalMs: number };
   swap: { mnemonicPath: string; claimDelayMs: number; invoiceExpirySeconds: number; paymentTimeoutSeconds: number };
@@ -152,6 +157,7 @@ export const environment: Record<string, string> = {
   FERRY_DATABASE_URL: 'database.url',
   FERRY_DEVNET_ENABLED: 'devnet.enabled',
   FERRY_DEVNET_BITCOIN_PORT: 'devnet.bitcoinPort',
+  FERRY_DEVNET_ELEMENTS_PORT: 'devnet.elementsPort',
   FERRY_DEVNET_BLOCK_INTERVAL_MS: 'devnet.blockIntervalMs',
   FERRY_BITCOIN_RPC_URL: 'bitcoin.rpcUrl',
   FERRY_BITCOIN_RPC_USER: 'bitcoin.rpcUser',

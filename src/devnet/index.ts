@@ -9,13 +9,11 @@ import { BitcoinRpcChain, startLightningDevnet, type LightningDevnet, type Light
 export interface DevnetOptions {
   dataDir: string;
   host?: string;
-  bitcoinPort?: number; // 0 = ephemeral
-  blockIntervalMs?: number;
+  bitcoinPort?: number; // default 18443; 0 = ephemeral
+  elementsPort?: number; // default 18884; 0 = ephemeral
+  blockIntervalMs?: number; // mines on both chains
   /** Let higher-fee conflicting transactions replace mempool ones (see BitcoinDevnetOptions). */
   fullRbf?: boolean;
-  /** Opt-in: also start the Elements regtest node (with funded operator and user wallets). Default false. */
-  elements?: boolean;
-  elementsPort?: number; // default 18884; 0 = ephemeral
 }
 
 interface RpcEndpoint {
@@ -28,14 +26,14 @@ interface RpcEndpoint {
 export interface DevnetInfo {
   bitcoin: RpcEndpoint;
   lightning: Record<string, LightningNodeInfo>; // ferry (the operator's node), alice, bob
-  elements?: RpcEndpoint; // only when started with `elements: true`
+  elements: RpcEndpoint;
 }
 
 export interface Devnet {
   info: DevnetInfo;
   bitcoin: BitcoinDevnet;
   lightning: LightningDevnet;
-  elements?: ElementsDevnet;
+  elements: ElementsDevnet;
   close(): Promise<void>;
 }
 
@@ -64,35 +62,27 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     await bitcoin.close();
     throw error;
   }
-  let elements: ElementsDevnet | undefined;
-  if (options.elements === true) {
-    try {
-      elements = await startElementsDevnet({ dataDir: options.dataDir, host: options.host, port: options.elementsPort });
-    } catch (error) {
-      await lightning.close();
-      await bitcoin.close();
-      throw error;
-    }
+  let elements: ElementsDevnet;
+  try {
+    elements = await startElementsDevnet({
+      dataDir: options.dataDir,
+      host: options.host,
+      port: options.elementsPort,
+      blockIntervalMs: options.blockIntervalMs,
+    });
+  } catch (error) {
+    await lightning.close();
+    await bitcoin.close();
+    throw error;
   }
-  const info: DevnetInfo = {
-    bitcoin: {
-      rpcUrl: bitcoin.rpcUrl,
-      rpcUser: bitcoin.rpcUser,
-      rpcPassword: bitcoin.rpcPassword,
-      wallets: bitcoin.wallets,
-    },
-    lightning: lightning.nodes,
-  };
-  if (elements) {
-    const { rpcUrl, rpcUser, rpcPassword, wallets } = elements;
-    info.elements = { rpcUrl, rpcUser, rpcPassword, wallets };
-  }
+  const endpoint = ({ rpcUrl, rpcUser, rpcPassword, wallets }: RpcEndpoint): RpcEndpoint => ({ rpcUrl, rpcUser, rpcPassword, wallets });
+  const info: DevnetInfo = { bitcoin: endpoint(bitcoin), lightning: lightning.nodes, elements: endpoint(elements) };
   // Written atomically: a reader never sees half a file.
   const path = devnetInfoPath(options.dataDir);
   writeFileSync(path + '.tmp', JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
   renameSync(path + '.tmp', path);
   const close = async () => {
-    await elements?.close();
+    await elements.close();
     await lightning.close();
     await bitcoin.close();
   };

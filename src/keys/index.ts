@@ -14,4 +14,4 @@ export {
   taprootSwapKey,
   type PartialSignature,
 } from './musig.ts';
-export { aggregateKeys, swapOutputKey, tapTreeRoot, taprootTweak, type TaprootSwapKey } from './key-agg.ts';
+export { aggregateKeys, BITCOIN_TAPROOT, swapOutputKey, tapTreeRoot, taprootTweak, type TaprootCommitment, type TaprootSwapKey } from './key-agg.ts';

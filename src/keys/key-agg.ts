@@ -71,25 +71,41 @@ export function tapTreeRoot(tree: Types.TapTree): Uint8Array {
 
 /**
  * BIP341 taproot_tweak_pubkey for the internal point (its x coordinate is the internal key; an odd y is taken
- * as its even-y twin, as lift_x does): the output point P + t·G with t = TapTweak(x(P) || merkleRoot).
+ * as its even-y twin, as lift_x does): the output point P + t·G with t = TapTweak(x(P) || merkleRoot), the hash
+ * tagged `tweakTag` (Elements tags it "TapTweak/elements").
  */
-export function taprootTweak(internal: CurvePoint, merkleRoot: Uint8Array): CurvePoint {
+export function taprootTweak(internal: CurvePoint, merkleRoot: Uint8Array, tweakTag = 'TapTweak'): CurvePoint {
   const even = internal.y % 2n === 0n ? internal : internal.negate();
-  const tweak = bytesToNumberBE(taggedHash('TapTweak', schnorr.utils.pointToBytes(even), merkleRoot));
+  const tweak = bytesToNumberBE(taggedHash(tweakTag, schnorr.utils.pointToBytes(even), merkleRoot));
   if (tweak >= ORDER) throw new Error('the taproot tweak is not below the curve order');
   const output = even.add(Point.BASE.multiplyUnsafe(tweak));
   if (output.is0()) throw new Error('the tweaked key is the point at infinity');
   return output;
 }
 
+/** How a chain's Taproot commits to a script tree: its merkle root and the tag of the key tweak. */
+export interface TaprootCommitment {
+  merkleRoot(tree: Types.TapTree): Uint8Array;
+  tweakTag: string;
+}
+
+/** Bitcoin's BIP341. */
+export const BITCOIN_TAPROOT: TaprootCommitment = { merkleRoot: tapTreeRoot, tweakTag: 'TapTweak' };
+
 /**
- * The swap output's keys and script for keys [service, client] and the swap tree. Equal keys are refused, as
- * boltz-core's Musig refuses them: such an output could never be spent by a MuSig2 key-path signature here.
+ * The swap output's keys and script for keys [service, client] and the swap tree, committed to the chain's way
+ * (Bitcoin's unless told). Equal keys are refused, as boltz-core's Musig refuses them: such an output could never be
+ * spent by a MuSig2 key-path signature here.
  */
-export function swapOutputKey(servicePublicKey: Uint8Array, clientPublicKey: Uint8Array, tree: Types.SwapTree): TaprootSwapKey {
+export function swapOutputKey(
+  servicePublicKey: Uint8Array,
+  clientPublicKey: Uint8Array,
+  tree: Types.SwapTree,
+  taproot: TaprootCommitment = BITCOIN_TAPROOT,
+): TaprootSwapKey {
   if (equalBytes(servicePublicKey, clientPublicKey)) throw new Error('the service and client public keys are equal');
   const internal = aggregateKeys([servicePublicKey, clientPublicKey]);
-  const outputKey = schnorr.utils.pointToBytes(taprootTweak(internal, tapTreeRoot(tree.tree)));
+  const outputKey = schnorr.utils.pointToBytes(taprootTweak(internal, taproot.merkleRoot(tree.tree), taproot.tweakTag));
   return {
     internalKey: schnorr.utils.pointToBytes(internal),
     outputKey,

@@ -9,6 +9,7 @@ import { CoreRpcClient } from '../../src/chains/core-rpc.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { silentLogger } from '../../src/log/index.ts';
 import { buildClaim, buildRefund, findLockupOutput, makeHtlc } from '../helpers/htlc.ts';
+import { ephemeralPorts } from '../helpers/ports.ts';
 
 let ferry: Ferry;
 let rpc: CoreRpcClient;
@@ -16,7 +17,7 @@ let user: CoreRpcClient;
 
 before(async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'ferry-api-chain-'));
-  const config = loadConfig({ env: { FERRY_DATA_DIR: dataDir, FERRY_API_PORT: '0', FERRY_DEVNET_BITCOIN_PORT: '0' } });
+  const config = loadConfig({ env: { FERRY_DATA_DIR: dataDir, ...ephemeralPorts } });
   ferry = await startFerry(config, silentLogger);
   const info = ferry.devnet!.info.bitcoin;
   rpc = new CoreRpcClient({ url: info.rpcUrl, user: info.rpcUser, password: info.rpcPassword });

@@ -7,12 +7,13 @@ import { join } from 'node:path';
 import { startFerry, type Ferry } from '../../src/app.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { silentLogger } from '../../src/log/index.ts';
+import { ephemeralPorts } from '../helpers/ports.ts';
 
 let ferry: Ferry;
 
 before(async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'ferry-api-nodes-'));
-  const config = loadConfig({ env: { FERRY_DATA_DIR: dataDir, FERRY_API_PORT: '0', FERRY_DEVNET_BITCOIN_PORT: '0' } });
+  const config = loadConfig({ env: { FERRY_DATA_DIR: dataDir, ...ephemeralPorts } });
   ferry = await startFerry(config, silentLogger);
 });
 after(() => ferry.close());

@@ -10,6 +10,7 @@ import { loadConfig, type FerryConfig } from '../../src/config/index.ts';
 import type { PaymentUpdate } from '../../src/lightning/backend.ts';
 import { LndRestClient } from '../../src/lightning/lnd/client.ts';
 import { createLogger } from '../../src/log/index.ts';
+import { ephemeralPorts } from '../helpers/ports.ts';
 
 export interface Answer {
   status: number;
@@ -35,7 +36,7 @@ export interface V1World {
 
 export async function startV1World(env: Record<string, string> = {}, adjust?: (config: FerryConfig) => void): Promise<V1World> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ferry-v1-'));
-  const config = loadConfig({ env: { FERRY_DATA_DIR: dataDir, FERRY_API_PORT: '0', FERRY_DEVNET_BITCOIN_PORT: '0', ...env } });
+  const config = loadConfig({ env: { FERRY_DATA_DIR: dataDir, ...ephemeralPorts, ...env } });
   config.bitcoin.pollIntervalMs = 100;
   adjust?.(config);
   const log: string[] = [];

@@ -6,10 +6,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ferryBin, runFerry } from '../helpers/ferry-process.ts';
+import { ephemeralPorts } from '../helpers/ports.ts';
 
 test('ferry start serves chain heights from its embedded devnet and stops cleanly on SIGTERM', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'ferry-start-'));
-  const env = { FERRY_DATA_DIR: dataDir, FERRY_API_PORT: '0', FERRY_DEVNET_BITCOIN_PORT: '0' };
+  const env = { FERRY_DATA_DIR: dataDir, ...ephemeralPorts };
   const ferry = runFerry(['start'], env);
   try {
     const listening = await ferry.waitFor((e) => e.message === 'API listening');
@@ -36,6 +37,10 @@ test('ferry start serves chain heights from its embedded devnet and stops cleanl
     });
     assert.equal((await rpc.json()).result, heights.BTC);
     assert.deepEqual(Object.keys(info.lightning).sort(), ['alice', 'bob', 'ferry']);
+    // the Elements node starts with the devnet, on its own ephemeral port
+    assert.match(info.elements.rpcUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.notEqual(info.elements.rpcUrl, info.bitcoin.rpcUrl);
+    assert.deepEqual(info.elements.wallets, { operator: 'operator', user: 'user' });
     assert.match(info.lightning.alice.restUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
 
     // the devnet tools, as a person would use them

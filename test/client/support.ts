@@ -13,6 +13,7 @@ import { LndRestClient } from '../../src/lightning/lnd/client.ts';
 import { addressOfScript } from '../../src/client/index.ts';
 import { Scripts } from 'boltz-core';
 import { createLogger } from '../../src/log/index.ts';
+import { ephemeralPorts } from '../helpers/ports.ts';
 
 export interface Service {
   ferry: Ferry;
@@ -47,7 +48,7 @@ export function temporaryDir(prefix: string): string {
 export async function startService(settings: Record<string, string> = {}): Promise<Service> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ferry-client-'));
   const log: string[] = [];
-  const config = loadConfig({ env: { FERRY_DATA_DIR: dataDir, FERRY_API_PORT: '0', FERRY_DEVNET_BITCOIN_PORT: '0', ...settings } });
+  const config = loadConfig({ env: { FERRY_DATA_DIR: dataDir, ...ephemeralPorts, ...settings } });
   const ferry = await startFerry(config, createLogger({ level: 'warn', json: true, write: (line) => log.push(line) }));
   const info = ferry.devnet!.info;
   const { rpcUrl, rpcUser, rpcPassword, wallets } = info.bitcoin;

@@ -20,6 +20,15 @@ test('zero-config: regtest, devnet, SQLite in the data directory, API on 127.0.0
   assert.equal(config.dataDir, resolve('./data'));
   assert.equal(databaseUrl(config), `sqlite:${resolve('./data/ferry.sqlite')}`);
   assert.equal(usesDevnetBitcoin(config), true);
+  assert.deepEqual([config.devnet.bitcoinPort, config.devnet.elementsPort], [18443, 18884]);
+});
+
+test('the devnet ports: from the file, the environment over it', () => {
+  const path = file('[devnet]\nbitcoinPort = 28443\nelementsPort = 28884\n');
+  assert.equal(loadConfig({ file: path, env: {} }).devnet.elementsPort, 28884);
+  const config = loadConfig({ file: path, env: { FERRY_DEVNET_ELEMENTS_PORT: '0' } });
+  assert.deepEqual([config.devnet.bitcoinPort, config.devnet.elementsPort], [28443, 0]);
+  assert.throws(() => loadConfig({ env: { FERRY_DEVNET_ELEMENTS_PORT: '70000' } }), /devnet\.elementsPort.*port/);
 });
 
 test('a TOML file sets keys; the environment overrides the file', () => {

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { confidential, Transaction, type Secp256k1Interface } from 'liquidjs-lib';
 import { explicitOutput, toPrevout } from '../../src/devnet/elements/tx.ts';
 import { verifyElementsTransaction, type ElementsCheck } from '../../src/devnet/elements/verify/index.ts';
-import { loadZkp } from '../../src/devnet/elements/verify/zkp.ts';
+import { loadZkp } from '../../src/chains/liquid/zkp.ts';
 import { ElementsKeys, createTransaction, loadZkp as loadWalletZkp, explicitOutput as openExplicit, type SpendableCoin } from '../../src/devnet/elements/wallet/index.ts';
 import { issuedIds } from '../../src/devnet/elements/wallet/issuance.ts';
 import { issueFrom, type IssuanceCoin } from '../helpers/issuance.ts';

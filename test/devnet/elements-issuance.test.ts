@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { confidential, issuance, Transaction, type Secp256k1Interface } from 'liquidjs-lib';
 import { startElementsDevnet, type ElementsDevnet } from '../../src/devnet/elements/index.ts';
 import { REGTEST_POLICY_ASSET } from '../../src/devnet/elements/verify/index.ts';
-import { loadZkp } from '../../src/devnet/elements/verify/zkp.ts';
+import { loadZkp } from '../../src/chains/liquid/zkp.ts';
 import { confidentialAddress } from '../../src/devnet/elements/wallet/address.ts';
 import { Rpc } from '../helpers/devnet-rpc.ts';
 import { issueFrom, type IssuanceCoin } from '../helpers/issuance.ts';

@@ -1,6 +1,7 @@
 // The devnet's Elements regtest node over real JSON-RPC (port 0): mining and coinbase maturity, a confidential
 // spend of a matured coinbase accepted, mined and shown with its commitments, elementsd's rejections (double
-// spend, missing input, immature coinbase, forged range proof, no fee), invalidateblock and reopening the store.
+// spend, missing input, immature coinbase, forged range proof, no fee, a fee under the relay floor), invalidateblock
+// and reopening the store.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -91,6 +92,21 @@ describe('Elements devnet node', () => {
     const error = await rpc.error('sendrawtransaction', noFee.toHex());
     assert.equal(error.code, -26);
     assert.match(error.message, /^min relay fee not met, 0 < \d+$/);
+  });
+
+  test('the relay floor is Liquid\'s 0.1 sat per discounted vbyte, rounded up as elementsd rounds it', async () => {
+    const sizeOf = async (tx: Transaction) => (await rpc.call<{ discountvsize: number }>('decoderawtransaction', tx.toHex())).discountvsize;
+    const vsize = await sizeOf(spendCoinbase(newKey()).tx);
+    assert.ok(vsize % 10 !== 0, `a size (${vsize} vB) whose floor has a fraction of a satoshi`);
+    const floor = Math.ceil(vsize / 10);
+    const short = spendCoinbase(newKey(), floor - 1).tx;
+    assert.equal(await sizeOf(short), vsize, 'the explicit fee\'s value leaves the size alone');
+    const error = await rpc.error('sendrawtransaction', short.toHex());
+    assert.deepEqual([error.code, error.message], [-26, `min relay fee not met, ${floor - 1} < ${floor}`]);
+    const [paid] = await rpc.call<{ allowed: boolean; vsize: number; fees: { base: number } }[]>('testmempoolaccept', [
+      spendCoinbase(newKey(), floor).tx.toHex(),
+    ]);
+    assert.deepEqual([paid.allowed, paid.vsize, paid.fees.base], [true, vsize, floor / 1e8]);
   });
 
   test('refuses a transaction not final at the next block', async () => {
@@ -215,6 +231,6 @@ describe('Elements devnet node', () => {
     const [mined] = await rpc.call<string[]>('generatetoaddress', 1, addressOf(newKey()));
     assert.deepEqual((await rpc.call<{ tx: string[] }>('getblock', mined, 1)).tx.slice(1), mempool);
     const fee = await rpc.call<{ feerate: number; blocks: number }>('estimatesmartfee', 6);
-    assert.deepEqual(fee, { feerate: 0.00001, blocks: 6 });
+    assert.deepEqual(fee, { feerate: 0.000001, blocks: 6 }, 'the relay floor, 0.1 sat/vB, in BTC/kvB');
   });
 });

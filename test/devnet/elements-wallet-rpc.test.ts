@@ -1,6 +1,6 @@
 // The Elements devnet's named wallets over real JSON-RPC (port 0): funded operator and user wallets, a blinded
 // sendtoaddress the user sees untrusted then trusted and unblinds with its key, -6 on overspending, a reorg moving
-// a receipt back to pending, wallets and balances kept across a restart, and startDevnet's opt-in `elements` entry.
+// a receipt back to pending, wallets and balances kept across a restart, and startDevnet's `elements` entry.
 // Every assert.ok carries a message: without one, node rebuilds it by parsing tsx's one-line output, which hangs.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,6 +11,7 @@ import { startElementsDevnet, type ElementsDevnet } from '../../src/devnet/eleme
 import { startDevnet, type DevnetInfo } from '../../src/devnet/index.ts';
 import { REGTEST_POLICY_ASSET } from '../../src/devnet/elements/verify/index.ts';
 import { Rpc } from '../helpers/devnet-rpc.ts';
+import { ephemeralDevnetPorts } from '../helpers/ports.ts';
 
 interface Balances {
   mine: { trusted: Record<string, number>; untrusted_pending: Record<string, number>; immature: Record<string, number> };
@@ -40,6 +41,7 @@ interface WalletTx {
 }
 
 interface RawTx {
+  discountvsize: number;
   vout: { n: number; value?: number; valuecommitment?: string; assetcommitment?: string; scriptPubKey: { hex: string } }[];
 }
 
@@ -123,6 +125,7 @@ describe('Elements devnet wallets', () => {
     assert.equal(entry.fees.base, fee.value, 'getmempoolentry: the fee output is the fee');
     assert.ok(entry.vsize > 0 && entry.vsize < 1000, `getmempoolentry: the discounted vsize (${entry.vsize})`);
     assert.deepEqual(await rpc.error('getmempoolentry', '00'.repeat(32)), { code: -5, message: 'Transaction not in mempool' });
+    assert.equal(Math.round(fee.value! * 1e8), Math.ceil(tx.discountvsize / 10), 'the fallback fee: the relay floor, 0.1 sat/vB');
 
     const pending = await user.call<Balances>('getbalances');
     assert.deepEqual(pending.mine.untrusted_pending, { bitcoin: 1.25 });
@@ -254,18 +257,34 @@ describe('Elements devnet wallets', () => {
   });
 });
 
-describe('startDevnet with elements', () => {
-  test('writes the elements entry to devnet.json', async () => {
+describe('startDevnet', () => {
+  test('starts the Elements node and writes its entry to devnet.json', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ferry-devnet-elements-'));
-    const started = await startDevnet({ dataDir: dir, bitcoinPort: 0, elements: true, elementsPort: 0 });
+    const started = await startDevnet({ dataDir: dir, ...ephemeralDevnetPorts });
     try {
       const info = JSON.parse(readFileSync(join(dir, 'devnet.json'), 'utf8')) as DevnetInfo;
-      assert.ok(info.elements, 'elements entry present');
       assert.match(info.elements.rpcUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
       assert.deepEqual(info.elements.wallets, { operator: 'operator', user: 'user' });
-      assert.equal(info.elements.rpcUser, started.elements!.rpcUser);
-      const rpc = new Rpc(started.elements!).for('operator');
+      assert.equal(info.elements.rpcUser, started.elements.rpcUser);
+      const rpc = new Rpc(started.elements).for('operator');
       assert.deepEqual((await rpc.call<Balances>('getbalances')).mine.trusted, { bitcoin: 50 });
+    } finally {
+      await started.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('blockIntervalMs mines on the Elements chain as on the bitcoin chain', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ferry-devnet-timer-'));
+    const started = await startDevnet({ dataDir: dir, ...ephemeralDevnetPorts, blockIntervalMs: 50 });
+    try {
+      const heights = () => [started.bitcoin.node.height, started.elements.node.height];
+      const [bitcoin, elements] = heights();
+      const deadline = Date.now() + 10_000;
+      while ((heights()[0] < bitcoin + 3 || heights()[1] < elements + 3) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      assert.ok(heights()[0] >= bitcoin + 3 && heights()[1] >= elements + 3, `heights ${heights()} from ${[bitcoin, elements]}`);
     } finally {
       await started.close();
       rmSync(dir, { recursive: true, force: true });

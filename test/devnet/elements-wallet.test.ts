@@ -13,7 +13,7 @@ import { blindingKeyForScript, hash160, masterBlindingKeyFromSeed } from '../../
 import { ELEMENTS_REGTEST, POLICY_ASSET, loadZkp, type Zkp } from '../../src/devnet/elements/wallet/network.ts';
 import { DEFAULT_GENESIS_HASH, createTransaction, type SpendableCoin } from '../../src/devnet/elements/wallet/send.ts';
 import { verifyEcdsa } from '../../src/devnet/elements/wallet/sign.ts';
-import { UnblindError, explicitOutput, unblindOutput, type Unblinded } from '../../src/devnet/elements/wallet/unblind.ts';
+import { UnblindError, explicitOutput, unblindOutput, type Unblinded } from '../../src/chains/liquid/unblind.ts';
 import { unblindTransaction, unspentBlindingFields } from '../../src/devnet/elements/wallet/views.ts';
 import { ElementsWallet, type WalletAddress } from '../../src/devnet/elements/wallet/wallet.ts';
 

@@ -17,6 +17,7 @@ import { SwapKeys } from '../../src/keys/index.ts';
 import { LndRestClient } from '../../src/lightning/index.ts';
 import { silentLogger } from '../../src/log/index.ts';
 import { bitcoinCodec } from '../../src/chains/bitcoin/codec.ts';
+import { ephemeralDevnetPorts } from '../helpers/ports.ts';
 
 export interface World {
   dataDir: string;
@@ -51,7 +52,7 @@ export type WorldOverrides = Omit<Partial<SwapEngineOptions>, 'lightning' | 'cha
 export async function startWorld(overrides: WorldOverrides = {}): Promise<World> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ferry-engine-'));
   process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
-  const devnet = await startDevnet({ dataDir, bitcoinPort: 0 });
+  const devnet = await startDevnet({ dataDir, ...ephemeralDevnetPorts });
   const { rpcUrl, rpcUser, rpcPassword, wallets } = devnet.info.bitcoin;
   const node = new CoreRpcClient({ url: rpcUrl, user: rpcUser, password: rpcPassword });
   const operator = node.wallet(wallets.operator);

@@ -6,7 +6,7 @@ import {
   issuance, type Secp256k1Interface, type TxOutput,
 } from 'liquidjs-lib';
 import { REGTEST_POLICY_ASSET } from '../../src/devnet/elements/verify/index.ts';
-import { loadZkp } from '../../src/devnet/elements/verify/zkp.ts';
+import { loadZkp } from '../../src/chains/liquid/zkp.ts';
 import { FEE, newKey, p2wpkh, signP2wpkh, type Key } from './liquid.ts';
 
 export interface IssuanceCoin {

@@ -1,6 +1,8 @@
 // Real Elements regtest transactions for the Elements verifier tests, built with liquidjs-lib's PSET
-// roles and boltz-core's Liquid module: a funding transaction (explicit coin → blinded outputs) and
-// spends of its outputs (blinded P2WPKH, swap claim and refund by script path, Taproot key path).
+// roles and boltz-core's Liquid module (secp256k1-zkp and unblinding from src/chains/liquid/): a funding
+// transaction (explicit coin → blinded outputs) and spends of its outputs (blinded P2WPKH, swap claim and
+// refund by script path, Taproot key path). The claim and refund take any lock time and preimage, so that
+// the verifier's rejections can be tested; Ferry's own spends are src/chains/liquid/spends.ts.
 import { randomBytes } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
@@ -21,12 +23,12 @@ import {
   bip341,
   networks,
   witnessStackToScriptWitness,
-  type Secp256k1Interface,
   type TxOutput,
 } from 'liquidjs-lib';
 import type { ElementsPrevout } from '../../src/devnet/elements/verify/index.ts';
 import { REGTEST_POLICY_ASSET } from '../../src/devnet/elements/verify/index.ts';
-import { loadZkp, type Zkp } from '../../src/devnet/elements/verify/zkp.ts';
+import { unblindOutput } from '../../src/chains/liquid/unblind.ts';
+import { loadZkp, zkpLib, type Zkp } from '../../src/chains/liquid/zkp.ts';
 
 export const network = networks.regtest;
 export { networks, Transaction };
@@ -83,14 +85,10 @@ let zkp: Zkp;
 function zkpEcc(): Zkp['ecc'] {
   return zkp.ecc;
 }
-// The same library; liquidjs-lib's declared interface differs only in nullability.
-function zkpLib(): Secp256k1Interface {
-  return zkp as unknown as Secp256k1Interface;
-}
 
+/** Loads secp256k1-zkp, which also initialises boltz-core's Liquid module. */
 export async function setup(): Promise<void> {
   zkp = await loadZkp();
-  liquid.init(zkp);
 }
 
 export interface Funding {
@@ -237,13 +235,7 @@ function blind(pset: Pset, inputBlindingKeys: (Buffer | undefined)[]): void {
   new Blinder(pset, generator.unblindInputs(pset), new ZKPValidator(zkpLib()), generator).blindLast({ outputBlindingArgs });
 }
 
-function unblindAmount(out: TxOutput, blindingKey: Buffer): number {
-  const generator = new ZKPGenerator(zkpLib(), ZKPGenerator.WithBlindingKeysOfInputs([blindingKey]));
-  const pset = Creator.newPset();
-  pset.addInput(new CreatorInput('00'.repeat(32), 0).toPartialInput());
-  new Updater(pset).addInWitnessUtxo(0, out);
-  return Number(generator.unblindInputs(pset)[0].value);
-}
+const unblindAmount = (out: TxOutput, blindingKey: Buffer): number => Number(unblindOutput(zkpLib(), out, blindingKey).value);
 
 function explicitValue(amount: number): Buffer {
   const bytes = Buffer.alloc(9);

@@ -14,6 +14,7 @@ import { runFerry, type FerryProcess } from '../helpers/ferry-process.ts';
 import { SwapWallet } from '../helpers/swap-wallet.ts';
 import { DevnetChain } from './scenarios/support/chain.ts';
 import { LightningNodes } from './scenarios/support/lightning.ts';
+import { ephemeralPorts } from '../helpers/ports.ts';
 
 let devnetDir: string;
 let ferryDir: string;
@@ -31,7 +32,7 @@ before(async () => {
   configFile = join(ferryDir, 'ferry.toml');
   // A quick watcher; everything else is Ferry's defaults.
   writeFileSync(configFile, '[bitcoin]\npollIntervalMs = 150\n');
-  devnet = runFerry(['devnet'], { FERRY_DATA_DIR: devnetDir, FERRY_DEVNET_BITCOIN_PORT: '0', FERRY_API_PORT: '0' });
+  devnet = runFerry(['devnet'], { FERRY_DATA_DIR: devnetDir, ...ephemeralPorts });
   await devnet.waitFor((entry) => entry.message === 'devnet running');
   info = readDevnetInfo(devnetDir);
   chain = new DevnetChain(info);

@@ -5,7 +5,7 @@ import { Transaction } from '@scure/btc-signer';
 import { SwapTreeSerializer, reverseSwapTree, swapTree, type Types } from 'boltz-core';
 import { swapOutputKey } from '../../keys/index.ts';
 import type { SwapTreeJson } from '../../protocol/wire.ts';
-import type { SignedTransaction, SwapLockup, SwapOutputTerms, SwapSigner, UnsignedKeyPathSpend } from '../backend.ts';
+import { swapClientKey, type SignedTransaction, type SwapLockup, type SwapOutputTerms, type SwapSigner, type UnsignedKeyPathSpend } from '../backend.ts';
 import { finishKeyPathSpend, keyPathDraft, scriptPathClaim, scriptPathRefund } from './spends.ts';
 
 export const parseTransaction = (txHex: string): Transaction =>
@@ -23,8 +23,7 @@ export function deserializeTree(tree: SwapTreeJson): Types.SwapTree {
 export function buildSwapOutput(terms: SwapOutputTerms): { tree: Types.SwapTree; outputScript: Uint8Array } {
   const build = terms.kind === 'reverse' ? reverseSwapTree : swapTree;
   const tree = build(false, terms.preimageHash, terms.claimPublicKey, terms.refundPublicKey, terms.timeoutBlockHeight);
-  const client = terms.kind === 'reverse' ? terms.claimPublicKey : terms.refundPublicKey;
-  const { outputScript } = swapOutputKey(terms.servicePublicKey, client, tree);
+  const { outputScript } = swapOutputKey(terms.servicePublicKey, swapClientKey(terms), tree);
   return { tree, outputScript };
 }
 

@@ -10,6 +10,7 @@ import { OutputType, constructClaimTransaction, constructRefundTransaction, Scri
 import type { ClaimDetails, RefundDetails } from 'boltz-core';
 import { equalBytes } from '@noble/curves/utils.js';
 import type { Types } from 'boltz-core';
+import type { BuiltTransaction, FeeChoice } from '../backend.ts';
 
 type SwapTree = Types.SwapTree;
 
@@ -21,15 +22,7 @@ export interface SwapOutput {
   script: Uint8Array;
 }
 
-export interface BuiltTransaction {
-  txid: string;
-  hex: string;
-  fee: bigint;
-  /** Value of the single output. */
-  amount: bigint;
-  vsize: number;
-  lockTime: number;
-}
+export type { BuiltTransaction, FeeChoice };
 
 /** Outputs below this are refused by relay policy (P2WSH/P2TR dust at 3 sat/vB is 330). */
 export const DUST_LIMIT = 330n;
@@ -53,13 +46,6 @@ export function findOutput(txHex: string, script: Uint8Array): SwapOutput | unde
 }
 
 export class FeeError extends Error {}
-
-/** How a spend pays its fee: a rate (sat/vbyte) applied to its real size, or a fixed amount (sat). */
-export interface FeeChoice {
-  feeRate: number;
-  /** Overrides feeRate. */
-  fee?: bigint;
-}
 
 /** Builds once to learn the virtual size, then again with fee = ceil(rate × vsize) (or the fee given). */
 function withFee(build: (fee: bigint) => BuiltTx, choice: FeeChoice, value: bigint): BuiltTx {

@@ -11,10 +11,10 @@ import { verifyElementsTransaction } from './verify/index.ts';
 export { TxRejected, RPC_VERIFY_ERROR };
 
 /**
- * elementsd's default relay floor, 1 sat/vB (-minrelaytxfee=0.00001), applied to the discounted virtual size of
- * confidential transactions (-acceptdiscountct=1, as elementsregtest setups run it; Liquid does the same).
+ * Liquid's relay floor, 0.1 sat/vB (-minrelaytxfee=0.000001 rather than elementsd's default 1 sat/vB), on the
+ * discounted virtual size of confidential transactions (-acceptdiscountct=1): what swaps on Liquid pay.
  */
-export const MIN_RELAY_SAT_PER_KVB = 1000n;
+export const MIN_RELAY_SAT_PER_KVB = 100n;
 const MAX_MONEY = 21_000_000n * 100_000_000n;
 const MAX_STANDARD_TX_WEIGHT = 400_000;
 
@@ -100,7 +100,8 @@ export async function checkForMempool(etx: ElementsTx, view: ElementsAcceptView,
     if (!check.ok) throw new TxRejected(check.reason, check.detail ?? '');
   }
   const fee = policyFee(tx);
-  const minFee = (BigInt(etx.vsize) * MIN_RELAY_SAT_PER_KVB) / 1000n;
+  // Rounded up as CFeeRate::GetFee does: a fractional rate must not let a fee below it through.
+  const minFee = (BigInt(etx.vsize) * MIN_RELAY_SAT_PER_KVB + 999n) / 1000n;
   if (fee < minFee) throw new TxRejected('min relay fee not met', `${fee} < ${minFee}`);
   return { fee, spentCoins };
 }

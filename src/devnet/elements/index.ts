@@ -19,6 +19,7 @@ export interface ElementsDevnetOptions {
   port?: number; // default 18884 (elementsregtest's RPC port); 0 = ephemeral (tests)
   rpcUser?: string;
   rpcPassword?: string; // defaults: generated once and persisted in the store
+  blockIntervalMs?: number; // mine a block on a timer; 0/undefined = only on demand
   fund?: boolean; // default true: create wallets "operator" and "user" with 50 L-BTC of mature coins each
 }
 
@@ -42,7 +43,7 @@ function credentials(store: NodeStore, options: ElementsDevnetOptions): { user: 
 export const OPERATOR_WALLET = 'operator';
 export const USER_WALLET = 'user';
 
-/** Filler blocks pay here: P2WSH of `OP_RETURN`, which no witness can satisfy. */
+/** Timer-mined and filler blocks pay here: P2WSH of `OP_RETURN`, which no witness can satisfy. */
 export const BURN_SCRIPT = concat([Uint8Array.of(0x00, 0x20), sha256(Uint8Array.of(0x6a))]);
 
 /** First start: one coinbase to each wallet, then 100 blocks so both are mature by the wallet's rule. */
@@ -67,10 +68,12 @@ export async function startElementsDevnet(options: ElementsDevnetOptions): Promi
   let server: Server | undefined;
   let node: ElementsNode | undefined;
   let wallets: ElementsWalletManager | undefined;
+  let timer: NodeJS.Timeout | undefined;
   let closed = false;
   const close = async (): Promise<void> => {
     if (closed) return;
     closed = true;
+    if (timer) clearInterval(timer);
     if (server) {
       const stopping = server;
       await new Promise<void>((resolve) => {
@@ -92,6 +95,11 @@ export async function startElementsDevnet(options: ElementsDevnetOptions): Promi
     const host = options.host ?? '127.0.0.1';
     const started = await startElementsRpcServer({ node, wallets, user, password, host, port: options.port ?? 18884 });
     server = started.server;
+    if (options.blockIntervalMs && options.blockIntervalMs > 0) {
+      const miner = node; // close() stops the timer, then waits for a block in flight (node.idle) before the store closes
+      timer = setInterval(() => void miner.mine(1, BURN_SCRIPT), options.blockIntervalMs);
+      timer.unref();
+    }
     const names = { operator: OPERATOR_WALLET, user: USER_WALLET };
     return { rpcUrl: started.url, rpcUser: user, rpcPassword: password, wallets: names, node, close };
   } catch (error) {

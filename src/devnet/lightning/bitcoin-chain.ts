@@ -69,12 +69,18 @@ export class BitcoinRpcChain implements LightningChain {
     const keys = [request.openerKey, request.peerKey].sort().map((k) => Uint8Array.from(Buffer.from(k, 'hex')));
     const output = p2wsh(p2ms(2, keys), REGTEST);
     const address = output.address!;
+    const sentAt = await this.rpc.getBlockCount();
     const txid = await this.wallet.sendToAddress(address, request.capacitySat / 1e8);
-    const [blockHash] = await this.rpc.generateToAddress(1, await this.wallet.getNewAddress());
-    const tx = await this.rpc.getRawTransaction(txid, blockHash);
+    const [mined] = await this.rpc.generateToAddress(1, await this.wallet.getNewAddress());
+    // A block mined meanwhile (blockIntervalMs, another miner) may hold the transaction instead of ours.
+    let block = await this.rpc.getBlock(mined);
+    while (!block.tx.includes(txid)) {
+      if (block.height <= sentAt + 1 || !block.previousblockhash) throw new Error(`funding transaction ${txid} was not mined`);
+      block = await this.rpc.getBlock(block.previousblockhash);
+    }
+    const tx = await this.rpc.getRawTransaction(txid, block.hash);
     const vout = tx.vout.find((o) => o.scriptPubKey.address === address)?.n;
     if (vout === undefined) throw new Error(`funding transaction ${txid} has no output to ${address}`);
-    const block = await this.rpc.getBlock(blockHash);
     await this.poll();
     return { txid, vout, blockHeight: block.height, txIndex: block.tx.indexOf(txid) };
   }

@@ -4,9 +4,9 @@
 import type { Transaction } from 'liquidjs-lib';
 import type { ElementsPrevout } from './index.ts';
 import { parseCommitment, tallyBalances, type CurvePoint } from './commitment.ts';
+import type { Zkp } from '../../../chains/liquid/zkp.ts';
 import { issuancePseudoInputs } from './issuance.ts';
 import { verifyRangeProof, verifySurjectionProof } from './proofs.ts';
-import type { Zkp } from './zkp.ts';
 import { assetIdBytes, explicitAmount, isUnspendable, moneyRange, readAsset, readNonce, readValue, type Field } from './values.ts';
 
 const ZERO_BLINDER = new Uint8Array(32);

@@ -28,8 +28,7 @@ export type ElementsCheck =
   // says only 'value in != value out' for every amount-proof failure).
   | { ok: false; inputIndex?: number; reason: string; detail?: string };
 
-/** elementsregtest's default policy asset (L-BTC) and genesis block, which the devnet adopts. */
-export const REGTEST_POLICY_ASSET = '5ac9f65c0efcc4775e0baec4ec03abdde22473cd3cf33c0419ca290e0751b225';
-export const REGTEST_GENESIS_BLOCK_HASH = '00902a6b70c2ca83b5d9c815d96a0e2f4202179316970d14ea1847dae5b1ca21';
+/** elementsregtest's default policy asset (L-BTC) and genesis block, which the devnet adopts (Ferry's Liquid regtest). */
+export { REGTEST_GENESIS_BLOCK_HASH, REGTEST_POLICY_ASSET } from '../../../chains/liquid/network.ts';
 
 export { verifyElementsTransaction } from './verifier.ts';

@@ -7,7 +7,7 @@ import { parseCommitment, type CurvePoint } from './commitment.ts';
 import { REGTEST_POLICY_ASSET } from './index.ts';
 import { verifyRangeProof } from './proofs.ts';
 import { assetIdBytes, moneyRange, readValue, type Field } from './values.ts';
-import type { Zkp } from './zkp.ts';
+import type { Zkp } from '../../../chains/liquid/zkp.ts';
 
 type Input = Transaction['ins'][number];
 type Issuance = NonNullable<Input['issuance']>;

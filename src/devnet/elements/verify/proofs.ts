@@ -1,6 +1,6 @@
 // The two confidential proofs elementsd checks (confidential_validation.cpp, CachingRangeProofChecker and
 // CachingSurjectionProofChecker): a range proof over a value commitment, a surjection proof of an asset tag.
-import type { Zkp } from './zkp.ts';
+import type { Zkp } from '../../../chains/liquid/zkp.ts';
 import { isUnspendable } from './values.ts';
 
 /** VerifyRangeProof: the proof commits to the scriptPubKey too (empty for an issuance's amounts). */

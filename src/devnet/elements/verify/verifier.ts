@@ -10,7 +10,7 @@ import { isNullIssuance, isReissuance } from './issuance.ts';
 import type { SpendContext } from './sighash.ts';
 import { verifyP2wpkh } from './segwit.ts';
 import { verifyTaproot } from './taproot.ts';
-import { loadZkp } from './zkp.ts';
+import { loadZkp } from '../../../chains/liquid/zkp.ts';
 
 export async function verifyElementsTransaction(
   txHex: string,

@@ -9,7 +9,7 @@ import {
 import { toHex } from '../../bitcoin/bytes.ts';
 import { addIssuance, blindsAmounts, issuedIds, issuedRecipients, resurjectOutputs, type IssuanceRequest } from './issuance.ts';
 import { POLICY_ASSET, type Zkp } from './network.ts';
-import type { Unblinded } from './unblind.ts';
+import type { Unblinded } from '../../../chains/liquid/unblind.ts';
 
 export interface Coin {
   txid: string;

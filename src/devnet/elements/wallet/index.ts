@@ -6,7 +6,7 @@ export {
 } from './keys.ts';
 export { confidentialAddress, decodeAddress, unconfidentialAddress, type DecodedAddress } from './address.ts';
 export { ElementsWallet, type AddressInfo, type WalletAddress } from './wallet.ts';
-export { UnblindError, explicitOutput, isConfidentialOutput, unblindOutput, type Unblinded } from './unblind.ts';
+export { UnblindError, explicitOutput, isConfidentialOutput, unblindOutput, type Unblinded } from '../../../chains/liquid/unblind.ts';
 export { unblindTransaction, unspentBlindingFields, type UnspentBlindingFields } from './views.ts';
 export { buildBlindedPset, isP2tr, type BuildRequest, type BuiltOutput, type BuiltPset, type Coin, type Recipient } from './build.ts';
 export { finalizeTransaction, signP2trKeyPathInput, signP2wpkhInput, verifyEcdsa } from './sign.ts';

@@ -8,7 +8,7 @@ import type { ElementsNode } from '../node.ts';
 import { outpointKey, prevout, type ElementsTx } from '../tx.ts';
 import type { ElementsAddressKind } from './keys.ts';
 import type { Zkp } from './network.ts';
-import { UnblindError, unblindOutput, type Unblinded } from './unblind.ts';
+import { UnblindError, unblindOutput, type Unblinded } from '../../../chains/liquid/unblind.ts';
 import { ElementsWallet, type WalletAddress } from './wallet.ts';
 
 export interface NodeWalletCoin {

@@ -28,7 +28,7 @@ export function serialized<T>(wallet: NodeWallet, task: () => Promise<T>): Promi
   return run;
 }
 
-/** The fewest largest trusted coins covering each asset's need; throws -6 "Insufficient funds". */
+/** The fewest largest trusted coins covering each asset's need, at least one each; throws -6 "Insufficient funds". */
 export function pickCoins(wallet: NodeWallet, needs: Map<string, bigint>): SpendableCoin[] {
   const coins = wallet
     .unspent()
@@ -36,21 +36,21 @@ export function pickCoins(wallet: NodeWallet, needs: Map<string, bigint>): Spend
     .sort((a, b) => (b.unblinded.value > a.unblinded.value ? 1 : b.unblinded.value < a.unblinded.value ? -1 : 0));
   const picked: SpendableCoin[] = [];
   for (const [asset, need] of needs) {
-    let sum = 0n;
+    let [sum, count] = [0n, 0];
     for (const coin of coins) {
-      if (sum >= need) break;
+      if (sum >= need && count > 0) break;
       if (coin.unblinded.asset !== asset) continue;
       picked.push({ txid: coin.txid, vout: coin.vout, output: coin.output, unblinded: coin.unblinded, key: coin.address.key });
-      sum += coin.unblinded.value;
+      [sum, count] = [sum + coin.unblinded.value, count + 1];
     }
-    if (sum < need) throw insufficientFunds();
+    if (sum < need || count === 0) throw insufficientFunds();
   }
   return picked;
 }
 
 /**
- * Builds `plan(fee)` with a first fee guess, then again with the fee the built transaction's discounted vsize needs
- * at `satPerKvB`, until it pays enough; returns the signed transaction without submitting it.
+ * Builds `plan(fee)` once without a fee, then again paying `satPerKvB` of the built transaction's discounted vsize
+ * (the explicit fee output's size is fixed); returns the signed transaction without submitting it.
  */
 export function settleFee(
   node: ElementsNode,
@@ -59,11 +59,12 @@ export function settleFee(
   plan: (fee: bigint) => Omit<SpendRequest, 'genesisBlockHash'>,
 ): SignedTransaction {
   const genesis = Buffer.from(node.chain.active[0].hash, 'hex').reverse();
-  let fee = 300n; // a first guess; corrected from the built transaction's size
+  let fee = 0n;
   for (let attempt = 0; attempt < 5; attempt++) {
     const signed = createTransaction(wallet.zkp, { ...plan(fee), genesisBlockHash: genesis });
     const required = (BigInt(wrapTx(signed.tx).vsize) * satPerKvB + 999n) / 1000n;
-    if (fee >= required) return signed;
+    // Exactly the rate, as elementsd's wallet pays it; a fee above it is kept only once the size stops settling.
+    if (fee === required || (attempt > 0 && fee > required)) return signed;
     fee = required;
   }
   throw new Error('could not settle the fee');

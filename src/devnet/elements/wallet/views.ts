@@ -2,7 +2,7 @@
 // unblindrawtransaction (outputs the wallet's keys open become explicit, their nonce and proofs are dropped).
 import { AssetHash, ElementsValue, Transaction, type TxOutput } from 'liquidjs-lib';
 import { toHex } from '../../bitcoin/bytes.ts';
-import { isConfidentialOutput, unblindOutput, UnblindError, type Unblinded } from './unblind.ts';
+import { isConfidentialOutput, unblindOutput, UnblindError, type Unblinded } from '../../../chains/liquid/unblind.ts';
 import type { Zkp } from './network.ts';
 
 export interface UnspentBlindingFields {

@@ -11,6 +11,7 @@ import { createLogger } from '../../../../src/log/index.ts';
 import { SwapWallet } from '../../../helpers/swap-wallet.ts';
 import { DevnetChain } from './chain.ts';
 import { LightningNodes } from './lightning.ts';
+import { ephemeralPorts } from '../../../helpers/ports.ts';
 
 export interface World {
   ferry: Ferry;
@@ -30,7 +31,7 @@ export interface WorldOptions {
 
 export async function startWorld(options: WorldOptions = {}): Promise<World> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ferry-scenario-'));
-  const config = loadConfig({ env: { FERRY_DATA_DIR: dataDir, FERRY_API_PORT: '0', FERRY_DEVNET_BITCOIN_PORT: '0' } });
+  const config = loadConfig({ env: { FERRY_DATA_DIR: dataDir, ...ephemeralPorts } });
   // A fast watcher keeps each scenario step to a fraction of a second.
   config.bitcoin.pollIntervalMs = 100;
   if (options.claimDelayMs !== undefined) config.swap.claimDelayMs = options.claimDelayMs;

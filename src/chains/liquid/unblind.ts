@@ -1,8 +1,7 @@
 // Unblinding a confidential output with its blinding private key: ECDH with the output's nonce commitment gives
-// the range proof's rewind nonce, which recovers value, asset and both blinders (unblindrawtransaction, listunspent).
-import { AssetHash, ElementsValue, confidential, type TxOutput } from 'liquidjs-lib';
-import { toHex } from '../../bitcoin/bytes.ts';
-import type { Zkp } from './network.ts';
+// the range proof's rewind nonce, which recovers value, asset and both blinders. Ferry reads its swap lockups'
+// amounts this way; the devnet's Elements wallet answers unblindrawtransaction and listunspent with it.
+import { AssetHash, ElementsValue, confidential, type Secp256k1Interface, type TxOutput } from 'liquidjs-lib';
 
 export interface Unblinded {
   value: bigint; // sat
@@ -30,7 +29,7 @@ export const isConfidentialOutput = (output: TxOutput): boolean =>
  * Rewinds the output's range proof with the nonce ECDH(nonce commitment, blinding key) and checks the recovered
  * asset and blinder against the asset commitment; a wrong key (or a tampered proof) throws UnblindError.
  */
-export function unblindOutput(zkp: Zkp, output: TxOutput, blindingPrivateKey: Uint8Array): Unblinded {
+export function unblindOutput(zkp: Secp256k1Interface, output: TxOutput, blindingPrivateKey: Uint8Array): Unblinded {
   if (!isConfidentialOutput(output)) return explicitOutput(output);
   let result: confidential.UnblindOutputResult;
   try {
@@ -40,7 +39,7 @@ export function unblindOutput(zkp: Zkp, output: TxOutput, blindingPrivateKey: Ui
   }
   return {
     value: BigInt(result.value),
-    asset: toHex(Uint8Array.from(result.asset).reverse()),
+    asset: Buffer.from(result.asset).reverse().toString('hex'),
     valueBlinder: new Uint8Array(result.valueBlindingFactor),
     assetBlinder: new Uint8Array(result.assetBlindingFactor),
   };

@@ -1,0 +1,36 @@
+// secp256k1-zkp (the C library elementsd itself links, compiled to WebAssembly) for Liquid's confidential
+// transactions: blinding, range and surjection proofs, unblinding. It loads asynchronously, so every user — Ferry's
+// Liquid code, the client SDK and the devnet's Elements node — awaits this one shared instance, and boltz-core's
+// Liquid module, which keeps its own reference, is handed it once here.
+import zkpModule, { type Secp256k1ZKP } from '@vulpemventures/secp256k1-zkp';
+import * as liquid from 'boltz-core/dist/lib/liquid/index.js';
+import type { Secp256k1Interface } from 'liquidjs-lib';
+
+export type Zkp = Secp256k1ZKP;
+
+let instance: Promise<Zkp> | undefined;
+let ready: Zkp | undefined;
+
+export function loadZkp(): Promise<Zkp> {
+  // A CommonJS package: under Node's ESM the default import is module.exports, whose .default is the loader.
+  instance ??= zkpModule.default().then((zkp) => {
+    liquid.init(zkp);
+    ready = zkp;
+    return zkp;
+  });
+  return instance;
+}
+
+/** Loads secp256k1-zkp and initialises boltz-core's Liquid module: await it once before building Liquid spends. */
+export const initLiquid = async (): Promise<void> => {
+  await loadZkp();
+};
+
+/** The loaded instance, for synchronous code; throws before initLiquid (or loadZkp) has resolved. */
+export function zkp(): Zkp {
+  if (ready === undefined) throw new Error('secp256k1-zkp is not loaded: await initLiquid() first');
+  return ready;
+}
+
+/** The same library as liquidjs-lib declares it (its interface differs only in nullability). */
+export const zkpLib = (): Secp256k1Interface => zkp() as unknown as Secp256k1Interface;
