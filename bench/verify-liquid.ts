@@ -6,7 +6,8 @@
 // tampered copy of each kind must be rejected, so no failing (early-exit) path is ever timed.
 import { Transaction } from 'liquidjs-lib';
 import { verifyElementsTransaction, type ElementsPrevout } from '../src/devnet/elements/verify/index.ts';
-import { verifyAmounts, verifyRangeProof, verifySurjectionProof } from '../src/devnet/elements/verify/amounts.ts';
+import { verifyAmounts } from '../src/devnet/elements/verify/amounts.ts';
+import { verifyRangeProof, verifySurjectionProof } from '../src/devnet/elements/verify/proofs.ts';
 import { loadZkp, type Zkp } from '../src/chains/liquid/zkp.ts';
 import {
   claim,

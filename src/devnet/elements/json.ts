@@ -1,7 +1,7 @@
 // The JSON views elementsd's RPC gives of transactions, outputs, blocks (headers on common/header-json.ts) and
-// mempool entries: explicit outputs show value + asset, blinded ones their commitments.
+// mempool entries: explicit outputs show value + asset, blinded ones their commitments; inputs their issuances.
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { address as laddress, networks, type TxOutput } from 'liquidjs-lib';
+import { address as laddress, issuance as liquidIssuance, networks, type Transaction, type TxOutput } from 'liquidjs-lib';
 import { satToBtc } from '../bitcoin/amount.ts';
 import { classifyScript, descriptorWithChecksum, scriptToAsm } from '../bitcoin/script.ts';
 import { headerJson } from '../common/header-json.ts';
@@ -9,6 +9,7 @@ import type { ElementsBlockEntry } from './chain.ts';
 import type { ElementsMempoolEntry } from './mempool.ts';
 import type { ElementsNode } from './node.ts';
 import { explicitAsset, explicitValue, isFee, prevout, type ElementsTx } from './tx.ts';
+import { isNullIssuance, isReissuance, newIssuanceIds } from './verify/issuance.ts';
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 
@@ -54,6 +55,28 @@ export function outputAmountJson(out: TxOutput): Record<string, unknown> {
   };
 }
 
+const displayed = (bytes: Uint8Array): string => hex(Uint8Array.from(bytes).reverse());
+
+/** elementsd's vin "issuance": ids as displayed, each amount explicit (BTC-like) or as its commitment. */
+function issuanceJson(input: Transaction['ins'][number]): Record<string, unknown> {
+  const issuance = input.issuance!;
+  const reissue = isReissuance(issuance);
+  const ids = reissue ? undefined : newIssuanceIds(input);
+  const amount = (bytes: Uint8Array, name: string): Record<string, unknown> => {
+    if (bytes.length === 9 && bytes[0] === 0x01) return { [name]: satToBtc(Buffer.from(bytes).readBigUInt64BE(1)) };
+    return bytes.length === 33 ? { [`${name}commitment`]: hex(bytes) } : {};
+  };
+  return {
+    assetBlindingNonce: displayed(issuance.assetBlindingNonce),
+    assetEntropy: displayed(ids ? ids.entropy : issuance.assetEntropy),
+    isreissuance: reissue,
+    ...(ids ? { token: displayed(ids.token) } : {}),
+    asset: displayed(ids ? ids.asset : liquidIssuance.calculateAsset(issuance.assetEntropy)),
+    ...amount(issuance.assetAmount, 'assetamount'),
+    ...amount(issuance.tokenAmount, 'tokenamount'),
+  };
+}
+
 export function txToJson(etx: ElementsTx, options: { hex?: boolean } = {}): Record<string, unknown> {
   const { tx } = etx;
   const coinbase = tx.isCoinbase();
@@ -63,6 +86,7 @@ export function txToJson(etx: ElementsTx, options: { hex?: boolean } = {}): Reco
       ? { coinbase: hex(input.script) }
       : { txid, vout, scriptSig: { asm: scriptToAsm(input.script, true), hex: hex(input.script) }, is_pegin: input.isPegin === true };
     if (input.witness.length > 0) entry.txinwitness = input.witness.map(hex);
+    if (input.issuance && !isNullIssuance(input.issuance)) entry.issuance = issuanceJson(input);
     entry.sequence = input.sequence;
     return entry;
   });

@@ -5,6 +5,7 @@ import { startNodeRpcServer, walletManagementMethods, type NodeRpcServerOptions 
 import type { ElementsNode } from '../node.ts';
 import type { ElementsWalletManager } from '../wallet/manager.ts';
 import type { NodeWallet } from '../wallet/node-wallet.ts';
+import { assetMethods } from './assets.ts';
 import { blockchainMethods } from './blockchain.ts';
 import type { ElementsCallContext, ElementsMethodTable } from './context.ts';
 import { miningMethods } from './mining.ts';
@@ -16,9 +17,11 @@ import { walletMethods } from './wallet.ts';
 const methods: ElementsMethodTable = {
   ...blockchainMethods, ...rawTransactionMethods, ...miningMethods,
   ...walletManagementMethods<NodeWallet, ElementsCallContext>({ plainWalletsOnly: 'This devnet only creates plain wallets with private keys', warning: true }),
-  ...walletMethods, ...transactionMethods, ...unspentMethods,
+  ...walletMethods, ...transactionMethods, ...unspentMethods, ...assetMethods,
 };
-const walletMethodNames = new Set([...Object.keys(walletMethods), ...Object.keys(transactionMethods), ...Object.keys(unspentMethods), 'unloadwallet']);
+const walletMethodNames = new Set([
+  ...Object.keys(walletMethods), ...Object.keys(transactionMethods), ...Object.keys(unspentMethods), ...Object.keys(assetMethods), 'unloadwallet',
+]);
 
 export type ElementsRpcServerOptions = NodeRpcServerOptions<ElementsNode, ElementsWalletManager>;
 

@@ -1,19 +1,19 @@
 // elementsd's wallet RPCs on a loaded wallet: addresses and blinding keys, balances per asset (L-BTC shown by its
-// label "bitcoin"), sendtoaddress and unblindrawtransaction.
+// label "bitcoin", others by id), sendtoaddress in any asset (fee in L-BTC) and unblindrawtransaction.
 import { Transaction } from 'liquidjs-lib';
 import { isHex, toHex } from '../../bitcoin/bytes.ts';
 import {
-  RpcFailure, RPC_DESERIALIZATION_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_TYPE_ERROR, RPC_WALLET_ERROR,
+  RpcFailure, RPC_DESERIALIZATION_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_TYPE_ERROR,
 } from '../../bitcoin/rpc/errors.ts';
 import { amountArg, integerArg } from '../../bitcoin/rpc/params.ts';
 import { MIN_RELAY_SAT_PER_KVB } from '../accept.ts';
 import { decodeAddress, type DecodedAddress } from '../wallet/address.ts';
 import { ELEMENTS_ADDRESS_KINDS, type ElementsAddressKind } from '../wallet/keys.ts';
-import { POLICY_ASSET } from '../wallet/network.ts';
 import { payTo } from '../wallet/pay.ts';
 import { unblindTransaction } from '../wallet/views.ts';
 import { TxRejected } from '../node.ts';
 import { assetAmounts, type AssetBalances } from './amounts.ts';
+import { assetFromString, assetLabelArg } from './assets.ts';
 import type { ElementsMethodTable } from './context.ts';
 
 /** An address argument; elementsd's texts: getaddressinfo "Invalid address", others "Invalid Bitcoin address…". */
@@ -117,13 +117,19 @@ export const walletMethods: ElementsMethodTable = {
       { name: 'minconf', type: 'number' },
       { name: 'include_watchonly', type: 'bool' },
       { name: 'avoid_reuse', type: 'bool' },
+      { name: 'assetlabel', type: 'string' },
     ],
-    run: ([, minconf], ctx) => {
+    run: ([, minconf, , , assetlabel], ctx) => {
       const min = minconf === undefined ? 0 : integerArg(minconf, 'minconf');
       const sums: AssetBalances = new Map();
       for (const coin of ctx.wallet().unspent()) {
         if (coin.state !== 'trusted' || coin.confirmations < min) continue;
         sums.set(coin.unblinded.asset, (sums.get(coin.unblinded.asset) ?? 0n) + coin.unblinded.value);
+      }
+      // AmountMapToUniv: one asset's amount when named (0 for an unknown label), else every asset's.
+      if (assetlabel !== undefined && assetlabel !== '') {
+        const asset = assetFromString(assetlabel as string);
+        return Number((asset && sums.get(asset)) ?? 0n) / 1e8;
       }
       return assetAmounts(sums);
     },
@@ -150,13 +156,11 @@ export const walletMethods: ElementsMethodTable = {
       const to = addressArg(address, `Invalid Bitcoin address: ${String(address)}`);
       const sat = amountArg(amount);
       if (sat <= 0n) throw new RpcFailure(RPC_TYPE_ERROR, 'Invalid amount for send');
-      if (assetlabel !== undefined && assetlabel !== 'bitcoin' && assetlabel !== POLICY_ASSET) {
-        throw new RpcFailure(RPC_WALLET_ERROR, 'This devnet sends only the policy asset (L-BTC)');
-      }
+      const asset = assetLabelArg(assetlabel);
       // fee_rate is sat/vB; amountArg reads it with 8 decimals.
       const satPerKvB = feeRate === undefined ? MIN_RELAY_SAT_PER_KVB : (amountArg(feeRate) * 1000n) / 100_000_000n;
       try {
-        const txid = await payTo(ctx.node, wallet, { to, amount: sat, subtractFee: subtract === true }, satPerKvB);
+        const txid = await payTo(ctx.node, wallet, { to, amount: sat, asset, subtractFee: subtract === true }, satPerKvB);
         return verbose ? { txid, fee_reason: feeRate === undefined ? 'Fallback fee' : 'User-specified feerate' } : txid;
       } catch (error) {
         if (error instanceof TxRejected) throw new RpcFailure(error.code, error.message);

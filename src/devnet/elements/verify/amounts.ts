@@ -1,10 +1,12 @@
-// elementsd's VerifyAmounts (src/confidential_validation.cpp): the Pedersen balance of inputs and
-// outputs, every blinded output's range proof and every blinded asset's surjection proof.
-// Issuances and peg-ins are refused before this runs (see verifier.ts).
+// elementsd's VerifyAmounts (src/confidential_validation.cpp): the Pedersen balance of inputs (with the amounts
+// new issuances create, issuance.ts) and outputs, every blinded output's range proof and every blinded asset's
+// surjection proof. Reissuances and peg-ins are refused before this runs (see verifier.ts).
 import type { Transaction } from 'liquidjs-lib';
 import type { ElementsPrevout } from './index.ts';
 import { parseCommitment, tallyBalances, type CurvePoint } from './commitment.ts';
 import type { Zkp } from '../../../chains/liquid/zkp.ts';
+import { issuancePseudoInputs } from './issuance.ts';
+import { verifyRangeProof, verifySurjectionProof } from './proofs.ts';
 import { assetIdBytes, explicitAmount, isUnspendable, moneyRange, readAsset, readNonce, readValue, type Field } from './values.ts';
 
 const ZERO_BLINDER = new Uint8Array(32);
@@ -14,7 +16,7 @@ type Present = Exclude<Field, { kind: 'null' }>; // an explicit or committed fie
 /** Undefined when the amounts verify, else which check failed (elementsd reports them all alike). */
 export function verifyAmounts(zkp: Zkp, tx: Transaction, prevouts: ElementsPrevout[]): string | undefined {
   const inputs: CurvePoint[] = [];
-  const inputTags: Uint8Array[] = []; // surjection proof targets, in input order
+  const inputTags: Uint8Array[] = []; // surjection proof targets: each input, then its issuance's assets
   for (const [index, prevout] of prevouts.entries()) {
     const generator = 'asset' in prevout ? zkp.generator.generate(assetIdBytes(prevout.asset)) : prevout.assetCommitment;
     let commitment: Uint8Array | undefined;
@@ -29,6 +31,12 @@ export function verifyAmounts(zkp: Zkp, tx: Transaction, prevouts: ElementsPrevo
     if (point === undefined || parseCommitment(generator, 0x0a) === undefined) return `input ${index} has an invalid commitment`;
     inputs.push(point);
     inputTags.push(generator);
+    const issued = issuancePseudoInputs(zkp, tx, index);
+    if (typeof issued === 'string') return issued;
+    for (const { commitment: created, generator: tag } of issued) {
+      inputs.push(created);
+      inputTags.push(tag);
+    }
   }
 
   const outputs: CurvePoint[] = [];
@@ -93,24 +101,4 @@ export function verifyAmounts(zkp: Zkp, tx: Transaction, prevouts: ElementsPrevo
 
 function assetGenerator(zkp: Zkp, asset: Present): Uint8Array {
   return asset.kind === 'explicit' ? zkp.generator.generate(asset.bytes.subarray(1)) : asset.bytes;
-}
-
-/** CachingRangeProofChecker::VerifyRangeProof: the proof commits to the scriptPubKey too. */
-export function verifyRangeProof(zkp: Zkp, proof: Uint8Array, valueCommitment: Uint8Array, generator: Uint8Array, script: Uint8Array): boolean {
-  if (proof.length === 0) return false;
-  try {
-    if (!zkp.rangeproof.verify(proof, valueCommitment, generator, script)) return false;
-    // A spendable output must not be provably worth zero.
-    return !(BigInt(zkp.rangeproof.info(proof).minValue) === 0n && !isUnspendable(script));
-  } catch {
-    return false; // unparsable proof
-  }
-}
-
-export function verifySurjectionProof(zkp: Zkp, proof: Uint8Array, inputTags: Uint8Array[], outputTag: Uint8Array): boolean {
-  try {
-    return zkp.surjectionproof.verify(proof, inputTags, outputTag);
-  } catch {
-    return false;
-  }
 }

@@ -1,11 +1,13 @@
 // Building a confidential transaction from the wallet's coins: outputs to blinding keys get an asset commitment,
 // a Pedersen value commitment, a range proof rewindable through an ECDH nonce, and a surjection proof; others stay
 // explicit; the fee is an explicit output with an empty script. The last blinded output balances the blinders.
+// A new asset issuance (issuance.ts) rides on the first coin's input and pays its own outputs.
 import {
   AssetHash, Blinder, Creator, Pset, Transaction, Updater, ZKPGenerator, ZKPValidator, confidential,
   type OwnedInput, type TxOutput, type UpdaterOutput,
 } from 'liquidjs-lib';
 import { toHex } from '../../bitcoin/bytes.ts';
+import { addIssuance, blindsAmounts, issuedIds, issuedRecipients, resurjectOutputs, type IssuanceRequest } from './issuance.ts';
 import { POLICY_ASSET, type Zkp } from './network.ts';
 import type { Unblinded } from '../../../chains/liquid/unblind.ts';
 
@@ -28,6 +30,7 @@ export interface BuildRequest {
   recipients: Recipient[];
   fee: bigint; // sat of the policy asset, paid in the explicit fee output
   change?: { script: Uint8Array; blindingKey?: Uint8Array }; // where each asset's surplus goes
+  issuance?: IssuanceRequest; // a new asset issued on the first coin's input
 }
 
 /** An output of the built transaction with its opening (zero blinders when explicit). */
@@ -76,17 +79,21 @@ function withSecondBlinded(recipients: Recipient[], blindedCoin: boolean): Recip
 }
 
 export function buildBlindedPset(zkp: Zkp, request: BuildRequest): BuiltPset {
+  const { issuance } = request;
+  if (issuance && request.coins.length === 0) throw new Error('An issuance needs an input to issue from');
+  const issued = issuance ? issuedRecipients(issuedIds(request.coins[0], issuance), issuance) : [];
   const blindedCoin = request.coins.some((c) => c.unblinded.valueBlinder.some((b) => b !== 0));
-  const recipients = withSecondBlinded(withChange(request), blindedCoin);
-  if (blindedCoin && !recipients.some((r) => r.blindingKey)) {
-    throw new Error('A transaction spending blinded coins needs at least one blinded output');
+  const recipients = withSecondBlinded([...issued, ...withChange(request)], blindedCoin);
+  if ((blindedCoin || (issuance && blindsAmounts(issuance))) && !recipients.some((r) => r.blindingKey)) {
+    throw new Error('A transaction spending blinded coins or issuing blinded amounts needs at least one blinded output');
   }
   const pset = Creator.newPset();
-  const updater = new Updater(pset);
-  updater.addInputs(request.coins.map((c) => ({
+  new Updater(pset).addInputs(request.coins.map((c) => ({
     txid: c.txid, txIndex: c.vout, witnessUtxo: c.output,
     sighashType: isP2tr(c.output.script) ? Transaction.SIGHASH_DEFAULT : Transaction.SIGHASH_ALL,
   })));
+  if (issuance) addIssuance(pset, issuance);
+  const updater = new Updater(pset);
   const outputs: UpdaterOutput[] = recipients.map((r) => ({
     asset: r.asset ?? POLICY_ASSET,
     amount: Number(r.amount),
@@ -106,9 +113,13 @@ export function buildBlindedPset(zkp: Zkp, request: BuildRequest): BuiltPset {
   const nonces = new Map<number, Buffer>();
   if (recipients.some((r) => r.blindingKey)) {
     const generator = new ZKPGenerator(zkp, ZKPGenerator.WithOwnedInputs(owned));
+    const issuanceBlindingArgs = issuance && blindsAmounts(issuance)
+      ? generator.blindIssuances(pset, { 0: Buffer.from(issuance.blindingPrivateKey ?? ZERO32) })
+      : undefined;
     const blindingArgs = generator.blindOutputs(pset, Pset.ECCKeysGenerator(zkp.ecc));
     for (const args of blindingArgs) nonces.set(args.index, args.nonce);
-    new Blinder(pset, owned, new ZKPValidator(zkp), generator).blindLast({ outputBlindingArgs: blindingArgs });
+    new Blinder(pset, owned, new ZKPValidator(zkp), generator).blindLast({ issuanceBlindingArgs, outputBlindingArgs: blindingArgs });
+    if (issuance) resurjectOutputs(zkp, pset, owned, blindingArgs, issuance);
   }
   return { pset, outputs: openOutputs(zkp, pset, nonces) };
 }
