@@ -57,6 +57,20 @@ export class ClientTransactionError extends Error {
   }
 }
 
+/**
+ * Most inputs a transaction a client asks Ferry to sign may have: signing looks up every input's previous output
+ * (one node call each), so a huge batch would be a cheap way to keep the node and the swap's lock busy.
+ */
+export const MAX_CLIENT_INPUTS = 100;
+
+/** ClientTransactionError unless a client's transaction of `inputCount` inputs may be signed at input `index`. */
+export function checkClientInput(inputCount: number, index: number): void {
+  if (inputCount > MAX_CLIENT_INPUTS) {
+    throw new ClientTransactionError('tooManyInputs', `transaction has too many inputs: ${inputCount} (at most ${MAX_CLIENT_INPUTS})`);
+  }
+  if (!Number.isSafeInteger(index) || index < 0 || index >= inputCount) throw new ClientTransactionError('index', 'no such input');
+}
+
 /** What a chain's watcher offers: watched scripts and outpoints reported to subscribers, blocks and reorgs. */
 export interface ChainWatch {
   watchScript(scriptHex: string): void;

@@ -7,6 +7,7 @@ import { minerFee } from '../../swaps/amounts.ts';
 import { TYPICAL_VSIZE } from '../../swaps/pairs.ts';
 import {
   ClientTransactionError,
+  checkClientInput,
   type ChainBackend,
   type ClientSpend,
   type SignedTransaction,
@@ -33,12 +34,6 @@ import { addressOf, scriptOf } from './network.ts';
 import { satToBtcText, type CoreRpcClient } from '../core-rpc.ts';
 import { CoreFamilyBackend } from '../core-backend.ts';
 import type { ChainWatcher } from '../watcher/watcher.ts';
-
-/**
- * Most inputs a transaction a client asks Ferry to sign may have: signing looks up every input's previous output
- * (one node call each), so a huge batch would be a cheap way to keep the node and the swap's lock busy.
- */
-export const MAX_CLIENT_INPUTS = 100;
 
 /** Typical virtual sizes of Taproot swap transactions on Bitcoin (REFERENCE.md). */
 export const BITCOIN_SIZES: TypicalSizes = {
@@ -158,10 +153,7 @@ export class BitcoinBackend extends CoreFamilyBackend implements ChainBackend {
     } catch {
       throw new ClientTransactionError('unparsable', 'the transaction cannot be parsed');
     }
-    if (tx.inputsLength > MAX_CLIENT_INPUTS) {
-      throw new ClientTransactionError('tooManyInputs', `transaction has too many inputs: ${tx.inputsLength} (at most ${MAX_CLIENT_INPUTS})`);
-    }
-    if (!Number.isSafeInteger(index) || index < 0 || index >= tx.inputsLength) throw new ClientTransactionError('index', 'no such input');
+    checkClientInput(tx.inputsLength, index);
     const input = tx.getInput(index);
     return {
       input: { txid: hex.encode(input.txid!), vout: input.index! },

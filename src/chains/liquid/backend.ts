@@ -6,6 +6,7 @@ import { Transaction, type TxOutput } from 'liquidjs-lib';
 import type { Network, SwapMusig } from '../../keys/index.ts';
 import {
   ClientTransactionError,
+  checkClientInput,
   type ChainBackend,
   type ClientSpend,
   type SignedTransaction,
@@ -25,9 +26,6 @@ import { blindingKeyForScript } from './blinding.ts';
 import { deserializeLiquidTree, liquidSwapMusig, liquidSwapOutput, liquidSwapOutputKey, serializeLiquidTree } from './htlc.ts';
 import { confidentialAddress, decodeAddress, policyAsset } from './network.ts';
 import { clientSpendSighash, finishKeyPathSpend, keyPathDraft, scriptPathClaim, scriptPathRefund, type LiquidDestination, type LiquidLockup } from './spends.ts';
-
-/** Most inputs a transaction a client asks Ferry to sign may have (each is one node call). */
-const MAX_CLIENT_INPUTS = 100;
 
 /** Typical discounted virtual sizes of Liquid's Taproot swap transactions (REFERENCE.md). */
 export const LIQUID_SIZES: TypicalSizes = { claim: 181, serverLockup: 269, clientClaim: 193 };
@@ -149,10 +147,7 @@ export class LiquidBackend extends CoreFamilyBackend implements ChainBackend {
     } catch {
       throw new ClientTransactionError('unparsable', 'the transaction cannot be parsed');
     }
-    if (tx.ins.length > MAX_CLIENT_INPUTS) {
-      throw new ClientTransactionError('tooManyInputs', `transaction has too many inputs: ${tx.ins.length} (at most ${MAX_CLIENT_INPUTS})`);
-    }
-    if (!Number.isSafeInteger(index) || index < 0 || index >= tx.ins.length) throw new ClientTransactionError('index', 'no such input');
+    checkClientInput(tx.ins.length, index);
     const inputs = this.transactionInputs(txHex);
     return {
       input: { txid: inputs[index].txid, vout: inputs[index].vout },
