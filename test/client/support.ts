@@ -1,5 +1,6 @@
 // Ferry started in-process on ephemeral ports (devnet, engine, API), and the handles a test needs to see the
-// effects of a swap: the devnet's Bitcoin node and user wallet, and the Lightning nodes over LND REST.
+// effects of a swap: the devnet's Bitcoin and Elements nodes and user wallets, and the Lightning nodes over LND REST;
+// and following a swap to its end with the SDK, recording what happened.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { connect, createServer, type Server, type Socket } from 'node:net';
@@ -10,7 +11,8 @@ import { loadConfig } from '../../src/config/index.ts';
 import { startFerry, type Ferry } from '../../src/app.ts';
 import type { DevnetInfo } from '../../src/devnet/index.ts';
 import { LndRestClient } from '../../src/lightning/lnd/client.ts';
-import { addressOfScript } from '../../src/client/index.ts';
+import { addressOfScript, followSwap, type FollowEvent, type SwapClient, type SwapRecord } from '../../src/client/index.ts';
+import { unconfidentialAddress } from '../../src/chains/liquid/network.ts';
 import { Scripts } from 'boltz-core';
 import { createLogger } from '../../src/log/index.ts';
 import { ephemeralPorts } from '../helpers/ports.ts';
@@ -34,6 +36,12 @@ export interface Service {
   userBalance(): Promise<bigint>;
   /** Mines to an address outside every devnet wallet, so wallet balances move only by what a test does. */
   mine(blocks?: number): Promise<number>;
+  /** The devnet's Elements node (no wallet) and its user wallet; L-BTC in sat; mining like `mine`. */
+  elements: CoreRpcClient;
+  liquidUser: CoreRpcClient;
+  elementsRpcUrlWithCredentials: string;
+  liquidUserBalance(): Promise<bigint>;
+  mineLiquid(blocks?: number): Promise<number>;
   close(): Promise<void>;
   log: string[];
 }
@@ -54,11 +62,18 @@ export async function startService(settings: Record<string, string> = {}): Promi
   const { rpcUrl, rpcUser, rpcPassword, wallets } = info.bitcoin;
   const node = new CoreRpcClient({ url: rpcUrl, user: rpcUser, password: rpcPassword });
   const user = node.wallet(wallets.user);
-  const withCredentials = new URL(rpcUrl);
-  withCredentials.username = rpcUser;
-  withCredentials.password = rpcPassword;
-  // A regtest address nobody's wallet owns (P2WSH of OP_TRUE): block rewards go there.
-  const sink = addressOfScript(Scripts.p2wshOutput(Uint8Array.of(0x51)), 'regtest');
+  const withCredentials = (endpoint: DevnetInfo['bitcoin']) => {
+    const url = new URL(endpoint.rpcUrl);
+    url.username = endpoint.rpcUser;
+    url.password = endpoint.rpcPassword;
+    return url.toString().replace(/\/$/, '');
+  };
+  const elements = new CoreRpcClient({ url: info.elements.rpcUrl, user: info.elements.rpcUser, password: info.elements.rpcPassword });
+  const liquidUser = elements.wallet(info.elements.wallets.user);
+  // Regtest addresses nobody's wallet owns (P2WSH of OP_TRUE): block rewards go there.
+  const anyoneCanSpend = Scripts.p2wshOutput(Uint8Array.of(0x51));
+  const sink = addressOfScript(anyoneCanSpend, 'regtest');
+  const liquidSink = unconfidentialAddress(anyoneCanSpend, 'regtest');
   const lightning = (name: string) => new LndRestClient({ url: info.lightning[name].restUrl, macaroon: info.lightning[name].macaroon });
   return {
     ferry,
@@ -67,7 +82,10 @@ export async function startService(settings: Record<string, string> = {}): Promi
     info,
     node,
     user,
-    rpcUrlWithCredentials: withCredentials.toString().replace(/\/$/, ''),
+    rpcUrlWithCredentials: withCredentials(info.bitcoin),
+    elements,
+    liquidUser,
+    elementsRpcUrlWithCredentials: withCredentials(info.elements),
     lightning,
     async invoice(name, sat) {
       const response = await fetch(info.lightning[name].restUrl + '/v1/invoices', {
@@ -92,12 +110,38 @@ export async function startService(settings: Record<string, string> = {}): Promi
       await node.generateToAddress(blocks, sink);
       return node.getBlockCount();
     },
+    async liquidUserBalance() {
+      type Amounts = Record<'trusted' | 'untrusted_pending', { bitcoin?: number }>;
+      const { mine } = await liquidUser.call<{ mine: Amounts }>('getbalances');
+      return btcToSat(mine.trusted.bitcoin ?? 0) + btcToSat(mine.untrusted_pending.bitcoin ?? 0);
+    },
+    async mineLiquid(blocks = 1) {
+      await elements.generateToAddress(blocks, liquidSink);
+      return elements.getBlockCount();
+    },
     async close() {
       await ferry.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
     log,
   };
+}
+
+/** Follows a swap to its end with a fresh status stream; returns the result and every event. */
+export async function followToEnd(client: SwapClient, record: SwapRecord, options: { destination: string; cooperative?: boolean }) {
+  const stream = client.statusStream({ pollIntervalMs: 200 });
+  const events: FollowEvent[] = [];
+  try {
+    const result = await followSwap(client, record, {
+      stream,
+      destination: async () => options.destination,
+      cooperative: options.cooperative,
+      onEvent: (event) => events.push(event),
+    });
+    return { result, events };
+  } finally {
+    stream.close();
+  }
 }
 
 /**

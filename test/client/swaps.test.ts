@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { hex } from '@scure/base';
 import { satToBtc } from '../../src/chains/core-rpc.ts';
-import { ClientStore, SwapClient, VerificationError, followSwap, type FollowEvent, type StatusUpdate } from '../../src/client/index.ts';
-import { FlakyProxy, TamperingProxy, startService, temporaryDir, type Service } from './support.ts';
+import { ClientStore, SwapClient, VerificationError, followSwap, type StatusUpdate } from '../../src/client/index.ts';
+import { FlakyProxy, TamperingProxy, followToEnd, startService, temporaryDir, type Service } from './support.ts';
 
 describe('client SDK against Ferry', () => {
   let service: Service;
@@ -23,21 +23,7 @@ describe('client SDK against Ferry', () => {
     await service?.close();
   });
 
-  async function follow(record: Parameters<typeof followSwap>[1], options: { destination: string; cooperative?: boolean }) {
-    const stream = client.statusStream({ pollIntervalMs: 200 });
-    const events: FollowEvent[] = [];
-    try {
-      const result = await followSwap(client, record, {
-        stream,
-        destination: async () => options.destination,
-        cooperative: options.cooperative,
-        onEvent: (event) => events.push(event),
-      });
-      return { result, events };
-    } finally {
-      stream.close();
-    }
-  }
+  const follow = (record: Parameters<typeof followSwap>[1], options: { destination: string; cooperative?: boolean }) => followToEnd(client, record, options);
 
   test('reverse swap: alice pays the invoice, the client claims through the key path into the user wallet', async () => {
     const aliceBefore = await service.channelBalance('alice');
