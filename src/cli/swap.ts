@@ -13,10 +13,10 @@ import { btc, createOutput, describeStatus, printFollowEvent, type Output } from
 import { currencyFlag, stringFlag, swapContext, type Flags, type SwapContext } from './swap-context.ts';
 
 export const swapUsage = `swaps (the client side; keys and preimages stay in the client store):
-  ferry swap reverse --amount SATS [--to C] [--address A]   Lightning → chain C (BTC, default, or L-BTC): prints an
-                                                   invoice to pay, then claims on chain
-  ferry swap submarine --invoice INVOICE [--from C]   chain C (BTC or L-BTC) → Lightning: prints the address and
-                                                   amount to send
+  ferry swap reverse --amount SATS [--to C] [--address A]
+                                                   Lightning → chain C: prints an invoice to pay, then claims on chain
+  ferry swap submarine --invoice INVOICE [--from C]
+                                                   chain C → Lightning: prints the address and amount to send
   ferry swap status ID [--follow]                  the swap's status (--follow: every change until it ends)
   ferry swap claim ID [--address A]                resume a swap: claim a reverse swap, co-sign a submarine claim
   ferry swap refund ID | --file FILE [--address A] [--lockup TXID]   refund a failed submarine swap
@@ -25,8 +25,8 @@ export const swapUsage = `swaps (the client side; keys and preimages stay in the
   FERRY_CLIENT_DIR; default ~/.ferry-client), --json (one JSON object per line), --no-wait (exit after
   creating), --script-path (do not ask the service to sign), --no-refund (leave a failed swap for
   \`ferry swap refund\`), --bitcoin-rpc URL / --elements-rpc URL (a Bitcoin / Elements node for BTC / L-BTC chain
-  data and broadcasts instead of the service), --fee-rate SAT_PER_VBYTE. Claims and refunds pay to --address (for
-  L-BTC a confidential Liquid address), else to the devnet's user wallet.
+  data and broadcasts instead of the service), --fee-rate SAT_PER_VBYTE. C is BTC (the default) or L-BTC (Liquid).
+  Claims and refunds pay to --address (for L-BTC a confidential Liquid address), else to the devnet's user wallet.
 `;
 
 function positiveInteger(text: string | undefined, what: string): number {
@@ -150,7 +150,7 @@ async function reverse(context: SwapContext, flags: Flags, output: Output): Prom
     [
       `swap ${record.id} created (reverse): pay this invoice of ${record.invoiceAmount} sat`,
       `  ${record.invoice}`,
-      `  the service then locks ${record.onchainAmount} sat on ${record.currency}, claimed (minus the claim fee) to ${destination}`,
+      `  the service then locks ${record.onchainAmount} sat on chain (${record.currency}), claimed (minus the claim fee) to ${destination}`,
     ].join('\n'),
   );
   return flags['no-wait'] === true ? 0 : follow(context, record, flags, output);
