@@ -10,7 +10,7 @@ import { equalBytes, fromHex, keyPairOf, publicKeyFromHex, sha256 } from './keys
 import { signServiceClaim, signTogether, type SwapSigner } from './musig.ts';
 import type { NetworkName } from './network.ts';
 import type { ReverseRecord, SpendPath, SubmarineRecord, SwapRecord } from './records.ts';
-import type { BuiltTransaction } from '../chains/bitcoin/spends.ts';
+import type { BuiltTransaction } from '../chains/backend.ts';
 
 /** Our side of a stored swap's output: keys, tree, chain, and what the chain derives from them. */
 export interface SwapOwner extends SwapSigner {

@@ -3,8 +3,7 @@
 // addresses, finding and unblinding a lockup, and the claim and refund builders of src/chains/<chain>/. The flows
 // (verify, claim, refund, co-sign) are written once over this interface.
 import type { TxOutput } from 'liquidjs-lib';
-import type { SwapOutputTerms } from '../../chains/backend.ts';
-import type { BuiltTransaction, FeeChoice } from '../../chains/bitcoin/spends.ts';
+import type { BuiltTransaction, FeeChoice, SwapOutputTerms } from '../../chains/backend.ts';
 import type { SwapMusig, TaprootSwapKey } from '../../keys/index.ts';
 import type { NetworkName } from '../network.ts';
 import type { SwapTree } from '../taproot.ts';
@@ -69,7 +68,10 @@ export interface SwapChain {
   outputKey(servicePublicKey: Uint8Array, clientPublicKey: Uint8Array, tree: SwapTree): TaprootSwapKey;
   /** MuSig2 of [service, client] with our private key, tweaked likewise. */
   musig(privateKey: Uint8Array, servicePublicKey: Uint8Array, clientPublicKey: Uint8Array, tree: SwapTree): SwapMusig;
-  /** The output of `txHex` paying `script`, opened with the blinding key on Liquid (VerificationError when it cannot be). */
+  /**
+   * The output of `txHex` paying `script`, opened with the blinding key on Liquid (VerificationError when it cannot
+   * be, or holds another asset). Asynchronous: Liquid loads secp256k1-zkp here, which the spends below need.
+   */
   findLockup(txHex: string, script: Uint8Array, network: NetworkName, blindingKey?: Uint8Array): Promise<Lockup | undefined>;
   keyPathDraft(spend: Spend): KeyPathDraft;
   scriptPathClaim(spend: ScriptSpend & { preimage: Uint8Array }): BuiltTransaction;
