@@ -12,7 +12,10 @@ export interface FeeFloor {
   minimum: number;
 }
 
-const BITCOIN_FEES: FeeFloor = { fallback: FALLBACK_SAT_PER_VBYTE, minimum: 1 };
+export const BITCOIN_FEES: FeeFloor = { fallback: FALLBACK_SAT_PER_VBYTE, minimum: 1 };
+
+/** Liquid's relay floor, 0.1 sat/vB, is also the estimate while the node has none. */
+export const LIQUID_FEES: FeeFloor = { fallback: 0.1, minimum: 0.1 };
 
 /** sat/vbyte for confirmation within two blocks, at least the floor's minimum, to a thousandth. */
 export async function estimateFeeRate(rpc: CoreRpcClient, floor: FeeFloor = BITCOIN_FEES): Promise<number> {

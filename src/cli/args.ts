@@ -30,5 +30,5 @@ export function parseArgs(argv: string[]): Args {
 const valued = new Set([
   'config', 'data-dir', 'node', 'memo', 'wallet', 'chain',
   // ferry swap
-  'service', 'client-dir', 'address', 'amount', 'onchain-amount', 'invoice', 'file', 'lockup', 'network', 'bitcoin-rpc', 'fee-rate',
+  'service', 'client-dir', 'address', 'amount', 'onchain-amount', 'invoice', 'file', 'lockup', 'network', 'bitcoin-rpc', 'elements-rpc', 'fee-rate', 'from', 'to',
 ]);

@@ -1,12 +1,14 @@
-// The setting of a `ferry swap` command: which service, which client store, which chain source, and where
-// claims and refunds pay to — from flags, the environment, and the devnet when one is running.
-import { CoreRpcClient } from '../chains/core-rpc.ts';
-import { BitcoinCoreChain, type ChainSource } from '../client/chain.ts';
+// The setting of a `ferry swap` command: which service, which client store, which chain sources (--bitcoin-rpc,
+// --elements-rpc), and where claims and refunds pay to — from flags, the environment, and the devnet when one is
+// running — checked against the chain of each swap's currency.
+import { BitcoinCoreChain, ElementsChain, type ChainSource } from '../client/chain.ts';
+import { SWAP_CURRENCIES, destinationOf, swapChain } from '../client/chains/index.ts';
 import { SwapClient } from '../client/client.ts';
-import { NETWORK_NAMES, scriptOfAddress, type NetworkName } from '../client/network.ts';
+import { NETWORK_NAMES, type NetworkName } from '../client/network.ts';
 import { ClientStore, defaultClientDir } from '../client/store.ts';
 import type { FerryConfig } from '../config/index.ts';
 import { readDevnetInfo } from '../devnet/index.ts';
+import { chainRpc, walletNames, type DevnetChain } from './devnet-chains.ts';
 import { UsageError } from './devnet-tools.ts';
 
 export type Flags = Record<string, string | true>;
@@ -19,37 +21,55 @@ export function stringFlag(flags: Flags, name: string): string | undefined {
   return value;
 }
 
+/** --from / --to: the swap's chain currency, BTC unless given. */
+export function currencyFlag(flags: Flags, name: 'from' | 'to'): string {
+  const value = stringFlag(flags, name) ?? 'BTC';
+  if (!SWAP_CURRENCIES.includes(value)) throw new UsageError(`--${name} must be ${SWAP_CURRENCIES.join(' or ')}, not ${value}`);
+  return value;
+}
+
 export interface SwapContext {
   store: ClientStore;
   network: NetworkName;
   /** --service, else FERRY_SERVICE_URL, else the record's service, else http://127.0.0.1:9001. */
   serviceUrl(recorded?: string): string;
   client(recordedServiceUrl?: string): SwapClient;
-  /** Where claims and refunds pay: --address, else a fresh address of the devnet's user wallet. */
-  destination(): Promise<string>;
+  /** UsageError unless --address, when given, is one a swap on `currency` can pay to. */
+  checkAddress(currency: string): void;
+  /** Where claims and refunds of a swap on `currency` pay: --address, else a fresh address of the devnet's user wallet. */
+  destination(currency: string): Promise<string>;
 }
 
 export function swapContext(flags: Flags, config: FerryConfig, env: Record<string, string | undefined> = process.env): SwapContext {
   const store = new ClientStore(stringFlag(flags, 'client-dir') ?? defaultClientDir(env));
   const network = (stringFlag(flags, 'network') ?? config.network) as NetworkName;
   if (!NETWORK_NAMES.includes(network)) throw new UsageError(`--network must be one of ${NETWORK_NAMES.join(', ')}`);
-  const rpcUrl = stringFlag(flags, 'bitcoin-rpc');
-  const chain: ChainSource | undefined = rpcUrl !== undefined ? new BitcoinCoreChain(rpcUrl) : undefined;
+  const nodes: [string, new (url: string) => ChainSource][] = [
+    ['bitcoin-rpc', BitcoinCoreChain],
+    ['elements-rpc', ElementsChain],
+  ];
+  const chains = nodes.flatMap(([flag, Source]) => {
+    const url = stringFlag(flags, flag);
+    return url === undefined ? [] : [new Source(url)];
+  });
   const serviceUrl = (recorded?: string) => stringFlag(flags, 'service') ?? env.FERRY_SERVICE_URL ?? recorded ?? DEFAULT_SERVICE_URL;
   const address = stringFlag(flags, 'address');
-  if (address !== undefined) {
+  const checkAddress = (currency: string) => {
+    if (address === undefined) return;
     try {
-      scriptOfAddress(address, network);
+      destinationOf(swapChain(currency), address, network);
     } catch (error) {
       throw new UsageError(`--address: ${(error as Error).message}`);
     }
-  }
+  };
   return {
     store,
     network,
     serviceUrl,
-    client: (recorded) => new SwapClient({ serviceUrl: serviceUrl(recorded), network, store, chain }),
-    async destination() {
+    client: (recorded) => new SwapClient({ serviceUrl: serviceUrl(recorded), network, store, chain: chains }),
+    checkAddress,
+    async destination(currency) {
+      checkAddress(currency);
       if (address !== undefined) return address;
       let info;
       try {
@@ -57,8 +77,9 @@ export function swapContext(flags: Flags, config: FerryConfig, env: Record<strin
       } catch {
         throw new UsageError(`where should the coins go? Give --address ADDRESS (no devnet found in ${config.dataDir} to pay to)`);
       }
-      const { rpcUrl: url, rpcUser: user, rpcPassword: password, wallets } = info.bitcoin;
-      return new CoreRpcClient({ url, user, password, wallet: wallets.user }).getNewAddress('', 'bech32');
+      // The devnet's chains are named by the currencies swaps use (BTC, L-BTC); an L-BTC wallet answers a confidential address.
+      const chain = currency as DevnetChain;
+      return chainRpc(info, chain, walletNames(info, chain).user).getNewAddress('', 'bech32');
     },
   };
 }

@@ -34,7 +34,7 @@ export function describeStatus(record: SwapRecord, update: StatusUpdate): string
     case 'swap.created':
       return submarine ? 'waiting for the invoice' : 'waiting for the invoice to be paid';
     case 'invoice.set':
-      return record.type === 'submarine' ? `waiting for ${btc(record.expectedAmount)} BTC to ${record.lockupAddress}` : 'the invoice is set';
+      return record.type === 'submarine' ? `waiting for ${btc(record.expectedAmount)} ${record.currency} to ${record.lockupAddress}` : 'the invoice is set';
     case 'transaction.mempool':
       if (!submarine) return `the service locked the coins in ${tx ? short(tx) : 'a transaction'} (unconfirmed)`;
       return `lockup ${tx ? short(tx) : ''} is in the mempool` + (update.zeroConfRejected ? ': waiting for a confirmation' : '');

@@ -1,18 +1,22 @@
-// `ferry swap`: submarine and reverse swaps from the command line, on top of the client SDK (src/client).
+// `ferry swap`: submarine and reverse swaps from the command line, on top of the client SDK (src/client), on
+// Bitcoin (BTC) or Liquid (L-BTC): --from picks a submarine swap's chain, --to a reverse swap's.
 import { ServiceUnreachableError, VerificationError } from '../client/errors.ts';
 import { followSwap, type FollowResult } from '../client/follow.ts';
 import { noteStatus, type SwapRecord } from '../client/records.ts';
+import { swapChain } from '../client/chains/index.ts';
 import { readRefundFile } from '../client/refund-file.ts';
 import type { RefundResult } from '../client/refund.ts';
 import { FINAL_STATUSES } from '../client/types.ts';
 import type { FerryConfig } from '../config/index.ts';
 import { UsageError } from './devnet-tools.ts';
 import { btc, createOutput, describeStatus, printFollowEvent, type Output } from './swap-output.ts';
-import { stringFlag, swapContext, type Flags, type SwapContext } from './swap-context.ts';
+import { currencyFlag, stringFlag, swapContext, type Flags, type SwapContext } from './swap-context.ts';
 
 export const swapUsage = `swaps (the client side; keys and preimages stay in the client store):
-  ferry swap reverse --amount SATS [--address A]   Lightning → chain: prints an invoice to pay, then claims on chain
-  ferry swap submarine --invoice INVOICE           chain → Lightning: prints the address and amount to send
+  ferry swap reverse --amount SATS [--to C] [--address A]
+                                                   Lightning → chain C: prints an invoice to pay, then claims on chain
+  ferry swap submarine --invoice INVOICE [--from C]
+                                                   chain C → Lightning: prints the address and amount to send
   ferry swap status ID [--follow]                  the swap's status (--follow: every change until it ends)
   ferry swap claim ID [--address A]                resume a swap: claim a reverse swap, co-sign a submarine claim
   ferry swap refund ID | --file FILE [--address A] [--lockup TXID]   refund a failed submarine swap
@@ -20,8 +24,9 @@ export const swapUsage = `swaps (the client side; keys and preimages stay in the
   swap options: --service URL (or FERRY_SERVICE_URL; default http://127.0.0.1:9001), --client-dir DIR (or
   FERRY_CLIENT_DIR; default ~/.ferry-client), --json (one JSON object per line), --no-wait (exit after
   creating), --script-path (do not ask the service to sign), --no-refund (leave a failed swap for
-  \`ferry swap refund\`), --bitcoin-rpc URL (a node for chain data and broadcasts instead of the service),
-  --fee-rate SAT_PER_VBYTE. Claims and refunds pay to --address, else to the devnet's user wallet.
+  \`ferry swap refund\`), --bitcoin-rpc URL / --elements-rpc URL (a Bitcoin / Elements node for BTC / L-BTC chain
+  data and broadcasts instead of the service), --fee-rate SAT_PER_VBYTE. C is BTC (the default) or L-BTC (Liquid).
+  Claims and refunds pay to --address (for L-BTC a confidential Liquid address), else to the devnet's user wallet.
 `;
 
 function positiveInteger(text: string | undefined, what: string): number {
@@ -31,16 +36,24 @@ function positiveInteger(text: string | undefined, what: string): number {
   return Number(text);
 }
 
-function feeRateOf(flags: Flags): number | undefined {
+/** --fee-rate, at least the relay floor of the swap's chain (1 sat/vB on Bitcoin, 0.1 on Liquid). */
+function feeRateOf(flags: Flags, currency: string): number | undefined {
   const text = stringFlag(flags, 'fee-rate');
   if (text === undefined) return undefined;
   const rate = Number(text);
-  if (!(rate >= 1)) throw new UsageError('--fee-rate must be a number of sat/vbyte, at least 1');
+  const { minFeeRate } = swapChain(currency);
+  if (!(rate >= minFeeRate)) throw new UsageError(`--fee-rate must be a number of sat/vbyte, at least ${minFeeRate} on ${currency}`);
   return rate;
+}
+
+/** A flag that belongs to the other kind of swap. */
+function refuseFlag(flags: Flags, name: string, why: string): void {
+  if (flags[name] !== undefined) throw new UsageError(`--${name}: ${why}`);
 }
 
 /** Follows a swap to its end, printing each step; Ctrl-C stops following (the swap is safe in the store). */
 async function follow(context: SwapContext, record: SwapRecord, flags: Flags, output: Output): Promise<number> {
+  const feeRate = feeRateOf(flags, record.currency);
   const client = context.client(record.serviceUrl);
   const stream = client.statusStream({ pollIntervalMs: 2_000 });
   let lastConnectionProblem = '';
@@ -56,10 +69,10 @@ async function follow(context: SwapContext, record: SwapRecord, flags: Flags, ou
   try {
     result = await followSwap(client, record, {
       stream,
-      destination: () => context.destination(),
+      destination: () => context.destination(record.currency),
       cooperative: flags['script-path'] !== true,
       refund: flags['no-refund'] !== true,
-      feeRate: feeRateOf(flags),
+      feeRate,
       signal: stop.signal,
       onEvent: (event) => printFollowEvent(output, record, event),
     });
@@ -80,13 +93,18 @@ async function follow(context: SwapContext, record: SwapRecord, flags: Flags, ou
 
 async function submarine(context: SwapContext, flags: Flags, output: Output): Promise<number> {
   const invoice = stringFlag(flags, 'invoice');
-  if (invoice === undefined) throw new UsageError('usage: ferry swap submarine --invoice INVOICE');
-  const record = await context.client().createSubmarine({ invoice });
+  if (invoice === undefined) throw new UsageError('usage: ferry swap submarine --invoice INVOICE [--from BTC|L-BTC]');
+  refuseFlag(flags, 'to', 'a submarine swap pays Lightning; --from names the chain it is paid from');
+  const currency = currencyFlag(flags, 'from');
+  context.checkAddress(currency);
+  feeRateOf(flags, currency);
+  const record = await context.client().createSubmarine({ invoice, currency });
   output.event(
     'created',
     {
       id: record.id,
       type: record.type,
+      currency: record.currency,
       address: record.lockupAddress,
       expectedAmount: record.expectedAmount,
       amountBtc: btc(record.expectedAmount),
@@ -97,7 +115,7 @@ async function submarine(context: SwapContext, flags: Flags, output: Output): Pr
     },
     [
       `swap ${record.id} created (submarine): the service pays your invoice of ${record.invoiceAmount} sat once you send`,
-      `  ${record.expectedAmount} sat (${btc(record.expectedAmount)} BTC) to ${record.lockupAddress}`,
+      `  ${record.expectedAmount} sat (${btc(record.expectedAmount)} ${record.currency}) to ${record.lockupAddress}`,
       `  refund file: ${record.refundFiles?.json} (and .png); a refund without the service is possible from block ${record.timeoutBlockHeight}`,
     ].join('\n'),
   );
@@ -107,11 +125,14 @@ async function submarine(context: SwapContext, flags: Flags, output: Output): Pr
 async function reverse(context: SwapContext, flags: Flags, output: Output): Promise<number> {
   const amount = stringFlag(flags, 'amount');
   const onchain = stringFlag(flags, 'onchain-amount');
-  if ((amount === undefined) === (onchain === undefined)) throw new UsageError('usage: ferry swap reverse --amount SATS (or --onchain-amount SATS)');
+  if ((amount === undefined) === (onchain === undefined)) throw new UsageError('usage: ferry swap reverse --amount SATS (or --onchain-amount SATS) [--to BTC|L-BTC]');
+  refuseFlag(flags, 'from', 'a reverse swap is paid from Lightning; --to names the chain it pays to');
+  const currency = currencyFlag(flags, 'to');
   const request = amount !== undefined ? { invoiceAmount: positiveInteger(amount, '--amount') } : { onchainAmount: positiveInteger(onchain, '--onchain-amount') };
+  feeRateOf(flags, currency);
   // Ask where the coins go before anything is created: a missing address should fail now, not after paying.
-  const destination = await context.destination();
-  const record = await context.client().createReverse(request);
+  const destination = await context.destination(currency);
+  const record = await context.client().createReverse({ ...request, currency });
   record.destination = destination;
   context.store.save(record);
   output.event(
@@ -119,6 +140,7 @@ async function reverse(context: SwapContext, flags: Flags, output: Output): Prom
     {
       id: record.id,
       type: record.type,
+      currency: record.currency,
       invoice: record.invoice,
       invoiceAmount: record.invoiceAmount,
       onchainAmount: record.onchainAmount,
@@ -128,7 +150,7 @@ async function reverse(context: SwapContext, flags: Flags, output: Output): Prom
     [
       `swap ${record.id} created (reverse): pay this invoice of ${record.invoiceAmount} sat`,
       `  ${record.invoice}`,
-      `  the service then locks ${record.onchainAmount} sat on chain, claimed (minus the claim fee) to ${destination}`,
+      `  the service then locks ${record.onchainAmount} sat on chain (${record.currency}), claimed (minus the claim fee) to ${destination}`,
     ].join('\n'),
   );
   return flags['no-wait'] === true ? 0 : follow(context, record, flags, output);
@@ -162,7 +184,9 @@ async function status(context: SwapContext, id: string | undefined, flags: Flags
 
 async function claim(context: SwapContext, id: string | undefined, flags: Flags, output: Output): Promise<number> {
   if (id === undefined) throw new UsageError('usage: ferry swap claim ID [--address A]');
-  return follow(context, context.store.load(id), flags, output);
+  const record = context.store.load(id);
+  context.checkAddress(record.currency);
+  return follow(context, record, flags, output);
 }
 
 function printRefund(output: Output, id: string, refund: RefundResult): void {
@@ -177,19 +201,20 @@ function printRefund(output: Output, id: string, refund: RefundResult): void {
 async function refund(context: SwapContext, id: string | undefined, flags: Flags, output: Output): Promise<number> {
   const file = stringFlag(flags, 'file');
   if ((id === undefined) === (file === undefined)) throw new UsageError('usage: ferry swap refund ID, or ferry swap refund --file FILE');
-  const options = {
-    destination: await context.destination(),
+  const optionsFor = async (currency: string) => ({
+    destination: await context.destination(currency),
     cooperative: flags['script-path'] !== true,
     lockupTxid: stringFlag(flags, 'lockup'),
-    feeRate: feeRateOf(flags),
-  };
+    feeRate: feeRateOf(flags, currency),
+  });
   if (id !== undefined) {
     const record = context.store.load(id);
     if (record.type !== 'submarine') throw new UsageError(`swap ${id} is a ${record.type} swap: only submarine swaps are refunded`);
-    printRefund(output, id, await context.client(record.serviceUrl).refund(record, options));
+    printRefund(output, id, await context.client(record.serviceUrl).refund(record, await optionsFor(record.currency)));
     return 0;
   }
   const refundFile = readRefundFile(file!);
+  const options = await optionsFor(refundFile.currency);
   const known = context.store.has(refundFile.id) ? context.store.load(refundFile.id) : undefined;
   const client = context.client(known?.serviceUrl);
   const result = await client.refundFromFile(refundFile, { ...options, lockupTxid: options.lockupTxid ?? known?.lockup?.txid });
@@ -202,7 +227,7 @@ async function refund(context: SwapContext, id: string | undefined, flags: Flags
 }
 
 function summary(record: SwapRecord): Record<string, unknown> {
-  const base = { id: record.id, type: record.type, status: record.status ?? null, createdAt: record.createdAt, serviceUrl: record.serviceUrl };
+  const base = { id: record.id, type: record.type, currency: record.currency, status: record.status ?? null, createdAt: record.createdAt, serviceUrl: record.serviceUrl };
   return record.type === 'submarine'
     ? { ...base, invoiceAmount: record.invoiceAmount, expectedAmount: record.expectedAmount, address: record.lockupAddress, refund: record.refund?.txid ?? null }
     : { ...base, invoiceAmount: record.invoiceAmount, onchainAmount: record.onchainAmount, claim: record.claim?.txid ?? null };
@@ -221,7 +246,7 @@ function list(context: SwapContext, output: Output): number {
   for (const record of records) {
     const amount = `${record.invoiceAmount} sat`;
     const spent = record.type === 'submarine' ? (record.refund ? ` refunded ${record.refund.txid}` : '') : record.claim ? ` claimed ${record.claim.txid}` : '';
-    output.event('swap', summary(record), `${record.id}  ${record.type.padEnd(9)}  ${amount.padStart(13)}  ${(record.status ?? 'unknown').padEnd(25)}  ${record.createdAt}${spent}`);
+    output.event('swap', summary(record), `${record.id}  ${record.type.padEnd(9)}  ${record.currency.padEnd(5)}  ${amount.padStart(13)}  ${(record.status ?? 'unknown').padEnd(25)}  ${record.createdAt}${spent}`);
   }
   return 0;
 }
@@ -254,8 +279,8 @@ export async function runSwapCommand(sub: string | undefined, args: string[], fl
     }
     const prefix = error instanceof VerificationError ? 'refused the service answer: ' : '';
     let text = error instanceof Error ? error.message : String(error);
-    if (error instanceof ServiceUnreachableError && sub === 'refund' && flags['bitcoin-rpc'] === undefined) {
-      text += ' (without the service, give --bitcoin-rpc http://user:password@host:port of a Bitcoin node)';
+    if (error instanceof ServiceUnreachableError && sub === 'refund' && flags['bitcoin-rpc'] === undefined && flags['elements-rpc'] === undefined) {
+      text += ' (without the service, give --bitcoin-rpc or, for L-BTC, --elements-rpc http://user:password@host:port of a node)';
     }
     output.problem(`ferry swap ${sub}: ${prefix}${text}`);
     return 1;

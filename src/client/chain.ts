@@ -1,10 +1,13 @@
-// Where the client reads the chain and broadcasts: through the swap service's chain endpoints by default, or
-// straight from a Bitcoin Core node — which is what still works when the service is gone.
-import { estimateFeeRate } from '../chains/core-fees.ts';
+// Where the client reads a chain and broadcasts: through the swap service's chain endpoints by default, or
+// straight from a node of Bitcoin Core's family — bitcoind for BTC, elementsd for L-BTC (same JSON-RPC) — which is
+// what still works when the service is gone.
+import { BITCOIN_FEES, LIQUID_FEES, estimateFeeRate, type FeeFloor } from '../chains/core-fees.ts';
 import { CoreRpcClient } from '../chains/core-rpc.ts';
 import type { ServiceApi } from './api.ts';
 
 export interface ChainSource {
+  /** The chain's currency: BTC or L-BTC. */
+  readonly currency: string;
   /** For messages: where the data comes from. */
   readonly description: string;
   height(): Promise<number>;
@@ -20,7 +23,7 @@ export class ServiceChain implements ChainSource {
 
   constructor(
     private readonly api: ServiceApi,
-    private readonly currency = 'BTC',
+    readonly currency = 'BTC',
   ) {
     this.description = `the swap service at ${api.url}`;
   }
@@ -42,19 +45,25 @@ export class ServiceChain implements ChainSource {
   }
 }
 
-/** A Bitcoin Core node over JSON-RPC; `url` may carry the credentials (http://user:password@host:port). */
-export class BitcoinCoreChain implements ChainSource {
+/** A node of Bitcoin Core's family over JSON-RPC; `url` may carry the credentials (http://user:password@host:port). */
+class CoreFamilyChain implements ChainSource {
   readonly description: string;
   private readonly rpc: CoreRpcClient;
 
-  constructor(url: string, credentials?: { user: string; password: string }) {
+  constructor(
+    readonly currency: string,
+    private readonly fees: FeeFloor,
+    node: string,
+    url: string,
+    credentials?: { user: string; password: string },
+  ) {
     const parsed = new URL(url);
     const user = credentials?.user ?? decodeURIComponent(parsed.username);
     const password = credentials?.password ?? decodeURIComponent(parsed.password);
     parsed.username = '';
     parsed.password = '';
     this.rpc = new CoreRpcClient({ url: parsed.toString(), user, password });
-    this.description = `the Bitcoin node at ${parsed.host}`;
+    this.description = `the ${node} node at ${parsed.host}`;
   }
 
   height(): Promise<number> {
@@ -71,6 +80,20 @@ export class BitcoinCoreChain implements ChainSource {
 
   feeRate(): Promise<number> {
     // A node without estimates yet gets the relay minimum.
-    return estimateFeeRate(this.rpc, { fallback: 1, minimum: 1 });
+    return estimateFeeRate(this.rpc, { ...this.fees, fallback: this.fees.minimum });
+  }
+}
+
+/** A Bitcoin Core node: BTC swaps. */
+export class BitcoinCoreChain extends CoreFamilyChain {
+  constructor(url: string, credentials?: { user: string; password: string }) {
+    super('BTC', BITCOIN_FEES, 'Bitcoin', url, credentials);
+  }
+}
+
+/** An Elements node (elementsd): L-BTC swaps. */
+export class ElementsChain extends CoreFamilyChain {
+  constructor(url: string, credentials?: { user: string; password: string }) {
+    super('L-BTC', LIQUID_FEES, 'Elements', url, credentials);
   }
 }

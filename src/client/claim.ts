@@ -1,21 +1,34 @@
 // Claims: a reverse swap's output to our wallet (key path with the service's signature, or the claim leaf
 // with the preimage when it does not cooperate), and our signature for the service's key-path claim of a
-// submarine swap, given only once it proves the invoice was paid.
+// submarine swap, given only once it proves the invoice was paid. What differs per chain (the output, the
+// unblinding of a Liquid lockup, the transactions) is the swap's SwapChain.
 import type { ServiceApi } from './api.ts';
 import type { ChainSource } from './chain.ts';
+import { destinationOf, swapChain, type SwapChain } from './chains/index.ts';
 import { ServiceError, ServiceUnreachableError, VerificationError } from './errors.ts';
 import { equalBytes, fromHex, keyPairOf, publicKeyFromHex, sha256 } from './keys.ts';
 import { signServiceClaim, signTogether, type SwapSigner } from './musig.ts';
-import { scriptOfAddress, type NetworkName } from './network.ts';
+import type { NetworkName } from './network.ts';
 import type { ReverseRecord, SpendPath, SubmarineRecord, SwapRecord } from './records.ts';
-import { deserializeTree, internalKey, lockupScript } from './taproot.ts';
-import { findOutput, keyPathDraft, scriptPathClaim, type BuiltTransaction } from '../chains/bitcoin/spends.ts';
+import type { BuiltTransaction } from '../chains/backend.ts';
 
-export function signerOf(record: SwapRecord): SwapSigner & { outputScript: Uint8Array } {
-  const key = keyPairOf(fromHex(record.privateKey, 'privateKey', 32));
-  const servicePublicKey = publicKeyFromHex(record.servicePublicKey, 'servicePublicKey');
-  const tree = deserializeTree(record.swapTree);
-  return { ...key, servicePublicKey, tree, outputScript: lockupScript(key.privateKey, key.publicKey, servicePublicKey, tree) };
+/** Our side of a stored swap's output: keys, tree, chain, and what the chain derives from them. */
+export interface SwapOwner extends SwapSigner {
+  outputScript: Uint8Array;
+  /** x-only MuSig2 aggregate of [service, client], untweaked: script-path spends need it. */
+  internalKey: Uint8Array;
+  blindingKey?: Uint8Array;
+}
+
+/** Our side of a swap output from its parts; `currency` picks the chain. */
+export function ownerOf(parts: { privateKey: string; servicePublicKey: unknown; swapTree: SwapRecord['swapTree']; currency: string; blindingKey?: string }): SwapOwner {
+  const chain: SwapChain = swapChain(parts.currency);
+  const key = keyPairOf(fromHex(parts.privateKey, 'privateKey', 32));
+  const servicePublicKey = publicKeyFromHex(parts.servicePublicKey, 'servicePublicKey');
+  const tree = chain.parseTree(parts.swapTree);
+  const { outputScript, internalKey } = chain.outputKey(servicePublicKey, key.publicKey, tree);
+  const blindingKey = parts.blindingKey === undefined ? undefined : fromHex(parts.blindingKey, 'blindingKey', 32);
+  return { ...key, servicePublicKey, tree, chain, outputScript, internalKey, blindingKey };
 }
 
 export interface ClaimOptions {
@@ -43,45 +56,47 @@ async function lockupHexOf(record: ReverseRecord, options: ClaimOptions): Promis
   return (await options.api.reverseTransaction(record.id)).hex;
 }
 
+/** Why the service did not sign, when that is the kind of failure the script path gets around. */
+export function cooperationFailure(error: unknown): string {
+  if (!(error instanceof ServiceError || error instanceof ServiceUnreachableError || error instanceof VerificationError)) throw error;
+  return error instanceof ServiceError ? (error.reason ?? error.message) : error.message;
+}
+
 export async function claimReverse(record: ReverseRecord, options: ClaimOptions): Promise<ClaimResult> {
-  const signer = signerOf(record);
+  const owner = ownerOf(record);
+  const { chain } = owner;
+  const destination = destinationOf(chain, options.destination, options.network);
   const preimage = fromHex(record.preimage, 'preimage', 32);
-  const hex = await lockupHexOf(record, options);
-  const output = findOutput(hex, signer.outputScript);
+  const lockup = await chain.findLockup(await lockupHexOf(record, options), owner.outputScript, options.network, owner.blindingKey);
   // Claiming reveals the preimage, which pays the service the whole invoice: never for less than agreed.
-  if (output === undefined) throw new VerificationError(`the service's lockup does not pay the swap address ${record.lockupAddress}`);
-  if (output.value < BigInt(record.onchainAmount)) {
-    throw new VerificationError(`the service locked ${output.value} sat, not the ${record.onchainAmount} agreed: not claiming`);
+  if (lockup === undefined) throw new VerificationError(`the service's lockup does not pay the swap address ${record.lockupAddress}`);
+  if (lockup.value < BigInt(record.onchainAmount)) {
+    throw new VerificationError(`the service locked ${lockup.value} sat, not the ${record.onchainAmount} agreed: not claiming`);
   }
-  const destinationScript = scriptOfAddress(options.destination, options.network);
-  const feeRate = options.feeRate ?? (await options.chain.feeRate());
+  const spend = {
+    lockup,
+    destination,
+    network: options.network,
+    feeRate: options.feeRate ?? (await options.chain.feeRate()),
+  };
 
   let cooperativeFailure: string | undefined;
   if (options.api !== undefined && options.cooperative !== false) {
     const { api } = options;
-    const draft = keyPathDraft({ output, destination: destinationScript, feeRate });
+    const draft = chain.keyPathDraft(spend);
     try {
-      const signature = await signTogether(signer, draft.sighash, (pubNonce) =>
+      const signature = await signTogether(owner, draft.sighash, (pubNonce) =>
         api.reverseClaim(record.id, { preimage: record.preimage, pubNonce, transaction: draft.unsignedHex, index: 0 }),
       );
       const built = draft.finish(signature);
       await options.chain.broadcast(built.hex);
       return { ...built, path: 'key', destination: options.destination };
     } catch (error) {
-      if (!(error instanceof ServiceError || error instanceof ServiceUnreachableError || error instanceof VerificationError)) throw error;
-      cooperativeFailure = error instanceof ServiceError ? (error.reason ?? error.message) : error.message;
+      cooperativeFailure = cooperationFailure(error);
     }
   }
 
-  const built = scriptPathClaim({
-    output,
-    tree: signer.tree,
-    internalKey: internalKey(signer.privateKey, signer.publicKey, signer.servicePublicKey),
-    privateKey: signer.privateKey,
-    preimage,
-    destination: destinationScript,
-    feeRate,
-  });
+  const built = chain.scriptPathClaim({ ...spend, tree: owner.tree, internalKey: owner.internalKey, privateKey: owner.privateKey, preimage });
   await options.chain.broadcast(built.hex);
   // The preimage is on chain now; handing it over too lets the service settle without waiting for a block.
   if (options.api !== undefined) await options.api.reverseClaim(record.id, { preimage: record.preimage }).catch(() => undefined);
@@ -94,7 +109,7 @@ export async function claimReverse(record: ReverseRecord, options: ClaimOptions)
  */
 export async function cosignSubmarineClaim(record: SubmarineRecord, api: ServiceApi): Promise<Uint8Array> {
   const details = await api.submarineClaimDetails(record.id);
-  const signer = signerOf(record);
+  const signer = ownerOf(record);
   let preimage: Uint8Array;
   let transactionHash: Uint8Array;
   let serviceNonce: Uint8Array;

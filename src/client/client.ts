@@ -1,5 +1,6 @@
 // The SDK's front door: create swaps against any service of this interface, check every answer before a
-// coin moves, keep what is needed to finish or undo each swap in the client store, and claim or refund.
+// coin moves, keep what is needed to finish or undo each swap in the client store, and claim or refund — on
+// Bitcoin (BTC) or Liquid (L-BTC), whichever chain each swap's currency names.
 import { ServiceApi } from './api.ts';
 import { ServiceChain, type ChainSource } from './chain.ts';
 import { claimReverse, cosignSubmarineClaim, type ClaimResult } from './claim.ts';
@@ -21,10 +22,10 @@ export interface SwapClientOptions {
   network: NetworkName;
   /** Where swaps are kept; without one nothing is written to disk. */
   store?: ClientStore;
-  /** Chain data and broadcasting; default: the service's own chain endpoints. */
-  chain?: ChainSource;
+  /** Chain data and broadcasting, one source per currency; default: the service's own chain endpoints. */
+  chain?: ChainSource | readonly ChainSource[];
   timeoutPolicy?: TimeoutPolicy;
-  /** The chain side of the pair; default BTC. */
+  /** The chain side of the pair swaps are created on unless told otherwise: BTC (default) or L-BTC. */
   currency?: string;
   requestTimeoutMs?: number;
 }
@@ -39,19 +40,29 @@ export interface SpendOptions {
 
 export class SwapClient {
   readonly api: ServiceApi;
-  readonly chain: ChainSource;
   readonly network: NetworkName;
   readonly store?: ClientStore;
   readonly currency: string;
   private readonly timeoutPolicy?: TimeoutPolicy;
+  private readonly sources: readonly ChainSource[];
 
   constructor(options: SwapClientOptions) {
     this.api = new ServiceApi(options.serviceUrl, { timeoutMs: options.requestTimeoutMs });
-    this.chain = options.chain ?? new ServiceChain(this.api, options.currency ?? 'BTC');
     this.network = options.network;
     this.store = options.store;
     this.currency = options.currency ?? 'BTC';
     this.timeoutPolicy = options.timeoutPolicy;
+    this.sources = options.chain === undefined ? [] : 'currency' in options.chain ? [options.chain] : options.chain;
+  }
+
+  /** The chain source of a currency: the one given for it, else the service's endpoints. */
+  chainOf(currency: string): ChainSource {
+    return this.sources.find((source) => source.currency === currency) ?? new ServiceChain(this.api, currency);
+  }
+
+  /** The chain source of the client's default currency. */
+  get chain(): ChainSource {
+    return this.chainOf(this.currency);
   }
 
   /**
@@ -59,12 +70,13 @@ export class SwapClient {
    * address, amount within the advertised fees, timeout) and the swap stored, with its refund files,
    * before it is returned: only then should anyone send coins to `lockupAddress`.
    */
-  async createSubmarine(request: { invoice: string }): Promise<SubmarineRecord> {
+  async createSubmarine(request: { invoice: string; currency?: string }): Promise<SubmarineRecord> {
+    const currency = request.currency ?? this.currency;
     const key = newKeyPair();
-    const pair = (await this.api.submarinePairs())[this.currency]?.BTC;
-    if (pair === undefined) throw new VerificationError(`the service has no ${this.currency}/BTC submarine pair`);
+    const pair = (await this.api.submarinePairs())[currency]?.BTC;
+    if (pair === undefined) throw new VerificationError(`the service has no ${currency}/BTC submarine pair`);
     const answer = await this.api.createSubmarine({
-      from: this.currency,
+      from: currency,
       to: 'BTC',
       invoice: request.invoice,
       refundPublicKey: toHex(key.publicKey),
@@ -75,8 +87,9 @@ export class SwapClient {
       key,
       invoice: request.invoice,
       pair,
-      height: await this.chain.height(),
+      height: await this.chainOf(currency).height(),
       network: this.network,
+      currency,
       policy: this.timeoutPolicy,
     });
     const record: SubmarineRecord = {
@@ -85,7 +98,7 @@ export class SwapClient {
       type: 'submarine',
       serviceUrl: this.api.url,
       network: this.network,
-      currency: this.currency,
+      currency,
       createdAt: new Date().toISOString(),
       privateKey: toHex(key.privateKey),
       publicKey: toHex(key.publicKey),
@@ -94,6 +107,7 @@ export class SwapClient {
       swapTree: serializeTree(checked.tree),
       timeoutBlockHeight: checked.timeoutBlockHeight,
       lockupAddress: checked.address,
+      ...(checked.blindingKey !== undefined && { blindingKey: toHex(checked.blindingKey) }),
       history: [],
       invoice: request.invoice,
       invoiceAmount: checked.invoiceAmount,
@@ -111,17 +125,18 @@ export class SwapClient {
    * Exactly one of invoiceAmount / onchainAmount. The answer is checked (the invoice pays our preimage's
    * hash for the asked amount, tree, address, amounts, timeout) and stored before it is returned.
    */
-  async createReverse(request: { invoiceAmount?: number; onchainAmount?: number; description?: string }): Promise<ReverseRecord> {
+  async createReverse(request: { invoiceAmount?: number; onchainAmount?: number; description?: string; currency?: string }): Promise<ReverseRecord> {
     if ((request.invoiceAmount === undefined) === (request.onchainAmount === undefined)) {
       throw new Error('give exactly one of invoiceAmount and onchainAmount');
     }
+    const currency = request.currency ?? this.currency;
     const key = newKeyPair();
     const { preimage, preimageHash } = newPreimage();
-    const pair = (await this.api.reversePairs()).BTC?.[this.currency];
-    if (pair === undefined) throw new VerificationError(`the service has no BTC/${this.currency} reverse pair`);
+    const pair = (await this.api.reversePairs()).BTC?.[currency];
+    if (pair === undefined) throw new VerificationError(`the service has no BTC/${currency} reverse pair`);
     const answer = await this.api.createReverse({
       from: 'BTC',
-      to: this.currency,
+      to: currency,
       preimageHash: toHex(preimageHash),
       claimPublicKey: toHex(key.publicKey),
       ...(request.invoiceAmount !== undefined ? { invoiceAmount: request.invoiceAmount } : { onchainAmount: request.onchainAmount }),
@@ -135,8 +150,9 @@ export class SwapClient {
       invoiceAmount: request.invoiceAmount,
       onchainAmount: request.onchainAmount,
       pair,
-      height: await this.chain.height(),
+      height: await this.chainOf(currency).height(),
       network: this.network,
+      currency,
       policy: this.timeoutPolicy,
     });
     const record: ReverseRecord = {
@@ -145,7 +161,7 @@ export class SwapClient {
       type: 'reverse',
       serviceUrl: this.api.url,
       network: this.network,
-      currency: this.currency,
+      currency,
       createdAt: new Date().toISOString(),
       privateKey: toHex(key.privateKey),
       publicKey: toHex(key.publicKey),
@@ -154,6 +170,7 @@ export class SwapClient {
       swapTree: serializeTree(checked.tree),
       timeoutBlockHeight: checked.timeoutBlockHeight,
       lockupAddress: checked.address,
+      ...(checked.blindingKey !== undefined && { blindingKey: toHex(checked.blindingKey) }),
       history: [],
       preimage: toHex(preimage),
       invoice: checked.invoice,
@@ -184,7 +201,7 @@ export class SwapClient {
 
   /** Claims a reverse swap's output (key path, else script path); stores the claim. */
   async claim(record: ReverseRecord, options: SpendOptions & { lockupHex?: string }): Promise<ClaimResult> {
-    const claimed = await claimReverse(record, { ...options, network: this.network, chain: this.chain, api: this.api });
+    const claimed = await claimReverse(record, { ...options, network: this.network, chain: this.chainOf(record.currency), api: this.api });
     record.destination = options.destination;
     record.claim = { txid: claimed.txid, path: claimed.path, address: options.destination, amount: Number(claimed.amount), fee: Number(claimed.fee) };
     this.save(record);
@@ -193,7 +210,7 @@ export class SwapClient {
 
   /** Refunds a submarine swap's lockup (key path, else script path after the timeout); stores the refund. */
   async refund(record: SubmarineRecord, options: SpendOptions & { lockupTxid?: string }): Promise<RefundResult> {
-    const refunded = await refundSwap(refundableFromRecord(record), { ...options, network: this.network, chain: this.chain, api: this.api });
+    const refunded = await refundSwap(refundableFromRecord(record), { ...options, network: this.network, chain: this.chainOf(record.currency), api: this.api });
     record.destination = options.destination;
     record.refund = { txid: refunded.txid, path: refunded.path, address: options.destination, amount: Number(refunded.amount), fee: Number(refunded.fee) };
     this.save(record);
@@ -205,7 +222,7 @@ export class SwapClient {
     return refundSwap(refundableFromFile(file), {
       ...options,
       network: this.network,
-      chain: this.chain,
+      chain: this.chainOf(file.currency),
       api: options.useService === false ? undefined : this.api,
     });
   }

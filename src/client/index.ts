@@ -1,7 +1,8 @@
 // The client SDK: everything a wallet needs to run swaps against a service of this interface.
 export { SwapClient, type SwapClientOptions, type SpendOptions } from './client.ts';
 export { ServiceApi, type ServiceApiOptions } from './api.ts';
-export { ServiceChain, BitcoinCoreChain, type ChainSource } from './chain.ts';
+export { ServiceChain, BitcoinCoreChain, ElementsChain, type ChainSource } from './chain.ts';
+export { swapChain, destinationOf, SWAP_CURRENCIES, type SwapChain, type Lockup, type Destination, type KeyPathDraft } from './chains/index.ts';
 export { StatusStream, type StatusStreamOptions, type ConnectionState } from './status-stream.ts';
 export { followSwap, type FollowEvent, type FollowOptions, type FollowResult } from './follow.ts';
 export { ClientStore, defaultClientDir } from './store.ts';
@@ -17,7 +18,7 @@ export {
   type RefundFile,
 } from './refund-file.ts';
 export { refundSwap, refundableFromFile, refundableFromRecord, type Refundable, type RefundOptions, type RefundResult } from './refund.ts';
-export { claimReverse, cosignSubmarineClaim, type ClaimOptions, type ClaimResult } from './claim.ts';
+export { claimReverse, cosignSubmarineClaim, ownerOf, type ClaimOptions, type ClaimResult, type SwapOwner } from './claim.ts';
 export {
   verifySubmarine,
   verifyReverse,
@@ -31,7 +32,7 @@ export {
 export { ServiceError, ServiceUnreachableError, VerificationError, RefundTooEarlyError } from './errors.ts';
 export { newKeyPair, newPreimage, keyPairOf, type KeyPair } from './keys.ts';
 export { addressOfScript, scriptOfAddress, NETWORK_NAMES, type NetworkName } from './network.ts';
-export { lockupScript, submarineTree, reverseTree, serializeTree, deserializeTree } from './taproot.ts';
+export { submarineTree, reverseTree, serializeTree, deserializeTree, type SwapTree } from './taproot.ts';
 export { findOutput, keyPathDraft, scriptPathClaim, scriptPathRefund, SEQUENCE, type BuiltTransaction, type SwapOutput } from '../chains/bitcoin/spends.ts';
 export { noteStatus, type SwapRecord, type SubmarineRecord, type ReverseRecord, type SpendRecord, type SpendPath } from './records.ts';
 export { FINAL_STATUSES, type StatusUpdate, type SwapType, type SerializedSwapTree } from './types.ts';

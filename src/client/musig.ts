@@ -1,10 +1,12 @@
-// Our half of the MuSig2 sessions with the service (BIP327, key order [service, client], SIGHASH_DEFAULT):
-// getting the service to sign our key-path spends, and signing the service's key-path claim.
+// Our half of the MuSig2 sessions with the service (BIP327, key order [service, client], SIGHASH_DEFAULT, the
+// aggregate tweaked the way the swap's chain commits to the tree): getting the service to sign our key-path spends,
+// and signing the service's key-path claim.
 import { schnorr } from '@noble/curves/secp256k1.js';
 import { TaprootUtils } from 'boltz-core';
 import { VerificationError } from './errors.ts';
 import { fromHex, toHex } from './keys.ts';
-import { swapMusig, type SwapTree } from './taproot.ts';
+import type { SwapChain } from './chains/index.ts';
+import type { SwapTree } from './taproot.ts';
 import type { PartialSignature } from './types.ts';
 
 export interface SwapSigner {
@@ -12,7 +14,10 @@ export interface SwapSigner {
   publicKey: Uint8Array;
   servicePublicKey: Uint8Array;
   tree: SwapTree;
+  chain: SwapChain;
 }
+
+const musigOf = (signer: SwapSigner) => signer.chain.musig(signer.privateKey, signer.servicePublicKey, signer.publicKey, signer.tree);
 
 /**
  * One round for a transaction of ours: our nonce goes out (with whatever `exchange` adds), the service's
@@ -24,7 +29,7 @@ export async function signTogether(
   sighash: Uint8Array,
   exchange: (pubNonce: string) => Promise<PartialSignature | Record<string, never>>,
 ): Promise<Uint8Array> {
-  const musig = swapMusig(signer.privateKey, signer.publicKey, signer.servicePublicKey, signer.tree);
+  const musig = musigOf(signer);
   const ours = musig.message(sighash).generateNonce();
   const answer = (await exchange(toHex(ours.publicNonce))) as Partial<PartialSignature>;
   let session;
@@ -45,7 +50,7 @@ export async function signTogether(
 
 /** Our partial signature for the service's key-path claim of a submarine swap output. */
 export function signServiceClaim(signer: SwapSigner, transactionHash: Uint8Array, serviceNonce: Uint8Array): PartialSignature {
-  const signed = swapMusig(signer.privateKey, signer.publicKey, signer.servicePublicKey, signer.tree)
+  const signed = musigOf(signer)
     .message(transactionHash)
     .generateNonce()
     .aggregateNonces([[signer.servicePublicKey, serviceNonce]])

@@ -35,6 +35,8 @@ interface SwapRecordBase {
   timeoutBlockHeight: number;
   /** The swap output's address, checked against the tree and both keys. */
   lockupAddress: string;
+  /** Liquid: the private key (hex) the lockup address is blinded to; it unblinds the lockup. */
+  blindingKey?: string;
   /** Last status heard from the service, and every change with when it was heard. */
   status?: string;
   history: { status: string; at: string }[];

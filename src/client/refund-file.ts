@@ -2,10 +2,12 @@
 // saved as a .json file and as a PNG QR code of the same JSON; read back from .json, .png, or raw JSON under
 // any other name. Taproot swaps have no redeem script: their files carry the serialized `swapTree` and the
 // service's public key (`serverPublicKey`, and `claimPublicKey` as the creation answer named it) instead,
-// which is everything a script-path refund needs.
+// which is everything a script-path refund needs. Liquid swaps' files also carry `blindingKey` (hex), the private
+// key that unblinds the lockup, under the name Boltz's web app gives it.
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { qrPng, readQrPng } from './qr/index.ts';
+import { SWAP_CURRENCIES, swapChain } from './chains/index.ts';
 import { fromHex, publicKeyFromHex } from './keys.ts';
 import { writePrivateFile } from './store.ts';
 import type { SubmarineRecord } from './records.ts';
@@ -22,6 +24,8 @@ export interface RefundFile {
   swapTree?: SerializedSwapTree;
   serverPublicKey?: string;
   claimPublicKey?: string;
+  /** Liquid swaps: the private key that unblinds the lockup. */
+  blindingKey?: string;
 }
 
 export class RefundFileError extends Error {}
@@ -35,6 +39,7 @@ export function refundFileOf(record: SubmarineRecord): RefundFile {
     serverPublicKey: record.servicePublicKey,
     claimPublicKey: record.servicePublicKey,
     timeoutBlockHeight: record.timeoutBlockHeight,
+    ...(record.blindingKey !== undefined && { blindingKey: record.blindingKey }),
   };
 }
 
@@ -73,6 +78,12 @@ export function parseRefundFile(value: unknown): RefundFile {
       if (raw.claimPublicKey !== undefined) file.claimPublicKey = raw.claimPublicKey as string;
       if (file.serverPublicKey !== undefined && file.claimPublicKey !== undefined && file.serverPublicKey.toLowerCase() !== file.claimPublicKey.toLowerCase()) {
         throw new RefundFileError('serverPublicKey and claimPublicKey disagree');
+      }
+      if (raw.blindingKey !== undefined) {
+        fromHex(raw.blindingKey, 'blindingKey', 32);
+        file.blindingKey = (raw.blindingKey as string).toLowerCase();
+      } else if (SWAP_CURRENCIES.includes(currency) && swapChain(currency).confidential) {
+        throw new RefundFileError(`a refund file of ${currency} needs the blindingKey that unblinds its lockup`);
       }
     } else if (raw.redeemScript !== undefined) {
       fromHex(raw.redeemScript, 'redeemScript');

@@ -1,25 +1,24 @@
 // Getting coins back from a failed submarine swap: cooperatively through the key path (the service signs,
 // no waiting), or alone through the refund leaf once the timeout block is reached (nLockTime = timeout,
 // non-final sequence). Works from the client store's record or from a refund file, with or without the
-// service: the lockup is found from a known txid, or by asking the service.
+// service: the lockup is found from a known txid, or by asking the service. The swap's SwapChain finds (and on
+// Liquid unblinds) the lockup and builds the transactions; legacy refund files are Bitcoin's.
 import type { ServiceApi } from './api.ts';
 import type { ChainSource } from './chain.ts';
-import { RefundTooEarlyError, ServiceError, ServiceUnreachableError, VerificationError } from './errors.ts';
-import { fromHex, keyPairOf, publicKeyFromHex, toHex } from './keys.ts';
+import { cooperationFailure, ownerOf, type SwapOwner } from './claim.ts';
+import { destinationOf, swapChain, type Lockup } from './chains/index.ts';
+import { RefundTooEarlyError, VerificationError } from './errors.ts';
+import { fromHex, keyPairOf, toHex } from './keys.ts';
 import { signTogether } from './musig.ts';
-import { scriptOfAddress, type NetworkName } from './network.ts';
+import type { NetworkName } from './network.ts';
 import type { SpendPath, SubmarineRecord } from './records.ts';
 import type { RefundFile } from './refund-file.ts';
-import { deserializeTree, internalKey, lockupScript, type SwapTree } from './taproot.ts';
 import {
   findOutput,
-  keyPathDraft,
   legacyOutputScripts,
   legacyRefund,
-  scriptPathRefund,
   type BuiltTransaction,
   type LegacyOutputType,
-  type SwapOutput,
 } from '../chains/bitcoin/spends.ts';
 
 /** Everything a refund needs, whichever way the swap is known. */
@@ -29,39 +28,31 @@ export interface Refundable {
   privateKey: Uint8Array;
   publicKey: Uint8Array;
   timeoutBlockHeight: number;
-  taproot?: { servicePublicKey: Uint8Array; tree: SwapTree; outputScript: Uint8Array };
+  taproot?: SwapOwner;
   legacy?: { redeemScript: Uint8Array; outputScripts: Record<LegacyOutputType, Uint8Array> };
   /** The funding transaction, when known. */
   lockupTxid?: string;
 }
 
 export function refundableFromRecord(record: SubmarineRecord): Refundable {
-  const key = keyPairOf(fromHex(record.privateKey, 'privateKey', 32));
-  const servicePublicKey = publicKeyFromHex(record.servicePublicKey, 'servicePublicKey');
-  const tree = deserializeTree(record.swapTree);
-  return {
-    id: record.id,
-    currency: record.currency,
-    ...key,
-    timeoutBlockHeight: record.timeoutBlockHeight,
-    taproot: { servicePublicKey, tree, outputScript: lockupScript(key.privateKey, key.publicKey, servicePublicKey, tree) },
-    lockupTxid: record.lockup?.txid,
-  };
+  const owner = ownerOf(record);
+  const { privateKey, publicKey } = owner;
+  return { id: record.id, currency: record.currency, privateKey, publicKey, timeoutBlockHeight: record.timeoutBlockHeight, taproot: owner, lockupTxid: record.lockup?.txid };
 }
 
 export function refundableFromFile(file: RefundFile): Refundable {
   const key = keyPairOf(fromHex(file.privateKey, 'privateKey', 32));
   const base = { id: file.id, currency: file.currency, ...key, timeoutBlockHeight: file.timeoutBlockHeight };
   if (file.swapTree !== undefined) {
-    const servicePublicKey = publicKeyFromHex(file.serverPublicKey ?? file.claimPublicKey, 'serverPublicKey');
-    const tree = deserializeTree(file.swapTree);
+    const owner = ownerOf({ ...file, swapTree: file.swapTree, servicePublicKey: file.serverPublicKey ?? file.claimPublicKey });
     // The refund leaf must name the file's key, or the file cannot refund anything.
-    const leaf = tree.refundLeaf.output;
+    const leaf = owner.tree.refundLeaf.output;
     if (leaf[0] !== 0x20 || toHex(leaf.subarray(1, 33)) !== toHex(key.publicKey.subarray(1))) {
       throw new VerificationError("the refund file's private key is not the refund key of its swap tree");
     }
-    return { ...base, taproot: { servicePublicKey, tree, outputScript: lockupScript(key.privateKey, key.publicKey, servicePublicKey, tree) } };
+    return { ...base, taproot: owner };
   }
+  if (swapChain(file.currency).confidential) throw new VerificationError(`legacy (redeemScript) refund files of ${file.currency} are not supported`);
   const redeemScript = fromHex(file.redeemScript, 'redeemScript');
   return { ...base, legacy: { redeemScript, outputScripts: legacyOutputScripts(redeemScript) } };
 }
@@ -89,18 +80,19 @@ export interface RefundResult extends BuiltTransaction {
 }
 
 interface LocatedLockup {
-  output: SwapOutput;
+  lockup: Lockup;
   legacyType?: LegacyOutputType;
 }
 
-function locate(refundable: Refundable, txHex: string): LocatedLockup | undefined {
-  if (refundable.taproot) {
-    const output = findOutput(txHex, refundable.taproot.outputScript);
-    return output && { output };
+async function locate(refundable: Refundable, txHex: string, network: NetworkName): Promise<LocatedLockup | undefined> {
+  const { taproot } = refundable;
+  if (taproot) {
+    const lockup = await taproot.chain.findLockup(txHex, taproot.outputScript, network, taproot.blindingKey);
+    return lockup && { lockup };
   }
   for (const [type, script] of Object.entries(refundable.legacy!.outputScripts) as [LegacyOutputType, Uint8Array][]) {
-    const output = findOutput(txHex, script);
-    if (output) return { output, legacyType: type };
+    const lockup = findOutput(txHex, script);
+    if (lockup) return { lockup, legacyType: type };
   }
   return undefined;
 }
@@ -108,7 +100,7 @@ function locate(refundable: Refundable, txHex: string): LocatedLockup | undefine
 async function findLockup(refundable: Refundable, options: RefundOptions): Promise<LocatedLockup> {
   const txid = options.lockupTxid ?? refundable.lockupTxid;
   if (txid !== undefined) {
-    const found = locate(refundable, await options.chain.transactionHex(txid));
+    const found = await locate(refundable, await options.chain.transactionHex(txid), options.network);
     if (!found) throw new VerificationError(`transaction ${txid} does not pay the swap ${refundable.id}`);
     return found;
   }
@@ -119,55 +111,52 @@ async function findLockup(refundable: Refundable, options: RefundOptions): Promi
   } catch (error) {
     throw new Error(`the lockup transaction of swap ${refundable.id} is unknown and the service cannot tell it (${(error as Error).message}): give its txid`);
   }
-  const found = locate(refundable, hex);
+  const found = await locate(refundable, hex, options.network);
   if (!found) throw new VerificationError(`the service named a lockup transaction that does not pay the swap ${refundable.id}`);
   return found;
 }
 
 export async function refundSwap(refundable: Refundable, options: RefundOptions): Promise<RefundResult> {
-  const { output, legacyType } = await findLockup(refundable, options);
-  const destinationScript = scriptOfAddress(options.destination, options.network);
-  const feeRate = options.feeRate ?? (await options.chain.feeRate());
+  const { taproot } = refundable;
+  const chain = taproot?.chain ?? swapChain(refundable.currency);
+  const destination = destinationOf(chain, options.destination, options.network);
+  const { lockup, legacyType } = await findLockup(refundable, options);
+  const spend = {
+    lockup,
+    destination,
+    network: options.network,
+    feeRate: options.feeRate ?? (await options.chain.feeRate()),
+  };
 
   let cooperativeFailure: string | undefined;
-  if (refundable.taproot && options.api !== undefined && options.cooperative !== false) {
+  if (taproot && options.api !== undefined && options.cooperative !== false) {
     const { api } = options;
-    const draft = keyPathDraft({ output, destination: destinationScript, feeRate });
+    const draft = chain.keyPathDraft(spend);
     try {
-      const signature = await signTogether(
-        { privateKey: refundable.privateKey, publicKey: refundable.publicKey, ...refundable.taproot },
-        draft.sighash,
-        (pubNonce) => api.submarineRefund(refundable.id, { pubNonce, transaction: draft.unsignedHex, index: 0 }),
+      const signature = await signTogether(taproot, draft.sighash, (pubNonce) =>
+        api.submarineRefund(refundable.id, { pubNonce, transaction: draft.unsignedHex, index: 0 }),
       );
       const built = draft.finish(signature);
       await options.chain.broadcast(built.hex);
       return { ...built, path: 'key', destination: options.destination };
     } catch (error) {
-      if (!(error instanceof ServiceError || error instanceof ServiceUnreachableError || error instanceof VerificationError)) throw error;
-      cooperativeFailure = error instanceof ServiceError ? (error.reason ?? error.message) : error.message;
+      cooperativeFailure = cooperationFailure(error);
     }
   }
 
   const height = await options.chain.height();
   if (height < refundable.timeoutBlockHeight) throw new RefundTooEarlyError(refundable.timeoutBlockHeight, height, cooperativeFailure);
-  const built = refundable.taproot
-    ? scriptPathRefund({
-        output,
-        tree: refundable.taproot.tree,
-        internalKey: internalKey(refundable.privateKey, refundable.publicKey, refundable.taproot.servicePublicKey),
-        privateKey: refundable.privateKey,
-        destination: destinationScript,
-        feeRate,
-        timeoutBlockHeight: refundable.timeoutBlockHeight,
-      })
+  const { timeoutBlockHeight, privateKey } = refundable;
+  const built = taproot
+    ? chain.scriptPathRefund({ ...spend, tree: taproot.tree, internalKey: taproot.internalKey, privateKey, timeoutBlockHeight })
     : legacyRefund({
-        output,
+        output: lockup,
         outputType: legacyType!,
         redeemScript: refundable.legacy!.redeemScript,
-        privateKey: refundable.privateKey,
-        timeoutBlockHeight: refundable.timeoutBlockHeight,
-        destination: destinationScript,
-        feeRate,
+        privateKey,
+        timeoutBlockHeight,
+        destination: spend.destination.script,
+        feeRate: spend.feeRate,
       });
   await options.chain.broadcast(built.hex);
   return { ...built, path: 'script', destination: options.destination, cooperativeFailure };

@@ -1,11 +1,14 @@
 // The checks a client makes on a service's creation answer before anything is paid or locked: the swap
-// tree is the one we would build, the address commits to that tree and both keys, the invoice pays our
-// hash for the right amount, the amounts are within the advertised fees, and the timeout is sane.
+// tree is the one we would build on the swap's chain, the address commits to that tree and both keys (and on
+// Liquid is blinded to the blindingKey the service returned), the invoice pays our hash for the right amount,
+// the amounts are within the advertised fees, and the timeout is sane.
+import type { SwapOutputTerms } from '../chains/backend.ts';
 import { decodeBolt11, type Bolt11Invoice } from '../lightning/bolt11/index.ts';
+import { swapChain, type SwapChain } from './chains/index.ts';
 import { VerificationError } from './errors.ts';
-import { equalBytes, fromHex, publicKeyFromHex, toHex, type KeyPair } from './keys.ts';
-import { INVOICE_NETWORK, addressOfScript, type NetworkName } from './network.ts';
-import { lockupScript, reverseTree, sameTree, submarineTree, type SwapTree } from './taproot.ts';
+import { equalBytes, fromHex, keyPairOf, publicKeyFromHex, toHex, type KeyPair } from './keys.ts';
+import { INVOICE_NETWORK, type NetworkName } from './network.ts';
+import { sameTree, type SwapTree } from './taproot.ts';
 import type { ReversePair, SubmarinePair } from './types.ts';
 
 /** How far in the future a swap's timeout may be, in blocks from the current tip. */
@@ -66,11 +69,62 @@ export function reverseMinimalOnchain(invoiceAmount: number, pair: ReversePair):
 
 interface Checked {
   id: string;
+  currency: string;
   servicePublicKey: Uint8Array;
   tree: SwapTree;
   outputScript: Uint8Array;
   address: string;
+  /** Liquid: the private key that blinds the lockup address (and unblinds the lockup). */
+  blindingKey?: Uint8Array;
   timeoutBlockHeight: number;
+}
+
+/** On a confidential chain, the blindingKey of the answer: a private key, whose public key the address must carry. */
+function checkBlindingKey(chain: SwapChain, value: unknown): KeyPair | undefined {
+  if (!chain.confidential) return undefined;
+  check(value !== undefined, `no blindingKey in the answer: lockup addresses of ${chain.currency} are confidential`);
+  return guard(() => keyPairOf(fromHex(value, 'blindingKey', 32)));
+}
+
+/**
+ * The tree the terms give on the swap's chain, its output (MuSig2 of [service, client] tweaked that chain's way)
+ * and its address, blinded on Liquid to the public key of the answer's blindingKey; checked against the answer.
+ */
+function checkOutput(chain: SwapChain, terms: SwapOutputTerms, answer: Record<string, unknown>, addressField: string, network: NetworkName, what: string) {
+  const blinding = checkBlindingKey(chain, answer.blindingKey);
+  const built = guard(() => chain.swapOutput(terms, network, blinding?.publicKey));
+  check(sameTree(answer.swapTree, built.tree, chain.parseTree), `the swap tree is not the one for ${what}, both keys and the timeout on ${chain.currency}`);
+  const given = answer[addressField];
+  if (given === built.address) return { ...built, blindingKey: blinding?.privateKey };
+  check(typeof given === 'string', `no ${addressField} in the answer`);
+  let decoded: { script: Uint8Array; blindingPublicKey?: Uint8Array };
+  try {
+    decoded = chain.decodeAddress(given, network);
+  } catch {
+    throw new VerificationError(`the lockup address ${given} is not a ${network} address of ${chain.currency} (expected ${built.address})`);
+  }
+  check(
+    equalBytes(decoded.script, built.outputScript),
+    `the lockup address ${given} does not commit to the swap tree and both keys (expected ${built.address}: its script ` +
+      `${toHex(decoded.script)} is not ${toHex(built.outputScript)}, the MuSig2 key of [service, client] tweaked with the tree)`,
+  );
+  check(
+    blinding === undefined || (decoded.blindingPublicKey !== undefined && equalBytes(decoded.blindingPublicKey, blinding.publicKey)),
+    `the lockup address ${given} is blinded to ${decoded.blindingPublicKey ? toHex(decoded.blindingPublicKey) : 'no key'}, not to ` +
+      `${toHex(blinding!.publicKey)}, the public key of the blindingKey the service returned (expected ${built.address})`,
+  );
+  throw new VerificationError(`the lockup address ${given} is not ${built.address}`);
+}
+
+/** A BIP21-style URI must pay the lockup address the amount asked, in the chain's asset. */
+function checkPaymentUri(chain: SwapChain, bip21: unknown, address: string, amount: number, network: NetworkName): void {
+  check(typeof bip21 === 'string', 'bip21 is not a string');
+  const uri = guard(() => new URL(bip21));
+  const { scheme, assetId } = chain.paymentUri(network);
+  check(uri.protocol === `${scheme}:` && uri.pathname.toLowerCase() === address.toLowerCase(), `bip21 ${bip21} does not pay the lockup address`);
+  const coins = uri.searchParams.get('amount');
+  check(coins !== null && Math.round(Number(coins) * 1e8) === amount, `bip21 ${bip21} does not ask for ${amount} sat`);
+  check(assetId === undefined || uri.searchParams.get('assetid') === assetId, `bip21 ${bip21} does not ask for the asset ${assetId} (${chain.currency})`);
 }
 
 export interface CheckedSubmarine extends Checked {
@@ -89,6 +143,8 @@ export interface SubmarineCheck {
   pair?: SubmarinePair;
   height: number;
   network: NetworkName;
+  /** The chain the coins are locked on; default BTC. */
+  currency?: string;
   policy?: TimeoutPolicy;
 }
 
@@ -102,12 +158,11 @@ export function verifySubmarine(input: SubmarineCheck): CheckedSubmarine {
   const invoiceAmount = Number(invoice.amountMsat / 1000n);
   const servicePublicKey = guard(() => publicKeyFromHex(answer.claimPublicKey, 'claimPublicKey'));
   const timeoutBlockHeight = checkTimeout(answer.timeoutBlockHeight, input.height, input.policy ?? DEFAULT_TIMEOUT_POLICY);
-
-  const tree = submarineTree(fromHex(invoice.paymentHash, 'payment hash', 32), servicePublicKey, input.key.publicKey, timeoutBlockHeight);
-  check(sameTree(answer.swapTree, tree), "the swap tree is not the one for the invoice's payment hash, both keys and the timeout");
-  const outputScript = lockupScript(input.key.privateKey, input.key.publicKey, servicePublicKey, tree);
-  const address = addressOfScript(outputScript, input.network);
-  check(answer.address === address, `the lockup address ${answer.address} does not commit to the swap tree and both keys (expected ${address})`);
+  const chain = swapChain(input.currency ?? 'BTC');
+  const preimageHash = fromHex(invoice.paymentHash, 'payment hash', 32);
+  const terms = { kind: 'submarine', preimageHash, claimPublicKey: servicePublicKey, refundPublicKey: input.key.publicKey, timeoutBlockHeight, servicePublicKey } as const;
+  const output = checkOutput(chain, terms, answer, 'address', input.network, "the invoice's payment hash");
+  const { address } = output;
 
   const expectedAmount = answer.expectedAmount;
   check(Number.isSafeInteger(expectedAmount) && (expectedAmount as number) > 0, `expectedAmount is not a positive integer: ${JSON.stringify(expectedAmount)}`);
@@ -115,19 +170,12 @@ export function verifySubmarine(input: SubmarineCheck): CheckedSubmarine {
     const maximal = submarineMaximalLockup(invoiceAmount, input.pair);
     check((expectedAmount as number) <= maximal, `expectedAmount ${expectedAmount} is more than the advertised fees allow (${maximal}) for an invoice of ${invoiceAmount}`);
   }
-  if (answer.bip21 !== undefined) {
-    check(typeof answer.bip21 === 'string', 'bip21 is not a string');
-    const uri = new URL(answer.bip21);
-    check(uri.protocol === 'bitcoin:' && uri.pathname.toLowerCase() === address.toLowerCase(), `bip21 ${answer.bip21} does not pay the lockup address`);
-    const btc = uri.searchParams.get('amount');
-    check(btc !== null && Math.round(Number(btc) * 1e8) === expectedAmount, `bip21 ${answer.bip21} does not ask for ${expectedAmount} sat`);
-  }
+  if (answer.bip21 !== undefined) checkPaymentUri(chain, answer.bip21, address, expectedAmount as number, input.network);
   return {
     id: answer.id,
+    currency: chain.currency,
     servicePublicKey,
-    tree,
-    outputScript,
-    address,
+    ...output,
     timeoutBlockHeight,
     invoice,
     invoiceAmount,
@@ -153,6 +201,8 @@ export interface ReverseCheck {
   pair?: ReversePair;
   height: number;
   network: NetworkName;
+  /** The chain the coins are locked on; default BTC. */
+  currency?: string;
   policy?: TimeoutPolicy;
   now?: number; // seconds; for the invoice expiry check
 }
@@ -187,17 +237,14 @@ export function verifyReverse(input: ReverseCheck): CheckedReverse {
 
   const servicePublicKey = guard(() => publicKeyFromHex(answer.refundPublicKey, 'refundPublicKey'));
   const timeoutBlockHeight = checkTimeout(answer.timeoutBlockHeight, input.height, input.policy ?? DEFAULT_TIMEOUT_POLICY);
-  const tree = reverseTree(input.preimageHash, input.key.publicKey, servicePublicKey, timeoutBlockHeight);
-  check(sameTree(answer.swapTree, tree), 'the swap tree is not the one for our preimage hash, both keys and the timeout');
-  const outputScript = lockupScript(input.key.privateKey, input.key.publicKey, servicePublicKey, tree);
-  const address = addressOfScript(outputScript, input.network);
-  check(answer.lockupAddress === address, `the lockup address ${answer.lockupAddress} does not commit to the swap tree and both keys (expected ${address})`);
+  const chain = swapChain(input.currency ?? 'BTC');
+  const terms = { kind: 'reverse', preimageHash: input.preimageHash, claimPublicKey: input.key.publicKey, refundPublicKey: servicePublicKey, timeoutBlockHeight, servicePublicKey } as const;
+  const output = checkOutput(chain, terms, answer, 'lockupAddress', input.network, 'our preimage hash');
   return {
     id: answer.id,
+    currency: chain.currency,
     servicePublicKey,
-    tree,
-    outputScript,
-    address,
+    ...output,
     timeoutBlockHeight,
     invoice: answer.invoice as string,
     invoiceAmount,

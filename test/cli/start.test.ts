@@ -17,13 +17,16 @@ test('ferry start serves chain heights from its embedded devnet and stops cleanl
     const url = listening.url as string;
 
     const heights = await (await fetch(`${url}/v2/chain/heights`)).json();
+    // Zero-config serves Liquid too, on the devnet's Elements node.
     assert.deepEqual(Object.keys(heights), ['BTC', 'L-BTC']);
     assert.ok(Number.isInteger(heights.BTC) && heights.BTC >= 101, `funded devnet has mature coins: ${heights.BTC}`);
     assert.ok(Number.isInteger(heights['L-BTC']) && heights['L-BTC'] >= 101, `funded Elements devnet: ${heights['L-BTC']}`);
     assert.deepEqual(await (await fetch(`${url}/v2/chain/BTC/height`)).json(), { height: heights.BTC });
+    assert.deepEqual(await (await fetch(`${url}/v2/chain/L-BTC/height`)).json(), { height: heights['L-BTC'] });
 
     const fees = await (await fetch(`${url}/v2/chain/fees`)).json();
     assert.ok(typeof fees.BTC === 'number' && fees.BTC >= 1);
+    assert.equal(fees['L-BTC'], 0.1, "Liquid's relay floor");
     assert.equal(typeof (await (await fetch(`${url}/version`)).json()).version, 'string');
 
     const info = JSON.parse(execFileSync(process.execPath, [ferryBin, 'devnet', 'info'], { env: { ...process.env, ...env } }).toString());

@@ -3,40 +3,24 @@
 // the timeout, and usage mistakes are told apart from failures.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { satToBtc } from '../../src/chains/core-rpc.ts';
-import { ferryBin } from '../helpers/ferry-process.ts';
-import { TamperingProxy, startService, type Service } from '../client/support.ts';
-
-const exec = promisify(execFile);
+import { ferryBin, ferryCommand, jsonLines } from '../helpers/ferry-process.ts';
+import { TamperingProxy, startCliService, type Service } from '../client/support.ts';
 
 let service: Service;
 let env: Record<string, string | undefined>;
 
 before(async () => {
-  service = await startService();
-  env = { ...process.env, FERRY_DATA_DIR: service.dataDir, FERRY_CLIENT_DIR: mkdtempSync(join(tmpdir(), 'ferry-swap-cli-')), FERRY_SERVICE_URL: service.apiUrl };
+  ({ service, env } = await startCliService('ferry-swap-cli-'));
 });
 after(async () => {
   await service?.close();
-  if (env?.FERRY_CLIENT_DIR) rmSync(env.FERRY_CLIENT_DIR, { recursive: true, force: true });
 });
 
-async function ferry(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [ferryBin, ...args], { env });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
-
-const jsonLines = (text: string) => text.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+const ferry = (...args: string[]) => ferryCommand(env, ...args);
 
 test('a submarine swap survives its command being killed: `ferry swap claim ID` picks it up and co-signs', async () => {
   const { invoice } = await service.invoice('bob', 21_000);

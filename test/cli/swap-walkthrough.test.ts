@@ -3,12 +3,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ferryBin } from '../helpers/ferry-process.ts';
-import { startService, type Service } from '../client/support.ts';
+import { startCliService, type Service } from '../client/support.ts';
 
 const run = promisify(execFile);
 
@@ -16,13 +15,11 @@ let service: Service;
 let env: Record<string, string | undefined>;
 
 before(async () => {
-  service = await startService();
   // What `npx ferry start` sets up by default, pointed at this test's service and a fresh client store.
-  env = { ...process.env, FERRY_DATA_DIR: service.dataDir, FERRY_CLIENT_DIR: mkdtempSync(join(tmpdir(), 'ferry-walkthrough-')), FERRY_SERVICE_URL: service.apiUrl };
+  ({ service, env } = await startCliService('ferry-walkthrough-'));
 });
 after(async () => {
   await service?.close();
-  if (env?.FERRY_CLIENT_DIR) rmSync(env.FERRY_CLIENT_DIR, { recursive: true, force: true });
 });
 
 /** `ferry ARGS` to completion. */
@@ -106,8 +103,8 @@ test('the README walkthrough: a reverse and a submarine swap with ferry commands
 
   // 4. what happened
   const list = await ferry('swap', 'list');
-  assert.match(list, new RegExp(`${reverseId}\\s+reverse\\s+50000 sat\\s+invoice\\.settled`));
-  assert.match(list, new RegExp(`${submarineId}\\s+submarine\\s+30000 sat\\s+transaction\\.claimed`));
+  assert.match(list, new RegExp(`${reverseId}\\s+reverse\\s+BTC\\s+50000 sat\\s+invoice\\.settled`));
+  assert.match(list, new RegExp(`${submarineId}\\s+submarine\\s+BTC\\s+30000 sat\\s+transaction\\.claimed`));
   const balances = JSON.parse(await ferry('devnet', 'balances'));
   assert.equal(balances.lightning.alice.local, aliceStart - 20_000);
 

@@ -27,6 +27,7 @@ import {
   type RefundFile,
   type SubmarineRecord,
 } from '../../src/client/index.ts';
+import { liquidSwapOutput, serializeLiquidTree } from '../../src/chains/liquid/htlc.ts';
 
 /**
  * A phone's photo of the refund PNG on a screen: enlarged 1.3× with bilinear interpolation, turned 4°, dimmed
@@ -176,6 +177,40 @@ describe('refund files', () => {
     assert.throws(() => readRefundFile(join(dir, 'broken.json')), /is not JSON/);
     writeFileSync(join(dir, 'blank.png'), Buffer.from('89504e470d0a1a0a', 'hex'));
     assert.throws(() => readRefundFile(join(dir, 'blank.png')), /no readable refund QR code/);
+  });
+
+  test("an L-BTC swap's file carries its blindingKey, as Boltz's web app names it; without one it is refused", () => {
+    const client = newKeyPair();
+    const service = newKeyPair();
+    const blinding = newKeyPair();
+    const terms = { kind: 'submarine', preimageHash: newPreimage().preimageHash, claimPublicKey: service.publicKey, refundPublicKey: client.publicKey, timeoutBlockHeight: 2000, servicePublicKey: service.publicKey } as const;
+    const { tree } = liquidSwapOutput(terms, blinding.publicKey, 'regtest');
+    const record: SubmarineRecord = {
+      ...taprootRecord(),
+      currency: 'L-BTC',
+      privateKey: hex.encode(client.privateKey),
+      publicKey: hex.encode(client.publicKey),
+      servicePublicKey: hex.encode(service.publicKey),
+      swapTree: serializeLiquidTree(tree),
+      timeoutBlockHeight: 2000,
+      blindingKey: hex.encode(blinding.privateKey),
+    };
+    const file = refundFileOf(record);
+    assert.equal(file.blindingKey, record.blindingKey);
+    const paths = writeRefundFiles(file, join(dir, 'liquid'));
+    assert.deepEqual(readRefundFile(paths.png), file);
+    const refundable = refundableFromFile(file);
+    assert.equal(refundable.taproot?.chain.currency, 'L-BTC');
+    assert.equal(hex.encode(refundable.taproot!.blindingKey!), record.blindingKey);
+
+    // The web app's own shape: the chain as `asset`, the service key as `claimPublicKey`.
+    const { currency, serverPublicKey: _, ...rest } = file;
+    assert.equal(parseRefundFile({ ...rest, asset: currency }).currency, 'L-BTC');
+    const { blindingKey: __, ...unblindable } = file;
+    assert.throws(() => parseRefundFile(unblindable), /a refund file of L-BTC needs the blindingKey that unblinds its lockup/);
+    assert.throws(() => parseRefundFile({ ...file, blindingKey: 'zz' }), /blindingKey is not 32 bytes of hex/);
+    // A Bitcoin tree under L-BTC is not Liquid's (leaf version 0xc4).
+    assert.throws(() => refundableFromFile({ ...file, swapTree: taprootRecord().swapTree }), /leaf has version 192, not 196/);
   });
 
   test("a file whose private key is not the tree's refund key is refused before any transaction is built", () => {

@@ -1,6 +1,7 @@
-// A submarine swap whose service is gone: the refund file alone (its PNG, even) and a Bitcoin node get the
-// coins back through the refund leaf once the timeout block is reached — not one block earlier — with
-// nLockTime at the timeout and a non-final sequence, and the devnet (which verifies scripts like Core) takes it.
+// A submarine swap whose service is gone: the refund file alone (its PNG, even) and a node — Bitcoin Core for BTC,
+// Elements for L-BTC, whose file carries the blinding key that unblinds the lockup — get the coins back through
+// the refund leaf once the timeout block is reached (1440 blocks on Liquid) — not one block earlier — with nLockTime
+// at the timeout and a non-final sequence, and the devnet (which verifies scripts like Core and elementsd) takes it.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';
@@ -9,6 +10,7 @@ import { satToBtc } from '../../src/chains/core-rpc.ts';
 import {
   BitcoinCoreChain,
   ClientStore,
+  ElementsChain,
   RefundTooEarlyError,
   SEQUENCE,
   SwapClient,
@@ -16,6 +18,7 @@ import {
   newKeyPair,
   newPreimage,
   readRefundFile,
+  swapChain,
   type RefundFile,
 } from '../../src/client/index.ts';
 import { startService, temporaryDir, type Service } from './support.ts';
@@ -28,53 +31,60 @@ after(async () => {
   await service?.close();
 });
 
-test('script-path refund from a PNG refund file after the timeout, without the service', async () => {
-  const store = new ClientStore(temporaryDir('ferry-client-timeout-'));
-  const client = new SwapClient({ serviceUrl: service.apiUrl, network: 'regtest', store });
-  const { invoice } = await service.invoice('bob', 25_000);
-  const record = await client.createSubmarine({ invoice });
-  // Underpaid: the service will not pay the invoice, and the coins wait for a refund.
-  const lockupTxid = await service.user.sendToAddress(record.lockupAddress, satToBtc(20_000));
-  await service.mine();
+const nodes = { BTC: BitcoinCoreChain, 'L-BTC': ElementsChain } as const;
 
-  const file = readRefundFile(record.refundFiles!.png);
-  assert.equal(file.id, record.id);
-  assert.equal(file.timeoutBlockHeight, record.timeoutBlockHeight);
+for (const currency of ['BTC', 'L-BTC'] as const) {
+  test(`${currency}: script-path refund from a PNG refund file after the timeout, without the service`, async () => {
+    const chain = service.chains[currency];
+    const store = new ClientStore(temporaryDir('ferry-client-timeout-'));
+    const client = new SwapClient({ serviceUrl: service.apiUrl, network: 'regtest', store, currency });
+    const { invoice } = await service.invoice('bob', 25_000);
+    const record = await client.createSubmarine({ invoice });
+    // Underpaid: the service will not pay the invoice, and the coins wait for a refund.
+    const lockupTxid = await chain.user.sendToAddress(record.lockupAddress, satToBtc(20_000));
+    await chain.mine();
 
-  // The service is gone: nothing answers at its address, chain data comes from the node itself.
-  const alone = new SwapClient({
-    serviceUrl: 'http://127.0.0.1:1',
-    network: 'regtest',
-    chain: new BitcoinCoreChain(service.rpcUrlWithCredentials),
+    const file = readRefundFile(record.refundFiles!.png);
+    assert.equal(file.id, record.id);
+    assert.equal(file.currency, currency);
+    assert.equal(file.timeoutBlockHeight, record.timeoutBlockHeight);
+    assert.equal(file.blindingKey, record.blindingKey, 'on Liquid, the key that unblinds the lockup');
+
+    // The service is gone: nothing answers at its address, chain data comes from the node itself.
+    const alone = new SwapClient({ serviceUrl: 'http://127.0.0.1:1', network: 'regtest', chain: new nodes[currency](chain.rpcUrlWithCredentials) });
+    const [rate, floor] = [await alone.chainOf(currency).feeRate(), swapChain(currency).minFeeRate];
+    assert.ok(rate >= floor && rate < 10 * floor, `the node's estimate ${rate} sat/vB, on the chain's own floor (${floor})`);
+    const destination = await chain.user.getNewAddress();
+    await chain.mine(record.timeoutBlockHeight - 1 - (await chain.node.getBlockCount()));
+    await assert.rejects(alone.refundFromFile(file, { destination, lockupTxid }), (error: unknown) => {
+      assert.ok(error instanceof RefundTooEarlyError);
+      assert.equal(error.timeoutBlockHeight, record.timeoutBlockHeight);
+      assert.equal(error.height, record.timeoutBlockHeight - 1);
+      assert.match(error.message, /possible in 1 block\(s\).*cannot reach the swap service/);
+      return true;
+    });
+
+    await chain.mine();
+    const balanceBefore = await chain.userBalance();
+    const refund = await alone.refundFromFile(file, { destination, lockupTxid });
+    assert.equal(refund.path, 'script');
+    assert.equal(refund.lockTime, record.timeoutBlockHeight);
+    const decoded = await chain.node.decodeRawTransaction(refund.hex);
+    assert.equal(decoded.locktime, record.timeoutBlockHeight);
+    assert.equal(decoded.vin[0].sequence, SEQUENCE);
+    assert.ok(decoded.vin[0].sequence < 0xffffffff, 'a final sequence would disable the lock time');
+    assert.equal(decoded.vin[0].txinwitness?.length, 3, 'signature, refund script, control block');
+    assert.equal(decoded.vin[0].txid, lockupTxid);
+
+    await chain.mine();
+    const mined = await chain.node.getRawTransaction(refund.txid);
+    assert.ok((mined.confirmations ?? 0) >= 1, 'the devnet accepted and mined the refund');
+    const coin = (await chain.user.listUnspent(1)).find((u) => u.txid === refund.txid);
+    assert.ok(coin, 'the refund is a coin of the user wallet');
+    assert.equal(Math.round(coin.amount * 1e8) + Number(refund.fee), 20_000);
+    assert.equal((await chain.userBalance()) - balanceBefore, refund.amount);
   });
-  const destination = await service.user.getNewAddress();
-  await service.mine(record.timeoutBlockHeight - 1 - (await service.node.getBlockCount()));
-  await assert.rejects(alone.refundFromFile(file, { destination, lockupTxid }), (error: unknown) => {
-    assert.ok(error instanceof RefundTooEarlyError);
-    assert.equal(error.timeoutBlockHeight, record.timeoutBlockHeight);
-    assert.equal(error.height, record.timeoutBlockHeight - 1);
-    assert.match(error.message, /possible in 1 block\(s\).*cannot reach the swap service/);
-    return true;
-  });
-
-  await service.mine();
-  const refund = await alone.refundFromFile(file, { destination, lockupTxid });
-  assert.equal(refund.path, 'script');
-  assert.equal(refund.lockTime, record.timeoutBlockHeight);
-  const decoded = await service.node.decodeRawTransaction(refund.hex);
-  assert.equal(decoded.locktime, record.timeoutBlockHeight);
-  assert.equal(decoded.vin[0].sequence, SEQUENCE);
-  assert.ok(decoded.vin[0].sequence < 0xffffffff, 'a final sequence would disable the lock time');
-  assert.equal(decoded.vin[0].txinwitness?.length, 3, 'signature, refund script, control block');
-  assert.equal(decoded.vin[0].txid, lockupTxid);
-
-  await service.mine();
-  const mined = await service.node.getRawTransaction(refund.txid);
-  assert.ok((mined.confirmations ?? 0) >= 1, 'the devnet accepted and mined the refund');
-  const coin = (await service.user.listUnspent(1)).find((u) => u.txid === refund.txid);
-  assert.equal(coin?.address, destination);
-  assert.equal(Math.round(coin!.amount * 1e8) + Number(refund.fee), 20_000);
-});
+}
 
 test("a legacy refund file (P2WSH redeemScript, as older clients wrote them) refunds through the script's timeout branch", async () => {
   const client = newKeyPair();

@@ -1,39 +1,52 @@
 // Ferry started in-process on ephemeral ports (devnet, engine, API), and the handles a test needs to see the
-// effects of a swap: the devnet's Bitcoin node and user wallet, and the Lightning nodes over LND REST.
+// effects of a swap: the devnet's Bitcoin and Elements nodes and user wallets, and the Lightning nodes over LND REST;
+// and following a swap to its end with the SDK, recording what happened.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CoreRpcClient, btcToSat } from '../../src/chains/core-rpc.ts';
+import type { CoreRpcClient } from '../../src/chains/core-rpc.ts';
+import { chainRpc, walletBalances, type DevnetChain } from '../../src/cli/devnet-chains.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { startFerry, type Ferry } from '../../src/app.ts';
 import type { DevnetInfo } from '../../src/devnet/index.ts';
 import { LndRestClient } from '../../src/lightning/lnd/client.ts';
-import { addressOfScript } from '../../src/client/index.ts';
+import { addressOfScript, followSwap, type FollowEvent, type SwapClient, type SwapRecord } from '../../src/client/index.ts';
+import { unconfidentialAddress } from '../../src/chains/liquid/network.ts';
 import { Scripts } from 'boltz-core';
 import { createLogger } from '../../src/log/index.ts';
 import { ephemeralPorts } from '../helpers/ports.ts';
 
-export interface Service {
-  ferry: Ferry;
-  apiUrl: string;
-  dataDir: string;
-  info: DevnetInfo;
+/** One chain of the devnet as a test sees it. */
+export interface DevnetChainHandle {
   /** The devnet node (no wallet). */
   node: CoreRpcClient;
   /** The devnet user's wallet: funds lockups, receives claims and refunds. */
   user: CoreRpcClient;
-  /** Core JSON-RPC URL with the credentials in it, as `ferry swap --bitcoin-rpc` takes it. */
+  /** JSON-RPC URL with the credentials in it, as `ferry swap --bitcoin-rpc` / `--elements-rpc` take it. */
   rpcUrlWithCredentials: string;
+  /** The user wallet's coins of the chain's currency, trusted and pending, sat. */
+  userBalance(): Promise<bigint>;
+  /** Mines to an address outside every devnet wallet, so wallet balances move only by what a test does. */
+  mine(blocks?: number): Promise<number>;
+}
+
+/** Ferry and its devnet; the chain handles at the top level are Bitcoin's. */
+export interface Service extends DevnetChainHandle {
+  ferry: Ferry;
+  apiUrl: string;
+  dataDir: string;
+  info: DevnetInfo;
+  /** The Elements (Liquid) chain. */
+  liquid: DevnetChainHandle;
+  /** Both chains by the currency of their swaps. */
+  chains: Record<DevnetChain, DevnetChainHandle>;
   lightning(name: 'alice' | 'bob' | 'ferry'): LndRestClient;
   /** A BOLT11 invoice of a user node. */
   invoice(node: 'alice' | 'bob', sat: number): Promise<{ invoice: string; paymentHash: string }>;
   /** Local balance of a node's channels, sat. */
   channelBalance(node: 'alice' | 'bob'): Promise<number>;
-  userBalance(): Promise<bigint>;
-  /** Mines to an address outside every devnet wallet, so wallet balances move only by what a test does. */
-  mine(blocks?: number): Promise<number>;
   close(): Promise<void>;
   log: string[];
 }
@@ -51,23 +64,39 @@ export async function startService(settings: Record<string, string> = {}): Promi
   const config = loadConfig({ env: { FERRY_DATA_DIR: dataDir, ...ephemeralPorts, ...settings } });
   const ferry = await startFerry(config, createLogger({ level: 'warn', json: true, write: (line) => log.push(line) }));
   const info = ferry.devnet!.info;
-  const { rpcUrl, rpcUser, rpcPassword, wallets } = info.bitcoin;
-  const node = new CoreRpcClient({ url: rpcUrl, user: rpcUser, password: rpcPassword });
-  const user = node.wallet(wallets.user);
-  const withCredentials = new URL(rpcUrl);
-  withCredentials.username = rpcUser;
-  withCredentials.password = rpcPassword;
-  // A regtest address nobody's wallet owns (P2WSH of OP_TRUE): block rewards go there.
-  const sink = addressOfScript(Scripts.p2wshOutput(Uint8Array.of(0x51)), 'regtest');
+  // Regtest addresses nobody's wallet owns (P2WSH of OP_TRUE): block rewards go there.
+  const anyoneCanSpend = Scripts.p2wshOutput(Uint8Array.of(0x51));
+  const chainHandle = (chain: DevnetChain, sink: string): DevnetChainHandle => {
+    const endpoint = chain === 'BTC' ? info.bitcoin : info.elements;
+    const withCredentials = new URL(endpoint.rpcUrl);
+    withCredentials.username = endpoint.rpcUser;
+    withCredentials.password = endpoint.rpcPassword;
+    const node = chainRpc(info, chain);
+    return {
+      node,
+      user: chainRpc(info, chain, endpoint.wallets.user),
+      rpcUrlWithCredentials: withCredentials.toString().replace(/\/$/, ''),
+      async userBalance() {
+        const { user } = (await walletBalances(info, chain)) as Record<string, { trusted: number; untrustedPending: number }>;
+        return BigInt(user.trusted + user.untrustedPending);
+      },
+      async mine(blocks = 1) {
+        await node.generateToAddress(blocks, sink);
+        return node.getBlockCount();
+      },
+    };
+  };
+  const bitcoin = chainHandle('BTC', addressOfScript(anyoneCanSpend, 'regtest'));
+  const liquid = chainHandle('L-BTC', unconfidentialAddress(anyoneCanSpend, 'regtest'));
   const lightning = (name: string) => new LndRestClient({ url: info.lightning[name].restUrl, macaroon: info.lightning[name].macaroon });
   return {
+    ...bitcoin,
     ferry,
     apiUrl: ferry.apiUrl,
     dataDir,
     info,
-    node,
-    user,
-    rpcUrlWithCredentials: withCredentials.toString().replace(/\/$/, ''),
+    liquid,
+    chains: { BTC: bitcoin, 'L-BTC': liquid },
     lightning,
     async invoice(name, sat) {
       const response = await fetch(info.lightning[name].restUrl + '/v1/invoices', {
@@ -84,20 +113,35 @@ export async function startService(settings: Record<string, string> = {}): Promi
       });
       return Number(((await response.json()) as { local_balance: { sat: string } }).local_balance.sat);
     },
-    async userBalance() {
-      const { mine } = await user.getBalances();
-      return btcToSat(mine.trusted) + btcToSat(mine.untrusted_pending);
-    },
-    async mine(blocks = 1) {
-      await node.generateToAddress(blocks, sink);
-      return node.getBlockCount();
-    },
     async close() {
       await ferry.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
     log,
   };
+}
+
+/** A service, and the environment `ferry swap` commands run in against it: its devnet, a fresh client store. */
+export async function startCliService(prefix: string): Promise<{ service: Service; env: Record<string, string | undefined> }> {
+  const service = await startService();
+  return { service, env: { ...process.env, FERRY_DATA_DIR: service.dataDir, FERRY_CLIENT_DIR: temporaryDir(prefix), FERRY_SERVICE_URL: service.apiUrl } };
+}
+
+/** Follows a swap to its end with a fresh status stream; returns the result and every event. */
+export async function followToEnd(client: SwapClient, record: SwapRecord, options: { destination: string; cooperative?: boolean }) {
+  const stream = client.statusStream({ pollIntervalMs: 200 });
+  const events: FollowEvent[] = [];
+  try {
+    const result = await followSwap(client, record, {
+      stream,
+      destination: async () => options.destination,
+      cooperative: options.cooperative,
+      onEvent: (event) => events.push(event),
+    });
+    return { result, events };
+  } finally {
+    stream.close();
+  }
 }
 
 /**

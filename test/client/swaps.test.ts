@@ -1,13 +1,14 @@
 // The client SDK against a live Ferry (devnet, engine, API) over real sockets: whole reverse and submarine
-// swaps with their effects on chain and on Lightning, refunds of failed swaps, refusal of a lying service
-// before any coin moves, and status following through a network that drops and refuses WebSockets.
+// swaps on BTC and on L-BTC with their effects on each chain and on Lightning, refunds of failed swaps, refusal
+// of a lying service before any coin moves, and status following through a network that drops and refuses
+// WebSockets.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { hex } from '@scure/base';
 import { satToBtc } from '../../src/chains/core-rpc.ts';
-import { ClientStore, SwapClient, VerificationError, followSwap, type FollowEvent, type StatusUpdate } from '../../src/client/index.ts';
-import { FlakyProxy, TamperingProxy, startService, temporaryDir, type Service } from './support.ts';
+import { ClientStore, SwapClient, VerificationError, followSwap, swapChain, type StatusUpdate } from '../../src/client/index.ts';
+import { FlakyProxy, TamperingProxy, followToEnd, startService, temporaryDir, type Service } from './support.ts';
 
 describe('client SDK against Ferry', () => {
   let service: Service;
@@ -23,121 +24,114 @@ describe('client SDK against Ferry', () => {
     await service?.close();
   });
 
-  async function follow(record: Parameters<typeof followSwap>[1], options: { destination: string; cooperative?: boolean }) {
-    const stream = client.statusStream({ pollIntervalMs: 200 });
-    const events: FollowEvent[] = [];
-    try {
-      const result = await followSwap(client, record, {
-        stream,
-        destination: async () => options.destination,
-        cooperative: options.cooperative,
-        onEvent: (event) => events.push(event),
-      });
-      return { result, events };
-    } finally {
-      stream.close();
-    }
+  const follow = (record: Parameters<typeof followSwap>[1], options: { destination: string; cooperative?: boolean }) => followToEnd(client, record, options);
+
+  for (const currency of ['BTC', 'L-BTC'] as const) {
+    const chain = () => service.chains[currency];
+
+    test(`${currency} reverse swap: alice pays the invoice, the client claims through the key path into the user wallet`, async () => {
+      const aliceBefore = await service.channelBalance('alice');
+      const balanceBefore = await chain().userBalance();
+      const destination = await chain().user.getNewAddress();
+      const record = await client.createReverse({ invoiceAmount: 50_000, currency });
+      assert.equal(store.load(record.id).preimage, record.preimage, 'the preimage is stored before the invoice is shown');
+
+      const following = follow(record, { destination });
+      const payment = service.lightning('alice').payInvoice({ paymentRequest: record.invoice, feeLimitMsat: 1_000_000n, timeoutSeconds: 30 });
+      const { result, events } = await following;
+      assert.equal(result.success, true, result.message);
+      assert.equal((await payment).status, 'SUCCEEDED');
+      const claimed = events.find((e) => e.type === 'claimed');
+      assert.ok(claimed && claimed.type === 'claimed');
+      assert.equal(claimed.claim.path, 'key');
+      assert.equal(Number(claimed.claim.amount + claimed.claim.fee), record.onchainAmount);
+      assert.ok(claimed.claim.fee > 0n && claimed.claim.fee < 300n, `a claim fee of ${claimed.claim.fee} sat`);
+
+      await chain().mine();
+      const tx = await chain().node.getRawTransaction(claimed.claim.txid);
+      assert.ok((tx.confirmations ?? 0) >= 1, 'the claim confirmed');
+      assert.equal(tx.vin[0].txinwitness?.length, 1, 'a key-path spend: one Schnorr signature');
+      const coin = (await chain().user.listUnspent(1)).find((u) => u.txid === claimed.claim.txid);
+      assert.equal(Math.round(coin!.amount * 1e8), Number(claimed.claim.amount), 'the claim is a coin of the user wallet');
+      assert.equal((await chain().userBalance()) - balanceBefore, claimed.claim.amount);
+      assert.equal(aliceBefore - (await service.channelBalance('alice')), 50_000);
+
+      const stored = store.load(record.id);
+      assert.equal(stored.status, 'invoice.settled');
+      assert.deepEqual(stored.history.map((h) => h.status), ['swap.created', 'transaction.mempool', 'invoice.settled']);
+      assert.equal(stored.type === 'reverse' && stored.claim?.txid, claimed.claim.txid);
+    });
+
+    test(`${currency} reverse swap without the service cooperating: script-path claim with the preimage, and the invoice still settles`, async () => {
+      const destination = await chain().user.getNewAddress();
+      const record = await client.createReverse({ invoiceAmount: 20_000, currency });
+      const following = follow(record, { destination, cooperative: false });
+      const payment = service.lightning('alice').payInvoice({ paymentRequest: record.invoice, feeLimitMsat: 1_000_000n, timeoutSeconds: 30 });
+      const { result, events } = await following;
+      assert.equal(result.success, true, result.message);
+      assert.equal((await payment).status, 'SUCCEEDED');
+      const claimed = events.find((e) => e.type === 'claimed');
+      assert.ok(claimed && claimed.type === 'claimed' && claimed.claim.path === 'script');
+      const tx = await chain().node.getRawTransaction(claimed.claim.txid);
+      const witness = tx.vin[0].txinwitness!;
+      assert.equal(witness.length, 4, 'signature, preimage, claim script, control block');
+      assert.equal(witness[1], record.preimage);
+      await chain().mine();
+      assert.ok(((await chain().node.getRawTransaction(claimed.claim.txid)).confirmations ?? 0) >= 1);
+    });
+
+    test(`${currency} submarine swap: the client co-signs only after the preimage proves payment; alice is paid, the lockup is claimed`, async () => {
+      const aliceBefore = await service.channelBalance('alice');
+      const { invoice, paymentHash } = await service.invoice('alice', 30_000);
+      const record = await client.createSubmarine({ invoice, currency });
+      const pair = (await client.api.submarinePairs())[currency].BTC;
+      assert.equal(record.expectedAmount, 30_000 + 30 + pair.fees.minerFees);
+      assert.ok(record.refundFiles, 'refund files are written at creation');
+
+      const following = follow(record, { destination: await chain().user.getNewAddress() });
+      const lockupTxid = await chain().user.sendToAddress(record.lockupAddress, satToBtc(record.expectedAmount));
+      await chain().mine();
+      const { result, events } = await following;
+      assert.equal(result.success, true, result.message);
+      const cosigned = events.find((e) => e.type === 'cosigned');
+      assert.ok(cosigned && cosigned.type === 'cosigned');
+      assert.equal(hex.encode(sha256(hex.decode(cosigned.preimage))), paymentHash);
+      assert.equal((await service.channelBalance('alice')) - aliceBefore, 30_000);
+
+      const stored = store.load(record.id);
+      assert.equal(stored.type === 'submarine' && stored.preimage, cosigned.preimage);
+      assert.equal(stored.lockup?.txid, lockupTxid);
+      const script = swapChain(currency).decodeAddress(record.lockupAddress, 'regtest').script;
+      const vout = (await chain().node.getRawTransaction(lockupTxid)).vout.find((o) => o.scriptPubKey.hex === hex.encode(script))!.n;
+      assert.equal(await chain().node.getTxOut(lockupTxid, vout, true), null, 'the service spent the lockup');
+    });
+
+    test(`an underpaid ${currency} submarine swap fails and is refunded through the key path at once, without waiting for the timeout`, async () => {
+      const { invoice } = await service.invoice('alice', 40_000);
+      const record = await client.createSubmarine({ invoice, currency });
+      const destination = await chain().user.getNewAddress();
+      const following = follow(record, { destination });
+      const lockupTxid = await chain().user.sendToAddress(record.lockupAddress, satToBtc(15_000));
+      await chain().mine();
+      const { result, events } = await following;
+      assert.equal(result.success, false);
+      assert.equal(result.status, 'transaction.lockupFailed');
+      const refunded = events.find((e) => e.type === 'refunded');
+      assert.ok(refunded && refunded.type === 'refunded', events.map((e) => e.type).join(', '));
+      assert.equal(refunded.refund.path, 'key');
+      assert.equal(refunded.refund.lockTime, 0);
+      await chain().mine();
+      const tx = await chain().node.getRawTransaction(refunded.refund.txid);
+      assert.ok((tx.confirmations ?? 0) >= 1);
+      assert.equal(tx.vin[0].txid, lockupTxid);
+      assert.equal(Number(refunded.refund.amount) + Number(refunded.refund.fee), 15_000);
+      const coin = (await chain().user.listUnspent(1)).find((u) => u.txid === refunded.refund.txid);
+      assert.ok(coin, 'the refund is a confirmed coin of the user wallet');
+      assert.equal(Math.round(coin.amount * 1e8), Number(refunded.refund.amount));
+      const stored = store.load(record.id);
+      assert.equal(stored.type === 'submarine' && stored.refund?.txid, refunded.refund.txid);
+    });
   }
-
-  test('reverse swap: alice pays the invoice, the client claims through the key path into the user wallet', async () => {
-    const aliceBefore = await service.channelBalance('alice');
-    const balanceBefore = await service.userBalance();
-    const destination = await service.user.getNewAddress();
-    const record = await client.createReverse({ invoiceAmount: 50_000 });
-    assert.equal(store.load(record.id).preimage, record.preimage, 'the preimage is stored before the invoice is shown');
-
-    const following = follow(record, { destination });
-    const payment = service.lightning('alice').payInvoice({ paymentRequest: record.invoice, feeLimitMsat: 1_000_000n, timeoutSeconds: 30 });
-    const { result, events } = await following;
-    assert.equal(result.success, true, result.message);
-    assert.equal((await payment).status, 'SUCCEEDED');
-    const claimed = events.find((e) => e.type === 'claimed');
-    assert.ok(claimed && claimed.type === 'claimed');
-    assert.equal(claimed.claim.path, 'key');
-    assert.ok(claimed.claim.amount > 49_000n && claimed.claim.amount < 49_567n, `claimed ${claimed.claim.amount}`);
-
-    await service.mine();
-    const tx = await service.node.getRawTransaction(claimed.claim.txid);
-    assert.ok((tx.confirmations ?? 0) >= 1, 'the claim confirmed');
-    assert.equal(tx.vin[0].txinwitness?.length, 1, 'a key-path spend: one Schnorr signature');
-    assert.equal(tx.vout[0].scriptPubKey.address, destination);
-    assert.equal((await service.userBalance()) - balanceBefore, claimed.claim.amount);
-    assert.equal(aliceBefore - (await service.channelBalance('alice')), 50_000);
-
-    const stored = store.load(record.id);
-    assert.equal(stored.status, 'invoice.settled');
-    assert.deepEqual(stored.history.map((h) => h.status), ['swap.created', 'transaction.mempool', 'invoice.settled']);
-    assert.equal(stored.type === 'reverse' && stored.claim?.txid, claimed.claim.txid);
-  });
-
-  test('reverse swap without the service cooperating: script-path claim with the preimage, and the invoice still settles', async () => {
-    const destination = await service.user.getNewAddress();
-    const record = await client.createReverse({ invoiceAmount: 20_000 });
-    const following = follow(record, { destination, cooperative: false });
-    const payment = service.lightning('alice').payInvoice({ paymentRequest: record.invoice, feeLimitMsat: 1_000_000n, timeoutSeconds: 30 });
-    const { result, events } = await following;
-    assert.equal(result.success, true, result.message);
-    assert.equal((await payment).status, 'SUCCEEDED');
-    const claimed = events.find((e) => e.type === 'claimed');
-    assert.ok(claimed && claimed.type === 'claimed' && claimed.claim.path === 'script');
-    const tx = await service.node.getRawTransaction(claimed.claim.txid);
-    const witness = tx.vin[0].txinwitness!;
-    assert.equal(witness.length, 4, 'signature, preimage, claim script, control block');
-    assert.equal(witness[1], record.preimage);
-    await service.mine();
-    assert.ok(((await service.node.getRawTransaction(claimed.claim.txid)).confirmations ?? 0) >= 1);
-  });
-
-  test('submarine swap: the client co-signs only after the preimage proves payment; alice is paid, the lockup is claimed', async () => {
-    const aliceBefore = await service.channelBalance('alice');
-    const { invoice, paymentHash } = await service.invoice('alice', 30_000);
-    const record = await client.createSubmarine({ invoice });
-    assert.equal(record.expectedAmount, 30_000 + 30 + 302);
-    assert.ok(record.refundFiles, 'refund files are written at creation');
-
-    const following = follow(record, { destination: await service.user.getNewAddress() });
-    const lockupTxid = await service.user.sendToAddress(record.lockupAddress, satToBtc(record.expectedAmount));
-    await service.mine();
-    const { result, events } = await following;
-    assert.equal(result.success, true, result.message);
-    const cosigned = events.find((e) => e.type === 'cosigned');
-    assert.ok(cosigned && cosigned.type === 'cosigned');
-    assert.equal(hex.encode(sha256(hex.decode(cosigned.preimage))), paymentHash);
-    assert.equal((await service.channelBalance('alice')) - aliceBefore, 30_000);
-
-    const stored = store.load(record.id);
-    assert.equal(stored.type === 'submarine' && stored.preimage, cosigned.preimage);
-    assert.equal(stored.lockup?.txid, lockupTxid);
-    const vout = (await service.node.getRawTransaction(lockupTxid)).vout.find((o) => o.scriptPubKey.address === record.lockupAddress)!.n;
-    assert.equal(await service.node.getTxOut(lockupTxid, vout, true), null, 'the service spent the lockup');
-  });
-
-  test('an underpaid submarine swap fails and is refunded through the key path at once, without waiting for the timeout', async () => {
-    const { invoice } = await service.invoice('alice', 40_000);
-    const record = await client.createSubmarine({ invoice });
-    const destination = await service.user.getNewAddress();
-    const following = follow(record, { destination });
-    const lockupTxid = await service.user.sendToAddress(record.lockupAddress, satToBtc(15_000));
-    await service.mine();
-    const { result, events } = await following;
-    assert.equal(result.success, false);
-    assert.equal(result.status, 'transaction.lockupFailed');
-    const refunded = events.find((e) => e.type === 'refunded');
-    assert.ok(refunded && refunded.type === 'refunded', events.map((e) => e.type).join(', '));
-    assert.equal(refunded.refund.path, 'key');
-    assert.equal(refunded.refund.lockTime, 0);
-    await service.mine();
-    const tx = await service.node.getRawTransaction(refunded.refund.txid);
-    assert.ok((tx.confirmations ?? 0) >= 1);
-    assert.equal(tx.vin[0].txid, lockupTxid);
-    assert.equal(tx.vout[0].scriptPubKey.address, destination);
-    assert.equal(Number(refunded.refund.amount) + Number(refunded.refund.fee), 15_000);
-    const coin = (await service.user.listUnspent(1)).find((u) => u.txid === refunded.refund.txid);
-    assert.equal(coin?.address, destination, 'the refund is a confirmed coin of the user wallet');
-    assert.equal(Math.round(coin!.amount * 1e8), Number(refunded.refund.amount));
-    const stored = store.load(record.id);
-    assert.equal(stored.type === 'submarine' && stored.refund?.txid, refunded.refund.txid);
-  });
 
   test('a lying service is refused before anything is funded or paid, and nothing is kept', async () => {
     const proxy = await TamperingProxy.start(service.apiUrl);

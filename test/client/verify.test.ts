@@ -21,6 +21,8 @@ import {
   type KeyPair,
 } from '../../src/client/index.ts';
 import type { ReversePair, SubmarinePair } from '../../src/client/types.ts';
+import { liquidSwapOutput, serializeLiquidTree } from '../../src/chains/liquid/htlc.ts';
+import { confidentialAddress, policyAsset, unconfidentialAddress } from '../../src/chains/liquid/network.ts';
 
 const nodeKey = secp256k1.utils.randomSecretKey();
 const HEIGHT = 500;
@@ -182,5 +184,68 @@ describe('reverse creation answers', () => {
   test('a timeout too near to claim in time is refused', () => {
     const answer = honestReverse(client, service, preimageHash, 50_000);
     refused(() => check(answer, { height: answer.timeoutBlockHeight - 5 }), /only 5 block/);
+  });
+});
+
+describe('L-BTC creation answers', () => {
+  const client = newKeyPair();
+  const service = newKeyPair();
+  const { preimageHash } = newPreimage();
+  const request = invoice(50_000, preimageHash);
+  const check = (answer: unknown) =>
+    verifySubmarine({ answer, key: client, invoice: request, pair: submarinePair, height: HEIGHT, network: 'regtest', currency: 'L-BTC' });
+
+  /** As Ferry's Liquid backend answers: Elements' tree and tweak, the address blinded to the key it returns. */
+  function honestLiquid(blinding = newKeyPair()) {
+    const terms = { kind: 'submarine', preimageHash, claimPublicKey: service.publicKey, refundPublicKey: client.publicKey, timeoutBlockHeight: HEIGHT + 1440, servicePublicKey: service.publicKey } as const;
+    const { tree, outputScript, address } = liquidSwapOutput(terms, blinding.publicKey, 'regtest');
+    const expectedAmount = 50_000 + 50 + 302;
+    return {
+      answer: {
+        id: 'LiQuIdSwAp12',
+        address,
+        swapTree: serializeLiquidTree(tree),
+        claimPublicKey: hex.encode(service.publicKey),
+        timeoutBlockHeight: terms.timeoutBlockHeight,
+        blindingKey: hex.encode(blinding.privateKey),
+        expectedAmount,
+        acceptZeroConf: true,
+        bip21: `liquidtestnet:${address}?amount=${expectedAmount / 1e8}&label=Send%20to%20L-BTC%20lightning&assetid=${policyAsset('regtest')}`,
+      },
+      outputScript,
+    };
+  }
+
+  test('an honest answer passes and yields the blinding key', () => {
+    const { answer, outputScript } = honestLiquid();
+    const checked = check(answer);
+    assert.equal(checked.currency, 'L-BTC');
+    assert.equal(checked.address, answer.address);
+    assert.equal(hex.encode(checked.outputScript), hex.encode(outputScript));
+    assert.equal(hex.encode(checked.blindingKey!), answer.blindingKey);
+  });
+
+  test('a blindingKey the address is not blinded to, a missing or malformed one, is refused', () => {
+    const { answer } = honestLiquid();
+    refused(() => check({ ...answer, blindingKey: hex.encode(newKeyPair().privateKey) }), /is blinded to [0-9a-f]{66}, not to [0-9a-f]{66}, the public key of the blindingKey/);
+    refused(() => check({ ...answer, blindingKey: undefined }), /no blindingKey in the answer/);
+    refused(() => check({ ...answer, blindingKey: 'zz' }), /blindingKey is not 32 bytes of hex/);
+  });
+
+  test('an address of another output, or not confidential, is refused', () => {
+    const { answer, outputScript } = honestLiquid();
+    const stranger = confidentialAddress(Scripts.p2trOutput(newKeyPair().publicKey.subarray(1)), newKeyPair().publicKey, 'regtest');
+    refused(() => check({ ...answer, address: stranger }), /lockup address el1\w+ does not commit to the swap tree and both keys .* its script 5120[0-9a-f]{64} is not 5120/);
+    refused(() => check({ ...answer, address: unconfidentialAddress(outputScript, 'regtest') }), /is blinded to no key/);
+    const bitcoinTweak = addressOfScript(Scripts.p2trOutput(outputScript.subarray(2)), 'regtest');
+    refused(() => check({ ...answer, address: bitcoinTweak }), /is not a regtest address of L-BTC/);
+  });
+
+  test("a Bitcoin tree, or a payment URI of another scheme or asset, is refused", () => {
+    const { answer } = honestLiquid();
+    const bitcoinTree = serializeTree(submarineTree(preimageHash, service.publicKey, client.publicKey, answer.timeoutBlockHeight));
+    refused(() => check({ ...answer, swapTree: bitcoinTree }), /swap tree is not the one .* on L-BTC/);
+    refused(() => check({ ...answer, bip21: answer.bip21.replace('liquidtestnet:', 'bitcoin:') }), /does not pay the lockup address/);
+    refused(() => check({ ...answer, bip21: answer.bip21.replace(/assetid=\w+/, `assetid=${'11'.repeat(32)}`) }), /does not ask for the asset .* \(L-BTC\)/);
   });
 });

@@ -1,8 +1,27 @@
-// Runs the real `ferry` command as a child process and reads its JSON log lines.
-import { spawn, type ChildProcess } from 'node:child_process';
+// Runs the real `ferry` command as a child process: to completion with its exit code and output, or left running
+// while its JSON lines are read.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 export const ferryBin = fileURLToPath(new URL('../../bin/ferry.mjs', import.meta.url));
+
+const exec = promisify(execFile);
+
+/** `ferry ARGS` to completion: its exit code, stdout and stderr. */
+export async function ferryCommand(env: Record<string, string | undefined>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, [ferryBin, ...args], { env });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+/** The JSON objects of a `--json` output, one per line. */
+export const jsonLines = (text: string): Record<string, unknown>[] =>
+  text.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
 
 export interface FerryProcess {
   child: ChildProcess;
@@ -12,7 +31,7 @@ export interface FerryProcess {
   exited: Promise<number | null>;
 }
 
-export function runFerry(args: string[], env: Record<string, string>): FerryProcess {
+export function runFerry(args: string[], env: Record<string, string | undefined>): FerryProcess {
   const child = spawn(process.execPath, [ferryBin, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

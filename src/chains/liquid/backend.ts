@@ -19,19 +19,16 @@ import {
   type UnsignedKeyPathSpend,
 } from '../backend.ts';
 import { CoreFamilyBackend } from '../core-backend.ts';
-import { estimateFeeRate } from '../core-fees.ts';
+import { LIQUID_FEES, estimateFeeRate } from '../core-fees.ts';
 import { satToBtcText, type CoreRpcClient } from '../core-rpc.ts';
 import type { ChainWatcher } from '../watcher/watcher.ts';
 import { blindingKeyForScript } from './blinding.ts';
 import { deserializeLiquidTree, liquidSwapMusig, liquidSwapOutput, liquidSwapOutputKey, serializeLiquidTree } from './htlc.ts';
-import { confidentialAddress, decodeAddress, policyAsset } from './network.ts';
+import { confidentialAddress, decodeAddress, paymentUriScheme, policyAsset } from './network.ts';
 import { clientSpendSighash, finishKeyPathSpend, keyPathDraft, scriptPathClaim, scriptPathRefund, type LiquidDestination, type LiquidLockup } from './spends.ts';
 
 /** Typical discounted virtual sizes of Liquid's Taproot swap transactions (REFERENCE.md). */
 export const LIQUID_SIZES: TypicalSizes = { claim: 181, serverLockup: 269, clientClaim: 193 };
-
-/** Liquid's relay floor, 0.1 sat/vB, is also the estimate while the node has none. */
-const LIQUID_FEES = { fallback: 0.1, minimum: 0.1 };
 
 const toHex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 const fromHex = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'hex'));
@@ -102,8 +99,7 @@ export class LiquidBackend extends CoreFamilyBackend implements ChainBackend {
   }
 
   paymentUri(address: string, amount: number, label: string): string {
-    const scheme = this.network === 'mainnet' ? 'liquidnetwork' : 'liquidtestnet';
-    return `${scheme}:${address}?amount=${satToBtcText(amount)}&label=${encodeURIComponent(label)}&assetid=${policyAsset(this.network)}`;
+    return `${paymentUriScheme(this.network)}:${address}?amount=${satToBtcText(amount)}&label=${encodeURIComponent(label)}&assetid=${policyAsset(this.network)}`;
   }
 
   async sendToLockup(output: { address: string; script: string }, value: number): Promise<SwapLockup & { hex: string }> {

@@ -33,6 +33,9 @@ export const genesisBlockHash = (network: Network): string => Buffer.from(NETWOR
 /** The L-BTC asset id as elementsd displays it. */
 export const policyAsset = (network: Network): string => NETWORKS[network].assetHash;
 
+/** The scheme of Liquid payment URIs (BIP21-style): `liquidnetwork` on mainnet, `liquidtestnet` elsewhere. */
+export const paymentUriScheme = (network: Network): string => (network === 'mainnet' ? 'liquidnetwork' : 'liquidtestnet');
+
 /** The unconfidential address of a script; throws for a script no address stands for. */
 export const unconfidentialAddress = (script: Uint8Array, network: Network): string =>
   address.fromOutputScript(Buffer.from(script), NETWORKS[network]);
