@@ -122,6 +122,12 @@ export class StatusSocket {
     });
   }
 
+  /** Subscribes to a swap the wallet created and checked; the swap, to go on with. */
+  async follow<T extends { id: string }>(swap: T): Promise<T> {
+    await this.subscribe(swap.id);
+    return swap;
+  }
+
   /** Subscribes and waits for the acknowledgement. */
   async subscribe(...ids: string[]): Promise<void> {
     const acked = new Promise<void>((resolve) => {
@@ -202,10 +208,25 @@ export function checkTimeout(timeoutBlockHeight: unknown, tip: number): number {
   return timeoutBlockHeight as number;
 }
 
-/** Which hash a submarine swap is for: its invoice's payment hash, or the one given. */
-export function submarinePreimageHash(request: { invoice: string } | { preimageHash: Uint8Array }): { invoice?: string; preimageHash: Uint8Array } {
-  if ('invoice' in request) return { invoice: request.invoice, preimageHash: hex.decode(decodeBolt11(request.invoice).paymentHash) };
-  return { preimageHash: request.preimageHash };
+/** What a submarine swap is created for: an invoice, or only the hash of the preimage a later invoice will pay. */
+export type SubmarineRequest = { invoice: string } | { preimageHash: Uint8Array };
+
+/** Creates a submarine swap from `from` to `to` with a fresh refund key: the answer, unchecked, and what it was asked for. */
+export async function requestSubmarine(api: SwapApi, from: string, to: string, pairHash: string, request: SubmarineRequest) {
+  const key = newKeyPair();
+  const invoice = 'invoice' in request ? request.invoice : undefined;
+  const preimageHash = invoice !== undefined ? hex.decode(decodeBolt11(invoice).paymentHash) : (request as { preimageHash: Uint8Array }).preimageHash;
+  const target = invoice !== undefined ? { invoice } : { preimageHash: hex.encode(preimageHash) };
+  const body = await api.expect('POST', '/v2/swap/submarine', { from, to, ...target, refundPublicKey: hex.encode(key.publicKey), pairHash }, 201);
+  return { body, key, invoice, preimageHash };
+}
+
+/** Creates a reverse swap from `from` to `to` with a fresh claim key and preimage: the answer, unchecked, and both secrets. */
+export async function requestReverse(api: SwapApi, from: string, to: string, pairHash: string, invoiceAmount: number) {
+  const key = newKeyPair();
+  const { preimage, preimageHash } = newPreimage();
+  const request = { from, to, invoiceAmount, preimageHash: hex.encode(preimageHash), claimPublicKey: hex.encode(key.publicKey), pairHash };
+  return { body: await api.expect('POST', '/v2/swap/reverse', request, 201), key, preimage };
 }
 
 /**

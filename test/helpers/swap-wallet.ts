@@ -31,14 +31,15 @@ import {
   checkTimeout,
   equalBytes,
   newKeyPair,
-  newPreimage,
+  requestReverse,
+  requestSubmarine,
   requireHexKey,
   submarineClaimRequest,
-  submarinePreimageHash,
   type ApiAnswer,
   type KeyPair,
   type ReversePair,
   type SubmarinePair,
+  type SubmarineRequest,
 } from './swap-api.ts';
 
 export * from './swap-api.ts';
@@ -174,25 +175,10 @@ export class SwapWallet {
   // ----- submarine swaps (chain → Lightning) -----
 
   /** Creates a submarine swap, checks the answer, and follows its status over the WebSocket. */
-  async createSubmarine(request: { invoice: string } | { preimageHash: Uint8Array }): Promise<SubmarineSwap> {
-    const key = newKeyPair();
+  async createSubmarine(request: SubmarineRequest): Promise<SubmarineSwap> {
     const pair = await this.submarinePair();
-    const { invoice, preimageHash } = submarinePreimageHash(request);
-    const body = await this.api.expect(
-      'POST',
-      '/v2/swap/submarine',
-      {
-        from: 'BTC',
-        to: 'BTC',
-        ...(invoice !== undefined ? { invoice } : { preimageHash: hex.encode(preimageHash) }),
-        refundPublicKey: hex.encode(key.publicKey),
-        pairHash: pair.hash,
-      },
-      201,
-    );
-    const swap = await this.checkSubmarine(body, key, preimageHash, invoice, pair);
-    await this.status.subscribe(swap.id);
-    return swap;
+    const { body, key, invoice, preimageHash } = await requestSubmarine(this.api, 'BTC', 'BTC', pair.hash, request);
+    return this.status.follow(await this.checkSubmarine(body, key, preimageHash, invoice, pair));
   }
 
   /** Everything a wallet must verify in a submarine creation answer before it locks coins. */
@@ -319,25 +305,9 @@ export class SwapWallet {
 
   /** Creates a reverse swap with a fresh preimage and key, checks the answer, and follows its status. */
   async createReverse(invoiceAmount: number): Promise<ReverseSwap> {
-    const key = newKeyPair();
-    const { preimage, preimageHash } = newPreimage();
     const pair = await this.reversePair();
-    const body = await this.api.expect(
-      'POST',
-      '/v2/swap/reverse',
-      {
-        from: 'BTC',
-        to: 'BTC',
-        invoiceAmount,
-        preimageHash: hex.encode(preimageHash),
-        claimPublicKey: hex.encode(key.publicKey),
-        pairHash: pair.hash,
-      },
-      201,
-    );
-    const swap = await this.checkReverse(body, key, preimage, invoiceAmount, pair);
-    await this.status.subscribe(swap.id);
-    return swap;
+    const { body, key, preimage } = await requestReverse(this.api, 'BTC', 'BTC', pair.hash, invoiceAmount);
+    return this.status.follow(await this.checkReverse(body, key, preimage, invoiceAmount, pair));
   }
 
   /** Everything a wallet must verify in a reverse creation answer before it pays the invoice. */
