@@ -9,6 +9,7 @@ import { Transaction, address } from 'liquidjs-lib';
 import { boltzCore2 } from '../../helpers/liquid-boltz-core-2.ts';
 import { boltzCore4 } from '../../helpers/liquid-boltz-core-4.ts';
 import type { LiquidLockup, LiquidSubmarineSwap, LiquidSwapWallet } from '../../helpers/liquid-swap-wallet.ts';
+import { decodeBolt11 } from '../../../src/lightning/bolt11/index.ts';
 import { newKeyPair, newPreimage, type StatusUpdate } from '../../helpers/swap-api.ts';
 import {
   assertKeyPath,
@@ -25,7 +26,8 @@ import { startWorld, type World } from './support/world.ts';
 
 /** Short enough for the silent-client scenario, long enough for the wallet's answer under a loaded machine. */
 const CLAIM_DELAY_MS = 5_000;
-/** Liquid's blocks come every minute. */
+/** Lightning's CLTV deltas count Bitcoin blocks of ten minutes; Liquid's blocks come every minute. */
+const BITCOIN_BLOCK_SECONDS = 600;
 const LIQUID_BLOCK_SECONDS = 60;
 
 let world: World;
@@ -60,6 +62,23 @@ async function refundTogether(wallet: LiquidSwapWallet, swap: LiquidSubmarineSwa
   assertKeyPath(assertOnlySpend(await world.liquid.spendsOf(lockup.txid, lockup.vout, fromHeight), refund.txid));
   assert.equal(await world.liquid.fee(refund.txid), refund.fee);
   return refund;
+}
+
+/**
+ * The payment's HTLC must resolve before the wallet may refund: the time lock Ferry allowed it, in Bitcoin blocks,
+ * ends before the Liquid timeout, and still leaves room for the invoice's final CLTV delta.
+ */
+async function assertPaymentTimeLock(swap: LiquidSubmarineSwap): Promise<void> {
+  const { cltvLimit } = world.payRequests.find((request) => request.paymentRequest === swap.invoice)!;
+  const secondsLeft = (swap.timeoutBlockHeight - (await world.liquid.height())) * LIQUID_BLOCK_SECONDS;
+  assert.ok(cltvLimit! * BITCOIN_BLOCK_SECONDS < secondsLeft, `cltv_limit ${cltvLimit} Bitcoin blocks outlasts the ${secondsLeft} s to the timeout`);
+  assert.ok(cltvLimit! >= decodeBolt11(swap.invoice!).minFinalCltvExpiry, `cltv_limit ${cltvLimit} leaves no room for the final CLTV delta`);
+}
+
+async function until(condition: () => boolean, what: () => string, timeoutMs = 15_000): Promise<void> {
+  for (const start = Date.now(); !condition(); await new Promise((resolve) => setTimeout(resolve, 100))) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what()}`);
+  }
 }
 
 describe('Liquid submarine swaps', { timeout: 180_000 }, () => {
@@ -112,6 +131,7 @@ describe('Liquid submarine swaps', { timeout: 180_000 }, () => {
 
         await wallet.status.waitFor(swap.id, 'transaction.claim.pending');
         assert.equal(await liquid.confirmations(lockup.txid), 0, 'Ferry paid while the lockup was unconfirmed');
+        await assertPaymentTimeLock(swap);
         const paid = await lightning.invoice('alice', paymentHash);
         assert.deepEqual([paid.state, paid.amountPaidMsat], ['SETTLED', BigInt(amount) * 1000n], 'alice holds the money before the claim');
 
@@ -210,6 +230,34 @@ describe('Liquid submarine swaps', { timeout: 180_000 }, () => {
       const refund = await refundTogether(wallet, swap, lockup, fromHeight);
       assert.equal(await liquid.balance(liquid.user), userBefore - fundingFee - refund.fee, 'the coins are back, less fees');
       assertStatusOrder(wallet.status.statuses(swap.id), ['invoice.set', 'invoice.failedToPay']);
+    });
+  });
+
+  test("late lockup: with fewer Liquid blocks left than the invoice's final CLTV delta lasts, Ferry does not pay; refund after the timeout", async () => {
+    const { liquid, lightning } = world;
+    const wallet = wallets['4.x'];
+    await withFerryLog(world, async () => {
+      const { invoice, paymentHash } = await lightning.addInvoice('alice', 20_000);
+      const finalCltvSeconds = decodeBolt11(invoice).minFinalCltvExpiry * BITCOIN_BLOCK_SECONDS;
+      const swap = await wallet.createSubmarine({ invoice });
+      // The user funds late: the time left is shorter than alice's final CLTV delta (80 Bitcoin blocks, 800 minutes).
+      const blocksLeft = 700;
+      assert.ok(blocksLeft * LIQUID_BLOCK_SECONDS < finalCltvSeconds);
+      await liquid.mineTo(swap.timeoutBlockHeight - blocksLeft);
+      const userBefore = await liquid.balance(liquid.user);
+      const { lockup, fromHeight, fundingFee } = await lockAndWait(wallet, swap, swap.expectedAmount!);
+      await until(
+        () => world.log.some((line) => line.includes('too close to the swap timeout') && line.includes(swap.id)),
+        () => `Ferry to decline paying; statuses ${JSON.stringify(wallet.status.statuses(swap.id))}`,
+      );
+      assert.ok(!wallet.status.statuses(swap.id).includes('invoice.pending'), 'no payment was started');
+      assert.equal((await lightning.invoice('alice', paymentHash)).state, 'OPEN', 'alice was not paid');
+      assert.equal(await lightning.payment('ferry', paymentHash), undefined, 'Ferry never tried to pay');
+
+      await liquid.mineTo(swap.timeoutBlockHeight);
+      await wallet.status.waitFor(swap.id, 'swap.expired');
+      const refund = await refundTogether(wallet, swap, lockup, fromHeight);
+      assert.equal(await liquid.balance(liquid.user), userBefore - fundingFee - refund.fee, 'the coins are back, less fees');
     });
   });
 

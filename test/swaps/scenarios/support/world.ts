@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { startFerry, type Ferry } from '../../../../src/app.ts';
 import { loadConfig } from '../../../../src/config/index.ts';
 import type { DevnetInfo } from '../../../../src/devnet/index.ts';
+import type { PayRequest } from '../../../../src/lightning/backend.ts';
 import { createLogger } from '../../../../src/log/index.ts';
 import { LiquidSwapWallet, type LiquidSwapLibrary } from '../../../helpers/liquid-swap-wallet.ts';
 import { SwapWallet } from '../../../helpers/swap-wallet.ts';
@@ -28,6 +29,8 @@ export interface World {
   liquidWallet(library: LiquidSwapLibrary): Promise<LiquidSwapWallet>;
   /** Ferry's log lines (warn and above), for failure messages. */
   log: string[];
+  /** What Ferry asked its Lightning node to pay, in order (the request as its node gets it, cltv_limit included). */
+  payRequests: PayRequest[];
   close(): Promise<void>;
 }
 
@@ -47,6 +50,13 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   const logger = createLogger({ level: 'warn', json: true, write: (line) => log.push(line) });
   const ferry = await startFerry(config, logger);
   const info = ferry.devnet!.info;
+  const payRequests: PayRequest[] = [];
+  const node = ferry.lightning.BTC;
+  const pay = node.payInvoice.bind(node);
+  node.payInvoice = (request) => {
+    payRequests.push(request);
+    return pay(request);
+  };
   const wallet = await SwapWallet.open({ apiUrl: ferry.apiUrl, devnet: info });
   const liquidWallets: LiquidSwapWallet[] = [];
   return {
@@ -62,6 +72,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       return opened;
     },
     log,
+    payRequests,
     close: async () => {
       wallet.close();
       for (const opened of liquidWallets) opened.close();
