@@ -13,5 +13,9 @@ export const chainBlocksFor = (chain: ChainBackend, lightningBlocks: number): nu
 export const lightningBlocksFor = (chain: ChainBackend, chainBlocks: number): number =>
   Math.ceil((chainBlocks * chain.blockSeconds) / LIGHTNING_BLOCK_SECONDS);
 
+/** The Lightning blocks that pass within `chainBlocks` of the chain's blocks: rounded down, a limit never outlasts them. */
+export const lightningBlocksWithin = (chain: ChainBackend, chainBlocks: number): number =>
+  Math.floor((chainBlocks * chain.blockSeconds) / LIGHTNING_BLOCK_SECONDS);
+
 /** When a height `blocksLeft` blocks away is expected, UNIX seconds. */
 export const etaOf = (chain: ChainBackend, blocksLeft: number): number => Math.floor(Date.now() / 1000) + blocksLeft * chain.blockSeconds;

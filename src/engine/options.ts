@@ -37,7 +37,10 @@ export interface SwapEngineOptions {
   minRoutingFeeSat?: number;
   /** A submarine lockup this many percent above the expected amount is refused. Default 2. */
   overpaymentTolerancePercent?: number;
-  /** Ferry pays a submarine invoice only while more than its final CLTV delta + this many blocks remain. Default 6. */
+  /**
+   * Ferry pays a submarine invoice only while more than its final CLTV delta + this many Lightning (Bitcoin) blocks
+   * remain before the timeout, and caps the payment's time lock this many blocks short of it. Default 6.
+   */
   paymentSafetyBlocks?: number;
   /** Hold invoice final CLTV delta = reverse timeout + this. Default 24. */
   reverseCltvMarginBlocks?: number;

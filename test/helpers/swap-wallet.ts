@@ -2,10 +2,9 @@
 // over HTTP (fetch) and the v2 WebSocket (`ws`), keeps its own keys and preimages, checks everything the
 // service returns before it funds or pays anything, and builds its own claim and refund transactions —
 // cooperative (MuSig2 key path, service key first, SIGHASH_DEFAULT) or on its own (script path).
-// Funds come from the devnet's user wallet (Core JSON-RPC). Ferry itself is reached only through its API.
-import { secp256k1 } from '@noble/curves/secp256k1.js';
+// Funds come from the devnet's user wallet (Core JSON-RPC). Ferry itself is reached only through its API
+// (swap-api.ts, shared with the Liquid wallet).
 import { sha256 } from '@noble/hashes/sha2.js';
-import { randomBytes } from '@noble/hashes/utils.js';
 import { hex } from '@scure/base';
 import { Address, OutScript, SigHash, Transaction } from '@scure/btc-signer';
 import { hash160 } from '@scure/btc-signer/utils.js';
@@ -22,173 +21,33 @@ import {
   swapTree,
 } from 'boltz-core';
 import type { ClaimDetails, Types } from 'boltz-core';
-import WebSocket from 'ws';
 import { CoreRpcClient, satToBtc } from '../../src/chains/core-rpc.ts';
 import type { DevnetInfo } from '../../src/devnet/index.ts';
-import { decodeBolt11 } from '../../src/lightning/bolt11/index.ts';
-import type { ReversePair, SubmarinePair } from '../../src/client/types.ts';
+import {
+  StatusSocket,
+  SwapApi,
+  checkReverseInvoice,
+  checkSubmarineAmount,
+  checkTimeout,
+  equalBytes,
+  newKeyPair,
+  requestReverse,
+  requestSubmarine,
+  requireHexKey,
+  submarineClaimRequest,
+  type ApiAnswer,
+  type KeyPair,
+  type ReversePair,
+  type SubmarinePair,
+  type SubmarineRequest,
+} from './swap-api.ts';
 
-export interface KeyPair {
-  privateKey: Uint8Array;
-  publicKey: Uint8Array; // 33 bytes, compressed
-}
-
-export function newKeyPair(): KeyPair {
-  const privateKey = secp256k1.utils.randomSecretKey();
-  return { privateKey, publicKey: secp256k1.getPublicKey(privateKey, true) };
-}
-
-export function newPreimage(): { preimage: Uint8Array; preimageHash: Uint8Array } {
-  const preimage = randomBytes(32);
-  return { preimage, preimageHash: sha256(preimage) };
-}
+export * from './swap-api.ts';
 
 /** Regtest address of an output script. */
 export const addressOfScript = (script: Uint8Array): string => Address(Networks.regtest).encode(OutScript.decode(script));
 /** Output script of a regtest address. */
 export const scriptOfAddress = (address: string): Uint8Array => OutScript.encode(Address(Networks.regtest).decode(address));
-
-const equalBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i]);
-
-/** A refusal from the service, kept whole so tests can assert on status and body. */
-export class SwapApiError extends Error {
-  constructor(
-    readonly method: string,
-    readonly path: string,
-    readonly status: number,
-    readonly body: any,
-  ) {
-    super(`${method} ${path} answered ${status}: ${JSON.stringify(body)}`);
-  }
-}
-
-export interface ApiAnswer {
-  status: number;
-  body: any;
-}
-
-/** JSON over HTTP to Ferry's API. */
-export class SwapApi {
-  constructor(readonly url: string) {}
-
-  async call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<ApiAnswer> {
-    const response = await fetch(this.url + path, {
-      method,
-      headers: body === undefined ? undefined : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: await response.json() };
-  }
-
-  /** Like call, but anything other than `status` throws SwapApiError. */
-  async expect(method: 'GET' | 'POST', path: string, body: unknown, status: number): Promise<any> {
-    const answer = await this.call(method, path, body);
-    if (answer.status !== status) throw new SwapApiError(method, path, answer.status, answer.body);
-    return answer.body;
-  }
-}
-
-/** One `update` of the swap.update channel. */
-export interface StatusUpdate {
-  id: string;
-  status: string;
-  transaction?: { id: string; hex?: string; eta?: number };
-  failureReason?: string;
-  failureDetails?: { expected: number; actual: number };
-  zeroConfRejected?: boolean;
-}
-
-/** The v2 WebSocket: subscribes to swaps and keeps every update it hears, in order, per swap. */
-export class StatusSocket {
-  private readonly updates = new Map<string, StatusUpdate[]>();
-  private readonly waiters = new Set<() => void>();
-  private readonly errors: unknown[] = [];
-
-  private constructor(private readonly socket: WebSocket) {
-    socket.on('message', (data) => {
-      const message = JSON.parse(data.toString());
-      if (message.event === 'update') {
-        for (const update of message.args as StatusUpdate[]) {
-          const list = this.updates.get(update.id) ?? [];
-          // a subscribe snapshot may repeat the status a change already delivered
-          if (list.at(-1)?.status !== update.status) list.push(update);
-          this.updates.set(update.id, list);
-        }
-      } else if (message.event === 'error') {
-        this.errors.push(message);
-      }
-      for (const wake of [...this.waiters]) wake();
-    });
-  }
-
-  static open(apiUrl: string): Promise<StatusSocket> {
-    const socket = new WebSocket(apiUrl.replace(/^http/, 'ws') + '/v2/ws');
-    return new Promise((resolve, reject) => {
-      socket.once('open', () => resolve(new StatusSocket(socket)));
-      socket.once('error', reject);
-    });
-  }
-
-  /** Subscribes and waits for the acknowledgement. */
-  async subscribe(...ids: string[]): Promise<void> {
-    const acked = new Promise<void>((resolve) => {
-      const onAck = (data: WebSocket.RawData) => {
-        const message = JSON.parse(data.toString());
-        if (message.event === 'subscribe' && ids.every((id) => message.args.includes(id))) {
-          this.socket.off('message', onAck);
-          resolve();
-        }
-      };
-      this.socket.on('message', onAck);
-    });
-    this.socket.send(JSON.stringify({ op: 'subscribe', channel: 'swap.update', args: ids }));
-    await this.until(acked, 10_000, () => `no subscribe acknowledgement for ${ids.join(', ')}`);
-  }
-
-  history(id: string): StatusUpdate[] {
-    return this.updates.get(id) ?? [];
-  }
-
-  statuses(id: string): string[] {
-    return this.history(id).map((u) => u.status);
-  }
-
-  /** The first update of swap `id` with one of `statuses`, heard before or after this call. */
-  waitFor(id: string, statuses: string | string[], timeoutMs = 30_000): Promise<StatusUpdate> {
-    const wanted = Array.isArray(statuses) ? statuses : [statuses];
-    const found = () => this.history(id).find((u) => wanted.includes(u.status));
-    const seen = found();
-    if (seen) return Promise.resolve(seen);
-    let wake!: () => void;
-    const done = new Promise<StatusUpdate>((resolve) => {
-      wake = () => {
-        const update = found();
-        if (update) resolve(update);
-      };
-      this.waiters.add(wake);
-    });
-    return this.until(done, timeoutMs, () => {
-      return `swap ${id} never reached ${wanted.join(' | ')}; heard: ${JSON.stringify(this.statuses(id))}` +
-        (this.errors.length ? `; socket errors: ${JSON.stringify(this.errors)}` : '');
-    }).finally(() => this.waiters.delete(wake));
-  }
-
-  private async until<T>(promise: Promise<T>, timeoutMs: number, describe: () => string): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(describe())), timeoutMs);
-    });
-    try {
-      return await Promise.race([promise, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  close(): void {
-    this.socket.close();
-  }
-}
 
 /** A swap output on chain: where it is and what it holds. */
 export interface Lockup {
@@ -241,15 +100,6 @@ export interface ReverseSwap extends TaprootSwap {
   onchainAmount: number;
 }
 
-// The pair shapes a wallet reads are the SDK's.
-export type { ReversePair, SubmarinePair } from '../../src/client/types.ts';
-
-/** ceil(amount × percent / 100) in integers: percentages have at most 4 decimals. */
-export function percentageFee(amount: number, percent: number): number {
-  const ppm = BigInt(Math.round(percent * 10_000));
-  return Number((BigInt(amount) * ppm + 999_999n) / 1_000_000n);
-}
-
 /** MuSig2 of [service, wallet] — service key first — tweaked with the swap tree: the lockup's output key. */
 function swapMusig(key: KeyPair, servicePublicKey: Uint8Array, tree: Types.SwapTree) {
   return TaprootUtils.tweakMusig(Musig.create(key.privateKey, [servicePublicKey, key.publicKey]), tree.tree);
@@ -257,11 +107,6 @@ function swapMusig(key: KeyPair, servicePublicKey: Uint8Array, tree: Types.SwapT
 
 function internalKey(swap: TaprootSwap): Uint8Array {
   return TaprootUtils.toXOnly(Musig.create(swap.key.privateKey, [swap.servicePublicKey, swap.key.publicKey]).internalKey);
-}
-
-function requireHexKey(value: unknown, what: string): Uint8Array {
-  if (typeof value !== 'string' || !/^0[23][0-9a-f]{64}$/.test(value)) throw new Error(`${what} is not a compressed public key: ${value}`);
-  return hex.decode(value);
 }
 
 /**
@@ -330,26 +175,10 @@ export class SwapWallet {
   // ----- submarine swaps (chain → Lightning) -----
 
   /** Creates a submarine swap, checks the answer, and follows its status over the WebSocket. */
-  async createSubmarine(request: { invoice: string } | { preimageHash: Uint8Array }): Promise<SubmarineSwap> {
-    const key = newKeyPair();
+  async createSubmarine(request: SubmarineRequest): Promise<SubmarineSwap> {
     const pair = await this.submarinePair();
-    const invoice = 'invoice' in request ? request.invoice : undefined;
-    const preimageHash = invoice !== undefined ? hex.decode(decodeBolt11(invoice).paymentHash) : (request as { preimageHash: Uint8Array }).preimageHash;
-    const body = await this.api.expect(
-      'POST',
-      '/v2/swap/submarine',
-      {
-        from: 'BTC',
-        to: 'BTC',
-        ...(invoice !== undefined ? { invoice } : { preimageHash: hex.encode(preimageHash) }),
-        refundPublicKey: hex.encode(key.publicKey),
-        pairHash: pair.hash,
-      },
-      201,
-    );
-    const swap = await this.checkSubmarine(body, key, preimageHash, invoice, pair);
-    await this.status.subscribe(swap.id);
-    return swap;
+    const { body, key, invoice, preimageHash } = await requestSubmarine(this.api, 'BTC', 'BTC', pair.hash, request);
+    return this.status.follow(await this.checkSubmarine(body, key, preimageHash, invoice, pair));
   }
 
   /** Everything a wallet must verify in a submarine creation answer before it locks coins. */
@@ -362,23 +191,10 @@ export class SwapWallet {
   ): Promise<SubmarineSwap> {
     if (typeof body.id !== 'string') throw new Error(`no swap id: ${JSON.stringify(body)}`);
     const servicePublicKey = requireHexKey(body.claimPublicKey, 'claimPublicKey');
-    const height = await this.rpc.getBlockCount();
-    if (!Number.isInteger(body.timeoutBlockHeight) || body.timeoutBlockHeight <= height) {
-      throw new Error(`timeoutBlockHeight ${body.timeoutBlockHeight} is not in the future (tip ${height})`);
-    }
+    checkTimeout(body.timeoutBlockHeight, await this.rpc.getBlockCount());
     const tree = swapTree(false, preimageHash, servicePublicKey, key.publicKey, body.timeoutBlockHeight);
     const { outputScript, address } = checkTree(body, tree, body.address, key, servicePublicKey);
-    if (invoice !== undefined) {
-      const decoded = decodeBolt11(invoice);
-      const invoiceSat = Number(decoded.amountMsat! / 1000n);
-      const expected = invoiceSat + percentageFee(invoiceSat, pair.fees.percentage) + pair.fees.minerFees;
-      if (body.expectedAmount !== expected) {
-        throw new Error(`expectedAmount ${body.expectedAmount} is not invoice ${invoiceSat} + fees = ${expected}`);
-      }
-      if (typeof body.bip21 !== 'string' || !body.bip21.includes(address) || !body.bip21.includes(`amount=${satToBtc(expected)}`)) {
-        throw new Error(`bip21 ${body.bip21} does not ask for ${expected} sat to ${address}`);
-      }
-    }
+    if (invoice !== undefined) checkSubmarineAmount(body, invoice, pair, address);
     return {
       kind: 'submarine',
       id: body.id,
@@ -441,14 +257,11 @@ export class SwapWallet {
    * shows is the one of the swap's invoice: that is the proof the invoice was paid.
    */
   async cooperativeClaim(swap: SubmarineSwap): Promise<Uint8Array> {
-    const details = await this.api.expect('GET', `/v2/swap/submarine/${swap.id}/claim`, undefined, 200);
-    const preimage = hex.decode(details.preimage);
-    if (!equalBytes(sha256(preimage), swap.preimageHash)) throw new Error('the service shows a preimage of another hash');
-    if (details.publicKey !== hex.encode(swap.servicePublicKey)) throw new Error(`claim key ${details.publicKey} is not the swap's`);
+    const { preimage, pubNonce, transactionHash } = await submarineClaimRequest(this.api, swap.id, swap.preimageHash, swap.servicePublicKey);
     const signed = swapMusig(swap.key, swap.servicePublicKey, swap.tree)
-      .message(hex.decode(details.transactionHash))
+      .message(transactionHash)
       .generateNonce()
-      .aggregateNonces([[swap.servicePublicKey, hex.decode(details.pubNonce)]])
+      .aggregateNonces([[swap.servicePublicKey, pubNonce]])
       .initializeSession()
       .signPartial();
     await this.api.expect(
@@ -492,43 +305,17 @@ export class SwapWallet {
 
   /** Creates a reverse swap with a fresh preimage and key, checks the answer, and follows its status. */
   async createReverse(invoiceAmount: number): Promise<ReverseSwap> {
-    const key = newKeyPair();
-    const { preimage, preimageHash } = newPreimage();
     const pair = await this.reversePair();
-    const body = await this.api.expect(
-      'POST',
-      '/v2/swap/reverse',
-      {
-        from: 'BTC',
-        to: 'BTC',
-        invoiceAmount,
-        preimageHash: hex.encode(preimageHash),
-        claimPublicKey: hex.encode(key.publicKey),
-        pairHash: pair.hash,
-      },
-      201,
-    );
-    const swap = await this.checkReverse(body, key, preimage, invoiceAmount, pair);
-    await this.status.subscribe(swap.id);
-    return swap;
+    const { body, key, preimage } = await requestReverse(this.api, 'BTC', 'BTC', pair.hash, invoiceAmount);
+    return this.status.follow(await this.checkReverse(body, key, preimage, invoiceAmount, pair));
   }
 
   /** Everything a wallet must verify in a reverse creation answer before it pays the invoice. */
   async checkReverse(body: any, key: KeyPair, preimage: Uint8Array, invoiceAmount: number, pair: ReversePair): Promise<ReverseSwap> {
     const preimageHash = sha256(preimage);
-    if (typeof body.id !== 'string') throw new Error(`no swap id: ${JSON.stringify(body)}`);
+    await checkReverseInvoice(this.api, body, preimageHash, invoiceAmount, pair);
     const servicePublicKey = requireHexKey(body.refundPublicKey, 'refundPublicKey');
-    const invoice = decodeBolt11(body.invoice);
-    if (invoice.paymentHash !== hex.encode(preimageHash)) throw new Error(`the invoice's payment hash ${invoice.paymentHash} is not ours`);
-    if (invoice.amountMsat !== BigInt(invoiceAmount) * 1000n) throw new Error(`the invoice asks for ${invoice.amountMsat} msat, not ${invoiceAmount} sat`);
-    const nodes = await this.api.expect('GET', '/v2/nodes', undefined, 200);
-    if (invoice.payeeNodeKey !== nodes.BTC.LND.publicKey) throw new Error(`the invoice is payable to ${invoice.payeeNodeKey}, not the service's node`);
-    const onchain = invoiceAmount - percentageFee(invoiceAmount, pair.fees.percentage) - pair.fees.minerFees.lockup;
-    if (body.onchainAmount !== onchain) throw new Error(`onchainAmount ${body.onchainAmount} is not ${onchain}`);
-    const height = await this.rpc.getBlockCount();
-    if (!Number.isInteger(body.timeoutBlockHeight) || body.timeoutBlockHeight <= height) {
-      throw new Error(`timeoutBlockHeight ${body.timeoutBlockHeight} is not in the future (tip ${height})`);
-    }
+    checkTimeout(body.timeoutBlockHeight, await this.rpc.getBlockCount());
     const tree = reverseSwapTree(false, preimageHash, key.publicKey, servicePublicKey, body.timeoutBlockHeight);
     const { outputScript, address } = checkTree(body, tree, body.lockupAddress, key, servicePublicKey);
     return {
@@ -594,15 +381,12 @@ export class SwapWallet {
 
   /** POST /v2/chain/BTC/transaction: the answer as is (201 {id}, or 400 {error, ...}). */
   broadcast(txHex: string): Promise<ApiAnswer> {
-    return this.api.call('POST', '/v2/chain/BTC/transaction', { hex: txHex });
+    return this.api.broadcast('BTC', txHex);
   }
 
   private async broadcastBuilt(tx: Transaction): Promise<BuiltTransaction> {
     const result = built(tx);
-    const answer = await this.broadcast(result.hex);
-    if (answer.status !== 201 || answer.body.id !== result.txid) {
-      throw new SwapApiError('POST', '/v2/chain/BTC/transaction', answer.status, answer.body);
-    }
+    await this.api.broadcastOwn('BTC', result.txid, result.hex);
     return result;
   }
 

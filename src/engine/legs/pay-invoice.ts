@@ -5,6 +5,7 @@ import { hex } from '@scure/base';
 import type { EffectRecord, SwapRecord } from '../../db/index.ts';
 import { machineFor, statusesWith } from '../../swaps/index.ts';
 import { SwapStatus as S } from '../../swaps/status.ts';
+import { chainBlocksFor, lightningBlocksWithin } from '../block-time.ts';
 import { swapLightning, type EngineContext } from '../context.ts';
 import { crashPoint } from '../crash-points.ts';
 import { submarineData } from '../data.ts';
@@ -18,14 +19,17 @@ const payable = (status: string, type: string): boolean => statusesWith(machineF
  * startPayment: goes to invoice.pending unless too few blocks remain before the timeout (paying that late would
  * let the user refund on chain while the payment is still in flight; the swap then just expires), and only while
  * the node still has the lockup as it was recorded (a reorganisation or double spend may have taken it away).
+ * The invoice's final CLTV delta and the safety margin count Lightning (Bitcoin) blocks, the timeout the lockup
+ * chain's: they are compared in the chain's blocks, as when the invoice was accepted.
  */
 export async function startPayment(ctx: EngineContext, effect: EffectRecord): Promise<void> {
   const swap = await ctx.swaps.require(effect.swapId);
   if (!payable(swap.status, swap.type)) return;
   const data = submarineData(swap);
   const leg = userLockupOf(swap);
-  const blocksLeft = swap.timeoutBlockHeight! - (await legChain(ctx, leg).height());
-  if (blocksLeft <= (data.minFinalCltvExpiry ?? 0) + ctx.settings.paymentSafetyBlocks) {
+  const chain = legChain(ctx, leg);
+  const blocksLeft = swap.timeoutBlockHeight! - (await chain.height());
+  if (blocksLeft <= chainBlocksFor(chain, (data.minFinalCltvExpiry ?? 0) + ctx.settings.paymentSafetyBlocks)) {
     ctx.logger.warn('not paying: too close to the swap timeout', { swap: swap.id, blocksLeft });
     return;
   }
@@ -74,10 +78,13 @@ export async function payInvoice(ctx: EngineContext, effect: EffectRecord): Prom
     BigInt(ctx.settings.minRoutingFeeSat) * 1000n,
   ].reduce((a, b) => (a > b ? a : b));
   ctx.logger.info('paying invoice', { swap: swap.id, amount: data.invoiceAmount, feeLimitMsat });
-  // The payment's HTLCs must resolve before the user can refund on chain: cap their time lock below the timeout.
-  // Past that point no route qualifies and a new payment fails (a refundable swap); a payment already in flight
-  // after a crash is followed, not resent, whatever the limit.
-  const cltvLimit = Math.max(1, swap.timeoutBlockHeight! - (await legChain(ctx, userLockupOf(swap)).height()) - ctx.settings.paymentSafetyBlocks);
+  // The payment's HTLCs must resolve before the user can refund on chain: cap their time lock, in Lightning blocks,
+  // below the time left until the timeout (Liquid's blocks come ten times as often). Past that point no route
+  // qualifies and a new payment fails (a refundable swap); a payment already in flight after a crash is followed,
+  // not resent, whatever the limit.
+  const chain = legChain(ctx, userLockupOf(swap));
+  const blocksLeft = swap.timeoutBlockHeight! - (await chain.height());
+  const cltvLimit = Math.max(1, lightningBlocksWithin(chain, blocksLeft) - ctx.settings.paymentSafetyBlocks);
   const result = await swapLightning(ctx, swap).payInvoice({
     paymentRequest: invoice,
     feeLimitMsat,

@@ -7,7 +7,16 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';
 import type { BuiltTransaction, Lockup, ReverseSwap } from '../../helpers/swap-wallet.ts';
-import { assertKeyPath, assertScriptPathClaim, assertStatusOrder, withFerryLog } from './support/assertions.ts';
+import {
+  assertKeyPath,
+  assertLightningMoved,
+  assertOnlySpend,
+  assertScriptPathClaim,
+  assertStatusOrder,
+  assertWrongPreimageRefused,
+  withFerryLog,
+} from './support/assertions.ts';
+import { lockedReverse } from './support/reverse-lockup.ts';
 import { startWorld, type World } from './support/world.ts';
 
 let world: World;
@@ -28,28 +37,10 @@ const INVOICE_SAT = 100_000;
  */
 async function reverseSwap(claim: (swap: ReverseSwap, lockup: Lockup, destination: Uint8Array) => Promise<BuiltTransaction>) {
   const { wallet, chain, lightning } = world;
-  const [aliceBefore, ferryBefore, operatorBefore] = await Promise.all([
-    lightning.balance('alice'),
-    lightning.balance('ferry'),
-    chain.balance(chain.operator),
-  ]);
-  const swap = await wallet.createReverse(INVOICE_SAT);
-  const paymentHash = hex.encode(swap.preimageHash);
-  const fromHeight = (await chain.height()) + 1;
-  const payment = lightning.pay('alice', swap.invoice);
+  const [alice, ferry] = await Promise.all([lightning.balance('alice'), lightning.balance('ferry')]);
+  const { swap, paymentHash, fromHeight, payment, lockup } = await lockedReverse(world, chain, wallet, INVOICE_SAT);
 
-  const mempool = await wallet.status.waitFor(swap.id, 'transaction.mempool');
-  assert.ok(mempool.transaction?.hex, 'the lockup update carries the transaction');
-  const lockup = wallet.reverseLockup(swap, mempool.transaction.hex);
-  assert.equal(mempool.transaction.id, lockup.txid);
-  assert.equal((await lightning.invoice('ferry', paymentHash)).state, 'ACCEPTED', 'Ferry holds the payment, not yet settled');
-  const lockupFee = await chain.fee(lockup.txid);
-  assert.equal(await chain.balance(chain.operator), operatorBefore - lockup.value - lockupFee, "Ferry's wallet paid the lockup");
-
-  // A wrong preimage is refused and settles nothing.
-  const wrong = await wallet.api.call('POST', `/v2/swap/reverse/${swap.id}/claim`, { preimage: hex.encode(new Uint8Array(32).fill(1)) });
-  assert.equal(wrong.status, 400, JSON.stringify(wrong.body));
-  assert.equal((await lightning.invoice('ferry', paymentHash)).state, 'ACCEPTED');
+  await assertWrongPreimageRefused(world, wallet.api, swap.id, paymentHash);
 
   const userBefore = await chain.balance(chain.user);
   const claimTx = await claim(swap, lockup, await wallet.destination());
@@ -59,9 +50,7 @@ async function reverseSwap(claim: (swap: ReverseSwap, lockup: Lockup, destinatio
   assert.equal(paid.preimage, hex.encode(swap.preimage));
   await chain.mine(1);
 
-  const spends = await chain.spendsOf(lockup.txid, lockup.vout, fromHeight);
-  assert.deepEqual(spends.map((s) => s.txid), [claimTx.txid], "the wallet's claim is the lockup's only spend");
-  assert.ok(spends[0].height !== undefined, 'the claim confirmed');
+  const spend = assertOnlySpend(await chain.spendsOf(lockup.txid, lockup.vout, fromHeight), claimTx.txid);
   assert.equal(await chain.unspentValue(claimTx.txid, 0), claimTx.value);
   assert.equal(claimTx.value, BigInt(swap.onchainAmount) - 1_000n, 'the user receives the locked amount less the claim fee');
   assert.equal(await chain.balance(chain.user), userBefore + claimTx.value);
@@ -69,11 +58,9 @@ async function reverseSwap(claim: (swap: ReverseSwap, lockup: Lockup, destinatio
   const invoice = await lightning.invoice('ferry', paymentHash);
   assert.equal(invoice.state, 'SETTLED');
   assert.equal(invoice.amountPaidMsat, BigInt(INVOICE_SAT) * 1000n);
-  const [aliceAfter, ferryAfter] = await Promise.all([lightning.balance('alice'), lightning.balance('ferry')]);
-  assert.equal(aliceBefore.localMsat - aliceAfter.localMsat, BigInt(INVOICE_SAT) * 1000n + paid.feeMsat, "alice's balance went down once");
-  assert.equal(ferryAfter.localMsat - ferryBefore.localMsat, BigInt(INVOICE_SAT) * 1000n, "Ferry's node received the invoice amount");
+  await assertLightningMoved(world, 'alice', 'ferry', { alice, ferry }, INVOICE_SAT, paid.feeMsat);
   assertStatusOrder(wallet.status.statuses(swap.id), ['swap.created', 'transaction.mempool', 'invoice.settled']);
-  return { swap, spend: spends[0] };
+  return { swap, spend };
 }
 
 describe('reverse swaps', { timeout: 120_000 }, () => {

@@ -6,8 +6,16 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';
 import { Scripts } from 'boltz-core';
-import { SwapApiError, addressOfScript, newKeyPair, type Lockup, type StatusUpdate, type SubmarineSwap } from '../../helpers/swap-wallet.ts';
-import { assertKeyPath, assertScriptPathClaim, assertStatusOrder, withFerryLog } from './support/assertions.ts';
+import { addressOfScript, newKeyPair, type Lockup, type StatusUpdate, type SubmarineSwap } from '../../helpers/swap-wallet.ts';
+import {
+  assertKeyPath,
+  assertLightningMoved,
+  assertOnlySpend,
+  assertRefundRefused,
+  assertScriptPathClaim,
+  assertStatusOrder,
+  withFerryLog,
+} from './support/assertions.ts';
 import { outputSum } from './support/chain.ts';
 import { startWorld, type World } from './support/world.ts';
 
@@ -68,7 +76,7 @@ describe('submarine swaps', { timeout: 120_000 }, () => {
     await withFerryLog(world, async () => {
       const amount = 50_000;
       const { invoice, paymentHash } = await lightning.addInvoice('alice', amount);
-      const [aliceBefore, ferryBefore, userBefore, operatorBefore] = await Promise.all([
+      const [alice, ferry, userBefore, operatorBefore] = await Promise.all([
         lightning.balance('alice'),
         lightning.balance('ferry'),
         chain.balance(chain.user),
@@ -97,25 +105,15 @@ describe('submarine swaps', { timeout: 120_000 }, () => {
       assert.equal(paid.amountPaidMsat, BigInt(amount) * 1000n);
 
       // Ferry paid: it must not help the wallet take the coins back now.
-      await assert.rejects(wallet.cooperativeRefund(swap, lockup, await wallet.destination()), (error: SwapApiError) => {
-        assert.equal(error.status, 400);
-        assert.match(error.body.error, /^swap not eligible for a cooperative refund/);
-        return true;
-      });
+      await assertRefundRefused(wallet.cooperativeRefund(swap, lockup, await wallet.destination()));
       const preimage = await wallet.cooperativeClaim(swap);
       await wallet.status.waitFor(swap.id, 'transaction.claimed');
       await chain.mine(1);
 
-      const spends = await chain.spendsOf(lockup.txid, lockup.vout, fromHeight);
-      assert.equal(spends.length, 1, 'the lockup is spent exactly once');
-      assertKeyPath(spends[0]);
-      assert.ok(spends[0].height !== undefined, "Ferry's claim confirmed");
-      const claimed = outputSum(spends[0].tx);
-      assert.equal(await chain.balance(chain.operator), operatorBefore + claimed, "the claim pays Ferry's wallet");
-
-      const [aliceAfter, ferryAfter] = await Promise.all([lightning.balance('alice'), lightning.balance('ferry')]);
-      assert.equal(aliceAfter.localMsat - aliceBefore.localMsat, BigInt(amount) * 1000n, 'alice received the invoice amount once');
-      assert.equal(ferryBefore.localMsat - ferryAfter.localMsat, BigInt(amount) * 1000n, "Ferry's node paid it (direct channel, no fee)");
+      const claim = assertOnlySpend(await chain.spendsOf(lockup.txid, lockup.vout, fromHeight));
+      assertKeyPath(claim);
+      assert.equal(await chain.balance(chain.operator), operatorBefore + outputSum(claim.tx), "the claim pays Ferry's wallet");
+      await assertLightningMoved(world, 'ferry', 'alice', { alice, ferry }, amount);
       assert.equal((await lightning.payment('ferry', paymentHash))?.status, 'SUCCEEDED');
       assert.equal(hex.encode(preimage), (await lightning.payment('ferry', paymentHash))?.preimage);
       assert.equal((await wallet.api.expect('GET', `/v2/swap/submarine/${swap.id}/preimage`, undefined, 200)).preimage, hex.encode(preimage));
@@ -137,7 +135,7 @@ describe('submarine swaps', { timeout: 120_000 }, () => {
     await withFerryLog(world, async () => {
       const amount = 25_000;
       const { invoice, paymentHash } = await lightning.addInvoice('alice', amount);
-      const [aliceBefore, operatorBefore] = await Promise.all([lightning.balance('alice'), chain.balance(chain.operator)]);
+      const [alice, ferry, operatorBefore] = await Promise.all([lightning.balance('alice'), lightning.balance('ferry'), chain.balance(chain.operator)]);
       const swap = await wallet.createSubmarine({ invoice });
       const { lockup, fromHeight, seen } = await lockAndWait(swap, swap.expectedAmount!);
       assert.deepEqual([seen.status, seen.zeroConfRejected], ['transaction.mempool', true], 'an RBF lockup waits for a block');
@@ -148,13 +146,10 @@ describe('submarine swaps', { timeout: 120_000 }, () => {
 
       const payment = await lightning.payment('ferry', paymentHash);
       assert.equal(payment?.status, 'SUCCEEDED');
-      const spends = await chain.spendsOf(lockup.txid, lockup.vout, fromHeight);
-      assert.equal(spends.length, 1);
-      assertScriptPathClaim(spends[0], payment!.preimage!, hex.encode(swap.tree.claimLeaf.output));
-      assert.ok(spends[0].height !== undefined, "Ferry's script-path claim confirmed");
-      const claimed = outputSum(spends[0].tx);
-      assert.equal(await chain.balance(chain.operator), operatorBefore + claimed);
-      assert.equal((await lightning.balance('alice')).localMsat - aliceBefore.localMsat, BigInt(amount) * 1000n);
+      const claim = assertOnlySpend(await chain.spendsOf(lockup.txid, lockup.vout, fromHeight));
+      assertScriptPathClaim(claim, payment!.preimage!, hex.encode(swap.tree.claimLeaf.output));
+      assert.equal(await chain.balance(chain.operator), operatorBefore + outputSum(claim.tx));
+      await assertLightningMoved(world, 'ferry', 'alice', { alice, ferry }, amount);
     });
   });
 
@@ -183,10 +178,7 @@ describe('submarine swaps', { timeout: 120_000 }, () => {
 
       const refund = await wallet.cooperativeRefund(swap, lockup, await wallet.destination());
       await chain.mine(1);
-      const spends = await chain.spendsOf(lockup.txid, lockup.vout, fromHeight);
-      assert.deepEqual(spends.map((s) => s.txid), [refund.txid], "the wallet's refund is the only spend");
-      assertKeyPath(spends[0]);
-      assert.ok(spends[0].height !== undefined, 'the refund confirmed');
+      assertKeyPath(assertOnlySpend(await chain.spendsOf(lockup.txid, lockup.vout, fromHeight), refund.txid));
       assert.equal(await chain.unspentValue(refund.txid, 0), refund.value);
       assert.equal(await chain.balance(chain.user), userBefore - fundingFee - (lockup.value - refund.value), 'the coins are back, less fees');
       assertStatusOrder(wallet.status.statuses(swap.id), ['invoice.set', 'invoice.failedToPay']);
@@ -207,9 +199,7 @@ describe('submarine swaps', { timeout: 120_000 }, () => {
 
       const refund = await wallet.cooperativeRefund(swap, lockup, await wallet.destination());
       await chain.mine(1);
-      const spends = await chain.spendsOf(lockup.txid, lockup.vout, fromHeight);
-      assert.deepEqual(spends.map((s) => s.txid), [refund.txid]);
-      assertKeyPath(spends[0]);
+      assertKeyPath(assertOnlySpend(await chain.spendsOf(lockup.txid, lockup.vout, fromHeight), refund.txid));
       const fundingFee = await chain.fee(lockup.txid);
       assert.equal(await chain.balance(chain.user), userBefore - fundingFee - (lockup.value - refund.value));
       assert.equal((await lightning.invoice('alice', paymentHash)).state, 'OPEN', 'the invoice of an underpaid swap is never paid');

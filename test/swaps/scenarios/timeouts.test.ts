@@ -5,8 +5,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';
 import { newPreimage } from '../../helpers/swap-wallet.ts';
-import { assertScriptPathRefund, assertStatusOrder, withFerryLog } from './support/assertions.ts';
+import { assertNonFinal, assertOnlySpend, assertScriptPathRefund, assertStatusOrder, withFerryLog } from './support/assertions.ts';
 import { outputSum } from './support/chain.ts';
+import { lockedReverse } from './support/reverse-lockup.ts';
 import { startWorld, type World } from './support/world.ts';
 
 let world: World;
@@ -35,13 +36,8 @@ describe('timeouts', { timeout: 120_000 }, () => {
       const destination = await wallet.destination();
       const refund = wallet.scriptPathRefund(swap, lockup, destination);
       assert.equal(await chain.mineTo(swap.timeoutBlockHeight - 1), swap.timeoutBlockHeight - 1);
-      const early = await wallet.broadcast(refund.hex);
-      assert.equal(early.status, 400, JSON.stringify(early.body));
-      assert.match(early.body.error, /non-final/);
       // the answer says which timeout the refund waits for, and roughly when (one block of ten minutes)
-      assert.equal(early.body.timeoutBlockHeight, swap.timeoutBlockHeight);
-      const eta = early.body.timeoutEta - Date.now() / 1000;
-      assert.ok(eta > 500 && eta < 700, `timeoutEta one block ahead, got ${eta} s`);
+      assertNonFinal(await wallet.broadcast(refund.hex), swap.timeoutBlockHeight, 600);
 
       assert.equal(await chain.mine(1), swap.timeoutBlockHeight);
       await wallet.status.waitFor(swap.id, 'swap.expired');
@@ -49,10 +45,9 @@ describe('timeouts', { timeout: 120_000 }, () => {
       assert.deepEqual(onTime, { status: 201, body: { id: refund.txid } });
       await chain.mine(1);
 
-      const spends = await chain.spendsOf(lockup.txid, lockup.vout, fromHeight);
-      assert.deepEqual(spends.map((s) => s.txid), [refund.txid], 'only the refund spent the lockup');
-      assertScriptPathRefund(spends[0], hex.encode(swap.tree.refundLeaf.output));
-      assert.equal(spends[0].tx.locktime, swap.timeoutBlockHeight);
+      const spend = assertOnlySpend(await chain.spendsOf(lockup.txid, lockup.vout, fromHeight), refund.txid);
+      assertScriptPathRefund(spend, hex.encode(swap.tree.refundLeaf.output));
+      assert.equal(spend.tx.locktime, swap.timeoutBlockHeight);
       assert.equal(await chain.unspentValue(refund.txid, 0), refund.value);
       assert.equal(await chain.balance(chain.user), userBefore - fundingFee - (lockup.value - refund.value));
       const expired = wallet.status.history(swap.id).find((u) => u.status === 'swap.expired');
@@ -63,18 +58,8 @@ describe('timeouts', { timeout: 120_000 }, () => {
   test('unclaimed reverse swap: Ferry refunds its lockup after the timeout and cancels the held payment', async () => {
     const { wallet, chain, lightning } = world;
     await withFerryLog(world, async () => {
-      const [aliceBefore, ferryBefore, operatorBefore] = await Promise.all([
-        lightning.balance('alice'),
-        lightning.balance('ferry'),
-        chain.balance(chain.operator),
-      ]);
-      const swap = await wallet.createReverse(80_000);
-      const paymentHash = hex.encode(swap.preimageHash);
-      const fromHeight = (await chain.height()) + 1;
-      const payment = lightning.pay('alice', swap.invoice);
-      const mempool = await wallet.status.waitFor(swap.id, 'transaction.mempool');
-      const lockup = wallet.reverseLockup(swap, mempool.transaction!.hex!);
-      const lockupFee = await chain.fee(lockup.txid);
+      const [aliceBefore, ferryBefore] = await Promise.all([lightning.balance('alice'), lightning.balance('ferry')]);
+      const { swap, paymentHash, fromHeight, payment, lockup, lockupFee, operatorBefore } = await lockedReverse(world, chain, wallet, 80_000);
       await chain.mine(1);
       await wallet.status.waitFor(swap.id, 'transaction.confirmed');
       assert.equal((await lightning.invoice('ferry', paymentHash)).state, 'ACCEPTED');
@@ -88,11 +73,9 @@ describe('timeouts', { timeout: 120_000 }, () => {
       const failed = await payment;
       assert.equal(failed.status, 'FAILED', "alice's payment is given back");
 
-      const spends = await chain.spendsOf(lockup.txid, lockup.vout, fromHeight);
-      assert.equal(spends.length, 1, 'the lockup is spent exactly once');
-      assertScriptPathRefund(spends[0], hex.encode(swap.tree.refundLeaf.output));
-      assert.ok(spends[0].height !== undefined, "Ferry's refund confirmed");
-      const refunded = outputSum(spends[0].tx);
+      const refund = assertOnlySpend(await chain.spendsOf(lockup.txid, lockup.vout, fromHeight));
+      assertScriptPathRefund(refund, hex.encode(swap.tree.refundLeaf.output));
+      const refunded = outputSum(refund.tx);
       assert.equal(
         await chain.balance(chain.operator),
         operatorBefore - lockupFee - (lockup.value - refunded),

@@ -1,7 +1,10 @@
-// Assertions the scenarios share: status order as heard on the WebSocket, and the shape of a spend's witness,
-// which tells a key-path spend (one 64-byte Schnorr signature) from a script-path one.
+// Assertions the scenarios share, on either chain: status order as heard on the WebSocket, the shape of a spend's
+// witness, which tells a key-path spend (one 64-byte Schnorr signature) from a script-path one, a lockup's only
+// spend, Ferry's refusals (a refund it must not sign, a refund too early, a wrong preimage) and Lightning balances.
 import assert from 'node:assert/strict';
-import type { Spend } from './chain.ts';
+import type { ApiAnswer, SwapApi, SwapApiError } from '../../../helpers/swap-api.ts';
+import type { Spend } from './chain-view.ts';
+import type { ChannelBalance, NodeName } from './lightning.ts';
 import type { World } from './world.ts';
 
 /** `expected` appears in `heard` in this order (other statuses may come between). */
@@ -39,4 +42,55 @@ export async function withFerryLog<T>(world: World, run: () => Promise<T>): Prom
     if (error instanceof Error && tail) error.message += `\n--- Ferry log (warn+) ---\n${tail}`;
     throw error;
   }
+}
+
+/** `spends` holds exactly one spend — the transaction `txid`, when given — and it confirmed; returns it. */
+export function assertOnlySpend<S extends Spend>(spends: S[], txid?: string): S {
+  assert.equal(spends.length, 1, `the lockup is spent exactly once: ${JSON.stringify(spends.map((s) => s.txid))}`);
+  if (txid !== undefined) assert.equal(spends[0].txid, txid, "the wallet's transaction is the lockup's only spend");
+  assert.ok(spends[0].height !== undefined, 'the spend confirmed');
+  return spends[0];
+}
+
+/** Ferry refuses to co-sign a refund of a swap it has paid. */
+export async function assertRefundRefused(attempt: Promise<unknown>): Promise<void> {
+  await assert.rejects(attempt, (error: SwapApiError) => {
+    assert.equal(error.status, 400);
+    assert.match(error.body.error, /^swap not eligible for a cooperative refund/);
+    return true;
+  });
+}
+
+/** A refund broadcast one block before the timeout: refused as non-final, naming the timeout and when it comes. */
+export function assertNonFinal(answer: ApiAnswer, timeoutBlockHeight: number, blockSeconds: number): void {
+  assert.equal(answer.status, 400, JSON.stringify(answer.body));
+  assert.match(answer.body.error, /non-final/);
+  assert.equal(answer.body.timeoutBlockHeight, timeoutBlockHeight);
+  const eta = answer.body.timeoutEta - Date.now() / 1000;
+  assert.ok(eta > blockSeconds / 2 && eta < blockSeconds * 1.5, `timeoutEta one block (${blockSeconds} s) ahead, got ${eta} s`);
+}
+
+/** A reverse swap's claim with a wrong preimage is refused and settles nothing. */
+export async function assertWrongPreimageRefused(world: World, api: SwapApi, swapId: string, paymentHash: string): Promise<void> {
+  const wrong = await api.call('POST', `/v2/swap/reverse/${swapId}/claim`, { preimage: 'ab'.repeat(32) });
+  assert.equal(wrong.status, 400, JSON.stringify(wrong.body));
+  assert.equal((await world.lightning.invoice('ferry', paymentHash)).state, 'ACCEPTED');
+}
+
+/**
+ * `amountSat` moved once over Lightning from `payer` to `payee` since `before` (the channel balances then), the
+ * payer paying `feeMsat` on top.
+ */
+export async function assertLightningMoved(
+  world: World,
+  payer: NodeName,
+  payee: NodeName,
+  before: Record<string, ChannelBalance>,
+  amountSat: number,
+  feeMsat = 0n,
+): Promise<void> {
+  const [payerAfter, payeeAfter] = await Promise.all([world.lightning.balance(payer), world.lightning.balance(payee)]);
+  const amountMsat = BigInt(amountSat) * 1000n;
+  assert.equal(before[payer].localMsat - payerAfter.localMsat, amountMsat + feeMsat, `${payer}'s balance went down once`);
+  assert.equal(payeeAfter.localMsat - before[payee].localMsat, amountMsat, `${payee} received the amount once`);
 }

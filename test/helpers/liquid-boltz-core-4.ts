@@ -1,0 +1,70 @@
+// The Liquid wallet's swap library calls with boltz-core 4.x, as a wallet on 4.x writes them: Uint8Array keys,
+// the immutable Musig builder (Musig.create → tweak → message → nonce → session), boltz-core's Liquid module
+// (init with secp256k1-zkp, reverseSwapTree, TaprootUtils with the Elements tagged hashes, claim and refund
+// builders that unblind the lockup and blind the destination output) and the chain-neutral swapTree(isLiquid).
+import { Musig, OutputType, Scripts, SwapTreeSerializer, TaprootUtils, swapTree, type Types } from 'boltz-core';
+import * as liquid from 'boltz-core/dist/lib/liquid/index.js';
+import type { KeyPair } from './swap-api.ts';
+import type { LiquidSpend, LiquidSwapLibrary, LiquidTree, MusigRound } from './liquid-swap-library.ts';
+
+const network = liquid.Networks.liquidRegtest;
+
+/** MuSig2 of [service, wallet] (service key first) tweaked with the Liquid tree. */
+const swapMusig = (key: KeyPair, servicePublicKey: Uint8Array, tree: LiquidTree) =>
+  liquid.TaprootUtils.tweakMusig(Musig.create(key.privateKey, [servicePublicKey, key.publicKey]), (tree as Types.SwapTree).tree);
+
+function musig(key: KeyPair, servicePublicKey: Uint8Array, tree: LiquidTree, message: Uint8Array): MusigRound {
+  const withNonce = swapMusig(key, servicePublicKey, tree).message(message).generateNonce();
+  const signWith = (serviceNonce: Uint8Array) => withNonce.aggregateNonces([[servicePublicKey, serviceNonce]]).initializeSession().signPartial();
+  let signed: ReturnType<typeof signWith>;
+  return {
+    publicNonce: withNonce.publicNonce,
+    sign(serviceNonce) {
+      signed = signWith(serviceNonce);
+      return signed.ourPartialSignature;
+    },
+    aggregate(servicePartial) {
+      if (!signed.verifyPartial(servicePublicKey, servicePartial)) throw new Error("the service's partial signature does not verify");
+      return signed.addPartial(servicePublicKey, servicePartial).aggregatePartials();
+    },
+  };
+}
+
+function spend(spend: LiquidSpend): ReturnType<LiquidSwapLibrary['spend']> {
+  const { lockup, destination } = spend;
+  const utxo = {
+    ...lockup.prevout,
+    type: OutputType.Taproot as const,
+    transactionId: lockup.txid,
+    vout: lockup.vout,
+    blindingPrivateKey: lockup.blindingPrivateKey,
+    privateKey: spend.key.privateKey,
+    swapTree: spend.tree as Types.SwapTree,
+    internalKey: spend.internalKey,
+    cooperative: spend.cooperative,
+  };
+  const script = Buffer.from(destination.script);
+  const blindingKey = Buffer.from(destination.blindingPublicKey);
+  if (spend.preimage !== undefined) {
+    return liquid.constructClaimTransaction([{ ...utxo, preimage: spend.preimage }], script, spend.fee, true, network, blindingKey);
+  }
+  return liquid.constructRefundTransaction([utxo], script, spend.lockTime ?? 0, spend.fee, true, network, blindingKey);
+}
+
+export const boltzCore4: LiquidSwapLibrary = {
+  name: 'boltz-core 4.x',
+  network,
+  init: (zkp) => liquid.init(zkp),
+  swapTree: (kind, preimageHash, claimPublicKey, refundPublicKey, timeout) =>
+    kind === 'reverse'
+      ? liquid.reverseSwapTree(preimageHash, claimPublicKey, refundPublicKey, timeout)
+      : swapTree(true, preimageHash, claimPublicKey, refundPublicKey, timeout),
+  serializeTree: (tree) => SwapTreeSerializer.serializeSwapTree(tree as Types.SwapTree),
+  taprootOutput: (key, servicePublicKey, tree) => ({
+    outputScript: Scripts.p2trOutput(swapMusig(key, servicePublicKey, tree).aggPubkey),
+    internalKey: TaprootUtils.toXOnly(Musig.create(key.privateKey, [servicePublicKey, key.publicKey]).internalKey),
+  }),
+  musig,
+  spend,
+  sighash: (tx, prevouts, index) => liquid.TaprootUtils.hashForWitnessV1(network, prevouts, tx, index),
+};
