@@ -74,9 +74,11 @@ export abstract class CoreFamilyBackend {
 
   async mempoolFeeRate(txid: string): Promise<number | undefined> {
     try {
-      const entry = (await this.rpc.getMempoolEntry(txid)) as { vsize?: number; fees?: { base?: number } };
-      if (entry.vsize === undefined || entry.fees?.base === undefined) return undefined;
-      return (entry.fees.base * 1e8) / entry.vsize;
+      // Elements also gives the discounted size its fee rates are judged by (confidential outputs counted cheap).
+      const entry = (await this.rpc.getMempoolEntry(txid)) as { vsize?: number; discountvsize?: number; fees?: { base?: number } };
+      const size = entry.discountvsize ?? entry.vsize;
+      if (size === undefined || entry.fees?.base === undefined) return undefined;
+      return (entry.fees.base * 1e8) / size;
     } catch (error) {
       if (error instanceof RpcError) return undefined;
       throw error;

@@ -42,6 +42,7 @@ interface WalletTx {
 
 interface RawTx {
   discountvsize: number;
+  vsize: number;
   vout: { n: number; value?: number; valuecommitment?: string; assetcommitment?: string; scriptPubKey: { hex: string } }[];
 }
 
@@ -121,9 +122,11 @@ describe('Elements devnet wallets', () => {
     assert.match(out.assetcommitment ?? '', /^0[ab]/);
     const fee = tx.vout.find((o) => o.scriptPubKey.hex === '')!;
     assert.ok(fee && fee.value! > 0, 'an explicit fee output');
-    const entry = await rpc.call<{ vsize: number; fees: { base: number } }>('getmempoolentry', txid);
+    const entry = await rpc.call<{ vsize: number; discountvsize: number; fees: { base: number } }>('getmempoolentry', txid);
     assert.equal(entry.fees.base, fee.value, 'getmempoolentry: the fee output is the fee');
-    assert.ok(entry.vsize > 0 && entry.vsize < 1000, `getmempoolentry: the discounted vsize (${entry.vsize})`);
+    assert.equal(entry.vsize, tx.vsize, 'getmempoolentry: the full vsize, as decoderawtransaction');
+    assert.equal(entry.discountvsize, tx.discountvsize, 'getmempoolentry: the discounted vsize');
+    assert.ok(entry.discountvsize < entry.vsize, `discounted ${entry.discountvsize} < full ${entry.vsize}`);
     assert.deepEqual(await rpc.error('getmempoolentry', '00'.repeat(32)), { code: -5, message: 'Transaction not in mempool' });
     assert.equal(Math.round(fee.value! * 1e8), Math.ceil(tx.discountvsize / 10), 'the fallback fee: the relay floor, 0.1 sat/vB');
 

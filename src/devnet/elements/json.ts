@@ -136,8 +136,11 @@ export function blockToJson(node: ElementsNode, entry: ElementsBlockEntry, verbo
 
 export function mempoolEntryToJson(entry: ElementsMempoolEntry): Record<string, unknown> {
   return {
-    vsize: entry.tx.vsize,
-    weight: entry.tx.weight,
+    // As decoderawtransaction: the full size, and the discounted one the relay floor applies to.
+    vsize: Math.ceil(entry.tx.fullWeight / 4),
+    discountvsize: entry.tx.vsize,
+    weight: entry.tx.fullWeight,
+    discountweight: entry.tx.weight,
     time: entry.time,
     height: entry.height,
     wtxid: entry.tx.wtxid,
