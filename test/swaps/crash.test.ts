@@ -13,6 +13,9 @@ import { readDevnetInfo, type DevnetInfo } from '../../src/devnet/index.ts';
 import { runFerry, type FerryProcess } from '../helpers/ferry-process.ts';
 import { SwapWallet } from '../helpers/swap-wallet.ts';
 import { DevnetChain } from './scenarios/support/chain.ts';
+import { LiquidChain } from './scenarios/support/liquid-chain.ts';
+import { LiquidSwapWallet } from '../helpers/liquid-swap-wallet.ts';
+import { boltzCore4 } from '../helpers/liquid-boltz-core-4.ts';
 import { LightningNodes } from './scenarios/support/lightning.ts';
 import { ephemeralPorts } from '../helpers/ports.ts';
 
@@ -22,6 +25,7 @@ let configFile: string;
 let devnet: FerryProcess;
 let info: DevnetInfo;
 let chain: DevnetChain;
+let liquid: LiquidChain;
 let lightning: LightningNodes;
 /** Every Ferry process a test started; one a failed test left running is killed before the next starts. */
 const started = new Set<FerryProcess>();
@@ -31,11 +35,12 @@ before(async () => {
   ferryDir = mkdtempSync(join(tmpdir(), 'ferry-crash-'));
   configFile = join(ferryDir, 'ferry.toml');
   // A quick watcher; everything else is Ferry's defaults.
-  writeFileSync(configFile, '[bitcoin]\npollIntervalMs = 150\n');
+  writeFileSync(configFile, '[bitcoin]\npollIntervalMs = 150\n[liquid]\npollIntervalMs = 150\n');
   devnet = runFerry(['devnet'], { FERRY_DATA_DIR: devnetDir, ...ephemeralPorts });
   await devnet.waitFor((entry) => entry.message === 'devnet running');
   info = readDevnetInfo(devnetDir);
   chain = new DevnetChain(info);
+  liquid = new LiquidChain(info);
   lightning = new LightningNodes(info);
 });
 
@@ -71,6 +76,10 @@ async function startFerryProcess(crashAt?: string): Promise<RunningFerry> {
     FERRY_BITCOIN_RPC_USER: info.bitcoin.rpcUser,
     FERRY_BITCOIN_RPC_PASSWORD: info.bitcoin.rpcPassword,
     FERRY_BITCOIN_WALLET: info.bitcoin.wallets.operator,
+    FERRY_LIQUID_RPC_URL: info.elements.rpcUrl,
+    FERRY_LIQUID_RPC_USER: info.elements.rpcUser,
+    FERRY_LIQUID_RPC_PASSWORD: info.elements.rpcPassword,
+    FERRY_LIQUID_WALLET: info.elements.wallets.operator,
     FERRY_LND_REST_URL: info.lightning.ferry.restUrl,
     FERRY_LND_MACAROON: info.lightning.ferry.macaroon,
     FERRY_CRASH_AT: crashAt ?? '',
@@ -191,4 +200,37 @@ describe('crash recovery', { timeout: 180_000 }, () => {
       }
     });
   }
+  test('a Liquid reverse swap survives a crash between its lockup broadcast and its record; the blinded lockup is sent once', async () => {
+    const point = 'reverse.lockup-broadcast';
+    const amount = 60_000;
+    const crashing = await startFerryProcess(point);
+    const first = await LiquidSwapWallet.open({ apiUrl: crashing.apiUrl, devnet: info, library: boltzCore4 });
+    const operatorBefore = await liquid.balance(liquid.operator);
+    const swap = await first.createReverse(amount);
+    const fromHeight = (await liquid.height()) + 1;
+    const payment = lightning.pay('alice', swap.invoice);
+    await untilCrash(crashing, point);
+    first.close();
+
+    const ferry = await startFerryProcess();
+    const wallet = await LiquidSwapWallet.open({ apiUrl: ferry.apiUrl, devnet: info, library: boltzCore4 });
+    try {
+      await wallet.status.subscribe(swap.id);
+      await wallet.status.waitFor(swap.id, 'transaction.mempool');
+      const { hex: lockupHex } = await wallet.api.expect('GET', `/v2/swap/reverse/${swap.id}/transaction`, undefined, 200);
+      const lockup = wallet.reverseLockup(swap, lockupHex);
+      await wallet.cooperativeReverseClaim(swap, lockup, await wallet.destination());
+      await wallet.status.waitFor(swap.id, 'invoice.settled');
+      assert.equal((await payment).status, 'SUCCEEDED');
+      await liquid.mine(1);
+
+      const lockups = await liquid.paymentsTo(swap.outputScript, fromHeight);
+      assert.deepEqual(lockups.map((tx) => tx.txid), [lockup.txid], 'exactly one transaction pays the lockup address');
+      const lockupFee = await liquid.fee(lockup.txid);
+      assert.equal(await liquid.balance(liquid.operator), operatorBefore - lockup.value - lockupFee, 'the operator wallet paid once');
+    } finally {
+      wallet.close();
+      await stopFerry(ferry);
+    }
+  });
 });
