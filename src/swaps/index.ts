@@ -9,5 +9,7 @@ export { submarineMachine, SUBMARINE_EVENTS, SUBMARINE_EFFECTS, SUBMARINE_STATUS
 export type { SubmarineEvent, SubmarineEffect, SubmarineStatus } from './submarine-machine.ts';
 export { reverseMachine, REVERSE_EVENTS, REVERSE_EFFECTS, REVERSE_STATUSES } from './reverse-machine.ts';
 export type { ReverseEvent, ReverseEffect, ReverseStatus } from './reverse-machine.ts';
+export { chainMachine, CHAIN_EVENTS, CHAIN_EFFECTS, CHAIN_STATUSES } from './chain-machine.ts';
+export type { ChainEvent, ChainEffect, ChainStatus, ChainSide, ChainSwapData } from './chain-machine.ts';
 export { classifySubmarineLockup, lockupReplaceable, type LockupObservation, type LockupPolicy } from './lockup.ts';
 export * from './derive.ts';

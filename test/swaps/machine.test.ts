@@ -6,6 +6,7 @@ import {
   REFUNDABLE_STATUSES,
   SwapStatus as S,
   checkMachine,
+  chainMachine,
   reverseMachine,
   submarineMachine,
   transition,
@@ -124,6 +125,74 @@ const reverseCases: Case[] = [
   { from: S.TransactionRefunded, event: 'refund.confirmed', to: S.TransactionRefunded, effects: ['cancelInvoice'], sets: { refundConfirmed: true } },
 ];
 
+const LOCKING = { serverLockupRequested: true };
+const chainCases: Case[] = [
+  { from: S.Created, event: 'lockup.rejected', to: S.TransactionLockupFailed, effects: [] },
+  { from: S.Created, event: 'lockup.mempool', to: S.TransactionMempool, effects: [] },
+  { from: S.Created, event: 'lockup.zeroConf', to: S.TransactionMempool, effects: ['sendLockup'], sets: LOCKING },
+  { from: S.Created, event: 'lockup.zeroConf', data: LOCKING },
+  { from: S.Created, event: 'lockup.confirmed', to: S.TransactionConfirmed, effects: ['sendLockup'], sets: LOCKING },
+  { from: S.Created, event: 'lockup.confirmed', data: LOCKING },
+  { from: S.Created, event: 'timeout', to: S.Expired, effects: [], sets: TIMED_OUT },
+
+  { from: S.TransactionMempool, event: 'lockup.rejected', to: S.TransactionLockupFailed, effects: [] },
+  { from: S.TransactionMempool, event: 'lockup.rejected', data: LOCKING },
+  { from: S.TransactionMempool, event: 'lockup.mempool', to: S.TransactionMempool, effects: [] },
+  { from: S.TransactionMempool, event: 'lockup.mempool', data: LOCKING },
+  { from: S.TransactionMempool, event: 'lockup.zeroConf', to: S.TransactionMempool, effects: ['sendLockup'], sets: LOCKING },
+  { from: S.TransactionMempool, event: 'lockup.zeroConf', data: LOCKING },
+  { from: S.TransactionMempool, event: 'lockup.confirmed', to: S.TransactionConfirmed, effects: ['sendLockup'], sets: LOCKING },
+  { from: S.TransactionMempool, event: 'lockup.confirmed', data: LOCKING, to: S.TransactionConfirmed, effects: [] },
+  { from: S.TransactionMempool, event: 'server.sent', data: LOCKING, to: S.TransactionServerMempool, effects: [] },
+  { from: S.TransactionMempool, event: 'server.sent' },
+  { from: S.TransactionMempool, event: 'server.confirmed', data: LOCKING, to: S.TransactionServerConfirmed, effects: [] },
+  { from: S.TransactionMempool, event: 'server.failed', data: LOCKING, to: S.TransactionFailed, effects: [] },
+  { from: S.TransactionMempool, event: 'timeout', to: S.Expired, effects: [], sets: TIMED_OUT },
+  { from: S.TransactionMempool, event: 'timeout', data: LOCKING },
+
+  { from: S.TransactionConfirmed, event: 'server.sent', data: LOCKING, to: S.TransactionServerMempool, effects: [] },
+  { from: S.TransactionConfirmed, event: 'server.confirmed', data: LOCKING, to: S.TransactionServerConfirmed, effects: [] },
+  { from: S.TransactionConfirmed, event: 'server.confirmed' },
+  { from: S.TransactionConfirmed, event: 'server.failed', data: LOCKING, to: S.TransactionFailed, effects: [] },
+  { from: S.TransactionConfirmed, event: 'timeout', to: S.Expired, effects: [], sets: TIMED_OUT },
+  { from: S.TransactionConfirmed, event: 'timeout', data: LOCKING },
+
+  { from: S.TransactionLockupFailed, event: 'quote.accepted', data: CONFIRMED, to: S.TransactionConfirmed, effects: ['sendLockup'], sets: LOCKING },
+  { from: S.TransactionLockupFailed, event: 'quote.accepted', data: UNCONFIRMED },
+  { from: S.TransactionLockupFailed, event: 'quote.accepted', data: { ...CONFIRMED, refundSigned: true } },
+  { from: S.TransactionLockupFailed, event: 'refund.signed', to: S.TransactionLockupFailed, effects: [], sets: { refundSigned: true } },
+  { from: S.TransactionLockupFailed, event: 'timeout', to: S.Expired, effects: [], sets: TIMED_OUT },
+
+  { from: S.TransactionServerMempool, event: 'server.confirmed', to: S.TransactionServerConfirmed, effects: [] },
+  { from: S.TransactionServerMempool, event: 'preimage.learned', to: S.TransactionClaimPending, effects: ['startClaim'] },
+  { from: S.TransactionServerMempool, event: 'timeout', to: S.TransactionServerMempool, effects: ['refundLockup'], sets: { refundRequested: true } },
+  { from: S.TransactionServerMempool, event: 'timeout', data: { refundRequested: true } },
+  { from: S.TransactionServerMempool, event: 'refund.broadcast', to: S.TransactionRefunded, effects: [] },
+  { from: S.TransactionServerMempool, event: 'refund.signed', data: LOCKING },
+
+  { from: S.TransactionServerConfirmed, event: 'preimage.learned', to: S.TransactionClaimPending, effects: ['startClaim'] },
+  { from: S.TransactionServerConfirmed, event: 'timeout', to: S.TransactionServerConfirmed, effects: ['refundLockup'], sets: { refundRequested: true } },
+  { from: S.TransactionServerConfirmed, event: 'timeout', data: { refundRequested: true } },
+  { from: S.TransactionServerConfirmed, event: 'refund.broadcast', to: S.TransactionRefunded, effects: [] },
+
+  { from: S.TransactionClaimPending, event: 'claim.start', to: S.TransactionClaimPending, effects: ['claimWhenSilent'] },
+  { from: S.TransactionClaimPending, event: 'claim.broadcast', to: S.TransactionClaimed, effects: [] },
+  { from: S.TransactionClaimPending, event: 'lockup.spent', to: S.TransactionClaimed, effects: [] },
+  { from: S.TransactionClaimPending, event: 'timeout' },
+  { from: S.TransactionClaimPending, event: 'refund.signed' },
+
+  { from: S.TransactionFailed, event: 'refund.signed', to: S.TransactionFailed, effects: [], sets: { refundSigned: true } },
+  { from: S.Expired, event: 'refund.signed', to: S.Expired, effects: [], sets: { refundSigned: true } },
+  { from: S.Expired, event: 'refund.signed', data: { preimage: 'ab' } },
+
+  { from: S.TransactionRefunded, event: 'preimage.learned', to: S.TransactionClaimPending, effects: ['startClaim'] },
+  { from: S.TransactionRefunded, event: 'preimage.learned', data: { refundConfirmed: true } },
+  { from: S.TransactionRefunded, event: 'refund.confirmed', to: S.TransactionRefunded, effects: [], sets: { refundConfirmed: true } },
+  { from: S.TransactionRefunded, event: 'refund.confirmed', data: { refundConfirmed: true } },
+  { from: S.TransactionRefunded, event: 'refund.signed', data: LOCKING },
+  { from: S.TransactionRefunded, event: 'refund.signed', data: { ...LOCKING, refundConfirmed: true }, to: S.TransactionRefunded, effects: [], sets: { refundSigned: true } },
+];
+
 // Data in which every guard of either machine would hold if it were not checked, for the refused pairs.
 const RICH_DATA: SwapData = { ...INVOICE, ...CONFIRMED, lockupRequested: true };
 
@@ -209,5 +278,45 @@ describe('reverse machine', () => {
       const beforeLockup = row.from === S.Created;
       assert.ok(beforeLockup || row.event === 'refund.confirmed', `${row.from} --${row.event}--> cancels too early`);
     }
+  });
+});
+
+describe('chain machine', () => {
+  checkMachineCases(chainMachine as AnyMachine, chainCases);
+
+  test('refund.signed is accepted only in refundable statuses', () => {
+    for (const row of chainMachine.rows.filter((r) => r.event === 'refund.signed')) {
+      assert.ok(REFUNDABLE_STATUSES.includes(row.from), `${row.from} is not refundable`);
+    }
+  });
+
+  test('Ferry locks only for a user lockup it can claim, and never after signing the user\'s refund', () => {
+    for (const row of chainMachine.rows.filter((r) => r.effects.includes('sendLockup'))) {
+      assert.ok(['lockup.zeroConf', 'lockup.confirmed', 'quote.accepted'].includes(row.event), `${row.from} --${row.event}--> locks`);
+      assert.ok(row.guard !== undefined, 'every lockup decision is guarded against locking twice');
+      const refundSigned = { ...CONFIRMED, refundSigned: true };
+      if (row.event === 'quote.accepted') assert.equal(transition(chainMachine, { status: row.from, data: refundSigned }, { type: row.event }).ok, false);
+    }
+    // The statuses a signed refund leaves the swap in lead to no lockup decision.
+    const afterRefund = new Set(chainMachine.rows.filter((r) => r.event === 'refund.signed').map((r) => r.to));
+    for (const row of chainMachine.rows) {
+      if (afterRefund.has(row.from)) assert.ok(!row.effects.includes('sendLockup' as never) || row.guard === 'quotable', `${row.from} --${row.event}--> locks after a refund`);
+    }
+  });
+
+  test('the user\'s refund is never co-signed while Ferry\'s lockup can still be claimed, nor once the preimage is known', () => {
+    const claimable = [LOCKING, { ...LOCKING, refundRequested: true }, { preimage: 'ab' }, { ...LOCKING, refundConfirmed: true, preimage: 'ab' }];
+    for (const status of [S.Expired, S.TransactionRefunded]) {
+      for (const data of claimable) {
+        assert.equal(transition(chainMachine, { status, data }, { type: 'refund.signed' }).ok, false, `${status} with ${JSON.stringify(data)}`);
+      }
+    }
+  });
+
+  test('no timeout refunds Ferry\'s lockup once the preimage is known: the user is owed it', () => {
+    for (const row of chainMachine.rows.filter((r) => r.effects.includes('refundLockup'))) {
+      assert.ok(![S.TransactionClaimPending, S.TransactionClaimed].includes(row.from as never));
+    }
+    assert.equal(transition(chainMachine, { status: S.TransactionClaimPending, data: LOCKING }, { type: 'timeout' }).ok, false);
   });
 });

@@ -1,0 +1,187 @@
+// The chain swap (chain → chain) as data: a user lockup on the `from` chain and a server lockup on the `to` chain.
+// Once the user's lockup is confirmed (or accepted unconfirmed), Ferry locks on the other chain; the preimage the
+// user reveals to claim Ferry's lockup (given to Ferry, or seen in the claim's witness) lets Ferry claim the user's.
+// Ferry's lockup times out first: without the preimage Ferry takes it back then, and the user refunds theirs —
+// cooperatively only while Ferry's lockup cannot be claimed any more (never locked, or refunded in a block).
+//
+// Events are named by their leg: `lockup.*` the user's lockup (as in a submarine swap), `server.*` Ferry's. The
+// engine does not run this machine yet (issue 9): its legs must first read and write their facts through the
+// leg views (the user lockup under `lockup`, Ferry's under `serverLockup`).
+import type { LockupRecord, SwapOutputData } from './lockup.ts';
+import type { MachineDefinition, SwapData } from './machine.ts';
+import type { ReverseLockup } from './reverse-machine.ts';
+import type { StoredTransaction } from './submarine-machine.ts';
+import { SwapStatus as S, TIMED_OUT_REASON } from './status.ts';
+
+/** One side of a chain swap: its own chain, output and timeout. */
+export interface ChainSide extends SwapOutputData {
+  chain: string;
+  address: string;
+  timeoutBlockHeight: number;
+  amount: number;
+}
+
+/** What a chain swap keeps in its row's `data` (the guards below read some of it). */
+export interface ChainSwapData {
+  [key: string]: unknown;
+  user: ChainSide;
+  server: ChainSide;
+  /** The user's lockup, judged as a submarine lockup is. */
+  lockup?: LockupRecord;
+  serverLockupRequested?: boolean;
+  serverLockup?: ReverseLockup;
+  /** A new server amount the client accepted for a lockup of another amount. */
+  quotedAmount?: number;
+  preimage?: string;
+  claimPendingSince?: number;
+  claimTransaction?: StoredTransaction;
+  refundRequested?: boolean;
+  refundTransaction?: StoredTransaction;
+  refundConfirmed?: boolean;
+  refundSigned?: boolean;
+  failureReason?: string;
+}
+
+export const CHAIN_STATUSES = [
+  S.Created,
+  S.TransactionMempool,
+  S.TransactionConfirmed,
+  S.TransactionServerMempool,
+  S.TransactionServerConfirmed,
+  S.TransactionClaimPending,
+  S.TransactionClaimed,
+  S.TransactionLockupFailed,
+  S.TransactionFailed,
+  S.Expired,
+  S.TransactionRefunded,
+] as const;
+export type ChainStatus = (typeof CHAIN_STATUSES)[number];
+
+export const CHAIN_EVENTS = [
+  'lockup.rejected', // the user's lockup has the wrong amount or asset
+  'lockup.mempool', // the user's lockup, unconfirmed, not accepted for 0-conf
+  'lockup.zeroConf', // the user's lockup, unconfirmed, accepted for 0-conf
+  'lockup.confirmed', // the user's lockup is in a block
+  'quote.accepted', // the client accepted Ferry's new amount for a lockup of another amount
+  'server.sent', // Ferry's lockup is in the mempool
+  'server.confirmed', // Ferry's lockup is in a block
+  'server.failed', // Ferry could not lock (nothing was sent)
+  'preimage.learned', // from the client's claim request or from its claim of Ferry's lockup on chain
+  'claim.start',
+  'claim.broadcast', // Ferry broadcast its claim of the user's lockup
+  'lockup.spent', // the user's lockup was seen spent while Ferry waited to claim: its own claim
+  'timeout', // the `to` chain reached the timeout of Ferry's lockup
+  'refund.broadcast', // Ferry broadcast its refund of its lockup
+  'refund.confirmed', // Ferry's refund is in a block: the user can no longer claim it
+  'refund.signed', // Ferry handed out a partial signature for the user's cooperative refund
+] as const;
+export type ChainEvent = (typeof CHAIN_EVENTS)[number];
+
+export const CHAIN_EFFECTS = [
+  'sendLockup', // lock the server amount on the `to` chain, at most once
+  'refundLockup', // take Ferry's lockup back through the refund leaf (nLockTime = its timeout)
+  'startClaim', // enter transaction.claim.pending
+  'claimWhenSilent', // after the cooperative window, claim the user's lockup through the script path
+] as const;
+export type ChainEffect = (typeof CHAIN_EFFECTS)[number];
+
+type ChainGuard = 'notLocked' | 'locking' | 'quotable' | 'refundNotRequested' | 'claimableAfterRefund' | 'refundUnconfirmed' | 'unclaimable';
+
+const locking = (data: SwapData): boolean => data.serverLockupRequested === true;
+const lockupConfirmed = (data: SwapData): boolean => (data.lockup as { confirmed?: boolean } | undefined)?.confirmed === true;
+
+const request = { serverLockupRequested: true };
+const timedOut = { failureReason: TIMED_OUT_REASON };
+const refunded = { refundSigned: true };
+
+export const chainMachine: MachineDefinition<ChainStatus, ChainEvent, ChainEffect, ChainGuard> = {
+  name: 'Chain swap',
+  initial: [S.Created],
+  final: [S.TransactionClaimed, S.TransactionFailed, S.Expired, S.TransactionRefunded],
+  succeeded: [S.TransactionClaimed],
+  failed: [S.TransactionLockupFailed, S.TransactionFailed, S.Expired, S.TransactionRefunded],
+  chainEvents: [
+    'lockup.rejected',
+    'lockup.mempool',
+    'lockup.zeroConf',
+    'lockup.confirmed',
+    'server.sent',
+    'server.confirmed',
+    'preimage.learned',
+    'lockup.spent',
+    'refund.broadcast',
+    'refund.confirmed',
+  ],
+  effectLegs: { sendLockup: 'serverLockup', refundLockup: 'serverLockup', startClaim: 'userLockup', claimWhenSilent: 'userLockup' },
+  statuses: CHAIN_STATUSES,
+  events: CHAIN_EVENTS,
+  effects: CHAIN_EFFECTS,
+  guards: {
+    notLocked: { label: 'no server lockup requested', test: (data) => !locking(data) },
+    locking: { label: 'server lockup requested', test: locking },
+    // A refund signed for the user's lockup rules out locking for it: both would hand the user the coins twice.
+    quotable: {
+      label: 'lockup confirmed, no server lockup, no refund signed',
+      test: (data) => lockupConfirmed(data) && !locking(data) && data.refundSigned !== true,
+    },
+    refundNotRequested: { label: 'no refund requested', test: (data) => data.refundRequested !== true },
+    // The user's claim can beat Ferry's refund into a block: then Ferry must claim the user's lockup in turn.
+    claimableAfterRefund: {
+      label: 'preimage unknown, refund not in a block',
+      test: (data) => typeof data.preimage !== 'string' && data.refundConfirmed !== true,
+    },
+    refundUnconfirmed: { label: 'refund not in a block', test: (data) => data.refundConfirmed !== true },
+    // The user's refund may be co-signed only while nothing of Ferry's can still be claimed with the preimage.
+    unclaimable: {
+      label: 'no server lockup, or its refund in a block',
+      test: (data) => (!locking(data) || data.refundConfirmed === true) && typeof data.preimage !== 'string',
+    },
+  },
+  rows: [
+    { from: S.Created, event: 'lockup.rejected', to: S.TransactionLockupFailed, effects: [] },
+    { from: S.Created, event: 'lockup.mempool', to: S.TransactionMempool, effects: [] },
+    { from: S.Created, event: 'lockup.zeroConf', to: S.TransactionMempool, effects: ['sendLockup'], guard: 'notLocked', set: request },
+    { from: S.Created, event: 'lockup.confirmed', to: S.TransactionConfirmed, effects: ['sendLockup'], guard: 'notLocked', set: request },
+    { from: S.Created, event: 'timeout', to: S.Expired, effects: [], set: timedOut },
+
+    // A replacement of the user's lockup (a fee bump) is judged afresh, but only before Ferry locks.
+    { from: S.TransactionMempool, event: 'lockup.rejected', to: S.TransactionLockupFailed, effects: [], guard: 'notLocked' },
+    { from: S.TransactionMempool, event: 'lockup.mempool', to: S.TransactionMempool, effects: [], guard: 'notLocked' },
+    { from: S.TransactionMempool, event: 'lockup.zeroConf', to: S.TransactionMempool, effects: ['sendLockup'], guard: 'notLocked', set: request },
+    { from: S.TransactionMempool, event: 'lockup.confirmed', to: S.TransactionConfirmed, effects: ['sendLockup'], guard: 'notLocked', set: request },
+    { from: S.TransactionMempool, event: 'lockup.confirmed', to: S.TransactionConfirmed, effects: [] },
+    { from: S.TransactionMempool, event: 'server.sent', to: S.TransactionServerMempool, effects: [], guard: 'locking' },
+    { from: S.TransactionMempool, event: 'server.confirmed', to: S.TransactionServerConfirmed, effects: [], guard: 'locking' },
+    { from: S.TransactionMempool, event: 'server.failed', to: S.TransactionFailed, effects: [], guard: 'locking' },
+    { from: S.TransactionMempool, event: 'timeout', to: S.Expired, effects: [], guard: 'notLocked', set: timedOut },
+
+    { from: S.TransactionConfirmed, event: 'server.sent', to: S.TransactionServerMempool, effects: [], guard: 'locking' },
+    { from: S.TransactionConfirmed, event: 'server.confirmed', to: S.TransactionServerConfirmed, effects: [], guard: 'locking' },
+    { from: S.TransactionConfirmed, event: 'server.failed', to: S.TransactionFailed, effects: [], guard: 'locking' },
+    { from: S.TransactionConfirmed, event: 'timeout', to: S.Expired, effects: [], guard: 'notLocked', set: timedOut },
+
+    { from: S.TransactionLockupFailed, event: 'quote.accepted', to: S.TransactionConfirmed, effects: ['sendLockup'], guard: 'quotable', set: request },
+    { from: S.TransactionLockupFailed, event: 'refund.signed', to: S.TransactionLockupFailed, effects: [], set: refunded },
+    { from: S.TransactionLockupFailed, event: 'timeout', to: S.Expired, effects: [], set: timedOut },
+
+    { from: S.TransactionServerMempool, event: 'server.confirmed', to: S.TransactionServerConfirmed, effects: [] },
+    { from: S.TransactionServerMempool, event: 'preimage.learned', to: S.TransactionClaimPending, effects: ['startClaim'] },
+    { from: S.TransactionServerMempool, event: 'timeout', to: S.TransactionServerMempool, effects: ['refundLockup'], guard: 'refundNotRequested', set: { refundRequested: true } },
+    { from: S.TransactionServerMempool, event: 'refund.broadcast', to: S.TransactionRefunded, effects: [] },
+
+    { from: S.TransactionServerConfirmed, event: 'preimage.learned', to: S.TransactionClaimPending, effects: ['startClaim'] },
+    { from: S.TransactionServerConfirmed, event: 'timeout', to: S.TransactionServerConfirmed, effects: ['refundLockup'], guard: 'refundNotRequested', set: { refundRequested: true } },
+    { from: S.TransactionServerConfirmed, event: 'refund.broadcast', to: S.TransactionRefunded, effects: [] },
+
+    { from: S.TransactionClaimPending, event: 'claim.start', to: S.TransactionClaimPending, effects: ['claimWhenSilent'] },
+    { from: S.TransactionClaimPending, event: 'claim.broadcast', to: S.TransactionClaimed, effects: [] },
+    { from: S.TransactionClaimPending, event: 'lockup.spent', to: S.TransactionClaimed, effects: [] },
+
+    { from: S.TransactionFailed, event: 'refund.signed', to: S.TransactionFailed, effects: [], set: refunded },
+    { from: S.Expired, event: 'refund.signed', to: S.Expired, effects: [], guard: 'unclaimable', set: refunded },
+
+    { from: S.TransactionRefunded, event: 'preimage.learned', to: S.TransactionClaimPending, effects: ['startClaim'], guard: 'claimableAfterRefund' },
+    { from: S.TransactionRefunded, event: 'refund.confirmed', to: S.TransactionRefunded, effects: [], guard: 'refundUnconfirmed', set: { refundConfirmed: true } },
+    { from: S.TransactionRefunded, event: 'refund.signed', to: S.TransactionRefunded, effects: [], guard: 'unclaimable', set: refunded },
+  ],
+};
