@@ -42,9 +42,9 @@ export type ReverseStatus = (typeof REVERSE_STATUSES)[number];
 
 export const REVERSE_EVENTS = [
   'invoice.accepted', // the user's payment is held on the hold invoice
-  'lockup.sent', // Ferry's lockup transaction is in the mempool
-  'lockup.confirmed',
-  'lockup.failed', // Ferry could not lock (e.g. insufficient funds)
+  'server.sent', // Ferry's lockup transaction is in the mempool
+  'server.confirmed', // Ferry's lockup is in a block
+  'server.failed', // Ferry could not lock (e.g. insufficient funds)
   'invoice.expired', // the invoice expired unpaid
   'timeout', // the chain reached the swap's timeout block
   'preimage.learned', // from a cooperative claim request or a script-path claim seen on chain
@@ -72,7 +72,7 @@ export const reverseMachine: MachineDefinition<ReverseStatus, ReverseEvent, Reve
   final: [S.InvoiceSettled, S.TransactionFailed, S.TransactionRefunded, S.Expired, S.InvoiceExpired],
   succeeded: [S.InvoiceSettled],
   failed: [S.TransactionFailed, S.TransactionRefunded, S.Expired, S.InvoiceExpired],
-  chainEvents: ['lockup.sent', 'lockup.confirmed', 'preimage.learned', 'refund.broadcast', 'refund.confirmed'],
+  chainEvents: ['server.sent', 'server.confirmed', 'preimage.learned', 'refund.broadcast', 'refund.confirmed'],
   effectLegs: { sendLockup: 'serverLockup', refundLockup: 'serverLockup', settleInvoice: 'holdInvoice', cancelInvoice: 'holdInvoice' },
   statuses: REVERSE_STATUSES,
   events: REVERSE_EVENTS,
@@ -91,13 +91,13 @@ export const reverseMachine: MachineDefinition<ReverseStatus, ReverseEvent, Reve
   },
   rows: [
     { from: S.Created, event: 'invoice.accepted', to: S.Created, effects: ['sendLockup'], guard: 'lockupNotRequested', set: { lockupRequested: true } },
-    { from: S.Created, event: 'lockup.sent', to: S.TransactionMempool, effects: [], guard: 'lockupRequested' },
-    { from: S.Created, event: 'lockup.confirmed', to: S.TransactionConfirmed, effects: [], guard: 'lockupRequested' },
-    { from: S.Created, event: 'lockup.failed', to: S.TransactionFailed, effects: ['cancelInvoice'] },
+    { from: S.Created, event: 'server.sent', to: S.TransactionMempool, effects: [], guard: 'lockupRequested' },
+    { from: S.Created, event: 'server.confirmed', to: S.TransactionConfirmed, effects: [], guard: 'lockupRequested' },
+    { from: S.Created, event: 'server.failed', to: S.TransactionFailed, effects: ['cancelInvoice'] },
     { from: S.Created, event: 'invoice.expired', to: S.InvoiceExpired, effects: ['cancelInvoice'], guard: 'lockupNotRequested' },
     { from: S.Created, event: 'timeout', to: S.Expired, effects: ['cancelInvoice'], guard: 'lockupNotRequested', set: timedOut },
 
-    { from: S.TransactionMempool, event: 'lockup.confirmed', to: S.TransactionConfirmed, effects: [] },
+    { from: S.TransactionMempool, event: 'server.confirmed', to: S.TransactionConfirmed, effects: [] },
     { from: S.TransactionMempool, event: 'preimage.learned', to: S.TransactionMempool, effects: ['settleInvoice'], guard: 'preimageUnknown' },
     { from: S.TransactionMempool, event: 'settlement.done', to: S.InvoiceSettled, effects: [] },
     { from: S.TransactionMempool, event: 'timeout', to: S.TransactionMempool, effects: ['refundLockup'], guard: 'refundNotRequested', set: { refundRequested: true } },

@@ -22,8 +22,14 @@ export interface LockupLeg {
   /** The client's key in the output (hex): the refund key of a user lockup, the claim key of a server lockup. */
   clientPublicKey: string;
   timeoutBlockHeight: number;
+  /** Where in the swap's data the leg's lockup record lives (a chain swap keeps two). */
+  lockupKey: string;
   /** The lockup transaction recorded, if any. */
-  lockup?: { txid: string; vout: number; value: number; hex: string };
+  lockup?: { txid: string; vout: number; value: number; hex: string; confirmed?: boolean };
+  /** Server lockup: where the flag that Ferry decided to lock lives, whether it is set, and the amount to lock. */
+  requestedKey?: string;
+  requested?: boolean;
+  amount?: number;
   /** What a user lockup must pay (unknown until the invoice is set). */
   expectedAmount?: number;
   /** Largest unconfirmed user lockup accepted, as priced at creation. */
@@ -52,6 +58,7 @@ export function userLockupOf(swap: SwapRecord): LockupLeg {
   const data = submarineData(swap);
   return {
     ...singleOutputLeg(swap, 'userLockup', data, 'refund'),
+    lockupKey: 'lockup',
     lockup: data.lockup,
     expectedAmount: data.expectedAmount,
     maximalZeroConf: data.pricing.maximalZeroConf,
@@ -61,7 +68,14 @@ export function userLockupOf(swap: SwapRecord): LockupLeg {
 /** The coins Ferry locks: a reverse swap's lockup. */
 export function serverLockupOf(swap: SwapRecord): LockupLeg {
   const data = reverseData(swap);
-  return { ...singleOutputLeg(swap, 'serverLockup', data, 'claim'), lockup: data.lockup };
+  return {
+    ...singleOutputLeg(swap, 'serverLockup', data, 'claim'),
+    lockupKey: 'lockup',
+    lockup: data.lockup,
+    requestedKey: 'lockupRequested',
+    requested: data.lockupRequested === true,
+    amount: data.onchainAmount,
+  };
 }
 
 /** Every lockup leg of a swap, by its type. */

@@ -12,12 +12,11 @@ import { hex } from '@scure/base';
 import { WalletRefused } from '../../chains/backend.ts';
 import type { LockupEvent, SpendEvent } from '../../chains/events.ts';
 import type { EffectRecord, SwapRecord } from '../../db/index.ts';
-import { SwapStatus as S } from '../../swaps/status.ts';
 import { machineFor, statusesWith } from '../../swaps/index.ts';
 import type { EngineContext } from '../context.ts';
 import { crashPoint } from '../crash-points.ts';
-import { reverseData, type ReverseLockup } from '../data.ts';
-import { legChain, lockupOutput, serverLockupOf, signerOf } from './lockup-leg.ts';
+import type { ReverseLockup } from '../data.ts';
+import { legChain, lockupOutput, serverLockupOf, signerOf, type LockupLeg } from './lockup-leg.ts';
 
 export interface ServerLockupHooks {
   /** Why Ferry must not lock now (checked before any coin moves); undefined when locking is safe. */
@@ -31,8 +30,16 @@ const markerKey = (swapId: string): string => `reverse.lockup.started:${swapId}`
 /** Statuses in which Ferry's lockup is out: those its refund broadcast leaves. */
 const locked = (swap: SwapRecord): boolean => statusesWith(machineFor(swap.type), 'refund.broadcast').includes(swap.status);
 
-const stillToLock = (swap: SwapRecord): boolean =>
-  swap.status === S.Created && reverseData(swap).lockupRequested === true && reverseData(swap).lockup === undefined;
+/** Statuses in which Ferry's lockup, once decided, is still to be seen: those its broadcast leaves. */
+const awaitingLockup = (swap: SwapRecord): boolean => statusesWith(machineFor(swap.type), 'server.sent').includes(swap.status);
+
+const stillToLock = (swap: SwapRecord): boolean => {
+  const leg = serverLockupOf(swap);
+  return awaitingLockup(swap) && leg.requested === true && leg.lockup === undefined;
+};
+
+/** The event data recording Ferry's lockup where the swap type keeps it. */
+const lockupData = (leg: LockupLeg, lockup: ReverseLockup) => ({ [leg.lockupKey]: lockup });
 
 export function sendServerLockup(ctx: EngineContext, effect: EffectRecord, hooks: ServerLockupHooks): Promise<void> {
   return ctx.swaps.require(effect.swapId).then((first) => {
@@ -52,57 +59,56 @@ export function sendServerLockup(ctx: EngineContext, effect: EffectRecord, hooks
       const reason = await hooks.lockRefusal(ctx, swap);
       if (reason !== undefined) {
         ctx.logger.warn('not locking for swap', { swap: swap.id, reason });
-        await ctx.swaps.dispatch(swap.id, { type: 'lockup.failed', data: { failureReason: reason } });
+        await ctx.swaps.dispatch(swap.id, { type: 'server.failed', data: { failureReason: reason } });
         return;
       }
 
-      const data = reverseData(swap);
       await ctx.storage.kv.set(marker, String(Date.now()));
       let sent;
       try {
-        sent = await chain.sendToLockup({ address: leg.address, script: leg.script }, data.onchainAmount);
+        sent = await chain.sendToLockup({ address: leg.address, script: leg.script }, serverLockupOf(swap).amount!);
       } catch (error) {
         if (error instanceof WalletRefused) {
           ctx.logger.error('server lockup refused by the wallet', { swap: swap.id, error: error.message });
           await ctx.storage.kv.delete(marker);
-          await ctx.swaps.dispatch(swap.id, { type: 'lockup.failed', data: { failureReason: 'onchain coins could not be sent' } });
+          await ctx.swaps.dispatch(swap.id, { type: 'server.failed', data: { failureReason: 'onchain coins could not be sent' } });
           return;
         }
         // A timeout or a dropped connection may still have sent it: the marker makes the retry look first.
         throw error;
       }
       crashPoint('reverse.lockup-broadcast');
-      await recordLockup(ctx, swap.id, leg.chain, { txid: sent.txid, vout: sent.vout, value: sent.value, hex: sent.hex, confirmed: false });
+      await recordLockup(ctx, swap.id, leg, { txid: sent.txid, vout: sent.vout, value: sent.value, hex: sent.hex, confirmed: false });
       ctx.logger.info('server lockup sent', { swap: swap.id, txid: sent.txid, amount: sent.value });
     });
   });
 }
 
-async function recordLockup(ctx: EngineContext, swapId: string, chain: string, lockup: ReverseLockup): Promise<void> {
-  const result = await ctx.swaps.dispatch(swapId, { type: lockup.confirmed ? 'lockup.confirmed' : 'lockup.sent', data: { lockup } });
+async function recordLockup(ctx: EngineContext, swapId: string, leg: LockupLeg, lockup: ReverseLockup): Promise<void> {
+  const result = await ctx.swaps.dispatch(swapId, { type: lockup.confirmed ? 'server.confirmed' : 'server.sent', data: lockupData(leg, lockup) });
   if (result.applied) {
-    ctx.watching.outpoint(chain, lockup.txid, lockup.vout, { swapId, leg: 'serverLockup' });
+    ctx.watching.outpoint(leg.chain, lockup.txid, lockup.vout, { swapId, leg: 'serverLockup' });
     await ctx.storage.kv.delete(markerKey(swapId));
   }
 }
 
 export async function onServerLockup(ctx: EngineContext, swap: SwapRecord, event: LockupEvent): Promise<void> {
   const leg = serverLockupOf(swap);
-  const data = reverseData(swap);
   const value = Number(event.value);
   const seen: ReverseLockup = { txid: event.txid, vout: event.vout, value, hex: event.txHex, confirmed: event.confirmations > 0 };
-  if (swap.status === S.Created) {
-    // Only a lockup Ferry asked for counts, and only if it locks the full amount.
-    if (data.lockupRequested !== true || value < data.onchainAmount) {
-      ctx.logger.warn('unexpected payment to a server lockup address', { swap: swap.id, txid: event.txid, value });
+  if (awaitingLockup(swap) && leg.lockup === undefined) {
+    // Only a lockup Ferry asked for counts, and only if it locks the full amount in the chain's own coin.
+    if (leg.requested !== true || value < leg.amount! || event.refusal !== undefined) {
+      ctx.logger.warn('unexpected payment to a server lockup address', { swap: swap.id, txid: event.txid, value, refusal: event.refusal });
       return;
     }
-    await recordLockup(ctx, swap.id, leg.chain, seen);
+    await recordLockup(ctx, swap.id, leg, seen);
     return;
   }
-  const known = data.lockup;
-  if (swap.status === S.TransactionMempool && known?.txid === event.txid && event.confirmations > 0) {
-    await ctx.swaps.dispatch(swap.id, { type: 'lockup.confirmed', data: { lockup: { ...known, confirmed: true } } });
+  const known = leg.lockup;
+  const confirmable = statusesWith(machineFor(swap.type), 'server.confirmed').includes(swap.status);
+  if (confirmable && known?.txid === event.txid && known.confirmed !== true && event.confirmations > 0) {
+    await ctx.swaps.dispatch(swap.id, { type: 'server.confirmed', data: lockupData(leg, { ...(known as ReverseLockup), confirmed: true }) });
   }
 }
 
@@ -137,13 +143,13 @@ export async function onServerLockupSpend(ctx: EngineContext, swap: SwapRecord, 
     return;
   }
   // No preimage: a key-path claim Ferry co-signed after settling, or Ferry's own refund.
-  const data = reverseData(swap);
-  if (locked(swap) && data.refundRequested === true) {
+  if (locked(swap) && swap.data.refundRequested === true) {
     await ctx.swaps.dispatch(swap.id, { type: 'refund.broadcast', data: { refundTransaction: { txid: event.txid, hex: event.txHex } } });
   }
   if (event.confirmations > 0) {
     const current = await ctx.swaps.require(swap.id);
-    if (current.status === S.TransactionRefunded && reverseData(current).refundTransaction?.txid === event.txid) {
+    const refund = current.data.refundTransaction as { txid?: string } | undefined;
+    if (statusesWith(machineFor(current.type), 'refund.confirmed').includes(current.status) && refund?.txid === event.txid) {
       await ctx.swaps.dispatch(swap.id, { type: 'refund.confirmed' });
     }
   }
