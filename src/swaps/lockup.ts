@@ -2,7 +2,7 @@
 // and decides whether an unconfirmed lockup may be trusted (0-conf). Pure; the engine gathers the facts.
 import type { SwapTreeJson } from '../protocol/wire.ts';
 import { statusesWith } from './derive.ts';
-import type { MachineEvent } from './machine.ts';
+import type { AnyMachine, MachineEvent } from './machine.ts';
 import { submarineMachine } from './submarine-machine.ts';
 import { SwapStatus } from './status.ts';
 import type { SubmarineEvent } from './submarine-machine.ts';
@@ -58,17 +58,14 @@ export interface LockupRecord {
 }
 
 /**
- * Whether a swap in this status may still swap its recorded lockup for a replacement (a fee bump): only while no
- * payment can have started. An unconfirmed lockup accepted for 0-conf in transaction.mempool is what a payment
- * starts from, so it stays.
+ * Whether a swap in this status may still swap its recorded lockup for a replacement (a fee bump): only while
+ * nothing can have started from it (a payment, Ferry's own lockup). An unconfirmed lockup accepted for 0-conf in
+ * transaction.mempool is what those start from, so it stays. `machine` is the swap type's (submarine by default).
  */
-export function lockupReplaceable(status: string, lockup: LockupRecord): boolean {
+export function lockupReplaceable(status: string, lockup: LockupRecord, machine: AnyMachine = submarineMachine as AnyMachine): boolean {
   if (status === SwapStatus.TransactionMempool) return lockup.zeroConfRejected;
-  return REPLACEABLE_IN().includes(status);
+  return statusesWith(machine, 'lockup.mempool').includes(status);
 }
-
-/** Statuses a lockup seen may still move: no payment can have started in them. */
-const REPLACEABLE_IN = (): string[] => statusesWith(submarineMachine, 'lockup.mempool');
 
 /**
  * Classifies a lockup seen paying the swap's address. `replacesRecorded`: the engine found that this other

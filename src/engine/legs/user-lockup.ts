@@ -18,7 +18,7 @@ import { classifySubmarineLockup, lockupReplaceable } from '../../swaps/lockup.t
 import { machineFor, statusesWith } from '../../swaps/index.ts';
 import type { EngineContext } from '../context.ts';
 import { crashPoint } from '../crash-points.ts';
-import { submarineData } from '../data.ts';
+import { submarineData, type LockupRecord } from '../data.ts';
 import { Defer } from '../effects.ts';
 import { hexBytes } from '../input.ts';
 import { legChain, lockupOutput, signerOf, userLockupOf } from './lockup-leg.ts';
@@ -27,6 +27,9 @@ import { legChain, lockupOutput, signerOf, userLockupOf } from './lockup-leg.ts'
 const ZERO_CONF_FEE_SHARE = 0.8;
 /** The signing session of the cooperative claim. */
 const CLAIM_SESSION = 'claim';
+
+/** What claiming a user lockup reads, wherever the swap type learned it (a paid invoice, the client's claim). */
+const claimFacts = (swap: SwapRecord) => swap.data as { preimage?: string; claimPendingSince?: number };
 
 /** Statuses in which Ferry is claiming: those its claim broadcast leaves. */
 const claiming = (swap: SwapRecord): boolean => statusesWith(machineFor(swap.type), 'claim.broadcast').includes(swap.status);
@@ -61,7 +64,7 @@ export async function onUserLockup(ctx: EngineContext, swap: SwapRecord, event: 
     const fresh = await ctx.swaps.require(swap.id);
     const freshLeg = userLockupOf(fresh);
     const classified = classifySubmarineLockup(
-      { lockup: submarineData(fresh).lockup, expectedAmount: freshLeg.expectedAmount },
+      { lockup: freshLeg.lockup, expectedAmount: freshLeg.expectedAmount },
       seen,
       {
         maximalZeroConf: freshLeg.maximalZeroConf ?? 0,
@@ -84,9 +87,10 @@ export async function onUserLockup(ctx: EngineContext, swap: SwapRecord, event: 
  * address are not a replacement: the first keeps counting.
  */
 async function replacesRecorded(ctx: EngineContext, swap: SwapRecord, seen: { txid: string; hex: string }): Promise<boolean> {
-  const recorded = submarineData(swap).lockup;
-  if (recorded === undefined || recorded.txid === seen.txid || !lockupReplaceable(swap.status, recorded)) return false;
-  const chain = legChain(ctx, userLockupOf(swap));
+  const leg = userLockupOf(swap);
+  const recorded = leg.lockup as LockupRecord | undefined;
+  if (recorded === undefined || recorded.txid === seen.txid || !lockupReplaceable(swap.status, recorded, machineFor(swap.type))) return false;
+  const chain = legChain(ctx, leg);
   const outpoints = (txHex: string) => chain.transactionInputs(txHex).map((input) => `${input.txid}:${input.vout}`);
   const spent = new Set(outpoints(recorded.hex));
   if (outpoints(seen.hex).some((outpoint) => spent.has(outpoint))) return true;
@@ -120,7 +124,7 @@ export async function startClaim(ctx: EngineContext, effect: EffectRecord): Prom
 export async function claimWhenSilent(ctx: EngineContext, effect: EffectRecord): Promise<void> {
   const first = await ctx.swaps.require(effect.swapId);
   if (!claiming(first)) return;
-  const due = (submarineData(first).claimPendingSince ?? 0) + ctx.settings.claimDelayMs;
+  const due = (claimFacts(first).claimPendingSince ?? 0) + ctx.settings.claimDelayMs;
   if (Date.now() < due) throw new Defer(due);
   await ctx.locks.run(first.id, async () => {
     const swap = await ctx.swaps.require(first.id);
@@ -134,7 +138,7 @@ export async function claimWhenSilent(ctx: EngineContext, effect: EffectRecord):
       await ctx.swaps.applyLocked(swap.id, { type: 'lockup.spent' });
       return;
     }
-    const claim = await chain.scriptPathClaim(lockupOutput(leg), signerOf(ctx, leg), hex.decode(submarineData(swap).preimage!));
+    const claim = await chain.scriptPathClaim(lockupOutput(leg), signerOf(ctx, leg), hex.decode(claimFacts(swap).preimage!));
     await chain.ensureBroadcast(claim.hex);
     await ctx.swaps.applyLocked(swap.id, { type: 'claim.broadcast', data: { claimTransaction: { txid: claim.txid, hex: claim.hex } } });
     ctx.logger.info('user lockup claimed through the script path', { swap: swap.id, txid: claim.txid });
