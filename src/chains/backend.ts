@@ -96,11 +96,13 @@ export interface SwapLockup {
 
 
 /**
- * The hash time-locked output of one swap lockup. `kind` picks the claim leaf: a submarine-style leaf (the
- * service claims with the preimage) or a reverse-style one (the client claims, and the preimage size is checked).
+ * The hash time-locked output of one swap lockup. `kind` picks the claim leaf and the client's key: a submarine
+ * lockup (submarine-style leaf, Ferry claims; the client's key is its refund key), a reverse lockup (reverse-style
+ * leaf checking the preimage's size, the client claims with its claim key) or a chain swap's user lockup (the
+ * reverse-style leaf as chain swaps use on both sides, Ferry claims; the client's key is its refund key).
  */
 export interface SwapOutputTerms {
-  kind: 'submarine' | 'reverse';
+  kind: 'submarine' | 'reverse' | 'chainUser';
   preimageHash: Uint8Array;
   claimPublicKey: Uint8Array;
   refundPublicKey: Uint8Array;

@@ -11,7 +11,7 @@ function pairOf(id: string, pair: PairSettings): PairConfig {
     base,
     quote,
     rate: pair.rate,
-    fees: { percentage: pair.feePercentage, percentageSwapIn: pair.feePercentageSwapIn },
+    fees: { percentage: pair.feePercentage, percentageSwapIn: pair.feePercentageSwapIn, percentageChain: pair.feePercentageChain },
     limits: { minimal: pair.minimal, maximal: pair.maximal, maximalZeroConf: pair.maximalZeroConf },
     timeouts: { reverse: pair.timeoutReverse, swapMinimal: pair.timeoutSwapMinimal, swapMaximal: pair.timeoutSwapMaximal },
   };

@@ -17,6 +17,7 @@ export const pairFields: Section = {
   rate: { type: 'number', default: 1, doc: 'exchange rate' },
   feePercentage: { type: 'number', default: 0.25, doc: 'percent fee of reverse swaps (Lightning → chain)' },
   feePercentageSwapIn: { type: 'number', default: 0.1, doc: 'percent fee of submarine swaps (chain → Lightning)' },
+  feePercentageChain: { type: 'number', default: 0.1, doc: 'percent fee of chain swaps (chain → chain, on the user lockup)' },
   minimal: { type: 'integer', default: 10_000, doc: 'smallest swap, sat' },
   maximal: { type: 'integer', default: 10_000_000, doc: 'largest swap, sat' },
   maximalZeroConf: { type: 'integer', default: 1_000_000, doc: 'largest unconfirmed submarine lockup accepted; 0: off' },
@@ -122,6 +123,7 @@ export interface PairSettings {
   rate: number;
   feePercentage: number;
   feePercentageSwapIn: number;
+  feePercentageChain: number;
   minimal: number;
   maximal: number;
   maximalZeroConf: number;

@@ -5,7 +5,7 @@ import type { LockupEvent, SpendEvent } from '../chains/events.ts';
 import type { SwapRecord } from '../db/index.ts';
 import { followsChain, machineFor, statusesWithAny } from '../swaps/index.ts';
 import type { EngineContext } from './context.ts';
-import { lockupLegsOf } from './legs/lockup-leg.ts';
+import { timeoutLegOf } from './legs/lockup-leg.ts';
 import { onServerLockup, onServerLockupSpend } from './legs/server-lockup.ts';
 import { onUserLockup, onUserLockupSpend } from './legs/user-lockup.ts';
 
@@ -50,14 +50,15 @@ export class ChainEventRouter {
     for (const detach of this.detach.splice(0)) detach();
   }
 
-  /** Times out the swaps whose lockups on `chain` (every chain when omitted) reached their timeout at `height`. */
+  /**
+   * Times out the swaps whose timing leg (timeoutLegOf) is on `chain` (every chain when omitted) and reached its
+   * timeout at `height`.
+   */
   async timeouts(height: number, chain?: string): Promise<void> {
-    const due = (await this.ctx.storage.swaps.listByStatus(TIMEOUT_CANDIDATES)).filter(
-      (swap) =>
-        swap.timeoutBlockHeight !== null &&
-        swap.timeoutBlockHeight <= height &&
-        (chain === undefined || lockupLegsOf(swap).some((leg) => leg.chain === chain)),
-    );
+    const due = (await this.ctx.storage.swaps.listByStatus(TIMEOUT_CANDIDATES)).filter((swap) => {
+      const leg = timeoutLegOf(swap);
+      return leg.timeoutBlockHeight <= height && (chain === undefined || leg.chain === chain);
+    });
     for (const swap of due) await this.ctx.swaps.dispatch(swap.id, { type: 'timeout', data: { timedOutAtHeight: height } });
   }
 

@@ -1,5 +1,6 @@
 // Typed access to a stored swap's data; the types sit next to each swap type's machine in src/swaps.
 import type { SwapRecord } from '../db/index.ts';
+import type { ChainSwapData } from '../swaps/chain-machine.ts';
 import type { ReverseData } from '../swaps/reverse-machine.ts';
 import type { SubmarineData } from '../swaps/submarine-machine.ts';
 
@@ -9,3 +10,5 @@ export type { StoredTransaction, SubmarineData, SubmarinePricing } from '../swap
 
 export const submarineData = (record: SwapRecord): SubmarineData => record.data as SubmarineData;
 export const reverseData = (record: SwapRecord): ReverseData => record.data as ReverseData;
+export const chainData = (record: SwapRecord): ChainSwapData => record.data as ChainSwapData;
+export type { ChainSide, ChainSwapData } from '../swaps/chain-machine.ts';

@@ -44,6 +44,7 @@ import { statusBody } from './status-body.ts';
 import { SwapStore } from './swap-store.ts';
 import { effectKinds, performEffect } from './swap-types/index.ts';
 import { createReverse, reverseClaim, reverseLockupTransaction } from './swap-types/reverse.ts';
+import { createChain, type CreateChainRequest, type CreateChainResult } from './swap-types/chain.ts';
 import {
   createSubmarine,
   setSubmarineInvoice,
@@ -186,6 +187,11 @@ export class SwapEngine implements SwapService {
 
   submarineRefund(id: string, request: RefundRequest): Promise<PartialSignatureBody> {
     return submarineRefund(this.ctx, id, request);
+  }
+
+  /** A chain swap (issue 9: the engine runs it; its v2 routes and cooperative calls come next). */
+  createChain(request: CreateChainRequest): Promise<CreateChainResult> {
+    return createChain(this.ctx, request);
   }
 
   async createReverse(request: CreateReverseRequest): Promise<CreateReverseResponse> {

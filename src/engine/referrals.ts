@@ -18,6 +18,7 @@ export function feeEarned(swap: SwapRecord): number | undefined {
     // expectedAmount = invoice at the rate + percentage fee + miner fee: the percentage fee is what remains.
     return expectedAmount - submarineExpectedAmount(invoiceAmount, pricing.rate, 0, 0) - pricing.minerFee;
   }
+  // Reverse and chain swaps keep the percentage fee they earned at creation (in sat of the chain the user pays on).
   return reverseData(swap).serviceFee;
 }
 

@@ -2,7 +2,7 @@
 import type { SwapRecord } from '../db/index.ts';
 import { machineFor } from '../swaps/machines.ts';
 import { SwapStatus as S, SwapType } from '../swaps/status.ts';
-import { reverseData, submarineData } from './data.ts';
+import { chainData, reverseData, submarineData } from './data.ts';
 import type { SwapStatusBody } from '../protocol/index.ts';
 
 
@@ -16,6 +16,14 @@ export function statusBody(record: SwapRecord): SwapStatusBody {
       body.transaction = { id: lockup.txid, hex: lockup.hex };
     }
     if (record.status === S.TransactionLockupFailed && data.failureDetails) body.failureDetails = data.failureDetails;
+  } else if (record.type === SwapType.Chain) {
+    const data = chainData(record);
+    // The user's lockup while it is the news, then Ferry's: the client claims from its hex.
+    const user = data.lockup;
+    if ((record.status === S.TransactionMempool || record.status === S.TransactionConfirmed) && user) body.transaction = { id: user.txid, hex: user.hex };
+    const server = data.serverLockup;
+    if (record.status === S.TransactionServerMempool && server) body.transaction = { id: server.txid, hex: server.hex, eta: 1 };
+    if (record.status === S.TransactionServerConfirmed && server) body.transaction = { id: server.txid, hex: server.hex };
   } else {
     const lockup = reverseData(record).lockup;
     // Ferry pays the estimate for the next blocks, so it expects the lockup in the next one.

@@ -5,8 +5,7 @@
 // cooperatively only while Ferry's lockup cannot be claimed any more (never locked, or refunded in a block).
 //
 // Events are named by their leg: `lockup.*` the user's lockup (as in a submarine swap), `server.*` Ferry's. The
-// engine does not run this machine yet (issue 9): its legs must first read and write their facts through the
-// leg views (the user lockup under `lockup`, Ferry's under `serverLockup`).
+// legs keep the user's lockup under `lockup` and Ferry's under `serverLockup` (src/engine/legs/lockup-leg.ts).
 import type { LockupRecord, SwapOutputData } from './lockup.ts';
 import type { MachineDefinition, SwapData } from './machine.ts';
 import type { ReverseLockup } from './reverse-machine.ts';
@@ -19,6 +18,8 @@ export interface ChainSide extends SwapOutputData {
   address: string;
   timeoutBlockHeight: number;
   amount: number;
+  /** The chain's height when the swap was created: the side's window runs from here to its timeout. */
+  startHeight: number;
 }
 
 /** What a chain swap keeps in its row's `data` (the guards below read some of it). */

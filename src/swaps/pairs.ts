@@ -14,6 +14,8 @@ export interface PairConfig {
     percentage: number;
     /** Percent of the invoice charged on submarine swaps (chain → Lightning). */
     percentageSwapIn: number;
+    /** Percent of the user's lockup charged on chain swaps (chain → chain, either direction). */
+    percentageChain: number;
   };
   limits: {
     /** Smallest invoice amount, sat. */
@@ -41,7 +43,7 @@ export const DEFAULT_BTC_PAIR: PairConfig = {
   base: 'BTC',
   quote: 'BTC',
   rate: 1,
-  fees: { percentage: 0.25, percentageSwapIn: 0.1 },
+  fees: { percentage: 0.25, percentageSwapIn: 0.1, percentageChain: 0.1 },
   limits: { minimal: 10_000, maximal: 10_000_000, maximalZeroConf: 1_000_000 },
   timeouts: { reverse: 144, swapMinimal: 144, swapMaximal: 288 },
 };

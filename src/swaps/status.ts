@@ -4,6 +4,7 @@
 export const SwapType = {
   Submarine: 'submarine',
   Reverse: 'reverse',
+  Chain: 'chain',
 } as const;
 export type SwapType = (typeof SwapType)[keyof typeof SwapType];
 

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { renderMermaid, renderStateMachinesDoc } from '../../src/swaps/diagram.ts';
-import { reverseMachine, submarineMachine, type AnyMachine } from '../../src/swaps/index.ts';
+import { chainMachine, reverseMachine, submarineMachine, type AnyMachine } from '../../src/swaps/index.ts';
 
 test('docs/state-machines.md is up to date with the machine tables', () => {
   const onDisk = readFileSync(new URL('../../docs/state-machines.md', import.meta.url), 'utf8');
@@ -12,7 +12,7 @@ test('docs/state-machines.md is up to date with the machine tables', () => {
 });
 
 test('every row of each machine appears as an edge of its diagram', () => {
-  for (const machine of [submarineMachine, reverseMachine] as AnyMachine[]) {
+  for (const machine of [submarineMachine, reverseMachine, chainMachine] as AnyMachine[]) {
     const diagram = renderMermaid(machine);
     for (const row of machine.rows) {
       const edge = `${row.from.replace(/\./g, '_')} --> ${row.to.replace(/\./g, '_')} : ${row.event}`;

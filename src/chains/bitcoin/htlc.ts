@@ -21,7 +21,7 @@ export function deserializeTree(tree: SwapTreeJson): Types.SwapTree {
 }
 
 export function buildSwapOutput(terms: SwapOutputTerms): { tree: Types.SwapTree; outputScript: Uint8Array } {
-  const build = terms.kind === 'reverse' ? reverseSwapTree : swapTree;
+  const build = terms.kind === 'submarine' ? swapTree : reverseSwapTree;
   const tree = build(false, terms.preimageHash, terms.claimPublicKey, terms.refundPublicKey, terms.timeoutBlockHeight);
   const { outputScript } = swapOutputKey(terms.servicePublicKey, swapClientKey(terms), tree);
   return { tree, outputScript };

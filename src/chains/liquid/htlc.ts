@@ -41,7 +41,7 @@ export function liquidSwapOutput(
   network: Network,
 ): LiquidSwapOutput {
   const args = [terms.preimageHash, terms.claimPublicKey, terms.refundPublicKey, terms.timeoutBlockHeight] as const;
-  const tree = terms.kind === 'reverse' ? liquid.reverseSwapTree(...args) : swapTree(true, ...args);
+  const tree = terms.kind === 'submarine' ? swapTree(true, ...args) : liquid.reverseSwapTree(...args);
   const { outputScript } = liquidSwapOutputKey(terms.servicePublicKey, swapClientKey(terms), tree);
   const blindingPublicKey = typeof blinding === 'function' ? blinding(outputScript) : blinding;
   return { tree, outputScript, address: confidentialAddress(outputScript, blindingPublicKey, network) };

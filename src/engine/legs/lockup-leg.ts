@@ -7,7 +7,7 @@ import type { SwapTreeJson } from '../../protocol/index.ts';
 import type { SwapOutputData } from '../../swaps/lockup.ts';
 import { SwapType } from '../../swaps/status.ts';
 import { chainOf, type EngineContext } from '../context.ts';
-import { reverseData, submarineData } from '../data.ts';
+import { chainData, reverseData, submarineData, type ChainSide } from '../data.ts';
 import type { LockupLegName } from '../watch-index.ts';
 
 export interface LockupLeg {
@@ -53,8 +53,26 @@ function singleOutputLeg(swap: SwapRecord, name: LockupLegName, data: SwapOutput
   };
 }
 
-/** The coins the user locks: a submarine swap's lockup. */
+/** A side of a chain swap: each has its own chain, output and timeout. */
+function chainSideLeg(swap: SwapRecord, name: LockupLegName, side: ChainSide, client: 'claim' | 'refund') {
+  return {
+    name,
+    swap,
+    chain: side.chain,
+    script: side.lockupScript,
+    address: side.address,
+    tree: side.swapTree,
+    clientPublicKey: client === 'claim' ? side.claimPublicKey : side.refundPublicKey,
+    timeoutBlockHeight: side.timeoutBlockHeight,
+  };
+}
+
+/** The coins the user locks: a submarine swap's lockup, a chain swap's on its `from` chain. */
 export function userLockupOf(swap: SwapRecord): LockupLeg {
+  if (swap.type === SwapType.Chain) {
+    const data = chainData(swap);
+    return { ...chainSideLeg(swap, 'userLockup', data.user, 'refund'), lockupKey: 'lockup', lockup: data.lockup, expectedAmount: data.user.amount, maximalZeroConf: data.maximalZeroConf as number | undefined };
+  }
   const data = submarineData(swap);
   return {
     ...singleOutputLeg(swap, 'userLockup', data, 'refund'),
@@ -65,8 +83,19 @@ export function userLockupOf(swap: SwapRecord): LockupLeg {
   };
 }
 
-/** The coins Ferry locks: a reverse swap's lockup. */
+/** The coins Ferry locks: a reverse swap's lockup, a chain swap's on its `to` chain. */
 export function serverLockupOf(swap: SwapRecord): LockupLeg {
+  if (swap.type === SwapType.Chain) {
+    const data = chainData(swap);
+    return {
+      ...chainSideLeg(swap, 'serverLockup', data.server, 'claim'),
+      lockupKey: 'serverLockup',
+      lockup: data.serverLockup,
+      requestedKey: 'serverLockupRequested',
+      requested: data.serverLockupRequested === true,
+      amount: data.quotedAmount ?? data.server.amount,
+    };
+  }
   const data = reverseData(swap);
   return {
     ...singleOutputLeg(swap, 'serverLockup', data, 'claim'),
@@ -80,7 +109,13 @@ export function serverLockupOf(swap: SwapRecord): LockupLeg {
 
 /** Every lockup leg of a swap, by its type. */
 export function lockupLegsOf(swap: SwapRecord): LockupLeg[] {
+  if (swap.type === SwapType.Chain) return [userLockupOf(swap), serverLockupOf(swap)];
   return swap.type === SwapType.Submarine ? [userLockupOf(swap)] : [serverLockupOf(swap)];
+}
+
+/** The leg whose timeout the machine's `timeout` event follows: the one Ferry must act on when it passes. */
+export function timeoutLegOf(swap: SwapRecord): LockupLeg {
+  return swap.type === SwapType.Submarine ? userLockupOf(swap) : serverLockupOf(swap);
 }
 
 export const legChain = (ctx: EngineContext, leg: LockupLeg): ChainBackend => chainOf(ctx, leg.chain);

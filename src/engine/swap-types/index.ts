@@ -8,6 +8,7 @@ import { cancelInvoice, holdInvoiceLockupHooks, settleInvoice } from '../legs/ho
 import { payInvoice, startPayment } from '../legs/pay-invoice.ts';
 import { refundServerLockup, sendServerLockup } from '../legs/server-lockup.ts';
 import { claimWhenSilent, startClaim } from '../legs/user-lockup.ts';
+import { chainLockupHooks } from './chain.ts';
 
 export type EffectHandler = (ctx: EngineContext, effect: EffectRecord) => Promise<void>;
 
@@ -18,6 +19,12 @@ export const EFFECTS: Record<SwapType, Record<string, EffectHandler>> = {
     refundLockup: (ctx, effect) => refundServerLockup(ctx, effect, holdInvoiceLockupHooks),
     settleInvoice,
     cancelInvoice,
+  },
+  [SwapType.Chain]: {
+    sendLockup: (ctx, effect) => sendServerLockup(ctx, effect, chainLockupHooks),
+    refundLockup: (ctx, effect) => refundServerLockup(ctx, effect, chainLockupHooks),
+    startClaim,
+    claimWhenSilent,
   },
 };
 

@@ -1,0 +1,173 @@
+// The chain swap (chain → chain) = a user lockup leg on the `from` chain + a server lockup leg on the `to` chain:
+// creating it (amounts, one key, two outputs whose timeouts let Ferry refund before the user can), and what the
+// server lockup leg asks of a chain swap before locking and refunding. Both legs are the ones submarine and
+// reverse swaps use; nothing of their flows is written again here.
+import { hex } from '@scure/base';
+import type { SwapRecord } from '../../db/index.ts';
+import { UniqueViolation } from '../../db/index.ts';
+import { SwapError, preimageHashExists } from '../../protocol/index.ts';
+import { limitViolation, reverseInvoiceAmount, reverseOnchainAmount } from '../../swaps/amounts.ts';
+import type { ChainSide, ChainSwapData } from '../../swaps/chain-machine.ts';
+import { minerFeesFor, type PairConfig } from '../../swaps/pairs.ts';
+import { SwapStatus as S, SwapType } from '../../swaps/status.ts';
+import { chainBlocksFor, lightningBlocksFor } from '../block-time.ts';
+import { chainOf, type EngineContext } from '../context.ts';
+import { chainData } from '../data.ts';
+import { positiveInteger, preimageHash as parsePreimageHash, publicKey } from '../input.ts';
+import { legChain, serverLockupOf, userLockupOf } from '../legs/lockup-leg.ts';
+import type { ServerLockupHooks } from '../legs/server-lockup.ts';
+
+export interface CreateChainRequest {
+  from: string;
+  to: string;
+  preimageHash: string;
+  claimPublicKey: string;
+  refundPublicKey: string;
+  userLockAmount?: number;
+  serverLockAmount?: number;
+  referralId?: string;
+}
+
+export interface CreateChainResult {
+  id: string;
+  user: ChainSide;
+  server: ChainSide;
+}
+
+/** The configured pair serving a chain swap between two chains, whichever way round it is listed. */
+export function chainPairOf(ctx: EngineContext, from: string, to: string): PairConfig {
+  const pair = ctx.settings.pairs.get(`${from}/${to}`) ?? ctx.settings.pairs.get(`${to}/${from}`);
+  if (pair === undefined || from === to || !ctx.chains.has(from) || !ctx.chains.has(to)) {
+    throw new SwapError('invalid', `could not find pair with id: ${from}/${to}`);
+  }
+  return pair;
+}
+
+/**
+ * Ferry's miner fees of a chain swap: its lockup on `to` and its claim of the user's lockup on `from`; and the
+ * client's, for its information: its lockup on `from` and its claim on `to`.
+ */
+export async function chainMinerFees(ctx: EngineContext, from: string, to: string): Promise<{ server: number; user: { claim: number; lockup: number } }> {
+  const [fromChain, toChain] = [chainOf(ctx, from), chainOf(ctx, to)];
+  const fromFees = minerFeesFor(await fromChain.feeRate(), fromChain.typicalSizes);
+  const toFees = minerFeesFor(await toChain.feeRate(), toChain.typicalSizes);
+  return { server: toFees.reverse.lockup + fromFees.normal, user: { claim: toFees.reverse.claim, lockup: fromFees.reverse.lockup } };
+}
+
+export async function createChain(ctx: EngineContext, request: CreateChainRequest): Promise<CreateChainResult> {
+  const pair = chainPairOf(ctx, request.from, request.to);
+  const claimPublicKey = publicKey(request.claimPublicKey, 'claimPublicKey');
+  const refundPublicKey = publicKey(request.refundPublicKey, 'refundPublicKey');
+  const hashBytes = parsePreimageHash(request.preimageHash);
+  const paymentHash = hex.encode(hashBytes);
+  if (request.userLockAmount !== undefined && request.serverLockAmount !== undefined) {
+    throw new SwapError('invalid', 'userLockAmount and serverLockAmount were specified');
+  }
+  if (request.userLockAmount === undefined && request.serverLockAmount === undefined) {
+    throw new SwapError('invalid', 'no amount was specified');
+  }
+  const fees = await chainMinerFees(ctx, request.from, request.to);
+  const percent = pair.fees.percentageChain;
+  let userAmount: number;
+  let serverAmount: number;
+  if (request.userLockAmount !== undefined) {
+    userAmount = positiveInteger(request.userLockAmount, 'userLockAmount');
+    serverAmount = reverseOnchainAmount(userAmount, pair.rate, percent, fees.server);
+  } else {
+    serverAmount = positiveInteger(request.serverLockAmount, 'serverLockAmount');
+    userAmount = reverseInvoiceAmount(serverAmount, pair.rate, percent, fees.server);
+  }
+  const violation = limitViolation(userAmount, pair.limits);
+  if (violation !== undefined) throw new SwapError('invalid', violation);
+  if (serverAmount <= fees.user.claim) throw new SwapError('invalid', 'the amount Ferry would lock is too low');
+  if (await ctx.storage.swaps.getByPreimageHash(paymentHash)) throw preimageHashExists();
+
+  // Ferry's lockup times out first (the pair's reverse window), the user's later (its longest submarine window), so
+  // Ferry can always take its own coins back before the user can take theirs: both counted in time, not blocks.
+  const [fromChain, toChain] = [chainOf(ctx, request.from), chainOf(ctx, request.to)];
+  const base = chainOf(ctx, pair.base);
+  const serverWindow = chainBlocksFor(toChain, lightningBlocksFor(base, pair.timeouts.reverse));
+  const userWindow = chainBlocksFor(fromChain, lightningBlocksFor(base, pair.timeouts.swapMaximal));
+  const [fromHeight, toHeight] = [await fromChain.height(), await toChain.height()];
+  const keyIndex = await ctx.storage.counters.nextSwapKeyIndex();
+  const key = ctx.keys.keyAt(keyIndex);
+
+  const side = (chain: typeof fromChain, terms: Parameters<typeof fromChain.swapOutput>[0], amount: number, startHeight: number): ChainSide => {
+    const output = chain.swapOutput(terms);
+    return {
+      chain: chain.symbol,
+      claimPublicKey: hex.encode(terms.claimPublicKey),
+      refundPublicKey: hex.encode(terms.refundPublicKey),
+      swapTree: output.tree,
+      lockupScript: output.script,
+      address: output.address,
+      ...(output.blindingKey !== undefined && { blindingKey: output.blindingKey }),
+      timeoutBlockHeight: terms.timeoutBlockHeight,
+      amount,
+      startHeight,
+    };
+  };
+  const user = side(
+    fromChain,
+    { kind: 'chainUser', preimageHash: hashBytes, claimPublicKey: key.publicKey, refundPublicKey, timeoutBlockHeight: fromHeight + userWindow, servicePublicKey: key.publicKey },
+    userAmount,
+    fromHeight,
+  );
+  const server = side(
+    toChain,
+    { kind: 'reverse', preimageHash: hashBytes, claimPublicKey, refundPublicKey: key.publicKey, timeoutBlockHeight: toHeight + serverWindow, servicePublicKey: key.publicKey },
+    serverAmount,
+    toHeight,
+  );
+  const data: ChainSwapData = {
+    user,
+    server,
+    maximalZeroConf: pair.limits.maximalZeroConf,
+    // The percentage fee earned: the user's amount at the rate, less what Ferry locks and its miner fees.
+    serviceFee: reverseOnchainAmount(userAmount, pair.rate, 0, 0) - serverAmount - fees.server,
+    ...(request.referralId !== undefined && { referralId: request.referralId }),
+  };
+
+  let record: SwapRecord;
+  try {
+    record = await ctx.swaps.insertNew({
+      type: SwapType.Chain,
+      pair: `${request.from}/${request.to}`,
+      status: S.Created,
+      preimageHash: paymentHash,
+      invoice: null,
+      keyIndex,
+      // The row's timeout and address are the user's: what a wallet refunding its lockup asks about.
+      timeoutBlockHeight: user.timeoutBlockHeight,
+      lockupAddress: user.address,
+      data,
+    });
+  } catch (error) {
+    if (error instanceof UniqueViolation && error.column === 'preimage_hash') throw preimageHashExists();
+    throw error;
+  }
+  ctx.watching.script(user.chain, user.lockupScript, { swapId: record.id, leg: 'userLockup' });
+  ctx.watching.script(server.chain, server.lockupScript, { swapId: record.id, leg: 'serverLockup' });
+  ctx.logger.info('chain swap created', { swap: record.id, from: request.from, to: request.to, userAmount, serverAmount });
+  return { id: record.id, user, server };
+}
+
+/** What a chain swap asks before Ferry locks or refunds on its `to` chain. */
+export const chainLockupHooks: ServerLockupHooks = {
+  /** Lock only while the user's lockup is still there to claim, and with half of Ferry's window still ahead. */
+  async lockRefusal(ctx, swap) {
+    const user = userLockupOf(swap);
+    if (user.lockup === undefined) return 'no user lockup is recorded';
+    if ((await legChain(ctx, user).unspentConfirmations(user.lockup.txid, user.lockup.vout)) === undefined) {
+      return 'the user lockup is spent or gone';
+    }
+    const server = chainData(swap).server;
+    const blocksLeft = server.timeoutBlockHeight - (await legChain(ctx, serverLockupOf(swap)).height());
+    if (blocksLeft < Math.ceil((server.timeoutBlockHeight - (server.startHeight as number)) / 2)) return 'too close to the swap timeout to lock';
+    return undefined;
+  },
+  /** Once the preimage is known the user can claim Ferry's lockup, and Ferry claims the user's: no refund. */
+  async beforeRefund(_ctx, swap) {
+    if (chainData(swap).preimage !== undefined) throw new Error('not refunding: the preimage is known, the lockup is the user\'s');
+  },
+};

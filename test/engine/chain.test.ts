@@ -1,0 +1,169 @@
+// Chain swaps run by the engine inside a real zero-config Ferry (devnet Bitcoin and Elements nodes), driven by the
+// engine's createChain (the v2 routes come next): the user locks BTC, Ferry locks L-BTC, the user claims Ferry's
+// lockup through the claim leaf and Ferry claims the user's with the preimage it reads from that claim; or nobody
+// claims and Ferry takes its lockup back at its timeout, before the user can take theirs. Effects are asserted on
+// both chains: who spent which lockup, with what, and the wallets' balances.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { Transaction } from 'liquidjs-lib';
+import { startFerry, type Ferry } from '../../src/app.ts';
+import { CoreRpcClient, btcToSat } from '../../src/chains/core-rpc.ts';
+import { deserializeLiquidTree, liquidSwapOutputKey } from '../../src/chains/liquid/htlc.ts';
+import { decodeAddress } from '../../src/chains/liquid/network.ts';
+import { scriptPathClaim } from '../../src/chains/liquid/spends.ts';
+import { loadConfig } from '../../src/config/index.ts';
+import type { ChainSwapData } from '../../src/engine/data.ts';
+import { silentLogger } from '../../src/log/index.ts';
+import { ephemeralPorts } from '../helpers/ports.ts';
+
+let dataDir: string;
+let ferry: Ferry;
+let bitcoin: CoreRpcClient;
+let bitcoinUser: CoreRpcClient;
+let elements: CoreRpcClient;
+let elementsUser: CoreRpcClient;
+
+before(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'ferry-chain-swap-'));
+  const config = loadConfig({ env: { FERRY_DATA_DIR: dataDir, ...ephemeralPorts } });
+  config.bitcoin.pollIntervalMs = 100;
+  config.liquid.pollIntervalMs = 100;
+  config.swap.claimDelayMs = 1_000;
+  ferry = await startFerry(config, silentLogger);
+  const info = ferry.devnet!.info;
+  bitcoin = new CoreRpcClient({ url: info.bitcoin.rpcUrl, user: info.bitcoin.rpcUser, password: info.bitcoin.rpcPassword });
+  bitcoinUser = bitcoin.wallet(info.bitcoin.wallets.user);
+  elements = new CoreRpcClient({ url: info.elements.rpcUrl, user: info.elements.rpcUser, password: info.elements.rpcPassword });
+  elementsUser = elements.wallet(info.elements.wallets.user);
+});
+
+after(async () => {
+  await ferry?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const swaps = () => ferry.swaps!;
+
+async function untilStatus(id: string, wanted: string, timeoutMs = 20_000): Promise<ChainSwapData> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const swap = await ferry.storage.swaps.get(id);
+    if (swap?.status === wanted) return swap.data as ChainSwapData;
+    if (Date.now() > deadline) throw new Error(`swap ${id} is ${swap?.status}, not ${wanted}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The user's L-BTC, spendable and pending, in sat (Elements lists balances by asset label). */
+async function liquidBalance(): Promise<bigint> {
+  const { mine } = await elementsUser.call<{ mine: { trusted: { bitcoin?: number }; untrusted_pending: { bitcoin?: number } } }>('getbalances');
+  return btcToSat(mine.trusted.bitcoin ?? 0) + btcToSat(mine.untrusted_pending.bitcoin ?? 0);
+}
+
+const mineBitcoin = async (blocks = 1) => bitcoin.generateToAddress(blocks, await bitcoinUser.getNewAddress());
+const mineElements = async (blocks = 1) => elements.generateToAddress(blocks, await elementsUser.getNewAddress());
+
+/** A BTC → L-BTC chain swap of `amount` sat with the client's keys, its BTC lockup paid and confirmed. */
+async function lockedSwap(amount: number) {
+  const claimKey = secp256k1.utils.randomSecretKey();
+  const refundKey = secp256k1.utils.randomSecretKey();
+  const preimage = randomBytes(32);
+  const created = await swaps().createChain({
+    from: 'BTC',
+    to: 'L-BTC',
+    preimageHash: Buffer.from(sha256(preimage)).toString('hex'),
+    claimPublicKey: Buffer.from(secp256k1.getPublicKey(claimKey, true)).toString('hex'),
+    refundPublicKey: Buffer.from(secp256k1.getPublicKey(refundKey, true)).toString('hex'),
+    userLockAmount: amount,
+  });
+  assert.equal(created.user.amount, amount);
+  assert.ok(created.server.amount < amount && created.server.amount > amount * 0.99, `Ferry locks the amount less fees: ${created.server.amount}`);
+  assert.match(created.server.address, /^el1/, "Ferry's lockup is blinded");
+  assert.ok(created.server.blindingKey, 'with the key that unblinds it');
+  const lockupTxid = await bitcoinUser.sendToAddress(created.user.address, amount / 1e8);
+  await mineBitcoin();
+  return { created, claimKey, refundKey, preimage, lockupTxid };
+}
+
+test('BTC → L-BTC: Ferry locks once the user has, the user claims it with the preimage, Ferry claims the user\'s lockup with it', async () => {
+  const { created, claimKey, preimage, lockupTxid } = await lockedSwap(200_000);
+  const data = await untilStatus(created.id, 'transaction.server.mempool');
+  assert.equal(data.lockup?.txid, lockupTxid, "the user's lockup is recorded");
+  const serverLockup = data.serverLockup!;
+  assert.equal(serverLockup.value, created.server.amount);
+
+  // The client claims Ferry's L-BTC through the claim leaf, to its own confidential address.
+  const lockupTx = Transaction.fromHex(await elements.getRawTransactionHex(serverLockup.txid));
+  const tree = deserializeLiquidTree(created.server.swapTree);
+  const { internalKey } = liquidSwapOutputKey(Buffer.from(created.server.refundPublicKey, 'hex'), secp256k1.getPublicKey(claimKey, true), tree);
+  const destination = decodeAddress(await elementsUser.getNewAddress(), 'regtest');
+  const before = await liquidBalance();
+  const claim = scriptPathClaim({
+    lockup: { txid: serverLockup.txid, vout: serverLockup.vout, prevout: lockupTx.outs[serverLockup.vout], blindingPrivateKey: Buffer.from(created.server.blindingKey!, 'hex') },
+    tree,
+    internalKey,
+    privateKey: claimKey,
+    preimage,
+    destination,
+    feeRate: 0.1,
+    network: 'regtest',
+  });
+  await elements.sendRawTransaction(claim.hex);
+  await mineElements();
+
+  // Ferry reads the preimage off that claim and, its cooperative window over, claims the user's BTC.
+  const claimed = await untilStatus(created.id, 'transaction.claimed');
+  assert.equal(claimed.preimage, preimage.toString('hex'));
+  const ferryClaim = await bitcoin.getRawTransaction(claimed.claimTransaction!.txid);
+  const input = (ferryClaim as unknown as { vin: { txid: string; vout: number; txinwitness: string[] }[] }).vin[0];
+  assert.equal(input.txid, lockupTxid, "Ferry's claim spends the user's lockup");
+  assert.ok(input.txinwitness.includes(preimage.toString('hex')), 'through the claim leaf, with the preimage');
+  await mineElements();
+  assert.equal((await liquidBalance()) - before, claim.amount, 'the user received Ferry\'s lockup less its claim fee');
+});
+
+test('BTC → L-BTC: nobody claims, Ferry refunds its lockup at its timeout, which comes before the user\'s', async () => {
+  const { created } = await lockedSwap(150_000);
+  const data = await untilStatus(created.id, 'transaction.server.mempool');
+  const serverLockup = data.serverLockup!;
+  await mineElements();
+  await untilStatus(created.id, 'transaction.server.confirmed');
+  // In time, Ferry's window is the shorter: 1 day of Liquid blocks against 2 days of Bitcoin blocks.
+  assert.ok((created.server.timeoutBlockHeight - created.server.startHeight) * 60 < (created.user.timeoutBlockHeight - created.user.startHeight) * 600);
+
+  await elements.generateToAddress(created.server.timeoutBlockHeight - (await elements.getBlockCount()), await elementsUser.getNewAddress());
+  const refunded = await untilStatus(created.id, 'transaction.refunded', 30_000);
+  const refund = (await elements.getRawTransaction(refunded.refundTransaction!.txid)) as unknown as { vin: { txid: string; vout: number }[] };
+  assert.deepEqual([refund.vin[0].txid, refund.vin[0].vout], [serverLockup.txid, serverLockup.vout], "Ferry's refund spends its own lockup");
+  await mineElements();
+  assert.equal(await elements.getTxOut(serverLockup.txid, serverLockup.vout, true), null, 'and it is in a block');
+  // The user's BTC lockup is untouched: theirs to refund after their own, later timeout.
+  const userLockup = refunded.lockup!;
+  assert.notEqual(await bitcoin.getTxOut(userLockup.txid, userLockup.vout, true), null);
+});
+
+test('chain swap requests with bad input are refused and create nothing', async () => {
+  const key = Buffer.from(secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true)).toString('hex');
+  const base = { from: 'BTC', to: 'L-BTC', preimageHash: Buffer.from(randomBytes(32)).toString('hex'), claimPublicKey: key, refundPublicKey: key };
+  const before = await ferry.storage.swaps.count();
+  const refusals: [object, RegExp][] = [
+    [{ ...base, from: 'L-BTC', to: 'L-BTC' }, /could not find pair/],
+    [{ ...base, to: 'DOGE' }, /could not find pair/],
+    [base, /no amount was specified/],
+    [{ ...base, userLockAmount: 100_000, serverLockAmount: 90_000 }, /were specified/],
+    [{ ...base, userLockAmount: 100 }, /less than minimal/],
+    [{ ...base, userLockAmount: -5 }, /userLockAmount/],
+    [{ ...base, claimPublicKey: 'zz', userLockAmount: 100_000 }, /could not parse hex string: zz/],
+    [{ ...base, preimageHash: 'ab', userLockAmount: 100_000 }, /preimage hash/],
+  ];
+  for (const [request, reason] of refusals) {
+    await assert.rejects(swaps().createChain(request as never), reason, JSON.stringify(request));
+  }
+  assert.equal(await ferry.storage.swaps.count(), before);
+});
