@@ -4,8 +4,13 @@
 // restart.
 import type { SwapRecord } from '../db/index.ts';
 import { silentLogger } from '../log/index.ts';
+import { invalidPairHash } from '../protocol/index.ts';
 import type {
+  ChainClaimRequest,
   ChainPairBody,
+  ChainTransactionsBody,
+  CreateChainRequest,
+  CreateChainResponse,
   CreateReverseRequest,
   CreateReverseResponse,
   CreateSubmarineRequest,
@@ -44,7 +49,8 @@ import { statusBody } from './status-body.ts';
 import { SwapStore } from './swap-store.ts';
 import { effectKinds, performEffect } from './swap-types/index.ts';
 import { createReverse, reverseClaim, reverseLockupTransaction } from './swap-types/reverse.ts';
-import { createChain, type CreateChainRequest, type CreateChainResult } from './swap-types/chain.ts';
+import { chainPairOf, createChain, type CreateChainRequest as CreateChainEngineRequest, type CreateChainResult } from './swap-types/chain.ts';
+import { chainClaim, chainCreateResponse, chainPairs, chainRefund, chainTransactions } from './swap-types/chain-calls.ts';
 import {
   createSubmarine,
   setSubmarineInvoice,
@@ -133,9 +139,8 @@ export class SwapEngine implements SwapService {
     return this.pairList((pair, fees) => [pair.quote, pair.base, reversePairBody(pair, fees)]);
   }
 
-  /** No chain → chain pair exists yet: chain swaps come with their machine. */
-  async chainPairs(): Promise<PairList<ChainPairBody>> {
-    return {};
+  chainPairs(): Promise<PairList<ChainPairBody>> {
+    return chainPairs(this.ctx);
   }
 
   async v1Pairs(): Promise<Record<string, V1PairBody>> {
@@ -189,9 +194,30 @@ export class SwapEngine implements SwapService {
     return submarineRefund(this.ctx, id, request);
   }
 
-  /** A chain swap (issue 9: the engine runs it; its v2 routes and cooperative calls come next). */
-  createChain(request: CreateChainRequest): Promise<CreateChainResult> {
+  /** A chain swap as the engine creates it (both sides, unshaped). */
+  createChainSwap(request: CreateChainEngineRequest): Promise<CreateChainResult> {
     return createChain(this.ctx, request);
+  }
+
+  async createChain(request: CreateChainRequest): Promise<CreateChainResponse> {
+    chainPairOf(this.ctx, request.from, request.to);
+    if (request.pairHash !== undefined) {
+      const listed = (await chainPairs(this.ctx))[request.from]?.[request.to];
+      if (listed === undefined || listed.hash !== request.pairHash) throw invalidPairHash();
+    }
+    return chainCreateResponse(this.ctx, await createChain(this.ctx, request), request.referralId);
+  }
+
+  chainTransactions(id: string): Promise<ChainTransactionsBody> {
+    return chainTransactions(this.ctx, id);
+  }
+
+  chainClaim(id: string, request: ChainClaimRequest): Promise<PartialSignatureBody | Record<string, never>> {
+    return chainClaim(this.ctx, id, request);
+  }
+
+  chainRefund(id: string, request: RefundRequest): Promise<PartialSignatureBody> {
+    return chainRefund(this.ctx, id, request);
   }
 
   async createReverse(request: CreateReverseRequest): Promise<CreateReverseResponse> {

@@ -2,7 +2,11 @@
 // shape of requests (types, hex, lengths) and maps them 1:1 onto these calls; the engine does every semantic check
 // and throws SwapError (./errors.ts) with the reference text. Bodies returned here are exactly the JSON answered.
 import type {
+  ChainClaimRequest,
   ChainPairBody,
+  ChainTransactionsBody,
+  CreateChainRequest,
+  CreateChainResponse,
   CreateReverseRequest,
   CreateReverseResponse,
   CreateSubmarineRequest,
@@ -25,7 +29,7 @@ import type {
 export interface SwapService {
   submarinePairs(): Promise<PairList<SubmarinePairBody>>;
   reversePairs(): Promise<PairList<ReversePairBody>>;
-  /** GET /v2/swap/chain: {} while no chain → chain pair is configured. */
+  /** GET /v2/swap/chain: both directions of each pair between two served chains. */
   chainPairs(): Promise<PairList<ChainPairBody>>;
 
   createSubmarine(request: CreateSubmarineRequest): Promise<CreateSubmarineResponse>;
@@ -40,6 +44,11 @@ export interface SwapService {
   createReverse(request: CreateReverseRequest): Promise<CreateReverseResponse>;
   reverseTransaction(id: string): Promise<LockupTransactionBody>;
   reverseClaim(id: string, request: ReverseClaimRequest): Promise<PartialSignatureBody | Record<string, never>>;
+
+  createChain(request: CreateChainRequest): Promise<CreateChainResponse>;
+  chainTransactions(id: string): Promise<ChainTransactionsBody>;
+  chainClaim(id: string, request: ChainClaimRequest): Promise<PartialSignatureBody | Record<string, never>>;
+  chainRefund(id: string, request: RefundRequest): Promise<PartialSignatureBody>;
 
   /**
    * For a transaction refused as not final yet: the timeout of the swap whose lockup it spends, so the answer can

@@ -66,6 +66,53 @@ export interface RefundRequest {
   index: number;
 }
 
+/** POST /v2/swap/chain: one of the amounts is required (zero-amount swaps are not served yet). */
+export interface CreateChainRequest {
+  from: string;
+  to: string;
+  preimageHash: string;
+  claimPublicKey: string;
+  refundPublicKey: string;
+  userLockAmount?: number;
+  serverLockAmount?: number;
+  pairHash?: string;
+  referralId?: string;
+}
+
+/** One side of a chain swap in POST /v2/swap/chain's answer. */
+export interface ChainSwapDetailsBody {
+  swapTree: SwapTreeJson;
+  lockupAddress: string;
+  serverPublicKey: string;
+  timeoutBlockHeight: number;
+  amount: number;
+  /** Liquid: the private key blinding the lockup address, hex. */
+  blindingKey?: string;
+  /** The user's side only. */
+  bip21?: string;
+}
+
+export interface CreateChainResponse {
+  id: string;
+  referralId?: string;
+  /** Ferry's lockup, which the client claims. */
+  claimDetails: ChainSwapDetailsBody;
+  /** The client's lockup. */
+  lockupDetails: ChainSwapDetailsBody;
+}
+
+/** GET /v2/swap/chain/{id}/transactions. */
+export interface ChainTransactionsBody {
+  userLock?: { transaction: { id: string; hex: string }; timeout: { blockHeight: number; eta?: number } };
+  serverLock?: { transaction: { id: string; hex: string }; timeout: { blockHeight: number; eta?: number } };
+}
+
+/** POST /v2/swap/chain/{id}/claim: the preimage, and the client's claim of Ferry's lockup to co-sign. */
+export interface ChainClaimRequest {
+  preimage?: string;
+  toSign?: RefundRequest;
+}
+
 /** POST /v2/swap/reverse/{id}/claim: the preimage, and the client's key-path claim to co-sign if it wants one. */
 export interface ReverseClaimRequest {
   preimage: string;

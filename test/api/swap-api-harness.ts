@@ -8,6 +8,9 @@ import { createApiServer, type ApiDependencies } from '../../src/api/index.ts';
 import { listen } from '../../src/api/http/server.ts';
 import {
   SwapError,
+  type ChainClaimRequest,
+  type CreateChainRequest,
+  type CreateChainResponse,
   type CreateReverseRequest,
   type CreateSubmarineRequest,
   type PartialSignatureBody,
@@ -115,6 +118,26 @@ export class MemorySwaps implements SwapService {
   ): Promise<PartialSignatureBody | Record<string, never>> {
     this.known('reverseClaim', id, request);
     return request.pubNonce ? { pubNonce: '77'.repeat(66), partialSignature: '88'.repeat(32) } : {};
+  }
+
+  async createChain(request: CreateChainRequest): Promise<CreateChainResponse> {
+    this.record('createChain', request);
+    const id = swapId(this.statuses.size + 1);
+    this.setStatus(id, { status: 'swap.created' });
+    const side = { swapTree: tree, lockupAddress: 'bcrt1p', serverPublicKey: '03'.padEnd(66, '1'), timeoutBlockHeight: 100, amount: 1 };
+    return { id, claimDetails: side, lockupDetails: { ...side, bip21: 'bitcoin:bcrt1p' } };
+  }
+  async chainTransactions(id: string) {
+    this.known('chainTransactions', id);
+    return {};
+  }
+  async chainClaim(id: string, request: ChainClaimRequest): Promise<PartialSignatureBody | Record<string, never>> {
+    this.known('chainClaim', id, request);
+    return request.toSign ? { pubNonce: '77'.repeat(66), partialSignature: '88'.repeat(32) } : {};
+  }
+  async chainRefund(id: string, request: { pubNonce: string; transaction: string; index: number }) {
+    this.known('chainRefund', id, request);
+    return { pubNonce: '55'.repeat(66), partialSignature: '66'.repeat(32) };
   }
 
   private record(method: string, ...args: unknown[]): void {

@@ -14,13 +14,14 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { Transaction } from 'liquidjs-lib';
 import { startFerry, type Ferry } from '../../src/app.ts';
 import { CoreRpcClient, btcToSat } from '../../src/chains/core-rpc.ts';
-import { deserializeLiquidTree, liquidSwapOutputKey } from '../../src/chains/liquid/htlc.ts';
+import { deserializeLiquidTree, liquidSwapMusig, liquidSwapOutputKey } from '../../src/chains/liquid/htlc.ts';
 import { decodeAddress } from '../../src/chains/liquid/network.ts';
-import { scriptPathClaim } from '../../src/chains/liquid/spends.ts';
+import { keyPathDraft, scriptPathClaim } from '../../src/chains/liquid/spends.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import type { ChainSwapData } from '../../src/engine/data.ts';
 import { silentLogger } from '../../src/log/index.ts';
 import { ephemeralPorts } from '../helpers/ports.ts';
+import { createHash } from 'node:crypto';
 
 let dataDir: string;
 let ferry: Ferry;
@@ -74,7 +75,7 @@ async function lockedSwap(amount: number) {
   const claimKey = secp256k1.utils.randomSecretKey();
   const refundKey = secp256k1.utils.randomSecretKey();
   const preimage = randomBytes(32);
-  const created = await swaps().createChain({
+  const created = await swaps().createChainSwap({
     from: 'BTC',
     to: 'L-BTC',
     preimageHash: Buffer.from(sha256(preimage)).toString('hex'),
@@ -163,7 +164,98 @@ test('chain swap requests with bad input are refused and create nothing', async 
     [{ ...base, preimageHash: 'ab', userLockAmount: 100_000 }, /preimage hash/],
   ];
   for (const [request, reason] of refusals) {
-    await assert.rejects(swaps().createChain(request as never), reason, JSON.stringify(request));
+    await assert.rejects(swaps().createChainSwap(request as never), reason, JSON.stringify(request));
   }
   assert.equal(await ferry.storage.swaps.count(), before);
+});
+
+async function api(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: any }> {
+  const response = await fetch(ferry.apiUrl + path, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, json: await response.json() };
+}
+
+test('over the v2 API: pairs, creation, lockups, no refund while Ferry can be claimed, and a co-signed key-path claim', async () => {
+  const pairs = await api('GET', '/v2/swap/chain');
+  assert.deepEqual(Object.keys(pairs.json).sort(), ['BTC', 'L-BTC']);
+  const pair = pairs.json.BTC['L-BTC'];
+  assert.equal(pair.fees.percentage, 0.1);
+  assert.ok(pair.fees.minerFees.server > 0 && pair.fees.minerFees.user.claim > 0 && pair.fees.minerFees.user.lockup > 0);
+  const hashed = createHash('sha256').update(JSON.stringify({ rate: pair.rate, fees: pair.fees, limits: pair.limits })).digest('hex');
+  assert.equal(pair.hash, hashed);
+
+  const claimKey = secp256k1.utils.randomSecretKey();
+  const claimPublicKey = secp256k1.getPublicKey(claimKey, true);
+  const preimage = randomBytes(32);
+  const request = {
+    from: 'BTC',
+    to: 'L-BTC',
+    preimageHash: Buffer.from(sha256(preimage)).toString('hex'),
+    claimPublicKey: Buffer.from(claimPublicKey).toString('hex'),
+    refundPublicKey: Buffer.from(secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true)).toString('hex'),
+    userLockAmount: 120_000,
+    pairHash: pair.hash,
+  };
+  assert.deepEqual(await api('POST', '/v2/swap/chain', { ...request, pairHash: 'ff'.repeat(32) }), { status: 400, json: { error: 'invalid pair hash' } });
+  assert.equal((await api('POST', '/v2/swap/chain', { ...request, userLockAmount: undefined })).status, 400);
+  const created = await api('POST', '/v2/swap/chain', request);
+  assert.equal(created.status, 201, JSON.stringify(created.json));
+  const { id, claimDetails, lockupDetails } = created.json;
+  assert.equal(lockupDetails.amount, 120_000);
+  assert.match(lockupDetails.bip21, /^bitcoin:bcrt1p/);
+  assert.match(claimDetails.lockupAddress, /^el1/);
+  assert.ok(claimDetails.blindingKey && claimDetails.amount < 120_000);
+
+  await bitcoinUser.sendToAddress(lockupDetails.lockupAddress, 0.0012);
+  await mineBitcoin();
+  await untilStatus(id, 'transaction.server.mempool');
+  const transactions = (await api('GET', `/v2/swap/chain/${id}/transactions`)).json;
+  assert.ok(transactions.userLock.transaction.id && transactions.serverLock.transaction.hex);
+  assert.equal(transactions.serverLock.timeout.blockHeight, claimDetails.timeoutBlockHeight);
+
+  // Ferry's lockup can still be claimed: no cooperative refund of the user's.
+  const nonce = () => Buffer.concat([secp256k1.getPublicKey(randomBytes(32), true), secp256k1.getPublicKey(randomBytes(32), true)]).toString('hex');
+  const refusal = await api('POST', `/v2/swap/chain/${id}/refund`, { pubNonce: nonce(), transaction: '00', index: 0 });
+  assert.deepEqual(refusal, { status: 400, json: { error: 'swap not eligible for a cooperative refund: status not eligible' } });
+  // No co-signature without the preimage, and a wrong preimage is refused.
+  assert.equal((await api('POST', `/v2/swap/chain/${id}/claim`, { toSign: { pubNonce: nonce(), transaction: '00', index: 0 } })).status, 400);
+  assert.deepEqual(await api('POST', `/v2/swap/chain/${id}/claim`, { preimage: '00'.repeat(32) }), { status: 400, json: { error: 'incorrect preimage' } });
+
+  // The client's key-path claim of Ferry's L-BTC, co-signed by Ferry against the preimage.
+  const serverLockupTx = Transaction.fromHex(transactions.serverLock.transaction.hex);
+  const tree = deserializeLiquidTree(claimDetails.swapTree);
+  const script = liquidSwapOutputKey(Buffer.from(claimDetails.serverPublicKey, 'hex'), claimPublicKey, tree).outputScript;
+  const vout = serverLockupTx.outs.findIndex((out) => Buffer.from(out.script).equals(Buffer.from(script)));
+  const draft = keyPathDraft({
+    lockup: { txid: serverLockupTx.getId(), vout, prevout: serverLockupTx.outs[vout], blindingPrivateKey: Buffer.from(claimDetails.blindingKey, 'hex') },
+    destination: decodeAddress(await elementsUser.getNewAddress(), 'regtest'),
+    feeRate: 0.1,
+    network: 'regtest',
+  });
+  const serverPublicKey = Buffer.from(claimDetails.serverPublicKey, 'hex');
+  const ours = liquidSwapMusig(claimKey, [serverPublicKey, claimPublicKey], tree).message(draft.sighash).generateNonce();
+  const signed = await api('POST', `/v2/swap/chain/${id}/claim`, {
+    preimage: preimage.toString('hex'),
+    toSign: { pubNonce: Buffer.from(ours.publicNonce).toString('hex'), transaction: draft.unsignedHex, index: 0 },
+  });
+  assert.equal(signed.status, 200, JSON.stringify(signed.json));
+  const signature = ours
+    .aggregateNonces([[serverPublicKey, Buffer.from(signed.json.pubNonce, 'hex')]])
+    .initializeSession()
+    .signPartial()
+    .addPartial(serverPublicKey, Buffer.from(signed.json.partialSignature, 'hex'))
+    .aggregatePartials();
+  const claim = draft.finish(signature);
+  const broadcast = await api('POST', '/v2/chain/L-BTC/transaction', { hex: claim.hex });
+  assert.equal(broadcast.status, 201, JSON.stringify(broadcast.json));
+  await mineElements();
+
+  // Ferry had the preimage from the claim call and claims the user's BTC.
+  const claimed = await untilStatus(id, 'transaction.claimed');
+  const ferryClaim = (await bitcoin.getRawTransaction(claimed.claimTransaction!.txid)) as unknown as { vin: { txid: string }[] };
+  assert.equal(ferryClaim.vin[0].txid, transactions.userLock.transaction.id);
+  assert.equal((await api('GET', `/v2/swap/${id}`)).json.status, 'transaction.claimed');
 });

@@ -1,0 +1,133 @@
+// The v2 calls about a chain swap after its creation: the pair list, the answer to a create, its lockups, the
+// client's claim (the preimage, and Ferry's co-signature of the client's claim of Ferry's lockup) and the
+// cooperative refund of the user's lockup. Signing goes through cosign.ts, as for the other swap types.
+import { sha256 } from '@noble/hashes/sha2.js';
+import { hex } from '@scure/base';
+import {
+  RefundRefusal,
+  incorrectPreimage,
+  notEligibleForClaim,
+  notEligibleForRefund,
+  type ChainClaimRequest,
+  type ChainPairBody,
+  type ChainSwapDetailsBody,
+  type ChainTransactionsBody,
+  type CreateChainResponse,
+  type PairList,
+  type PartialSignatureBody,
+  type RefundRequest,
+} from '../../protocol/index.ts';
+import type { ChainSide } from '../../swaps/chain-machine.ts';
+import { chainMachine } from '../../swaps/chain-machine.ts';
+import { statusesWith } from '../../swaps/derive.ts';
+import { pairHash } from '../../swaps/pairs.ts';
+import { SwapType } from '../../swaps/status.ts';
+import { etaOf } from '../block-time.ts';
+import { chainOf, type EngineContext } from '../context.ts';
+import { chainData } from '../data.ts';
+import { hexBytes } from '../input.ts';
+import { coSignClientSpend } from '../legs/cosign.ts';
+import { serverLockupOf, userLockupOf } from '../legs/lockup-leg.ts';
+import { chainMinerFees, type CreateChainResult } from './chain.ts';
+
+/** Both directions of every configured pair between two chains Ferry serves. */
+export async function chainPairs(ctx: EngineContext): Promise<PairList<ChainPairBody>> {
+  const out: PairList<ChainPairBody> = {};
+  for (const pair of ctx.settings.pairs.values()) {
+    if (!ctx.chains.has(pair.base) || !ctx.chains.has(pair.quote) || pair.base === pair.quote) continue;
+    for (const [from, to] of [[pair.base, pair.quote], [pair.quote, pair.base]]) {
+      const rest = {
+        rate: pair.rate,
+        limits: { maximal: pair.limits.maximal, minimal: pair.limits.minimal, maximalZeroConf: pair.limits.maximalZeroConf },
+        fees: { percentage: pair.fees.percentageChain, minerFees: await chainMinerFees(ctx, from, to) },
+      };
+      (out[from] ??= {})[to] = { hash: pairHash(rest), ...rest };
+    }
+  }
+  return out;
+}
+
+function details(ctx: EngineContext, side: ChainSide, serverPublicKey: string): ChainSwapDetailsBody {
+  return {
+    swapTree: side.swapTree,
+    lockupAddress: side.address,
+    serverPublicKey,
+    timeoutBlockHeight: side.timeoutBlockHeight,
+    amount: side.amount,
+    ...(side.blindingKey !== undefined && { blindingKey: side.blindingKey }),
+  };
+}
+
+/** POST /v2/swap/chain's answer: where the client claims (Ferry's lockup) and where it locks (its own). */
+export function chainCreateResponse(ctx: EngineContext, created: CreateChainResult, referralId?: string): CreateChainResponse {
+  const { user, server } = created;
+  const fromChain = chainOf(ctx, user.chain);
+  return {
+    id: created.id,
+    ...(referralId !== undefined && { referralId }),
+    claimDetails: details(ctx, server, server.refundPublicKey),
+    lockupDetails: {
+      ...details(ctx, user, user.claimPublicKey),
+      bip21: fromChain.paymentUri(user.address, user.amount, `Send to ${server.chain}`),
+    },
+  };
+}
+
+/** GET /v2/swap/chain/{id}/transactions: both lockups seen so far, with their timeouts. */
+export async function chainTransactions(ctx: EngineContext, id: string): Promise<ChainTransactionsBody> {
+  const swap = await ctx.swaps.require(id, SwapType.Chain);
+  const data = chainData(swap);
+  const body: ChainTransactionsBody = {};
+  const timeout = async (side: ChainSide) => {
+    const blocksLeft = side.timeoutBlockHeight - (await chainOf(ctx, side.chain).height());
+    return { blockHeight: side.timeoutBlockHeight, ...(blocksLeft > 0 && { eta: etaOf(chainOf(ctx, side.chain), blocksLeft) }) };
+  };
+  if (data.lockup) body.userLock = { transaction: { id: data.lockup.txid, hex: data.lockup.hex }, timeout: await timeout(data.user) };
+  if (data.serverLockup) body.serverLock = { transaction: { id: data.serverLockup.txid, hex: data.serverLockup.hex }, timeout: await timeout(data.server) };
+  return body;
+}
+
+/** Statuses in which the client's preimage is news: Ferry's lockup is out and not yet claimed. */
+const PREIMAGE_WANTED = statusesWith(chainMachine, 'preimage.learned');
+/** Statuses in which the preimage is known: Ferry co-signs the client's claim of its lockup. */
+const CLAIMING = [...statusesWith(chainMachine, 'claim.broadcast'), ...chainMachine.succeeded];
+/** Statuses in which the user's refund may be signed; the machine's guard decides whether it is. */
+const REFUNDABLE = statusesWith(chainMachine, 'refund.signed');
+
+/**
+ * POST /v2/swap/chain/{id}/claim: the preimage (which moves the swap to Ferry's claim of the user's lockup) and
+ * Ferry's partial signature for the client's key-path claim of Ferry's lockup, given only once the preimage is known.
+ */
+export function chainClaim(ctx: EngineContext, id: string, request: ChainClaimRequest): Promise<PartialSignatureBody | Record<string, never>> {
+  return ctx.locks.run(id, async () => {
+    let swap = await ctx.swaps.require(id, SwapType.Chain);
+    if (request.preimage !== undefined) {
+      const preimage = hexBytes(request.preimage, 'preimage');
+      if (preimage.length !== 32 || hex.encode(sha256(preimage)) !== swap.preimageHash) throw incorrectPreimage();
+      if (PREIMAGE_WANTED.includes(swap.status) && chainData(swap).preimage === undefined) {
+        const result = await ctx.swaps.applyLocked(id, { type: 'preimage.learned', data: { preimage: hex.encode(preimage) } });
+        swap = result.swap;
+      }
+    }
+    if (request.toSign === undefined) return {};
+    if (chainData(swap).preimage === undefined || !CLAIMING.includes(swap.status)) throw notEligibleForClaim();
+    return coSignClientSpend(ctx, serverLockupOf(swap), request.toSign, { recordedLockupOnly: true });
+  });
+}
+
+/** POST /v2/swap/chain/{id}/refund: co-sign the user's refund of its lockup, only while nothing of Ferry's can be claimed. */
+export function chainRefund(ctx: EngineContext, id: string, request: RefundRequest): Promise<PartialSignatureBody> {
+  return ctx.locks.run(id, async () => {
+    const swap = await ctx.swaps.require(id, SwapType.Chain);
+    if (!REFUNDABLE.includes(swap.status)) throw notEligibleForRefund(RefundRefusal.status);
+    const signed = await coSignClientSpend(ctx, userLockupOf(swap), request, {
+      recordedLockupOnly: false,
+      beforeSigning: async () => {
+        const recorded = await ctx.swaps.applyLocked(id, { type: 'refund.signed' });
+        if (!recorded.applied) throw notEligibleForRefund(RefundRefusal.status);
+      },
+    });
+    ctx.logger.info('signed a cooperative refund of a chain swap', { swap: id, status: swap.status });
+    return signed;
+  });
+}
