@@ -7,8 +7,6 @@ import type { EvmInfo } from '../devnet/evm/index.ts';
 import { artifact, TOKEN } from '../devnet/evm/contracts.ts';
 
 export type EvmRole = keyof EvmInfo['accounts'];
-export const evmRoles: EvmRole[] = ['operator', 'user'];
-export const rbtcAmount = /^\d+(\.\d{1,18})?$/;
 
 function evmInfo(info: DevnetInfo): EvmInfo {
   // A devnet.json written before anvil started with every devnet has no entry.
@@ -53,8 +51,7 @@ export async function evmBalances(info: DevnetInfo): Promise<Record<string, unkn
   return withProvider(info, async (provider) => {
     const token = new Contract(contracts.token, artifact('token').abi, provider);
     const balances: Record<string, unknown> = {};
-    for (const role of evmRoles) {
-      const { address } = accounts[role];
+    for (const [role, { address }] of Object.entries(accounts)) {
       const wei = await provider.getBalance(address);
       const tokens: bigint = await token.getFunction('balanceOf')(address);
       balances[role] = { address, wei: wei.toString(), rbtc: formatEther(wei), [TOKEN.symbol]: formatUnits(tokens, TOKEN.decimals) };

@@ -4,7 +4,12 @@
 import type { DevnetInfo } from '../devnet/index.ts';
 import { LndRestClient } from '../lightning/lnd/client.ts';
 import { chainRpc, devnetChains, walletBalances, walletNames } from './devnet-chains.ts';
-import { evmBalances, evmMine, evmRoles, evmSend, isEvmAddress, rbtcAmount, type EvmRole } from './devnet-evm.ts';
+import type { EvmRole } from './devnet-evm.ts';
+
+/** The EVM chain's tools, loaded only when used: ethers takes ~150 ms to load, which no other tool needs. */
+const evmTools = () => import('./devnet-evm.ts');
+const evmRoles: EvmRole[] = ['operator', 'user'];
+const rbtcAmount = /^\d+(\.\d{1,18})?$/;
 
 export type Print = (value: unknown) => void;
 
@@ -74,7 +79,7 @@ export async function runDevnetTool(
     case 'mine': {
       const blocks = args[0] === undefined ? 1 : positiveInteger(args[0], 'BLOCKS');
       if (chain === 'RBTC') {
-        print(await evmMine(info, blocks));
+        print(await (await evmTools()).evmMine(info, blocks));
         return true;
       }
       const address = await chainRpc(info, chain, walletNames(info, chain).user).getNewAddress();
@@ -85,6 +90,7 @@ export async function runDevnetTool(
     case 'send': {
       const [address, amount] = args;
       if (chain === 'RBTC') {
+        const { evmSend, isEvmAddress } = await evmTools();
         if (!address || !isEvmAddress(address) || !amount || !rbtcAmount.test(amount) || Number(amount) <= 0) {
           throw new UsageError('usage: ferry devnet send ADDRESS AMOUNT --chain RBTC [--wallet user|operator] (a 0x address, AMOUNT in RBTC)');
         }
@@ -107,7 +113,7 @@ export async function runDevnetTool(
       print({
         bitcoin: await walletBalances(info, 'BTC'),
         elements: await walletBalances(info, 'L-BTC'),
-        evm: await evmBalances(info),
+        evm: await (await evmTools()).evmBalances(info),
         lightning,
       });
       return true;

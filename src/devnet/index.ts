@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startBitcoinDevnet, type BitcoinDevnet } from './bitcoin/index.ts';
 import { startElementsDevnet, type ElementsDevnet } from './elements/index.ts';
-import { startEvmDevnet, type EvmDevnet, type EvmInfo } from './evm/index.ts';
+import type { EvmDevnet, EvmInfo } from './evm/index.ts';
 import { BitcoinRpcChain, startLightningDevnet, type LightningDevnet, type LightningNodeInfo } from './lightning/index.ts';
 
 export interface DevnetOptions {
@@ -55,13 +55,16 @@ function recordedContracts(dataDir: string): EvmInfo['contracts'] | undefined {
 
 export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   mkdirSync(options.dataDir, { recursive: true });
-  const evmStarting = startEvmDevnet({
-    dataDir: options.dataDir,
-    host: options.host,
-    port: options.evmPort,
-    blockIntervalMs: options.blockIntervalMs,
-    recorded: recordedContracts(options.dataDir),
-  });
+  // Loaded here, not with this module: every `ferry` command imports it, and ethers takes ~150 ms to load.
+  const evmStarting = import('./evm/index.ts').then(({ startEvmDevnet }) =>
+    startEvmDevnet({
+      dataDir: options.dataDir,
+      host: options.host,
+      port: options.evmPort,
+      blockIntervalMs: options.blockIntervalMs,
+      recorded: recordedContracts(options.dataDir),
+    }),
+  );
   evmStarting.catch(() => {}); // awaited below; a failure meanwhile must not count as unhandled
   const parts: { close(): Promise<void> }[] = [];
   let bitcoin: BitcoinDevnet, lightning: LightningDevnet, elements: ElementsDevnet, evm: EvmDevnet | undefined;
