@@ -62,11 +62,12 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
         dataDir: config.dataDir,
         bitcoinPort: config.devnet.bitcoinPort,
         elementsPort: config.devnet.elementsPort,
+        evmPort: config.devnet.evmPort,
         blockIntervalMs: config.devnet.blockIntervalMs,
       });
       closers.push(() => devnet!.close());
-      const { bitcoin, elements } = devnet.info;
-      logger.info('devnet started', { bitcoin: bitcoin.rpcUrl, elements: elements.rpcUrl, info: `${config.dataDir}/devnet.json` });
+      const { bitcoin, elements, evm } = devnet.info;
+      logger.info('devnet started', { bitcoin: bitcoin.rpcUrl, elements: elements.rpcUrl, evm: evm.rpcUrl, info: `${config.dataDir}/devnet.json` });
     }
     const storage = await openStorage(databaseUrl(config));
     closers.push(() => storage.close());

@@ -1,8 +1,15 @@
 // `ferry devnet <tool>`: small helpers for people and scripts driving the devnet, talking to it only through
-// the endpoints listed in devnet.json (Core and elementsd JSON-RPC, LND REST), exactly as any other tool would.
+// the endpoints listed in devnet.json (Core and elementsd JSON-RPC, LND REST, anvil's JSON-RPC), exactly as any
+// other tool would.
 import type { DevnetInfo } from '../devnet/index.ts';
 import { LndRestClient } from '../lightning/lnd/client.ts';
-import { chainRpc, devnetChains, walletBalances, walletNames, type DevnetChain } from './devnet-chains.ts';
+import { chainRpc, devnetChains, walletBalances, walletNames } from './devnet-chains.ts';
+import type { EvmRole } from './devnet-evm.ts';
+
+/** The EVM chain's tools, loaded only when used: ethers takes ~150 ms to load, which no other tool needs. */
+const evmTools = () => import('./devnet-evm.ts');
+const evmRoles: EvmRole[] = ['operator', 'user'];
+const rbtcAmount = /^\d+(\.\d{1,18})?$/;
 
 export type Print = (value: unknown) => void;
 
@@ -26,11 +33,20 @@ async function lndCall(info: DevnetInfo, name: string, method: string, path: str
 
 export class UsageError extends Error {}
 
-/** --chain: BTC (the default) or L-BTC. */
-function chainFlag(value: string | true | undefined): DevnetChain {
+const toolChains = [...devnetChains, 'RBTC'] as const;
+type ToolChain = (typeof toolChains)[number];
+
+/** --chain: BTC (the default), L-BTC or RBTC (the EVM chain). */
+function chainFlag(value: string | true | undefined): ToolChain {
   if (value === undefined) return 'BTC';
-  if (devnetChains.includes(value as DevnetChain)) return value as DevnetChain;
-  throw new UsageError(`--chain must be ${devnetChains.join(' or ')}${value === true ? '' : `, not ${value}`}`);
+  if (toolChains.includes(value as ToolChain)) return value as ToolChain;
+  throw new UsageError(`--chain must be ${toolChains.join(', ')}${value === true ? '' : `, not ${value}`}`);
+}
+
+/** --wallet on the EVM chain: the role of a devnet account. */
+function evmRole(value: string): EvmRole {
+  if (evmRoles.includes(value as EvmRole)) return value as EvmRole;
+  throw new UsageError(`--wallet on RBTC must be ${evmRoles.join(' or ')}, not ${value}`);
 }
 
 function positiveInteger(text: string | undefined, what: string): number {
@@ -39,10 +55,13 @@ function positiveInteger(text: string | undefined, what: string): number {
 }
 
 export const devnetToolsUsage = `devnet tools (read data/devnet.json of a running devnet):
-  ferry devnet mine [BLOCKS] [--chain C]         mine blocks (default 1) to the user wallet; C: BTC (default) or L-BTC
+  ferry devnet mine [BLOCKS] [--chain C]         mine blocks (default 1; on BTC and L-BTC to the user wallet);
+                                                 C: BTC (default), L-BTC or RBTC (the EVM chain, anvil)
   ferry devnet send ADDRESS AMOUNT [--chain C] [--wallet W]
-                                                 send AMOUNT BTC (or L-BTC) from a devnet wallet (default user)
-  ferry devnet balances                          BTC and L-BTC wallet balances (sat), Lightning channel balances
+                                                 send AMOUNT BTC, L-BTC or RBTC from a devnet wallet (default user;
+                                                 on RBTC user or operator, the accounts devnet.json lists)
+  ferry devnet balances                          BTC and L-BTC wallet balances (sat), RBTC of the EVM accounts (wei
+                                                 and RBTC, as strings), Lightning channel balances
   ferry devnet invoice SATS [--node N] [--memo M]  create an invoice on a Lightning node (default alice)
   ferry devnet pay INVOICE [--node N]            pay an invoice from a Lightning node (default alice)
 `;
@@ -59,6 +78,10 @@ export async function runDevnetTool(
   switch (tool) {
     case 'mine': {
       const blocks = args[0] === undefined ? 1 : positiveInteger(args[0], 'BLOCKS');
+      if (chain === 'RBTC') {
+        print(await (await evmTools()).evmMine(info, blocks));
+        return true;
+      }
       const address = await chainRpc(info, chain, walletNames(info, chain).user).getNewAddress();
       const hashes = await chainRpc(info, chain).generateToAddress(blocks, address);
       print({ blocks: hashes, height: await chainRpc(info, chain).getBlockCount() });
@@ -66,8 +89,16 @@ export async function runDevnetTool(
     }
     case 'send': {
       const [address, amount] = args;
+      if (chain === 'RBTC') {
+        const { evmSend, isEvmAddress } = await evmTools();
+        if (!address || !isEvmAddress(address) || !amount || !rbtcAmount.test(amount) || Number(amount) <= 0) {
+          throw new UsageError('usage: ferry devnet send ADDRESS AMOUNT --chain RBTC [--wallet user|operator] (a 0x address, AMOUNT in RBTC)');
+        }
+        print(await evmSend(info, address, amount, evmRole(flag('wallet', 'user'))));
+        return true;
+      }
       if (!address || !amount || !/^\d+(\.\d{1,8})?$/.test(amount) || Number(amount) <= 0) {
-        throw new UsageError('usage: ferry devnet send ADDRESS AMOUNT [--chain BTC|L-BTC] [--wallet W] (AMOUNT in BTC or L-BTC)');
+        throw new UsageError('usage: ferry devnet send ADDRESS AMOUNT [--chain BTC|L-BTC|RBTC] [--wallet W] (AMOUNT in coins of the chain)');
       }
       const wallet = chainRpc(info, chain, flag('wallet', walletNames(info, chain).user));
       print({ txid: await wallet.sendToAddress(address, Number(amount)) });
@@ -79,7 +110,12 @@ export async function runDevnetTool(
         const balance = await lndCall(info, name, 'GET', '/v1/balance/channels');
         lightning[name] = { local: Number(balance.local_balance.sat), remote: Number(balance.remote_balance.sat) };
       }
-      print({ bitcoin: await walletBalances(info, 'BTC'), elements: await walletBalances(info, 'L-BTC'), lightning });
+      print({
+        bitcoin: await walletBalances(info, 'BTC'),
+        elements: await walletBalances(info, 'L-BTC'),
+        evm: await (await evmTools()).evmBalances(info),
+        lightning,
+      });
       return true;
     }
     case 'invoice': {

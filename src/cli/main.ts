@@ -73,10 +73,11 @@ async function run(argv: string[]): Promise<number> {
       dataDir: config.dataDir,
       bitcoinPort: config.devnet.bitcoinPort,
       elementsPort: config.devnet.elementsPort,
+      evmPort: config.devnet.evmPort,
       blockIntervalMs: config.devnet.blockIntervalMs,
     });
-    const { bitcoin, elements } = devnet.info;
-    logger.info('devnet running', { bitcoin: bitcoin.rpcUrl, elements: elements.rpcUrl, info: `${config.dataDir}/devnet.json` });
+    const { bitcoin, elements, evm } = devnet.info;
+    logger.info('devnet running', { bitcoin: bitcoin.rpcUrl, elements: elements.rpcUrl, evm: evm.rpcUrl, info: `${config.dataDir}/devnet.json` });
     await untilSignal();
     await devnet.close();
     return 0;

@@ -66,10 +66,11 @@ export const schema: Section = {
     },
     bitcoinPort: { type: 'port', default: 18443, doc: 'port of the devnet bitcoin node JSON-RPC' },
     elementsPort: { type: 'port', default: 18884, doc: 'port of the devnet Elements (Liquid) node JSON-RPC' },
+    evmPort: { type: 'port', default: 8545, doc: 'port of the devnet EVM node (anvil) JSON-RPC' },
     blockIntervalMs: {
       type: 'integer',
       default: 0,
-      doc: 'mine a block on each devnet chain (bitcoin and Elements) every N ms; 0 mines only on demand',
+      doc: 'mine a block on each devnet chain (bitcoin, Elements, EVM) every N ms; 0 mines only on demand (EVM: per transaction)',
     },
   },
   bitcoin: {
@@ -138,7 +139,7 @@ export interface FerryConfig {
   api: { host: string; port: number; maxBodyBytes: number };
   log: { level: 'debug' | 'info' | 'warn' | 'error' };
   database: { url: string };
-  devnet: { enabled: boolean; bitcoinPort: number; elementsPort: number; blockIntervalMs: number };
+  devnet: { enabled: boolean; bitcoinPort: number; elementsPort: number; evmPort: number; blockIntervalMs: number };
   bitcoin: { rpcUrl: string; rpcUser: string; rpcPassword: string; wallet: string; pollIntervalMs: number };
   liquid: { rpcUrl: string; rpcUser: string; rpcPassword: string; wallet: string; pollIntervalMs: number };
   swap: { mnemonicPath: string; claimDelayMs: number; invoiceExpirySeconds: number; paymentTimeoutSeconds: number };
@@ -160,6 +161,7 @@ export const environment: Record<string, string> = {
   FERRY_DEVNET_ENABLED: 'devnet.enabled',
   FERRY_DEVNET_BITCOIN_PORT: 'devnet.bitcoinPort',
   FERRY_DEVNET_ELEMENTS_PORT: 'devnet.elementsPort',
+  FERRY_DEVNET_EVM_PORT: 'devnet.evmPort',
   FERRY_DEVNET_BLOCK_INTERVAL_MS: 'devnet.blockIntervalMs',
   FERRY_BITCOIN_RPC_URL: 'bitcoin.rpcUrl',
   FERRY_BITCOIN_RPC_USER: 'bitcoin.rpcUser',

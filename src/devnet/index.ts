@@ -1,9 +1,11 @@
 // The embedded regtest world: starts each devnet part and writes devnet.json, the one file tools and tests
-// read to find every endpoint and credential the devnet serves.
+// read to find every endpoint and credential the devnet serves. The EVM chain is anvil in its own process, started
+// first so it boots and deploys its contracts while the in-process nodes start.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startBitcoinDevnet, type BitcoinDevnet } from './bitcoin/index.ts';
 import { startElementsDevnet, type ElementsDevnet } from './elements/index.ts';
+import type { EvmDevnet, EvmInfo } from './evm/index.ts';
 import { BitcoinRpcChain, startLightningDevnet, type LightningDevnet, type LightningNodeInfo } from './lightning/index.ts';
 
 export interface DevnetOptions {
@@ -11,7 +13,8 @@ export interface DevnetOptions {
   host?: string;
   bitcoinPort?: number; // default 18443; 0 = ephemeral
   elementsPort?: number; // default 18884; 0 = ephemeral
-  blockIntervalMs?: number; // mines on both chains
+  evmPort?: number; // default 8545; 0 = ephemeral
+  blockIntervalMs?: number; // mines on every chain
   /** Let higher-fee conflicting transactions replace mempool ones (see BitcoinDevnetOptions). */
   fullRbf?: boolean;
 }
@@ -27,6 +30,7 @@ export interface DevnetInfo {
   bitcoin: RpcEndpoint;
   lightning: Record<string, LightningNodeInfo>; // ferry (the operator's node), alice, bob
   elements: RpcEndpoint;
+  evm: EvmInfo; // anvil: rpcUrl, chainId, accounts (operator, user), contracts (etherSwap, erc20Swap, token)
 }
 
 export interface Devnet {
@@ -34,22 +38,45 @@ export interface Devnet {
   bitcoin: BitcoinDevnet;
   lightning: LightningDevnet;
   elements: ElementsDevnet;
+  evm: EvmDevnet;
   close(): Promise<void>;
 }
 
 export const devnetInfoPath = (dataDir: string): string => join(dataDir, 'devnet.json');
 
+/** The contract addresses an earlier start recorded, so a restored chain keeps its contracts. */
+function recordedContracts(dataDir: string): EvmInfo['contracts'] | undefined {
+  try {
+    return readDevnetInfo(dataDir).evm?.contracts;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   mkdirSync(options.dataDir, { recursive: true });
-  const bitcoin = await startBitcoinDevnet({
-    dataDir: options.dataDir,
-    host: options.host,
-    port: options.bitcoinPort,
-    blockIntervalMs: options.blockIntervalMs,
-    fullRbf: options.fullRbf,
-  });
-  let lightning: LightningDevnet;
+  // Loaded here, not with this module: every `ferry` command imports it, and ethers takes ~150 ms to load.
+  const evmStarting = import('./evm/index.ts').then(({ startEvmDevnet }) =>
+    startEvmDevnet({
+      dataDir: options.dataDir,
+      host: options.host,
+      port: options.evmPort,
+      blockIntervalMs: options.blockIntervalMs,
+      recorded: recordedContracts(options.dataDir),
+    }),
+  );
+  evmStarting.catch(() => {}); // awaited below; a failure meanwhile must not count as unhandled
+  const parts: { close(): Promise<void> }[] = [];
+  let bitcoin: BitcoinDevnet, lightning: LightningDevnet, elements: ElementsDevnet, evm: EvmDevnet | undefined;
   try {
+    bitcoin = await startBitcoinDevnet({
+      dataDir: options.dataDir,
+      host: options.host,
+      port: options.bitcoinPort,
+      blockIntervalMs: options.blockIntervalMs,
+      fullRbf: options.fullRbf,
+    });
+    parts.push(bitcoin);
     // Channels are funded from the operator's wallet on the devnet chain; hold invoices expire by its height.
     const chain = new BitcoinRpcChain({
       url: bitcoin.rpcUrl,
@@ -58,35 +85,31 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       wallet: bitcoin.wallets.operator,
     });
     lightning = await startLightningDevnet({ dataDir: options.dataDir, host: options.host, chain });
-  } catch (error) {
-    await bitcoin.close();
-    throw error;
-  }
-  let elements: ElementsDevnet;
-  try {
+    parts.push(lightning);
     elements = await startElementsDevnet({
       dataDir: options.dataDir,
       host: options.host,
       port: options.elementsPort,
       blockIntervalMs: options.blockIntervalMs,
     });
+    parts.push(elements);
+    evm = await evmStarting;
+    parts.push(evm);
   } catch (error) {
-    await lightning.close();
-    await bitcoin.close();
+    if (!evm) await evmStarting.then((started) => started.close(), () => undefined);
+    for (const part of parts.splice(0).reverse()) await part.close();
     throw error;
   }
   const endpoint = ({ rpcUrl, rpcUser, rpcPassword, wallets }: RpcEndpoint): RpcEndpoint => ({ rpcUrl, rpcUser, rpcPassword, wallets });
-  const info: DevnetInfo = { bitcoin: endpoint(bitcoin), lightning: lightning.nodes, elements: endpoint(elements) };
+  const info: DevnetInfo = { bitcoin: endpoint(bitcoin), lightning: lightning.nodes, elements: endpoint(elements), evm: evm.info };
   // Written atomically: a reader never sees half a file.
   const path = devnetInfoPath(options.dataDir);
   writeFileSync(path + '.tmp', JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
   renameSync(path + '.tmp', path);
   const close = async () => {
-    await elements.close();
-    await lightning.close();
-    await bitcoin.close();
+    for (const part of parts.splice(0).reverse()) await part.close();
   };
-  return { info, bitcoin, lightning, elements, close };
+  return { info, bitcoin, lightning, elements, evm, close };
 }
 
 export function readDevnetInfo(dataDir: string): DevnetInfo {

@@ -1,6 +1,7 @@
-// The devnet tools on both chains as a person runs them: `ferry devnet ...` child processes that find a devnet,
+// The devnet tools on every chain as a person runs them: `ferry devnet ...` child processes that find a devnet,
 // started here on ephemeral ports, through its devnet.json only. BTC stays the default; --chain L-BTC acts on the
-// Elements node; a --chain the tools do not know is a usage error (exit 2) naming the choices.
+// Elements node, --chain RBTC on the EVM chain (anvil); a --chain the tools do not know is a usage error (exit 2)
+// naming the choices.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -8,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { JsonRpcProvider, parseEther } from 'ethers';
 import { startDevnet, type Devnet } from '../../src/devnet/index.ts';
 import { Rpc } from '../helpers/devnet-rpc.ts';
 import { ferryBin } from '../helpers/ferry-process.ts';
@@ -50,10 +52,10 @@ after(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe('ferry devnet tools on both chains', () => {
+describe('ferry devnet tools on every chain', () => {
   test('balances shows the BTC and the L-BTC wallets (sat) beside the Lightning channels', async () => {
     const balances = await tool('balances');
-    assert.deepEqual(Object.keys(balances), ['bitcoin', 'elements', 'lightning']);
+    assert.deepEqual(Object.keys(balances), ['bitcoin', 'elements', 'evm', 'lightning']);
     for (const role of ['operator', 'user']) {
       assert.deepEqual(balances.elements[role], { trusted: 50 * COIN, untrustedPending: 0, immature: 0 }, `${role}: funded once`);
     }
@@ -98,14 +100,57 @@ describe('ferry devnet tools on both chains', () => {
     for (const args of [['mine', '--chain', 'LTC'], ['send', 'el1qq', '1', '--chain=lbtc'], ['balances', '--chain']]) {
       const { code, stderr } = await failing(...args);
       assert.equal(code, 2, args.join(' '));
-      assert.match(stderr, /^--chain must be BTC or L-BTC/, args.join(' '));
+      assert.match(stderr, /^--chain must be BTC, L-BTC, RBTC/, args.join(' '));
     }
     assert.match((await failing('mine', '--chain', 'LTC')).stderr, /not LTC/);
     const missing = await failing('send', 'el1qq', '--chain', 'L-BTC');
-    assert.deepEqual([missing.code, missing.stderr.split('\n')[0]], [2, 'usage: ferry devnet send ADDRESS AMOUNT [--chain BTC|L-BTC] [--wallet W] (AMOUNT in BTC or L-BTC)']);
+    assert.deepEqual([missing.code, missing.stderr.split('\n')[0]], [2, 'usage: ferry devnet send ADDRESS AMOUNT [--chain BTC|L-BTC|RBTC] [--wallet W] (AMOUNT in coins of the chain)']);
     // A bitcoin address is no Elements address: the node's own refusal, exit 1.
     const wrongChain = await failing('send', await bitcoin.for('operator').call<string>('getnewaddress'), '1', '--chain', 'L-BTC');
     assert.equal(wrongChain.code, 1);
     assert.match(wrongChain.stderr, /^ferry devnet send: Invalid Bitcoin address/);
+  });
+
+  test('--chain RBTC: balances in wei and RBTC, send from the user (or operator) account, mine on anvil', async () => {
+    const { evm } = devnet.info;
+    const provider = new JsonRpcProvider(evm.rpcUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
+    try {
+      const before = (await tool('balances')).evm;
+      assert.deepEqual(Object.keys(before), ['operator', 'user']);
+      for (const role of ['operator', 'user'] as const) {
+        assert.equal(before[role].address, evm.accounts[role].address);
+        assert.equal(before[role].wei, (await provider.getBalance(evm.accounts[role].address)).toString(), `${role}: wei as a string`);
+      }
+      assert.equal(before.user.TRC20, '500000.0', 'the test tokens handed to the user');
+      assert.match(before.user.rbtc, /^\d+\.\d+$/);
+
+      const { txid } = await tool('send', evm.accounts.operator.address, '1.25', '--chain', 'RBTC');
+      const receipt = (await provider.getTransactionReceipt(txid))!;
+      assert.equal(receipt.from, evm.accounts.user.address, 'from the user account');
+      const after = (await tool('balances')).evm;
+      assert.equal(BigInt(after.operator.wei), BigInt(before.operator.wei) + parseEther('1.25'));
+      assert.equal(BigInt(after.user.wei), BigInt(before.user.wei) - parseEther('1.25') - receipt.fee);
+
+      const { txid: back } = await tool('send', evm.accounts.user.address, '0.000000000000000001', '--chain', 'RBTC', '--wallet', 'operator');
+      assert.equal((await provider.getTransaction(back))!.value, 1n, 'one wei, from the operator');
+
+      const heights = { btc: await bitcoin.call<number>('getblockcount'), evm: await provider.getBlockNumber() };
+      const mined = await tool('mine', '3', '--chain', 'RBTC');
+      assert.equal(mined.height, heights.evm + 3);
+      assert.deepEqual(mined.blocks, [(await provider.getBlock(heights.evm + 1))!.hash, (await provider.getBlock(heights.evm + 2))!.hash, (await provider.getBlock(heights.evm + 3))!.hash]);
+      assert.equal(await bitcoin.call('getblockcount'), heights.btc, 'the bitcoin chain stays where it was');
+    } finally {
+      provider.destroy();
+    }
+  });
+
+  test('--chain RBTC refuses what is no EVM address, amount or account (exit 2)', async () => {
+    const operator = devnet.info.evm.accounts.operator.address;
+    for (const args of [['bcrt1qxyz', '1'], [operator, '1.0000000000000000001'], [operator, '0'], [operator]]) {
+      const { code, stderr } = await failing('send', ...args, '--chain', 'RBTC');
+      assert.deepEqual([code, stderr.split('\n')[0]], [2, 'usage: ferry devnet send ADDRESS AMOUNT --chain RBTC [--wallet user|operator] (a 0x address, AMOUNT in RBTC)'], args.join(' '));
+    }
+    const wallet = await failing('send', operator, '1', '--chain', 'RBTC', '--wallet', 'alice');
+    assert.deepEqual([wallet.code, wallet.stderr.trim()], [2, '--wallet on RBTC must be operator or user, not alice']);
   });
 });

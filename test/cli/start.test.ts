@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ferryBin, runFerry } from '../helpers/ferry-process.ts';
@@ -46,6 +46,15 @@ test('ferry start serves chain heights from its embedded devnet and stops cleanl
     assert.notEqual(info.elements.rpcUrl, info.bitcoin.rpcUrl);
     assert.deepEqual(info.elements.wallets, { operator: 'operator', user: 'user' });
     assert.match(info.lightning.alice.restUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+    // and anvil, the EVM chain, as its own process
+    assert.match(info.evm.rpcUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.equal(info.evm.chainId, 31337);
+    const chainId = await fetch(info.evm.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+    });
+    assert.equal((await chainId.json()).result, '0x7a69');
 
     // the devnet tools, as a person would use them
     const tool = (...args: string[]) =>
@@ -73,7 +82,11 @@ test('ferry start serves chain heights from its embedded devnet and stops cleanl
   } finally {
     ferry.child.kill('SIGTERM');
   }
+  const anvil = Number(JSON.parse(readFileSync(join(dataDir, 'evm', 'anvil.pid'), 'utf8')).pid);
   assert.equal(await ferry.exited, 0);
+  assert.equal(existsSync(join(dataDir, 'evm', 'anvil.pid')), false, 'anvil stopped with the devnet');
+  assert.throws(() => process.kill(anvil, 0), { code: 'ESRCH' });
+  assert.ok(existsSync(join(dataDir, 'evm', 'state.json')), "the EVM chain's state, kept for the next start");
 });
 
 test('a bad configuration stops start-up with a message naming the key', async () => {

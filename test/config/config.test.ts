@@ -20,15 +20,17 @@ test('zero-config: regtest, devnet, SQLite in the data directory, API on 127.0.0
   assert.equal(config.dataDir, resolve('./data'));
   assert.equal(databaseUrl(config), `sqlite:${resolve('./data/ferry.sqlite')}`);
   assert.equal(usesDevnetBitcoin(config), true);
-  assert.deepEqual([config.devnet.bitcoinPort, config.devnet.elementsPort], [18443, 18884]);
+  assert.deepEqual([config.devnet.bitcoinPort, config.devnet.elementsPort, config.devnet.evmPort], [18443, 18884, 8545]);
 });
 
 test('the devnet ports: from the file, the environment over it', () => {
-  const path = file('[devnet]\nbitcoinPort = 28443\nelementsPort = 28884\n');
+  const path = file('[devnet]\nbitcoinPort = 28443\nelementsPort = 28884\nevmPort = 28545\n');
   assert.equal(loadConfig({ file: path, env: {} }).devnet.elementsPort, 28884);
-  const config = loadConfig({ file: path, env: { FERRY_DEVNET_ELEMENTS_PORT: '0' } });
-  assert.deepEqual([config.devnet.bitcoinPort, config.devnet.elementsPort], [28443, 0]);
+  assert.equal(loadConfig({ file: path, env: {} }).devnet.evmPort, 28545);
+  const config = loadConfig({ file: path, env: { FERRY_DEVNET_ELEMENTS_PORT: '0', FERRY_DEVNET_EVM_PORT: '0' } });
+  assert.deepEqual([config.devnet.bitcoinPort, config.devnet.elementsPort, config.devnet.evmPort], [28443, 0, 0]);
   assert.throws(() => loadConfig({ env: { FERRY_DEVNET_ELEMENTS_PORT: '70000' } }), /devnet\.elementsPort.*port/);
+  assert.throws(() => loadConfig({ env: { FERRY_DEVNET_EVM_PORT: '65536' } }), /devnet\.evmPort.*port/);
 });
 
 test('a TOML file sets keys; the environment overrides the file', () => {

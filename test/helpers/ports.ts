@@ -1,7 +1,7 @@
 // Every port Ferry and its devnet listen on, made ephemeral (0): test files run in parallel, and the fixed defaults
-// (API 9001, devnet bitcoin 18443, devnet Elements 18884) would collide. A new listening port belongs here, so no
+// (API 9001, devnet bitcoin 18443, devnet Elements 18884, devnet EVM 8545) would collide. A new listening port belongs here, so no
 // test that starts Ferry or a devnet is left holding a fixed one.
-export const ephemeralPorts = { FERRY_API_PORT: '0', FERRY_DEVNET_BITCOIN_PORT: '0', FERRY_DEVNET_ELEMENTS_PORT: '0' };
+export const ephemeralPorts = { FERRY_API_PORT: '0', FERRY_DEVNET_BITCOIN_PORT: '0', FERRY_DEVNET_ELEMENTS_PORT: '0', FERRY_DEVNET_EVM_PORT: '0' };
 
 /** The same for startDevnet's options. */
-export const ephemeralDevnetPorts = { bitcoinPort: 0, elementsPort: 0 };
+export const ephemeralDevnetPorts = { bitcoinPort: 0, elementsPort: 0, evmPort: 0 };
