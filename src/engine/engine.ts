@@ -6,6 +6,7 @@ import type { SwapRecord } from '../db/index.ts';
 import { silentLogger } from '../log/index.ts';
 import { invalidPairHash } from '../protocol/index.ts';
 import type {
+  ChainClaimDetailsBody,
   ChainClaimRequest,
   ChainPairBody,
   ChainTransactionsBody,
@@ -50,7 +51,7 @@ import { SwapStore } from './swap-store.ts';
 import { effectKinds, performEffect } from './swap-types/index.ts';
 import { createReverse, reverseClaim, reverseLockupTransaction } from './swap-types/reverse.ts';
 import { chainPairOf, createChain, type CreateChainRequest as CreateChainEngineRequest, type CreateChainResult } from './swap-types/chain.ts';
-import { chainClaim, chainCreateResponse, chainPairs, chainRefund, chainTransactions } from './swap-types/chain-calls.ts';
+import { chainClaim, chainClaimDetails, chainCreateResponse, chainPairs, chainRefund, chainTransactions } from './swap-types/chain-calls.ts';
 import {
   createSubmarine,
   setSubmarineInvoice,
@@ -212,8 +213,12 @@ export class SwapEngine implements SwapService {
     return chainTransactions(this.ctx, id);
   }
 
+  chainClaimDetails(id: string): Promise<ChainClaimDetailsBody> {
+    return chainClaimDetails(this.ctx, this.claims, id);
+  }
+
   chainClaim(id: string, request: ChainClaimRequest): Promise<PartialSignatureBody | Record<string, never>> {
-    return chainClaim(this.ctx, id, request);
+    return chainClaim(this.ctx, this.claims, id, request);
   }
 
   chainRefund(id: string, request: RefundRequest): Promise<PartialSignatureBody> {

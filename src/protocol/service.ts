@@ -2,6 +2,7 @@
 // shape of requests (types, hex, lengths) and maps them 1:1 onto these calls; the engine does every semantic check
 // and throws SwapError (./errors.ts) with the reference text. Bodies returned here are exactly the JSON answered.
 import type {
+  ChainClaimDetailsBody,
   ChainClaimRequest,
   ChainPairBody,
   ChainTransactionsBody,
@@ -47,6 +48,7 @@ export interface SwapService {
 
   createChain(request: CreateChainRequest): Promise<CreateChainResponse>;
   chainTransactions(id: string): Promise<ChainTransactionsBody>;
+  chainClaimDetails(id: string): Promise<ChainClaimDetailsBody>;
   chainClaim(id: string, request: ChainClaimRequest): Promise<PartialSignatureBody | Record<string, never>>;
   chainRefund(id: string, request: RefundRequest): Promise<PartialSignatureBody>;
 

@@ -110,7 +110,16 @@ export interface ChainTransactionsBody {
 /** POST /v2/swap/chain/{id}/claim: the preimage, and the client's claim of Ferry's lockup to co-sign. */
 export interface ChainClaimRequest {
   preimage?: string;
+  /** The client's partial signature of Ferry's claim from GET .../claim. */
+  signature?: PartialSignatureBody;
   toSign?: RefundRequest;
+}
+
+/** GET /v2/swap/chain/{id}/claim: Ferry's claim of the user's lockup, for the client to sign. */
+export interface ChainClaimDetailsBody {
+  pubNonce: string;
+  publicKey: string;
+  transactionHash: string;
 }
 
 /** POST /v2/swap/reverse/{id}/claim: the preimage, and the client's key-path claim to co-sign if it wants one. */

@@ -127,6 +127,10 @@ export class MemorySwaps implements SwapService {
     const side = { swapTree: tree, lockupAddress: 'bcrt1p', serverPublicKey: '03'.padEnd(66, '1'), timeoutBlockHeight: 100, amount: 1 };
     return { id, claimDetails: side, lockupDetails: { ...side, bip21: 'bitcoin:bcrt1p' } };
   }
+  async chainClaimDetails(id: string) {
+    this.known('chainClaimDetails', id);
+    return { pubNonce: '77'.repeat(66), publicKey: '03'.padEnd(66, '1'), transactionHash: '99'.repeat(32) };
+  }
   async chainTransactions(id: string) {
     this.known('chainTransactions', id);
     return {};

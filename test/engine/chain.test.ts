@@ -15,6 +15,8 @@ import { Transaction } from 'liquidjs-lib';
 import { startFerry, type Ferry } from '../../src/app.ts';
 import { CoreRpcClient, btcToSat } from '../../src/chains/core-rpc.ts';
 import { deserializeLiquidTree, liquidSwapMusig, liquidSwapOutputKey } from '../../src/chains/liquid/htlc.ts';
+import { deserializeTree } from '../../src/chains/bitcoin/htlc.ts';
+import { bitcoinSwapMusig } from '../../src/keys/index.ts';
 import { decodeAddress } from '../../src/chains/liquid/network.ts';
 import { keyPathDraft, scriptPathClaim } from '../../src/chains/liquid/spends.ts';
 import { loadConfig } from '../../src/config/index.ts';
@@ -178,7 +180,7 @@ async function api(method: 'GET' | 'POST', path: string, body?: unknown): Promis
   return { status: response.status, json: await response.json() };
 }
 
-test('over the v2 API: pairs, creation, lockups, no refund while Ferry can be claimed, and a co-signed key-path claim', async () => {
+test('over the v2 API: pairs, creation, lockups, no refund while Ferry can be claimed, and both key-path claims co-signed', async () => {
   const pairs = await api('GET', '/v2/swap/chain');
   assert.deepEqual(Object.keys(pairs.json).sort(), ['BTC', 'L-BTC']);
   const pair = pairs.json.BTC['L-BTC'];
@@ -189,13 +191,14 @@ test('over the v2 API: pairs, creation, lockups, no refund while Ferry can be cl
 
   const claimKey = secp256k1.utils.randomSecretKey();
   const claimPublicKey = secp256k1.getPublicKey(claimKey, true);
+  const refundKey = secp256k1.utils.randomSecretKey();
   const preimage = randomBytes(32);
   const request = {
     from: 'BTC',
     to: 'L-BTC',
     preimageHash: Buffer.from(sha256(preimage)).toString('hex'),
     claimPublicKey: Buffer.from(claimPublicKey).toString('hex'),
-    refundPublicKey: Buffer.from(secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true)).toString('hex'),
+    refundPublicKey: Buffer.from(secp256k1.getPublicKey(refundKey, true)).toString('hex'),
     userLockAmount: 120_000,
     pairHash: pair.hash,
   };
@@ -224,6 +227,19 @@ test('over the v2 API: pairs, creation, lockups, no refund while Ferry can be cl
   assert.equal((await api('POST', `/v2/swap/chain/${id}/claim`, { toSign: { pubNonce: nonce(), transaction: '00', index: 0 } })).status, 400);
   assert.deepEqual(await api('POST', `/v2/swap/chain/${id}/claim`, { preimage: '00'.repeat(32) }), { status: 400, json: { error: 'incorrect preimage' } });
 
+  // Ferry's key-path claim of the user's BTC, for the client to sign: asked before the preimage is handed over.
+  const details = await api('GET', `/v2/swap/chain/${id}/claim`);
+  assert.equal(details.status, 200, JSON.stringify(details.json));
+  assert.equal(details.json.publicKey, lockupDetails.serverPublicKey);
+  const userTree = deserializeTree(lockupDetails.swapTree);
+  const forFerry = bitcoinSwapMusig(refundKey, [Buffer.from(lockupDetails.serverPublicKey, 'hex'), secp256k1.getPublicKey(refundKey, true)], userTree)
+    .message(Buffer.from(details.json.transactionHash, 'hex'))
+    .generateNonce();
+  const ourPartial = forFerry
+    .aggregateNonces([[Buffer.from(lockupDetails.serverPublicKey, 'hex'), Buffer.from(details.json.pubNonce, 'hex')]])
+    .initializeSession()
+    .signPartial().ourPartialSignature;
+
   // The client's key-path claim of Ferry's L-BTC, co-signed by Ferry against the preimage.
   const serverLockupTx = Transaction.fromHex(transactions.serverLock.transaction.hex);
   const tree = deserializeLiquidTree(claimDetails.swapTree);
@@ -239,6 +255,7 @@ test('over the v2 API: pairs, creation, lockups, no refund while Ferry can be cl
   const ours = liquidSwapMusig(claimKey, [serverPublicKey, claimPublicKey], tree).message(draft.sighash).generateNonce();
   const signed = await api('POST', `/v2/swap/chain/${id}/claim`, {
     preimage: preimage.toString('hex'),
+    signature: { pubNonce: Buffer.from(forFerry.publicNonce).toString('hex'), partialSignature: Buffer.from(ourPartial).toString('hex') },
     toSign: { pubNonce: Buffer.from(ours.publicNonce).toString('hex'), transaction: draft.unsignedHex, index: 0 },
   });
   assert.equal(signed.status, 200, JSON.stringify(signed.json));
@@ -253,9 +270,10 @@ test('over the v2 API: pairs, creation, lockups, no refund while Ferry can be cl
   assert.equal(broadcast.status, 201, JSON.stringify(broadcast.json));
   await mineElements();
 
-  // Ferry had the preimage from the claim call and claims the user's BTC.
-  const claimed = await untilStatus(id, 'transaction.claimed');
-  const ferryClaim = (await bitcoin.getRawTransaction(claimed.claimTransaction!.txid)) as unknown as { vin: { txid: string }[] };
+  // With the client's signature Ferry claimed the user's BTC at once, through the key path.
+  const claimed = await untilStatus(id, 'transaction.claimed', 2_000);
+  const ferryClaim = (await bitcoin.getRawTransaction(claimed.claimTransaction!.txid)) as unknown as { vin: { txid: string; txinwitness: string[] }[] };
   assert.equal(ferryClaim.vin[0].txid, transactions.userLock.transaction.id);
+  assert.equal(ferryClaim.vin[0].txinwitness.length, 1, 'a key-path spend: one signature');
   assert.equal((await api('GET', `/v2/swap/${id}`)).json.status, 'transaction.claimed');
 });

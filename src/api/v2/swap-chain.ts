@@ -1,7 +1,7 @@
 // v2 Chain Swap endpoints (chain -> chain): shapes are checked here, every semantic check is the engine's. Served:
-// the pair list, creation with an amount, the lockups, the client's claim (preimage, co-signature of its claim of
-// Ferry's lockup) and the cooperative refund. Not yet: Ferry's cooperative claim (GET/POST .../claim signature,
-// Ferry claims through its claim leaf instead), quotes and zero-amount swaps.
+// the pair list, creation with an amount, the lockups, both cooperative claims (GET .../claim for Ferry's claim the
+// client signs; POST .../claim with the preimage, that signature, and the client's claim for Ferry to co-sign) and
+// the cooperative refund. Not yet: quotes and zero-amount swaps.
 import type { SwapService } from '../../protocol/index.ts';
 import { badRequest } from '../http/errors.ts';
 import type { Router } from '../http/router.ts';
@@ -11,6 +11,7 @@ import {
   optionalString,
   requireHex,
   requireIndex,
+  requirePartialSignature,
   requirePreimage,
   requirePreimageHash,
   requirePublicKey,
@@ -20,6 +21,14 @@ import {
 } from '../http/validate.ts';
 import { engineCall, getById } from './swap-errors.ts';
 import { withoutUndefined } from './swap-submarine.ts';
+
+/** A nested object of the body, or undefined; anything else is a 400. */
+function optionalObject(input: Record<string, unknown>, name: string): Record<string, unknown> | undefined {
+  const value = input[name];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) throw badRequest(`invalid parameter: ${name}`);
+  return value as Record<string, unknown>;
+}
 
 /** A client transaction for Ferry to sign at one input: the cooperative refund, and `toSign` of a claim. */
 function toSign(input: Record<string, unknown>) {
@@ -53,20 +62,21 @@ export function chainSwapRoutes(router: Router, swaps: SwapService): void {
   });
 
   getById(router, '/v2/swap/chain/{id}/transactions', (id) => swaps.chainTransactions(id));
+  getById(router, '/v2/swap/chain/{id}/claim', (id) => swaps.chainClaimDetails(id));
 
   router.post('/v2/swap/chain/{id}/claim', async ({ params, body }) => {
     const id = requireSwapId(params.id);
     const input = bodyObject(body);
-    if (input.signature !== undefined && input.signature !== null) {
-      throw badRequest("Ferry claims the user's lockup through its claim leaf: no signature is taken yet");
-    }
+    const signature = optionalObject(input, 'signature');
     const preimage = input.preimage === undefined || input.preimage === null ? undefined : requirePreimage(input);
-    if (input.toSign !== undefined && input.toSign !== null && (typeof input.toSign !== 'object' || Array.isArray(input.toSign))) {
-      throw badRequest('invalid parameter: toSign');
-    }
-    const signing = input.toSign === undefined || input.toSign === null ? undefined : toSign(input.toSign as Record<string, unknown>);
-    if (preimage === undefined && signing === undefined) throw badRequest('undefined parameter: preimage');
-    return { body: await engineCall(() => swaps.chainClaim(id, withoutUndefined({ preimage, toSign: signing }))) };
+    const signing = optionalObject(input, 'toSign');
+    if (preimage === undefined && signature === undefined && signing === undefined) throw badRequest('undefined parameter: preimage');
+    const request = {
+      preimage,
+      signature: signature && { pubNonce: requirePubNonce(signature), partialSignature: requirePartialSignature(signature) },
+      toSign: signing && toSign(signing),
+    };
+    return { body: await engineCall(() => swaps.chainClaim(id, withoutUndefined(request))) };
   });
 
   router.post('/v2/swap/chain/{id}/refund', async ({ params, body }) => {

@@ -18,7 +18,8 @@ import { classifySubmarineLockup, lockupReplaceable } from '../../swaps/lockup.t
 import { machineFor, statusesWith } from '../../swaps/index.ts';
 import type { EngineContext } from '../context.ts';
 import { crashPoint } from '../crash-points.ts';
-import { submarineData, type LockupRecord } from '../data.ts';
+import type { LockupRecord } from '../data.ts';
+import { SwapType } from '../../swaps/status.ts';
 import { Defer } from '../effects.ts';
 import { hexBytes } from '../input.ts';
 import { legChain, lockupOutput, signerOf, userLockupOf } from './lockup-leg.ts';
@@ -145,15 +146,18 @@ export async function claimWhenSilent(ctx: EngineContext, effect: EffectRecord):
   });
 }
 
-/** The cooperative claim: the client signs Ferry's key-path sweep of its lockup once Ferry has paid. */
+/**
+ * The cooperative claim: the client signs Ferry's key-path sweep of its lockup once Ferry knows the preimage (a
+ * submarine swap's paid invoice, a chain swap's claim of Ferry's lockup).
+ */
 export class CooperativeClaims {
   constructor(private readonly ctx: EngineContext) {}
 
-  /** GET /swap/submarine/{id}/claim: the same nonce and transaction until they are used. */
-  details(id: string): Promise<SubmarineClaimDetailsBody> {
+  /** GET /swap/{type}/{id}/claim: the same nonce and transaction until they are used. */
+  details(id: string, type: SwapType = SwapType.Submarine, eligible: (swap: SwapRecord) => boolean = claiming): Promise<SubmarineClaimDetailsBody> {
     return this.ctx.locks.run(id, async () => {
-      const swap = await this.ctx.swaps.require(id, 'submarine');
-      if (!claiming(swap)) throw notEligibleForClaim();
+      const swap = await this.ctx.swaps.require(id, type);
+      if (!eligible(swap)) throw notEligibleForClaim();
       const leg = userLockupOf(swap);
       const chain = legChain(this.ctx, leg);
       const signer = signerOf(this.ctx, leg);
@@ -163,7 +167,7 @@ export class CooperativeClaims {
         session = await this.ctx.sessions.open(id, CLAIM_SESSION, chain, signer, sweep.sighash, sweep.hex);
       }
       return {
-        preimage: submarineData(swap).preimage!,
+        preimage: claimFacts(swap).preimage!,
         pubNonce: hex.encode(session.pubNonce),
         publicKey: hex.encode(signer.servicePublicKey),
         transactionHash: hex.encode(session.message),
@@ -171,10 +175,10 @@ export class CooperativeClaims {
     });
   }
 
-  /** POST /swap/submarine/{id}/claim: verify the client's partial signature, aggregate, broadcast. */
-  sign(id: string, body: PartialSignatureBody): Promise<Record<string, never>> {
+  /** POST /swap/{type}/{id}/claim: verify the client's partial signature, aggregate, broadcast. */
+  sign(id: string, body: PartialSignatureBody, type: SwapType = SwapType.Submarine): Promise<Record<string, never>> {
     return this.ctx.locks.run(id, async () => {
-      const swap = await this.ctx.swaps.require(id, 'submarine');
+      const swap = await this.ctx.swaps.require(id, type);
       if (!claiming(swap)) throw notEligibleForClaim();
       const leg = userLockupOf(swap);
       const chain = legChain(this.ctx, leg);

@@ -8,6 +8,7 @@ import {
   incorrectPreimage,
   notEligibleForClaim,
   notEligibleForRefund,
+  type ChainClaimDetailsBody,
   type ChainClaimRequest,
   type ChainPairBody,
   type ChainSwapDetailsBody,
@@ -27,6 +28,7 @@ import { chainOf, type EngineContext } from '../context.ts';
 import { chainData } from '../data.ts';
 import { hexBytes } from '../input.ts';
 import { coSignClientSpend } from '../legs/cosign.ts';
+import type { CooperativeClaims } from '../legs/user-lockup.ts';
 import { serverLockupOf, userLockupOf } from '../legs/lockup-leg.ts';
 import { chainMinerFees, type CreateChainResult } from './chain.ts';
 
@@ -94,24 +96,43 @@ const CLAIMING = [...statusesWith(chainMachine, 'claim.broadcast'), ...chainMach
 /** Statuses in which the user's refund may be signed; the machine's guard decides whether it is. */
 const REFUNDABLE = statusesWith(chainMachine, 'refund.signed');
 
+/** Statuses in which Ferry's claim of the user's lockup may be prepared: its own lockup is out, or it is claiming. */
+const CLAIM_DETAILS = [...statusesWith(chainMachine, 'refund.broadcast'), ...statusesWith(chainMachine, 'claim.broadcast')];
+
+/** GET /v2/swap/chain/{id}/claim: Ferry's key-path claim of the user's lockup, for the client to sign. */
+export async function chainClaimDetails(ctx: EngineContext, claims: CooperativeClaims, id: string): Promise<ChainClaimDetailsBody> {
+  const { pubNonce, publicKey, transactionHash } = await claims.details(id, SwapType.Chain, (swap) => CLAIM_DETAILS.includes(swap.status));
+  return { pubNonce, publicKey, transactionHash };
+}
+
 /**
- * POST /v2/swap/chain/{id}/claim: the preimage (which moves the swap to Ferry's claim of the user's lockup) and
- * Ferry's partial signature for the client's key-path claim of Ferry's lockup, given only once the preimage is known.
+ * POST /v2/swap/chain/{id}/claim, in this order: the preimage (which moves the swap to Ferry's claim of the user's
+ * lockup), the client's partial signature of Ferry's claim from GET (Ferry broadcasts it), and Ferry's partial
+ * signature for the client's key-path claim of Ferry's lockup, given only once the preimage is known.
  */
-export function chainClaim(ctx: EngineContext, id: string, request: ChainClaimRequest): Promise<PartialSignatureBody | Record<string, never>> {
-  return ctx.locks.run(id, async () => {
-    let swap = await ctx.swaps.require(id, SwapType.Chain);
-    if (request.preimage !== undefined) {
+export async function chainClaim(
+  ctx: EngineContext,
+  claims: CooperativeClaims,
+  id: string,
+  request: ChainClaimRequest,
+): Promise<PartialSignatureBody | Record<string, never>> {
+  if (request.preimage !== undefined) {
+    await ctx.locks.run(id, async () => {
+      const swap = await ctx.swaps.require(id, SwapType.Chain);
       const preimage = hexBytes(request.preimage, 'preimage');
       if (preimage.length !== 32 || hex.encode(sha256(preimage)) !== swap.preimageHash) throw incorrectPreimage();
       if (PREIMAGE_WANTED.includes(swap.status) && chainData(swap).preimage === undefined) {
-        const result = await ctx.swaps.applyLocked(id, { type: 'preimage.learned', data: { preimage: hex.encode(preimage) } });
-        swap = result.swap;
+        await ctx.swaps.applyLocked(id, { type: 'preimage.learned', data: { preimage: hex.encode(preimage) } });
       }
-    }
-    if (request.toSign === undefined) return {};
+    });
+  }
+  if (request.signature !== undefined) await claims.sign(id, request.signature, SwapType.Chain);
+  if (request.toSign === undefined) return {};
+  const toSign = request.toSign;
+  return ctx.locks.run(id, async () => {
+    const swap = await ctx.swaps.require(id, SwapType.Chain);
     if (chainData(swap).preimage === undefined || !CLAIMING.includes(swap.status)) throw notEligibleForClaim();
-    return coSignClientSpend(ctx, serverLockupOf(swap), request.toSign, { recordedLockupOnly: true });
+    return coSignClientSpend(ctx, serverLockupOf(swap), toSign, { recordedLockupOnly: true });
   });
 }
 
