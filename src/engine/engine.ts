@@ -51,7 +51,7 @@ import { SwapStore } from './swap-store.ts';
 import { effectKinds, performEffect } from './swap-types/index.ts';
 import { createReverse, reverseClaim, reverseLockupTransaction } from './swap-types/reverse.ts';
 import { chainPairOf, createChain, type CreateChainRequest as CreateChainEngineRequest, type CreateChainResult } from './swap-types/chain.ts';
-import { chainClaim, chainClaimDetails, chainCreateResponse, chainPairs, chainRefund, chainTransactions } from './swap-types/chain-calls.ts';
+import { acceptChainQuote, chainClaim, chainClaimDetails, chainCreateResponse, chainQuote, chainPairs, chainRefund, chainTransactions } from './swap-types/chain-calls.ts';
 import {
   createSubmarine,
   setSubmarineInvoice,
@@ -223,6 +223,14 @@ export class SwapEngine implements SwapService {
 
   chainRefund(id: string, request: RefundRequest): Promise<PartialSignatureBody> {
     return chainRefund(this.ctx, id, request);
+  }
+
+  chainQuote(id: string): Promise<{ amount: number }> {
+    return chainQuote(this.ctx, id);
+  }
+
+  acceptChainQuote(id: string, amount: number): Promise<Record<string, never>> {
+    return acceptChainQuote(this.ctx, id, amount);
   }
 
   async createReverse(request: CreateReverseRequest): Promise<CreateReverseResponse> {

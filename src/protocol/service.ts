@@ -51,6 +51,8 @@ export interface SwapService {
   chainClaimDetails(id: string): Promise<ChainClaimDetailsBody>;
   chainClaim(id: string, request: ChainClaimRequest): Promise<PartialSignatureBody | Record<string, never>>;
   chainRefund(id: string, request: RefundRequest): Promise<PartialSignatureBody>;
+  chainQuote(id: string): Promise<{ amount: number }>;
+  acceptChainQuote(id: string, amount: number): Promise<Record<string, never>>;
 
   /**
    * For a transaction refused as not final yet: the timeout of the swap whose lockup it spends, so the answer can

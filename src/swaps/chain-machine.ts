@@ -161,6 +161,8 @@ export const chainMachine: MachineDefinition<ChainStatus, ChainEvent, ChainEffec
     { from: S.TransactionConfirmed, event: 'server.failed', to: S.TransactionFailed, effects: [], guard: 'locking' },
     { from: S.TransactionConfirmed, event: 'timeout', to: S.Expired, effects: [], guard: 'notLocked', set: timedOut },
 
+    // The refused lockup confirming is what makes a quote for it acceptable.
+    { from: S.TransactionLockupFailed, event: 'lockup.confirmed', to: S.TransactionLockupFailed, effects: [] },
     { from: S.TransactionLockupFailed, event: 'quote.accepted', to: S.TransactionConfirmed, effects: ['sendLockup'], guard: 'quotable', set: request },
     { from: S.TransactionLockupFailed, event: 'refund.signed', to: S.TransactionLockupFailed, effects: [], set: refunded },
     { from: S.TransactionLockupFailed, event: 'timeout', to: S.Expired, effects: [], set: timedOut },

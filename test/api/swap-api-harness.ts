@@ -131,6 +131,14 @@ export class MemorySwaps implements SwapService {
     this.known('chainClaimDetails', id);
     return { pubNonce: '77'.repeat(66), publicKey: '03'.padEnd(66, '1'), transactionHash: '99'.repeat(32) };
   }
+  async chainQuote(id: string) {
+    this.known('chainQuote', id);
+    return { amount: 1 };
+  }
+  async acceptChainQuote(id: string, amount: number) {
+    this.known('acceptChainQuote', id, amount);
+    return {};
+  }
   async chainTransactions(id: string) {
     this.known('chainTransactions', id);
     return {};

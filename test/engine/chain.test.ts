@@ -16,6 +16,8 @@ import { startFerry, type Ferry } from '../../src/app.ts';
 import { CoreRpcClient, btcToSat } from '../../src/chains/core-rpc.ts';
 import { deserializeLiquidTree, liquidSwapMusig, liquidSwapOutputKey } from '../../src/chains/liquid/htlc.ts';
 import { deserializeTree } from '../../src/chains/bitcoin/htlc.ts';
+import { scriptOf } from '../../src/chains/bitcoin/network.ts';
+import { findOutput, keyPathDraft as bitcoinKeyPathDraft } from '../../src/chains/bitcoin/spends.ts';
 import { bitcoinSwapMusig } from '../../src/keys/index.ts';
 import { decodeAddress } from '../../src/chains/liquid/network.ts';
 import { keyPathDraft, scriptPathClaim } from '../../src/chains/liquid/spends.ts';
@@ -277,3 +279,72 @@ test('over the v2 API: pairs, creation, lockups, no refund while Ferry can be cl
   assert.equal(ferryClaim.vin[0].txinwitness.length, 1, 'a key-path spend: one signature');
   assert.equal((await api('GET', `/v2/swap/${id}`)).json.status, 'transaction.claimed');
 });
+
+/** A BTC → L-BTC swap over the API, paid `paid` sat instead of the 150,000 it asks, its lockup confirmed. */
+async function underpaidSwap(paid: number) {
+  const refundKey = secp256k1.utils.randomSecretKey();
+  const created = await api('POST', '/v2/swap/chain', {
+    from: 'BTC',
+    to: 'L-BTC',
+    preimageHash: Buffer.from(sha256(randomBytes(32))).toString('hex'),
+    claimPublicKey: Buffer.from(secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true)).toString('hex'),
+    refundPublicKey: Buffer.from(secp256k1.getPublicKey(refundKey, true)).toString('hex'),
+    userLockAmount: 150_000,
+  });
+  assert.equal(created.status, 201, JSON.stringify(created.json));
+  const { id, lockupDetails } = created.json;
+  const txid = await bitcoinUser.sendToAddress(lockupDetails.lockupAddress, paid / 1e8);
+  await mineBitcoin();
+  const failed = await untilStatus(id, 'transaction.lockupFailed');
+  assert.equal(failed.failureReason, `locked ${paid} is less than expected 150000`);
+  return { id, lockupDetails, refundKey, txid };
+}
+
+test('underpaid: Ferry quotes what it would lock for the amount locked, and locks it once the client accepts', async () => {
+  const { id } = await underpaidSwap(100_000);
+  await untilLockupConfirmed(id);
+  const quote = await api('GET', `/v2/swap/chain/${id}/quote`);
+  assert.equal(quote.status, 200, JSON.stringify(quote.json));
+  assert.ok(quote.json.amount < 100_000 && quote.json.amount > 99_000, `quote ${quote.json.amount}`);
+  assert.equal((await api('POST', `/v2/swap/chain/${id}/quote`, { amount: quote.json.amount + 1 })).status, 400);
+  assert.equal((await api('POST', `/v2/swap/chain/${id}/quote`, {})).status, 400);
+  assert.deepEqual(await api('POST', `/v2/swap/chain/${id}/quote`, { amount: quote.json.amount }), { status: 200, json: {} });
+  const locked = await untilStatus(id, 'transaction.server.mempool');
+  assert.equal(locked.serverLockup!.value, quote.json.amount, 'Ferry locked the quoted amount');
+});
+
+test('underpaid: the client refunds its lockup cooperatively, and no quote is offered after that', async () => {
+  const { id, lockupDetails, refundKey, txid } = await underpaidSwap(90_000);
+  const serverPublicKey = Buffer.from(lockupDetails.serverPublicKey, 'hex');
+  const refundPublicKey = secp256k1.getPublicKey(refundKey, true);
+  const tree = deserializeTree(lockupDetails.swapTree);
+  const lockupHex = await bitcoin.getRawTransactionHex(txid);
+  const musig = bitcoinSwapMusig(refundKey, [serverPublicKey, refundPublicKey], tree);
+  const output = findOutput(lockupHex, scriptOf('regtest', lockupDetails.lockupAddress))!;
+  const destination = scriptOf('regtest', await bitcoinUser.getNewAddress());
+  const draft = bitcoinKeyPathDraft({ output, destination, feeRate: 2 });
+  const ours = musig.message(draft.sighash).generateNonce();
+  const answer = await api('POST', `/v2/swap/chain/${id}/refund`, { pubNonce: Buffer.from(ours.publicNonce).toString('hex'), transaction: draft.unsignedHex, index: 0 });
+  assert.equal(answer.status, 200, JSON.stringify(answer.json));
+  const signature = ours
+    .aggregateNonces([[serverPublicKey, Buffer.from(answer.json.pubNonce, 'hex')]])
+    .initializeSession()
+    .signPartial()
+    .addPartial(serverPublicKey, Buffer.from(answer.json.partialSignature, 'hex'))
+    .aggregatePartials();
+  const refund = draft.finish(signature);
+  await bitcoin.sendRawTransaction(refund.hex);
+  await mineBitcoin();
+  assert.equal(await bitcoin.getTxOut(txid, output.vout, true), null, "the user's lockup is spent by its refund");
+  assert.equal((await bitcoin.getRawTransaction(refund.txid)).confirmations, 1);
+  const quote = await api('GET', `/v2/swap/chain/${id}/quote`);
+  assert.deepEqual(quote, { status: 400, json: { error: 'no quote is available for this swap' } });
+});
+
+async function untilLockupConfirmed(id: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while ((await ferry.storage.swaps.get(id))!.data.lockup === undefined || ((await ferry.storage.swaps.get(id))!.data.lockup as { confirmed: boolean }).confirmed !== true) {
+    if (Date.now() > deadline) throw new Error('the lockup was not recorded as confirmed');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -157,6 +157,7 @@ const chainCases: Case[] = [
   { from: S.TransactionConfirmed, event: 'timeout', to: S.Expired, effects: [], sets: TIMED_OUT },
   { from: S.TransactionConfirmed, event: 'timeout', data: LOCKING },
 
+  { from: S.TransactionLockupFailed, event: 'lockup.confirmed', to: S.TransactionLockupFailed, effects: [] },
   { from: S.TransactionLockupFailed, event: 'quote.accepted', data: CONFIRMED, to: S.TransactionConfirmed, effects: ['sendLockup'], sets: LOCKING },
   { from: S.TransactionLockupFailed, event: 'quote.accepted', data: UNCONFIRMED },
   { from: S.TransactionLockupFailed, event: 'quote.accepted', data: { ...CONFIRMED, refundSigned: true } },

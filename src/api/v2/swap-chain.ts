@@ -1,7 +1,7 @@
 // v2 Chain Swap endpoints (chain -> chain): shapes are checked here, every semantic check is the engine's. Served:
 // the pair list, creation with an amount, the lockups, both cooperative claims (GET .../claim for Ferry's claim the
 // client signs; POST .../claim with the preimage, that signature, and the client's claim for Ferry to co-sign) and
-// the cooperative refund. Not yet: quotes and zero-amount swaps.
+// the cooperative refund, and quotes for a lockup of another amount. Not yet: zero-amount swaps.
 import type { SwapService } from '../../protocol/index.ts';
 import { badRequest } from '../http/errors.ts';
 import type { Router } from '../http/router.ts';
@@ -77,6 +77,15 @@ export function chainSwapRoutes(router: Router, swaps: SwapService): void {
       toSign: signing && toSign(signing),
     };
     return { body: await engineCall(() => swaps.chainClaim(id, withoutUndefined(request))) };
+  });
+
+  getById(router, '/v2/swap/chain/{id}/quote', (id) => swaps.chainQuote(id));
+
+  router.post('/v2/swap/chain/{id}/quote', async ({ params, body }) => {
+    const id = requireSwapId(params.id);
+    const amount = optionalAmount(bodyObject(body), 'amount');
+    if (amount === undefined) throw badRequest('undefined parameter: amount');
+    return { body: await engineCall(() => swaps.acceptChainQuote(id, amount)) };
   });
 
   router.post('/v2/swap/chain/{id}/refund', async ({ params, body }) => {

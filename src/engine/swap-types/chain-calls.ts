@@ -6,6 +6,7 @@ import { hex } from '@scure/base';
 import {
   RefundRefusal,
   incorrectPreimage,
+  invalid,
   notEligibleForClaim,
   notEligibleForRefund,
   type ChainClaimDetailsBody,
@@ -30,7 +31,9 @@ import { hexBytes } from '../input.ts';
 import { coSignClientSpend } from '../legs/cosign.ts';
 import type { CooperativeClaims } from '../legs/user-lockup.ts';
 import { serverLockupOf, userLockupOf } from '../legs/lockup-leg.ts';
-import { chainMinerFees, type CreateChainResult } from './chain.ts';
+import { chainMinerFees, chainPairOf, type CreateChainResult } from './chain.ts';
+import { limitViolation, reverseOnchainAmount } from '../../swaps/amounts.ts';
+import type { SwapRecord } from '../../db/index.ts';
 
 /** Both directions of every configured pair between two chains Ferry serves. */
 export async function chainPairs(ctx: EngineContext): Promise<PairList<ChainPairBody>> {
@@ -133,6 +136,44 @@ export async function chainClaim(
     const swap = await ctx.swaps.require(id, SwapType.Chain);
     if (chainData(swap).preimage === undefined || !CLAIMING.includes(swap.status)) throw notEligibleForClaim();
     return coSignClientSpend(ctx, serverLockupOf(swap), toSign, { recordedLockupOnly: true });
+  });
+}
+
+/** Statuses in which a new server amount may be quoted: the user's lockup was refused for its amount. */
+const QUOTABLE = statusesWith(chainMachine, 'quote.accepted');
+
+/** The server amount Ferry would lock now for the user's refused lockup; a 400 when none can be offered. */
+async function currentQuote(ctx: EngineContext, swap: SwapRecord): Promise<number> {
+  const data = chainData(swap);
+  if (!QUOTABLE.includes(swap.status) || data.lockup === undefined || data.refundSigned === true) throw invalid('no quote is available for this swap');
+  if (data.failureReason !== undefined && !/^locked \d+ is (less|more) than expected/.test(data.failureReason)) {
+    throw invalid('no quote is available for this swap');
+  }
+  const pair = chainPairOf(ctx, data.user.chain, data.server.chain);
+  const violation = limitViolation(data.lockup.value, pair.limits);
+  if (violation !== undefined) throw invalid(`no quote is available for this swap: ${violation}`);
+  const fees = await chainMinerFees(ctx, data.user.chain, data.server.chain);
+  const amount = reverseOnchainAmount(data.lockup.value, pair.rate, pair.fees.percentageChain, fees.server);
+  if (amount <= fees.user.claim) throw invalid('no quote is available for this swap: the amount is too low');
+  return amount;
+}
+
+/** GET /v2/swap/chain/{id}/quote: what Ferry would lock for the amount the user locked instead. */
+export async function chainQuote(ctx: EngineContext, id: string): Promise<{ amount: number }> {
+  return { amount: await currentQuote(ctx, await ctx.swaps.require(id, SwapType.Chain)) };
+}
+
+/** POST /v2/swap/chain/{id}/quote: the client accepts the quote; Ferry locks that amount once the lockup is confirmed. */
+export function acceptChainQuote(ctx: EngineContext, id: string, amount: number): Promise<Record<string, never>> {
+  return ctx.locks.run(id, async () => {
+    const swap = await ctx.swaps.require(id, SwapType.Chain);
+    const quote = await currentQuote(ctx, swap);
+    if (amount !== quote) throw invalid(`invalid quote amount: ${amount} (the quote is ${quote})`);
+    if (chainData(swap).lockup?.confirmed !== true) throw invalid('the lockup is not confirmed yet: accept the quote once it is');
+    const result = await ctx.swaps.applyLocked(id, { type: 'quote.accepted', data: { quotedAmount: quote } });
+    if (!result.applied) throw invalid('no quote is available for this swap');
+    ctx.logger.info('chain swap quote accepted', { swap: id, amount: quote });
+    return {};
   });
 }
 
