@@ -17,7 +17,8 @@ import { CoreRpcClient, btcToSat } from '../../src/chains/core-rpc.ts';
 import { deserializeLiquidTree, liquidSwapMusig, liquidSwapOutputKey } from '../../src/chains/liquid/htlc.ts';
 import { deserializeTree } from '../../src/chains/bitcoin/htlc.ts';
 import { scriptOf } from '../../src/chains/bitcoin/network.ts';
-import { findOutput, keyPathDraft as bitcoinKeyPathDraft } from '../../src/chains/bitcoin/spends.ts';
+import { findOutput, keyPathDraft as bitcoinKeyPathDraft, scriptPathClaim as bitcoinScriptPathClaim } from '../../src/chains/bitcoin/spends.ts';
+import { swapOutputKey } from '../../src/keys/index.ts';
 import { bitcoinSwapMusig } from '../../src/keys/index.ts';
 import { decodeAddress } from '../../src/chains/liquid/network.ts';
 import { keyPathDraft, scriptPathClaim } from '../../src/chains/liquid/spends.ts';
@@ -348,3 +349,46 @@ async function untilLockupConfirmed(id: string): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+test('L-BTC → BTC: the user locks blinded L-BTC, claims Ferry\'s BTC through the claim leaf, Ferry claims the L-BTC with the preimage', async () => {
+  const claimKey = secp256k1.utils.randomSecretKey();
+  const claimPublicKey = secp256k1.getPublicKey(claimKey, true);
+  const preimage = randomBytes(32);
+  const created = await api('POST', '/v2/swap/chain', {
+    from: 'L-BTC',
+    to: 'BTC',
+    preimageHash: Buffer.from(sha256(preimage)).toString('hex'),
+    claimPublicKey: Buffer.from(claimPublicKey).toString('hex'),
+    refundPublicKey: Buffer.from(secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true)).toString('hex'),
+    serverLockAmount: 100_000,
+  });
+  assert.equal(created.status, 201, JSON.stringify(created.json));
+  const { id, claimDetails, lockupDetails } = created.json;
+  assert.equal(claimDetails.amount, 100_000);
+  assert.match(lockupDetails.lockupAddress, /^el1/);
+  assert.match(lockupDetails.bip21, /^liquidtestnet:el1.*assetid=/);
+  const userLockupTxid = await elementsUser.sendToAddress(lockupDetails.lockupAddress, lockupDetails.amount / 1e8);
+  await mineElements();
+  const locked = await untilStatus(id, 'transaction.server.mempool');
+  assert.equal(locked.lockup?.txid, userLockupTxid);
+  assert.equal(locked.lockup?.value, lockupDetails.amount, "Ferry unblinded the user's lockup");
+
+  // The client claims Ferry's BTC through the claim leaf.
+  const serverLockup = locked.serverLockup!;
+  const tree = deserializeTree(claimDetails.swapTree);
+  const { internalKey, outputScript } = swapOutputKey(Buffer.from(claimDetails.serverPublicKey, 'hex'), claimPublicKey, tree);
+  const output = findOutput(await bitcoin.getRawTransactionHex(serverLockup.txid), outputScript)!;
+  const destination = await bitcoinUser.getNewAddress();
+  const claim = bitcoinScriptPathClaim({ output, tree, internalKey, privateKey: claimKey, preimage, destination: scriptOf('regtest', destination), feeRate: 2 });
+  await bitcoin.sendRawTransaction(claim.hex);
+  await mineBitcoin();
+  const mined = (await bitcoin.getRawTransaction(claim.txid)) as unknown as { confirmations: number; vout: { value: number; scriptPubKey: { address?: string } }[] };
+  assert.equal(mined.confirmations, 1);
+  assert.equal(btcToSat(mined.vout.find((out) => out.scriptPubKey.address === destination)!.value), claim.amount, "the user's address received Ferry's BTC less the claim fee");
+
+  // Ferry read the preimage off that claim and claims the user's L-BTC through its claim leaf.
+  const claimed = await untilStatus(id, 'transaction.claimed');
+  const ferryClaim = (await elements.getRawTransaction(claimed.claimTransaction!.txid)) as unknown as { vin: { txid: string; txinwitness: string[] }[] };
+  assert.equal(ferryClaim.vin[0].txid, userLockupTxid);
+  assert.ok(ferryClaim.vin[0].txinwitness.includes(preimage.toString('hex')), 'with the preimage');
+});
