@@ -183,6 +183,9 @@ export async function benchSwaps(): Promise<string[]> {
     const liquidSubmarine = (i: number) =>
       post(`${api}/v2/swap/submarine`, { from: 'L-BTC', to: 'BTC', invoice: liquidInvoices[i], refundPublicKey: keys[i] });
     const liquidReverse = (i: number) => post(`${api}/v2/swap/reverse`, liquidReverseBodies[i]);
+    // Chain swaps BTC -> L-BTC: two outputs on two chains per swap, no Lightning call.
+    const chainBodies = keys.map((key) => ({ from: 'BTC', to: 'L-BTC', userLockAmount: 100_000, preimageHash: hex32(), claimPublicKey: key, refundPublicKey: key }));
+    const chain = (i: number) => post(`${api}/v2/swap/chain`, chainBodies[i]);
     const barePost = (i: number) => post(baseline.url, reverseBodies[i]);
 
     // warm-up of every path (JIT, connection pools, prepared statements), including the template swap
@@ -193,6 +196,7 @@ export async function benchSwaps(): Promise<string[]> {
     await load(0, WARMUP, 201, reverse);
     await load(0, WARMUP, 201, liquidSubmarine);
     await load(0, WARMUP, 201, liquidReverse);
+    await load(0, WARMUP, 201, chain);
     await load(0, WARMUP, 200, barePost);
 
     const insertStart = performance.now();
@@ -212,6 +216,7 @@ export async function benchSwaps(): Promise<string[]> {
     const reverses = await compare(CREATE_N, WARMUP, reverse, 201, barePost);
     const liquidSubmarines = await compare(CREATE_N, WARMUP, liquidSubmarine, 201, barePost);
     const liquidReverses = await compare(CREATE_N, WARMUP, liquidReverse, 201, barePost);
+    const chains = await compare(CREATE_N, WARMUP, chain, 201, barePost);
     return [
       `${total.toLocaleString('en')} swaps in storage (${STORED.toLocaleString('en')} inserted in ${insertSeconds.toFixed(1)} s, batches of ${INSERT_BATCH}); client: fetch, ${CONCURRENCY} in flight; ${ROUNDS} alternating rounds`,
       line(`GET /v2/swap/{id} (${GET_N}, of ${STORED / 1000}k stored)`, gets),
@@ -219,6 +224,8 @@ export async function benchSwaps(): Promise<string[]> {
       line(`POST /v2/swap/reverse (${CREATE_N}, hold invoice)`, reverses),
       line(`POST /v2/swap/submarine L-BTC (${CREATE_N})`, liquidSubmarines),
       line(`POST /v2/swap/reverse to L-BTC (${CREATE_N})`, liquidReverses),
+      line(`POST /v2/swap/chain BTC -> L-BTC (${CREATE_N})`, chains),
+      `  chain / submarine (Bitcoin) creation, each relative to its baseline: ${relative(chains, submarines)}x`,
       // Each against its own bare-server rounds, so load on a shared machine cancels out of the ratio.
       `  Liquid / Bitcoin creation, each relative to its baseline: submarine ${relative(liquidSubmarines, submarines)}x, reverse ${relative(liquidReverses, reverses)}x`,
     ];
