@@ -9,6 +9,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hex } from '@scure/base';
+import { randomBytes } from 'node:crypto';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { readDevnetInfo, type DevnetInfo } from '../../src/devnet/index.ts';
 import { runFerry, type FerryProcess } from '../helpers/ferry-process.ts';
 import { SwapWallet } from '../helpers/swap-wallet.ts';
@@ -233,4 +235,43 @@ describe('crash recovery', { timeout: 180_000 }, () => {
       await stopFerry(ferry);
     }
   });
+  for (const point of ['reverse.invoice-accepted', 'reverse.lockup-broadcast']) {
+    test(`a BTC -> L-BTC chain swap survives a crash at ${point} (between the two lockups); Ferry locks exactly once`, async () => {
+      const crashing = await startFerryProcess(point);
+      const preimageHash = hex.encode(randomBytes(32));
+      const key = hex.encode(secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true));
+      const response = await fetch(`${crashing.apiUrl}/v2/swap/chain`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ from: 'BTC', to: 'L-BTC', preimageHash, claimPublicKey: key, refundPublicKey: key, userLockAmount: 80_000 }),
+      });
+      const created = (await response.json()) as { id: string; claimDetails: { lockupAddress: string; amount: number }; lockupDetails: { lockupAddress: string } };
+      assert.equal(response.status, 201, JSON.stringify(created));
+      const fromHeight = (await liquid.height()) + 1;
+      const operatorBefore = await liquid.balance(liquid.operator);
+      await chain.user.sendToAddress(created.lockupDetails.lockupAddress, 0.0008);
+      await chain.mine(1);
+      await untilCrash(crashing, point);
+
+      const ferry = await startFerryProcess();
+      try {
+        const deadline = Date.now() + 20_000;
+        let status = '';
+        while (status !== 'transaction.server.mempool') {
+          status = ((await (await fetch(`${ferry.apiUrl}/v2/swap/${created.id}`)).json()) as { status: string }).status;
+          if (Date.now() > deadline) throw new Error(`swap is ${status}`);
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+        const transactions = (await (await fetch(`${ferry.apiUrl}/v2/swap/chain/${created.id}/transactions`)).json()) as { serverLock: { transaction: { id: string } } };
+        await liquid.mine(1);
+        const script = (await liquid.user.call<{ scriptPubKey: string }>('getaddressinfo', [created.claimDetails.lockupAddress])).scriptPubKey;
+        const lockups = await liquid.paymentsTo(Buffer.from(script, 'hex'), fromHeight);
+        assert.deepEqual(lockups.map((tx) => tx.txid), [transactions.serverLock.transaction.id], 'exactly one transaction pays Ferry\'s lockup address');
+        const fee = await liquid.fee(transactions.serverLock.transaction.id);
+        assert.equal(await liquid.balance(liquid.operator), operatorBefore - BigInt(created.claimDetails.amount) - fee, 'the operator wallet paid once');
+      } finally {
+        await stopFerry(ferry);
+      }
+    });
+  }
 });
