@@ -66,7 +66,7 @@ export interface RefundRequest {
   index: number;
 }
 
-/** POST /v2/swap/chain: one of the amounts is required (zero-amount swaps are not served yet). */
+/** POST /v2/swap/chain: at most one of the amounts; neither makes a zero-amount swap, priced at the lockup. */
 export interface CreateChainRequest {
   from: string;
   to: string;

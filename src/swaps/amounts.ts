@@ -69,3 +69,25 @@ export function limitViolation(amount: number, limits: Limits): string | undefin
   if (amount > limits.maximal) return `${amount} is exceeds maximal of ${limits.maximal}`;
   return undefined;
 }
+
+/** A zero-amount swap's pricing, fixed at creation and applied to whatever the user locks. */
+export interface ZeroAmountPricing {
+  rate: number;
+  percentage: number;
+  serverMinerFee: number;
+  claimFee: number;
+  minimal: number;
+  maximal: number;
+}
+
+/** What Ferry locks for a zero-amount swap's lockup of `value` sat. */
+export const zeroAmountServerAmount = (pricing: ZeroAmountPricing, value: number): number =>
+  reverseOnchainAmount(value, pricing.rate, pricing.percentage, pricing.serverMinerFee);
+
+/** Why a zero-amount swap cannot take a lockup of `value` sat: outside the limits, or nothing left to lock. */
+export function zeroAmountRefusal(pricing: ZeroAmountPricing, value: number): string | undefined {
+  const violation = limitViolation(value, pricing);
+  if (violation !== undefined) return violation;
+  if (zeroAmountServerAmount(pricing, value) <= pricing.claimFee) return 'the amount Ferry would lock is too low';
+  return undefined;
+}

@@ -161,7 +161,6 @@ test('chain swap requests with bad input are refused and create nothing', async 
   const refusals: [object, RegExp][] = [
     [{ ...base, from: 'L-BTC', to: 'L-BTC' }, /could not find pair/],
     [{ ...base, to: 'DOGE' }, /could not find pair/],
-    [base, /no amount was specified/],
     [{ ...base, userLockAmount: 100_000, serverLockAmount: 90_000 }, /were specified/],
     [{ ...base, userLockAmount: 100 }, /less than minimal/],
     [{ ...base, userLockAmount: -5 }, /userLockAmount/],
@@ -206,7 +205,7 @@ test('over the v2 API: pairs, creation, lockups, no refund while Ferry can be cl
     pairHash: pair.hash,
   };
   assert.deepEqual(await api('POST', '/v2/swap/chain', { ...request, pairHash: 'ff'.repeat(32) }), { status: 400, json: { error: 'invalid pair hash' } });
-  assert.equal((await api('POST', '/v2/swap/chain', { ...request, userLockAmount: undefined })).status, 400);
+  assert.equal((await api('POST', '/v2/swap/chain', { ...request, userLockAmount: 'many' })).status, 400);
   const created = await api('POST', '/v2/swap/chain', request);
   assert.equal(created.status, 201, JSON.stringify(created.json));
   const { id, claimDetails, lockupDetails } = created.json;
@@ -391,4 +390,35 @@ test('L-BTC → BTC: the user locks blinded L-BTC, claims Ferry\'s BTC through t
   const ferryClaim = (await elements.getRawTransaction(claimed.claimTransaction!.txid)) as unknown as { vin: { txid: string; txinwitness: string[] }[] };
   assert.equal(ferryClaim.vin[0].txid, userLockupTxid);
   assert.ok(ferryClaim.vin[0].txinwitness.includes(preimage.toString('hex')), 'with the preimage');
+});
+
+test('zero-amount: whatever the user locks within limits is priced at creation\'s rates and Ferry locks for it; below the minimal it fails', async () => {
+  const create = async () => {
+    const key = Buffer.from(secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true)).toString('hex');
+    const created = await api('POST', '/v2/swap/chain', {
+      from: 'BTC',
+      to: 'L-BTC',
+      preimageHash: Buffer.from(sha256(randomBytes(32))).toString('hex'),
+      claimPublicKey: key,
+      refundPublicKey: key,
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.json));
+    assert.equal(created.json.lockupDetails.amount, 0);
+    assert.equal(created.json.lockupDetails.bip21, undefined, 'no amount to ask for');
+    return created.json;
+  };
+  const swap = await create();
+  await bitcoinUser.sendToAddress(swap.lockupDetails.lockupAddress, 0.00131);
+  await mineBitcoin();
+  const locked = await untilStatus(swap.id, 'transaction.server.mempool');
+  const fees = (await api('GET', '/v2/swap/chain')).json.BTC['L-BTC'].fees;
+  const expected = 131_000 - Math.ceil(131_000 * fees.percentage / 100) - fees.minerFees.server;
+  assert.ok(Math.abs(locked.serverLockup!.value - expected) <= 1, `Ferry locked ${locked.serverLockup!.value}, expected about ${expected}`);
+
+  const small = await create();
+  await bitcoinUser.sendToAddress(small.lockupDetails.lockupAddress, 0.00005);
+  await mineBitcoin();
+  const failed = await untilStatus(small.id, 'transaction.lockupFailed');
+  assert.equal(failed.failureReason, '5000 is less than minimal of 10000');
+  assert.equal(failed.serverLockupRequested, undefined, 'Ferry did not lock');
 });

@@ -1,7 +1,7 @@
 // v2 Chain Swap endpoints (chain -> chain): shapes are checked here, every semantic check is the engine's. Served:
 // the pair list, creation with an amount, the lockups, both cooperative claims (GET .../claim for Ferry's claim the
 // client signs; POST .../claim with the preimage, that signature, and the client's claim for Ferry to co-sign) and
-// the cooperative refund, and quotes for a lockup of another amount. Not yet: zero-amount swaps.
+// the cooperative refund, quotes for a lockup of another amount, and zero-amount swaps (neither amount given).
 import type { SwapService } from '../../protocol/index.ts';
 import { badRequest } from '../http/errors.ts';
 import type { Router } from '../http/router.ts';
@@ -54,9 +54,6 @@ export function chainSwapRoutes(router: Router, swaps: SwapService): void {
     };
     if (request.userLockAmount !== undefined && request.serverLockAmount !== undefined) {
       throw badRequest('userLockAmount and serverLockAmount were specified');
-    }
-    if (request.userLockAmount === undefined && request.serverLockAmount === undefined) {
-      throw badRequest('zero-amount chain swaps are not supported yet: specify userLockAmount or serverLockAmount');
     }
     return { status: 201, body: await engineCall(() => swaps.createChain(withoutUndefined(request))) };
   });

@@ -9,6 +9,7 @@ import { SwapType } from '../../swaps/status.ts';
 import { chainOf, type EngineContext } from '../context.ts';
 import { chainData, reverseData, submarineData, type ChainSide } from '../data.ts';
 import type { LockupLegName } from '../watch-index.ts';
+import { zeroAmountRefusal, zeroAmountServerAmount, type ZeroAmountPricing } from '../../swaps/amounts.ts';
 
 export interface LockupLeg {
   name: LockupLegName;
@@ -34,6 +35,8 @@ export interface LockupLeg {
   expectedAmount?: number;
   /** Largest unconfirmed user lockup accepted, as priced at creation. */
   maximalZeroConf?: number;
+  /** A user lockup of any amount (a zero-amount swap): why one of `value` sat cannot be taken. */
+  amountRefusal?: (value: number) => string | undefined;
 }
 
 /** The chain of a swap between a chain and Lightning: the pair's base currency. */
@@ -51,6 +54,13 @@ function singleOutputLeg(swap: SwapRecord, name: LockupLegName, data: SwapOutput
     clientPublicKey: client === 'claim' ? data.claimPublicKey : data.refundPublicKey,
     timeoutBlockHeight: swap.timeoutBlockHeight!,
   };
+}
+
+/** What Ferry locks in a chain swap: as created, or for a zero-amount swap what the user's lockup buys. */
+function serverAmountOf(data: ReturnType<typeof chainData>): number | undefined {
+  const pricing = data.zeroAmount as ZeroAmountPricing | undefined;
+  if (pricing === undefined) return data.server.amount;
+  return data.lockup === undefined ? undefined : zeroAmountServerAmount(pricing, data.lockup.value);
 }
 
 /** A side of a chain swap: each has its own chain, output and timeout. */
@@ -71,7 +81,14 @@ function chainSideLeg(swap: SwapRecord, name: LockupLegName, side: ChainSide, cl
 export function userLockupOf(swap: SwapRecord): LockupLeg {
   if (swap.type === SwapType.Chain) {
     const data = chainData(swap);
-    return { ...chainSideLeg(swap, 'userLockup', data.user, 'refund'), lockupKey: 'lockup', lockup: data.lockup, expectedAmount: data.user.amount, maximalZeroConf: data.maximalZeroConf as number | undefined };
+    const pricing = data.zeroAmount as ZeroAmountPricing | undefined;
+    return {
+      ...chainSideLeg(swap, 'userLockup', data.user, 'refund'),
+      lockupKey: 'lockup',
+      lockup: data.lockup,
+      ...(pricing === undefined ? { expectedAmount: data.user.amount } : { amountRefusal: (value: number) => zeroAmountRefusal(pricing, value) }),
+      maximalZeroConf: data.maximalZeroConf as number | undefined,
+    };
   }
   const data = submarineData(swap);
   return {
@@ -93,7 +110,7 @@ export function serverLockupOf(swap: SwapRecord): LockupLeg {
       lockup: data.serverLockup,
       requestedKey: 'serverLockupRequested',
       requested: data.serverLockupRequested === true,
-      amount: data.quotedAmount ?? data.server.amount,
+      amount: data.quotedAmount ?? serverAmountOf(data),
     };
   }
   const data = reverseData(swap);

@@ -58,7 +58,7 @@ export async function onUserLockup(ctx: EngineContext, swap: SwapRecord, event: 
     confirmations: event.confirmations,
     feeRate,
     signalsRbf: signalsRbf(chain, event),
-    ...(event.refusal !== undefined && { refusal: event.refusal }),
+    ...((event.refusal ?? leg.amountRefusal?.(value)) !== undefined && { refusal: event.refusal ?? leg.amountRefusal!(value)! }),
   };
   // Classified on the row as it is under the lock: an invoice set meanwhile must be checked against this lockup.
   await ctx.locks.run(swap.id, async () => {

@@ -73,7 +73,8 @@ export function chainCreateResponse(ctx: EngineContext, created: CreateChainResu
     claimDetails: details(ctx, server, server.refundPublicKey),
     lockupDetails: {
       ...details(ctx, user, user.claimPublicKey),
-      bip21: fromChain.paymentUri(user.address, user.amount, `Send to ${server.chain}`),
+      // A zero-amount swap (amount 0) takes whatever is locked within limits: there is no amount to ask for.
+      ...(user.amount > 0 && { bip21: fromChain.paymentUri(user.address, user.amount, `Send to ${server.chain}`) }),
     },
   };
 }

@@ -63,23 +63,24 @@ export async function createChain(ctx: EngineContext, request: CreateChainReques
   if (request.userLockAmount !== undefined && request.serverLockAmount !== undefined) {
     throw new SwapError('invalid', 'userLockAmount and serverLockAmount were specified');
   }
-  if (request.userLockAmount === undefined && request.serverLockAmount === undefined) {
-    throw new SwapError('invalid', 'no amount was specified');
-  }
   const fees = await chainMinerFees(ctx, request.from, request.to);
   const percent = pair.fees.percentageChain;
-  let userAmount: number;
-  let serverAmount: number;
-  if (request.userLockAmount !== undefined) {
+  // A zero-amount swap: both amounts are fixed by the lockup the user makes, priced as of now.
+  const zeroAmount = request.userLockAmount === undefined && request.serverLockAmount === undefined;
+  let userAmount = 0;
+  let serverAmount = 0;
+  if (zeroAmount) {
+    // Checked when the lockup is seen (lockupAmountRefusal).
+  } else if (request.userLockAmount !== undefined) {
     userAmount = positiveInteger(request.userLockAmount, 'userLockAmount');
     serverAmount = reverseOnchainAmount(userAmount, pair.rate, percent, fees.server);
   } else {
     serverAmount = positiveInteger(request.serverLockAmount, 'serverLockAmount');
     userAmount = reverseInvoiceAmount(serverAmount, pair.rate, percent, fees.server);
   }
-  const violation = limitViolation(userAmount, pair.limits);
+  const violation = zeroAmount ? undefined : limitViolation(userAmount, pair.limits);
   if (violation !== undefined) throw new SwapError('invalid', violation);
-  if (serverAmount <= fees.user.claim) throw new SwapError('invalid', 'the amount Ferry would lock is too low');
+  if (!zeroAmount && serverAmount <= fees.user.claim) throw new SwapError('invalid', 'the amount Ferry would lock is too low');
   if (await ctx.storage.swaps.getByPreimageHash(paymentHash)) throw preimageHashExists();
 
   // Ferry's lockup times out first (the pair's reverse window), the user's later (its longest submarine window), so
@@ -123,6 +124,9 @@ export async function createChain(ctx: EngineContext, request: CreateChainReques
     user,
     server,
     maximalZeroConf: pair.limits.maximalZeroConf,
+    ...(zeroAmount && {
+      zeroAmount: { rate: pair.rate, percentage: percent, serverMinerFee: fees.server, claimFee: fees.user.claim, minimal: pair.limits.minimal, maximal: pair.limits.maximal },
+    }),
     // The percentage fee earned: the user's amount at the rate, less what Ferry locks and its miner fees.
     serviceFee: reverseOnchainAmount(userAmount, pair.rate, 0, 0) - serverAmount - fees.server,
     ...(request.referralId !== undefined && { referralId: request.referralId }),
