@@ -50,7 +50,7 @@ import { statusBody } from './status-body.ts';
 import { SwapStore } from './swap-store.ts';
 import { effectKinds, performEffect } from './swap-types/index.ts';
 import { createReverse, reverseClaim, reverseLockupTransaction } from './swap-types/reverse.ts';
-import { chainPairOf, createChain, type CreateChainRequest as CreateChainEngineRequest, type CreateChainResult } from './swap-types/chain.ts';
+import { chainPairOf, createChain, type CreateChainResult } from './swap-types/chain.ts';
 import { acceptChainQuote, chainClaim, chainClaimDetails, chainCreateResponse, chainQuote, chainPairs, chainRefund, chainTransactions } from './swap-types/chain-calls.ts';
 import {
   createSubmarine,
@@ -196,7 +196,7 @@ export class SwapEngine implements SwapService {
   }
 
   /** A chain swap as the engine creates it (both sides, unshaped). */
-  createChainSwap(request: CreateChainEngineRequest): Promise<CreateChainResult> {
+  createChainSwap(request: CreateChainRequest): Promise<CreateChainResult> {
     return createChain(this.ctx, request);
   }
 

@@ -5,7 +5,7 @@
 import { hex } from '@scure/base';
 import type { SwapRecord } from '../../db/index.ts';
 import { UniqueViolation } from '../../db/index.ts';
-import { SwapError, preimageHashExists } from '../../protocol/index.ts';
+import { SwapError, preimageHashExists, type CreateChainRequest } from '../../protocol/index.ts';
 import { limitViolation, reverseInvoiceAmount, reverseOnchainAmount } from '../../swaps/amounts.ts';
 import type { ChainSide, ChainSwapData } from '../../swaps/chain-machine.ts';
 import { minerFeesFor, type PairConfig } from '../../swaps/pairs.ts';
@@ -16,17 +16,6 @@ import { chainData } from '../data.ts';
 import { positiveInteger, preimageHash as parsePreimageHash, publicKey } from '../input.ts';
 import { legChain, serverLockupOf, userLockupOf } from '../legs/lockup-leg.ts';
 import type { ServerLockupHooks } from '../legs/server-lockup.ts';
-
-export interface CreateChainRequest {
-  from: string;
-  to: string;
-  preimageHash: string;
-  claimPublicKey: string;
-  refundPublicKey: string;
-  userLockAmount?: number;
-  serverLockAmount?: number;
-  referralId?: string;
-}
 
 export interface CreateChainResult {
   id: string;
