@@ -411,9 +411,12 @@ test('zero-amount: whatever the user locks within limits is priced at creation\'
   await bitcoinUser.sendToAddress(swap.lockupDetails.lockupAddress, 0.00131);
   await mineBitcoin();
   const locked = await untilStatus(swap.id, 'transaction.server.mempool');
-  const fees = (await api('GET', '/v2/swap/chain')).json.BTC['L-BTC'].fees;
-  const expected = 131_000 - Math.ceil(131_000 * fees.percentage / 100) - fees.minerFees.server;
-  assert.ok(Math.abs(locked.serverLockup!.value - expected) <= 1, `Ferry locked ${locked.serverLockup!.value}, expected about ${expected}`);
+  // Priced with the rate, percentage and miner fee fixed at creation (the fee estimate may have moved since).
+  const pricing = locked.zeroAmount as { rate: number; percentage: number; serverMinerFee: number };
+  assert.deepEqual([pricing.rate, pricing.percentage], [1, 0.1]);
+  assert.ok(pricing.serverMinerFee > 0);
+  const expected = 131_000 - Math.ceil((131_000 * pricing.percentage) / 100) - pricing.serverMinerFee;
+  assert.equal(locked.serverLockup!.value, expected, 'Ferry locked the lockup less the percentage and its miner fees');
 
   const small = await create();
   await bitcoinUser.sendToAddress(small.lockupDetails.lockupAddress, 0.00005);
