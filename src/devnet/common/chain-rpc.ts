@@ -75,6 +75,26 @@ export function chainMethods<M extends { tx: { txid: string } }, C extends { nod
   };
 }
 
+/** gettxout: the lookup and answer frame are Core's on both nodes; each chain writes its output's amount and script. */
+export function txOutMethod<O, C extends { node: { tip: { hash: string }; unspent(txid: string, vout: number, includeMempool: boolean): { coin: O & { coinbase: boolean }; confirmations: number } | undefined } }>(
+  outputJson: (coin: O) => Record<string, unknown>,
+): MethodTable<C> {
+  return {
+    gettxout: {
+      params: [
+        { name: 'txid', type: 'string', required: true },
+        { name: 'n', type: 'number', required: true },
+        { name: 'include_mempool', type: 'bool' },
+      ],
+      run: ([txid, n, includeMempool], { node }) => {
+        const found = node.unspent(parseHash(txid, 'txid'), integerArg(n, 'n'), includeMempool !== false);
+        if (!found) return null;
+        return { bestblock: node.tip.hash, confirmations: found.confirmations, ...outputJson(found.coin), coinbase: found.coin.coinbase };
+      },
+    },
+  };
+}
+
 /** generatetoaddress over the chain's address decoder (failing with InvalidAddress) and the node's miner. */
 export function generateToAddressMethod<S, C extends { node: { mine(count: number, script: S): unknown } }>(
   addressToScript: (address: string) => S,

@@ -5,13 +5,14 @@ import { difficulty } from '../block.ts';
 import { toHex } from '../bytes.ts';
 import { headerToJson, blockToJson, mempoolEntryToJson } from '../json.ts';
 import { scriptPubKeyJson } from '../script.ts';
-import { blockMethods, chainMethods } from '../../common/chain-rpc.ts';
-import type { BlockEntry } from '../chain.ts';
+import { blockMethods, chainMethods, txOutMethod } from '../../common/chain-rpc.ts';
+import type { BlockEntry, Coin } from '../chain.ts';
 import type { MempoolEntry } from '../mempool.ts';
-import { integerArg, parseHash, type CallContext, type MethodTable } from './params.ts';
+import type { CallContext, MethodTable } from './params.ts';
 
 export const blockchainMethods: MethodTable = {
   ...chainMethods<MempoolEntry, CallContext>(mempoolEntryToJson),
+  ...txOutMethod<Coin, CallContext>((coin) => ({ value: satToBtc(coin.value), scriptPubKey: scriptPubKeyJson(coin.script) })),
   ...blockMethods<BlockEntry, CallContext>({
     headerHex: (entry) => toHex(entry.block.raw.subarray(0, 80)),
     headerJson: headerToJson,
@@ -37,25 +38,6 @@ export const blockchainMethods: MethodTable = {
         size_on_disk: node.chain.active.reduce((sum, entry) => sum + entry.block.size, 0),
         pruned: false,
         warnings: '',
-      };
-    },
-  },
-
-  gettxout: {
-    params: [
-      { name: 'txid', type: 'string', required: true },
-      { name: 'n', type: 'number', required: true },
-      { name: 'include_mempool', type: 'bool' },
-    ],
-    run: ([txid, n, includeMempool], { node }) => {
-      const found = node.unspent(parseHash(txid, 'txid'), integerArg(n, 'n'), includeMempool !== false);
-      if (!found) return null;
-      return {
-        bestblock: node.tip.hash,
-        confirmations: found.confirmations,
-        value: satToBtc(found.coin.value),
-        scriptPubKey: scriptPubKeyJson(found.coin.script),
-        coinbase: found.coin.coinbase,
       };
     },
   },

@@ -1,16 +1,16 @@
 // elementsd's blockchain RPCs: chain info, gettxout and mempool info, plus the chain RPCs shared with Bitcoin
 // (common/chain-rpc.ts: block count and hashes, getblockheader/getblock over Elements' views, getrawmempool, ...).
 import { satToBtc } from '../../bitcoin/amount.ts';
-import { integerArg, parseHash } from '../../bitcoin/rpc/params.ts';
-import { blockMethods, chainMethods } from '../../common/chain-rpc.ts';
+import { blockMethods, chainMethods, txOutMethod } from '../../common/chain-rpc.ts';
 import { serializeHeader } from '../block.ts';
-import type { ElementsBlockEntry } from '../chain.ts';
+import type { ElementsBlockEntry, ElementsCoin } from '../chain.ts';
 import type { ElementsMempoolEntry } from '../mempool.ts';
 import { blockToJson, headerToJson, mempoolEntryToJson, outputAmountJson, scriptPubKeyJson } from '../json.ts';
 import type { ElementsCallContext, ElementsMethodTable } from './context.ts';
 
 export const blockchainMethods: ElementsMethodTable = {
   ...chainMethods<ElementsMempoolEntry, ElementsCallContext>((_node, entry) => mempoolEntryToJson(entry)),
+  ...txOutMethod<ElementsCoin, ElementsCallContext>((coin) => ({ ...outputAmountJson(coin.output), scriptPubKey: scriptPubKeyJson(coin.output.script) })),
   ...blockMethods<ElementsBlockEntry, ElementsCallContext>({
     headerHex: (entry) => serializeHeader(entry.block.header).toString('hex'),
     headerJson: headerToJson,
@@ -36,25 +36,6 @@ export const blockchainMethods: ElementsMethodTable = {
       max_block_witness: 74,
       warnings: '',
     }),
-  },
-
-  gettxout: {
-    params: [
-      { name: 'txid', type: 'string', required: true },
-      { name: 'n', type: 'number', required: true },
-      { name: 'include_mempool', type: 'bool' },
-    ],
-    run: ([txid, n, includeMempool], { node }) => {
-      const found = node.unspent(parseHash(txid, 'txid'), integerArg(n, 'n'), includeMempool !== false);
-      if (!found) return null;
-      return {
-        bestblock: node.tip.hash,
-        confirmations: found.confirmations,
-        ...outputAmountJson(found.coin.output),
-        scriptPubKey: scriptPubKeyJson(found.coin.output.script),
-        coinbase: found.coin.coinbase,
-      };
-    },
   },
 
   getmempoolinfo: {
