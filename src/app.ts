@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { ChainRegistry } from './chains/backend.ts';
 import { connectChains } from './chains/registry.ts';
 import { createApiServer } from './api/index.ts';
-import { listen } from './api/http/server.ts';
+import { listen, stopServer } from './api/http/server.ts';
 import type { ReferralCredential } from './api/v1/referrals.ts';
 import { ConfigError, databaseUrl, usesDevnetBitcoin, usesDevnetLightning, usesDevnetLiquid, type FerryConfig } from './config/index.ts';
 import type { LightningBackend } from './lightning/backend.ts';
@@ -128,13 +128,7 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
       referralCredentials: referral,
     });
     const address = await listen(server, config.api.port, config.api.host);
-    closers.push(
-      () =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        }),
-    );
+    closers.push(() => stopServer(server));
     const apiUrl = `http://${address.address}:${address.port}`;
     logger.info('API listening', { url: apiUrl });
     return { apiUrl, devnet, chains, storage, lightning, swaps, close };

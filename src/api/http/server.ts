@@ -118,6 +118,14 @@ export function createHttpServer(options: HttpServerOptions): Server {
   return server;
 }
 
+/** Stops accepting, drops idle and open connections (keep-alive clients would hold close() forever), and waits. */
+export function stopServer(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
 export function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { stopServer } from '../../api/http/server.ts';
 import { join } from 'node:path';
 import { concat, sha256 } from './bytes.ts';
 import { BitcoinNode } from './node.ts';
@@ -83,13 +84,7 @@ export async function startBitcoinDevnet(options: BitcoinDevnetOptions): Promise
     if (closed) return;
     closed = true;
     if (timer) clearInterval(timer);
-    if (server) {
-      const stopping = server;
-      await new Promise<void>((resolve) => {
-        stopping.close(() => resolve());
-        stopping.closeAllConnections();
-      });
-    }
+    if (server) await stopServer(server);
     wallets?.close();
     store.close();
   };

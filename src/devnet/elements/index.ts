@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { stopServer } from '../../api/http/server.ts';
 import { join } from 'node:path';
 import { concat, sha256 } from '../bitcoin/bytes.ts';
 import { NodeStore } from '../bitcoin/store.ts';
@@ -74,13 +75,7 @@ export async function startElementsDevnet(options: ElementsDevnetOptions): Promi
     if (closed) return;
     closed = true;
     if (timer) clearInterval(timer);
-    if (server) {
-      const stopping = server;
-      await new Promise<void>((resolve) => {
-        stopping.close(() => resolve());
-        stopping.closeAllConnections();
-      });
-    }
+    if (server) await stopServer(server);
     await node?.idle();
     wallets?.close();
     store.close();

@@ -8,6 +8,7 @@ import { GRPC, LndError } from '../errors.ts';
 import type { LightningNetwork } from '../network.ts';
 import type { Body } from './request.ts';
 import { matchRoute } from './routes.ts';
+import { stopServer } from '../../../api/http/server.ts';
 
 const MAX_BODY = 1 << 20;
 
@@ -156,10 +157,6 @@ export async function startRestServer(
   return {
     url: `http://${host}:${bound}`,
     port: bound,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: () => stopServer(server),
   };
 }
