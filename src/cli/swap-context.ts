@@ -28,16 +28,19 @@ export function currencyFlag(flags: Flags, name: 'from' | 'to'): string {
   return value;
 }
 
+/** --address pays claims (and refunds, in `ferry swap refund`); --refund-address a chain swap's refund, on its other chain. */
+export type AddressFlag = 'address' | 'refund-address';
+
 export interface SwapContext {
   store: ClientStore;
   network: NetworkName;
   /** --service, else FERRY_SERVICE_URL, else the record's service, else http://127.0.0.1:9001. */
   serviceUrl(recorded?: string): string;
   client(recordedServiceUrl?: string): SwapClient;
-  /** UsageError unless --address, when given, is one a swap on `currency` can pay to. */
-  checkAddress(currency: string): void;
-  /** Where claims and refunds of a swap on `currency` pay: --address, else a fresh address of the devnet's user wallet. */
-  destination(currency: string): Promise<string>;
+  /** UsageError unless the address flag (default --address), when given, is one a swap on `currency` can pay to. */
+  checkAddress(currency: string, flag?: AddressFlag): void;
+  /** Where claims and refunds of a swap on `currency` pay: the address flag, else a fresh address of the devnet's user wallet. */
+  destination(currency: string, flag?: AddressFlag): Promise<string>;
 }
 
 export function swapContext(flags: Flags, config: FerryConfig, env: Record<string, string | undefined> = process.env): SwapContext {
@@ -53,13 +56,13 @@ export function swapContext(flags: Flags, config: FerryConfig, env: Record<strin
     return url === undefined ? [] : [new Source(url)];
   });
   const serviceUrl = (recorded?: string) => stringFlag(flags, 'service') ?? env.FERRY_SERVICE_URL ?? recorded ?? DEFAULT_SERVICE_URL;
-  const address = stringFlag(flags, 'address');
-  const checkAddress = (currency: string) => {
+  const checkAddress = (currency: string, flag: AddressFlag = 'address') => {
+    const address = stringFlag(flags, flag);
     if (address === undefined) return;
     try {
       destinationOf(swapChain(currency), address, network);
     } catch (error) {
-      throw new UsageError(`--address: ${(error as Error).message}`);
+      throw new UsageError(`--${flag}: ${(error as Error).message}`);
     }
   };
   return {
@@ -68,14 +71,15 @@ export function swapContext(flags: Flags, config: FerryConfig, env: Record<strin
     serviceUrl,
     client: (recorded) => new SwapClient({ serviceUrl: serviceUrl(recorded), network, store, chain: chains }),
     checkAddress,
-    async destination(currency) {
-      checkAddress(currency);
+    async destination(currency, flag = 'address') {
+      checkAddress(currency, flag);
+      const address = stringFlag(flags, flag);
       if (address !== undefined) return address;
       let info;
       try {
         info = readDevnetInfo(config.dataDir);
       } catch {
-        throw new UsageError(`where should the coins go? Give --address ADDRESS (no devnet found in ${config.dataDir} to pay to)`);
+        throw new UsageError(`where should the coins go? Give --${flag} ADDRESS (no devnet found in ${config.dataDir} to pay to)`);
       }
       // The devnet's chains are named by the currencies swaps use (BTC, L-BTC); an L-BTC wallet answers a confidential address.
       const chain = currency as DevnetChain;

@@ -29,9 +29,12 @@ const short = (txid: string) => `${txid.slice(0, 12)}…`;
 /** A sentence for each status, from the point of view of the swap's user. */
 export function describeStatus(record: SwapRecord, update: StatusUpdate): string {
   const tx = update.transaction?.id;
-  const submarine = record.type === 'submarine';
+  // The user locks first in submarine and chain swaps; in a chain swap the service locks in turn.
+  const submarine = record.type !== 'reverse';
+  const chain = record.type === 'chain';
   switch (update.status) {
     case 'swap.created':
+      if (record.type === 'chain') return record.userLockAmount > 0 ? `waiting for ${btc(record.userLockAmount)} ${record.currency} to ${record.lockupAddress}` : `waiting for a lockup to ${record.lockupAddress}`;
       return submarine ? 'waiting for the invoice' : 'waiting for the invoice to be paid';
     case 'invoice.set':
       return record.type === 'submarine' ? `waiting for ${btc(record.expectedAmount)} ${record.currency} to ${record.lockupAddress}` : 'the invoice is set';
@@ -48,8 +51,12 @@ export function describeStatus(record: SwapRecord, update: StatusUpdate): string
       return 'the invoice is paid';
     case 'invoice.failedToPay':
       return `the service could not pay the invoice${update.failureReason ? `: ${update.failureReason}` : ''}`;
+    case 'transaction.server.mempool':
+      return `the service locked ${record.type === 'chain' ? record.claimSide.currency : ''} in ${tx ? short(tx) : 'a transaction'} (unconfirmed)`;
+    case 'transaction.server.confirmed':
+      return `the service's lockup ${tx ? short(tx) : ''} confirmed`;
     case 'transaction.claim.pending':
-      return "the service asks for our signature on its claim";
+      return chain ? 'the service knows the preimage and claims our lockup' : 'the service asks for our signature on its claim';
     case 'transaction.claimed':
       return 'the service claimed the lockup: swap complete';
     case 'invoice.settled':
@@ -57,9 +64,9 @@ export function describeStatus(record: SwapRecord, update: StatusUpdate): string
     case 'invoice.expired':
       return 'the invoice expired unpaid';
     case 'transaction.failed':
-      return 'the service could not lock the coins; the payment goes back';
+      return chain ? 'the service could not lock its coins; our lockup is to be refunded' : 'the service could not lock the coins; the payment goes back';
     case 'transaction.refunded':
-      return 'the service took its coins back after the timeout';
+      return chain ? 'the service took its lockup back after its timeout; ours is to be refunded' : 'the service took its coins back after the timeout';
     case 'swap.expired':
       return `the swap expired${update.failureReason ? `: ${update.failureReason}` : ''}`;
     case 'minerfee.paid':
@@ -99,6 +106,9 @@ export function printFollowEvent(output: Output, record: SwapRecord, event: Foll
       );
       break;
     }
+    case 'quoted':
+      output.event('quoted', { id: event.id, amount: event.amount }, `${prefix} accepted the service's quote: it locks ${event.amount} sat for what we locked`);
+      break;
     case 'warning':
       output.event('warning', { id: event.id, message: event.message }, `${prefix} warning: ${event.message}`);
       break;

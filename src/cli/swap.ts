@@ -1,5 +1,5 @@
-// `ferry swap`: submarine and reverse swaps from the command line, on top of the client SDK (src/client), on
-// Bitcoin (BTC) or Liquid (L-BTC): --from picks a submarine swap's chain, --to a reverse swap's.
+// `ferry swap`: submarine, reverse and chain swaps from the command line, on top of the client SDK (src/client), on
+// Bitcoin (BTC) or Liquid (L-BTC): --from picks a submarine swap's chain, --to a reverse swap's, both a chain swap's.
 import { ServiceUnreachableError, VerificationError } from '../client/errors.ts';
 import { followSwap, type FollowResult } from '../client/follow.ts';
 import { noteStatus, type SwapRecord } from '../client/records.ts';
@@ -17,9 +17,13 @@ export const swapUsage = `swaps (the client side; keys and preimages stay in the
                                                    Lightning → chain C: prints an invoice to pay, then claims on chain
   ferry swap submarine --invoice INVOICE [--from C]
                                                    chain C → Lightning: prints the address and amount to send
+  ferry swap chain --from C --to D [--amount SATS | --server-amount SATS] [--address A] [--refund-address R]
+                                                   chain C → chain D: prints the address to send to, claims on D
+                                                   (no amount: send any amount within the limits; --no-quote: refund
+                                                   a lockup of another amount instead of accepting the new quote)
   ferry swap status ID [--follow]                  the swap's status (--follow: every change until it ends)
-  ferry swap claim ID [--address A]                resume a swap: claim a reverse swap, co-sign a submarine claim
-  ferry swap refund ID | --file FILE [--address A] [--lockup TXID]   refund a failed submarine swap
+  ferry swap claim ID [--address A]                resume a swap: claim a reverse or chain swap, co-sign a submarine claim
+  ferry swap refund ID | --file FILE [--address A] [--lockup TXID]   refund a failed submarine or chain swap
   ferry swap list                                  the swaps in the client store
   swap options: --service URL (or FERRY_SERVICE_URL; default http://127.0.0.1:9001), --client-dir DIR (or
   FERRY_CLIENT_DIR; default ~/.ferry-client), --json (one JSON object per line), --no-wait (exit after
@@ -69,7 +73,9 @@ async function follow(context: SwapContext, record: SwapRecord, flags: Flags, ou
   try {
     result = await followSwap(client, record, {
       stream,
-      destination: () => context.destination(record.currency),
+      // A chain swap claims on its `to` chain (--address) and refunds on its `from` chain (--refund-address).
+      destination: (currency) => context.destination(currency, record.type === 'chain' && currency === record.currency ? 'refund-address' : 'address'),
+      acceptQuote: flags['no-quote'] !== true,
       cooperative: flags['script-path'] !== true,
       refund: flags['no-refund'] !== true,
       feeRate,
@@ -156,6 +162,54 @@ async function reverse(context: SwapContext, flags: Flags, output: Output): Prom
   return flags['no-wait'] === true ? 0 : follow(context, record, flags, output);
 }
 
+async function chainSwap(context: SwapContext, flags: Flags, output: Output): Promise<number> {
+  const from = currencyFlag(flags, 'from');
+  const to = currencyFlag(flags, 'to');
+  if (from === to) throw new UsageError('usage: ferry swap chain --from BTC|L-BTC --to L-BTC|BTC (two different chains)');
+  const user = stringFlag(flags, 'amount');
+  const server = stringFlag(flags, 'server-amount');
+  if (user !== undefined && server !== undefined) throw new UsageError('give --amount (what you send) or --server-amount (what you receive), not both');
+  const request = {
+    from,
+    to,
+    ...(user !== undefined && { userLockAmount: positiveInteger(user, '--amount') }),
+    ...(server !== undefined && { serverLockAmount: positiveInteger(server, '--server-amount') }),
+  };
+  feeRateOf(flags, from);
+  feeRateOf(flags, to);
+  context.checkAddress(from, 'refund-address');
+  // Where the coins go, asked before anything is created: a missing address should fail now, not after locking.
+  const destination = await context.destination(to);
+  const record = await context.client().createChain(request);
+  record.destination = destination;
+  context.store.save(record);
+  const amount = record.userLockAmount > 0 ? `${record.userLockAmount} sat (${btc(record.userLockAmount)} ${from})` : `any amount of ${from} within the limits`;
+  output.event(
+    'created',
+    {
+      id: record.id,
+      type: record.type,
+      from,
+      to,
+      address: record.lockupAddress,
+      userLockAmount: record.userLockAmount,
+      serverLockAmount: record.serverLockAmount,
+      bip21: record.bip21,
+      destination,
+      timeoutBlockHeight: record.timeoutBlockHeight,
+      claimTimeoutBlockHeight: record.claimSide.timeoutBlockHeight,
+      refundFiles: record.refundFiles,
+    },
+    [
+      `swap ${record.id} created (chain ${from} → ${to}): send ${amount} to`,
+      `  ${record.lockupAddress}`,
+      `  the service then locks ${record.serverLockAmount > 0 ? `${record.serverLockAmount} sat` : 'its amount for it'} on ${to}, claimed (minus the claim fee) to ${destination}`,
+      `  refund file: ${record.refundFiles?.json} (and .png); a refund without the service is possible from ${from} block ${record.timeoutBlockHeight}`,
+    ].join('\n'),
+  );
+  return flags['no-wait'] === true ? 0 : follow(context, record, flags, output);
+}
+
 async function status(context: SwapContext, id: string | undefined, flags: Flags, output: Output): Promise<number> {
   if (id === undefined) throw new UsageError('usage: ferry swap status ID [--follow]');
   const record = context.store.load(id);
@@ -185,7 +239,8 @@ async function status(context: SwapContext, id: string | undefined, flags: Flags
 async function claim(context: SwapContext, id: string | undefined, flags: Flags, output: Output): Promise<number> {
   if (id === undefined) throw new UsageError('usage: ferry swap claim ID [--address A]');
   const record = context.store.load(id);
-  context.checkAddress(record.currency);
+  context.checkAddress(record.type === 'chain' ? record.claimSide.currency : record.currency);
+  if (record.type === 'chain') context.checkAddress(record.currency, 'refund-address');
   return follow(context, record, flags, output);
 }
 
@@ -209,7 +264,7 @@ async function refund(context: SwapContext, id: string | undefined, flags: Flags
   });
   if (id !== undefined) {
     const record = context.store.load(id);
-    if (record.type !== 'submarine') throw new UsageError(`swap ${id} is a ${record.type} swap: only submarine swaps are refunded`);
+    if (record.type === 'reverse') throw new UsageError(`swap ${id} is a reverse swap: only submarine and chain swaps are refunded`);
     printRefund(output, id, await context.client(record.serviceUrl).refund(record, await optionsFor(record.currency)));
     return 0;
   }
@@ -218,7 +273,7 @@ async function refund(context: SwapContext, id: string | undefined, flags: Flags
   const known = context.store.has(refundFile.id) ? context.store.load(refundFile.id) : undefined;
   const client = context.client(known?.serviceUrl);
   const result = await client.refundFromFile(refundFile, { ...options, lockupTxid: options.lockupTxid ?? known?.lockup?.txid });
-  if (known?.type === 'submarine') {
+  if (known !== undefined && known.type !== 'reverse') {
     known.refund = { txid: result.txid, path: result.path, address: result.destination, amount: Number(result.amount), fee: Number(result.fee) };
     context.store.save(known);
   }
@@ -228,9 +283,22 @@ async function refund(context: SwapContext, id: string | undefined, flags: Flags
 
 function summary(record: SwapRecord): Record<string, unknown> {
   const base = { id: record.id, type: record.type, currency: record.currency, status: record.status ?? null, createdAt: record.createdAt, serviceUrl: record.serviceUrl };
-  return record.type === 'submarine'
-    ? { ...base, invoiceAmount: record.invoiceAmount, expectedAmount: record.expectedAmount, address: record.lockupAddress, refund: record.refund?.txid ?? null }
-    : { ...base, invoiceAmount: record.invoiceAmount, onchainAmount: record.onchainAmount, claim: record.claim?.txid ?? null };
+  switch (record.type) {
+    case 'submarine':
+      return { ...base, invoiceAmount: record.invoiceAmount, expectedAmount: record.expectedAmount, address: record.lockupAddress, refund: record.refund?.txid ?? null };
+    case 'reverse':
+      return { ...base, invoiceAmount: record.invoiceAmount, onchainAmount: record.onchainAmount, claim: record.claim?.txid ?? null };
+    case 'chain':
+      return {
+        ...base,
+        to: record.claimSide.currency,
+        userLockAmount: record.userLockAmount,
+        serverLockAmount: record.quote?.amount ?? record.serverLockAmount,
+        address: record.lockupAddress,
+        claim: record.claim?.txid ?? null,
+        refund: record.refund?.txid ?? null,
+      };
+  }
 }
 
 function list(context: SwapContext, output: Output): number {
@@ -244,9 +312,11 @@ function list(context: SwapContext, output: Output): number {
     return 0;
   }
   for (const record of records) {
-    const amount = `${record.invoiceAmount} sat`;
-    const spent = record.type === 'submarine' ? (record.refund ? ` refunded ${record.refund.txid}` : '') : record.claim ? ` claimed ${record.claim.txid}` : '';
-    output.event('swap', summary(record), `${record.id}  ${record.type.padEnd(9)}  ${record.currency.padEnd(5)}  ${amount.padStart(13)}  ${(record.status ?? 'unknown').padEnd(25)}  ${record.createdAt}${spent}`);
+    const amount = `${record.type === 'chain' ? record.userLockAmount : record.invoiceAmount} sat`;
+    const refund = record.type !== 'reverse' && record.refund ? ` refunded ${record.refund.txid}` : '';
+    const spent = record.type !== 'submarine' && record.claim ? ` claimed ${record.claim.txid}` : refund;
+    const chains = record.type === 'chain' ? `${record.currency}→${record.claimSide.currency}` : record.currency;
+    output.event('swap', summary(record), `${record.id}  ${record.type.padEnd(9)}  ${chains.padEnd(11)}  ${amount.padStart(13)}  ${(record.status ?? 'unknown').padEnd(25)}  ${record.createdAt}${spent}`);
   }
   return 0;
 }
@@ -261,6 +331,8 @@ export async function runSwapCommand(sub: string | undefined, args: string[], fl
         return await submarine(context, flags, output);
       case 'reverse':
         return await reverse(context, flags, output);
+      case 'chain':
+        return await chainSwap(context, flags, output);
       case 'status':
         return await status(context, args[0], flags, output);
       case 'claim':

@@ -2,6 +2,11 @@
 // a success or throws ServiceError (the service said no) / ServiceUnreachableError (it said nothing usable).
 import { ServiceError, ServiceUnreachableError } from './errors.ts';
 import type {
+  ChainClaimDetails,
+  ChainCreated,
+  ChainPair,
+  ChainTransactions,
+  CreateChainRequest,
   LockupTransaction,
   PartialSignature,
   ReverseCreated,
@@ -81,6 +86,17 @@ export class ServiceApi {
   reverseTransaction = (id: string) => this.request<LockupTransaction>('GET', `/v2/swap/reverse/${encodeURIComponent(id)}/transaction`);
   reverseClaim = (id: string, body: { preimage: string; pubNonce?: string; transaction?: string; index?: number }) =>
     this.request<PartialSignature | Record<string, never>>('POST', `/v2/swap/reverse/${encodeURIComponent(id)}/claim`, body);
+
+  chainPairs = () => this.request<Record<string, Record<string, ChainPair>>>('GET', '/v2/swap/chain');
+  createChain = (body: CreateChainRequest) => this.request<ChainCreated>('POST', '/v2/swap/chain', body);
+  chainTransactions = (id: string) => this.request<ChainTransactions>('GET', `/v2/swap/chain/${encodeURIComponent(id)}/transactions`);
+  chainClaimDetails = (id: string) => this.request<ChainClaimDetails>('GET', `/v2/swap/chain/${encodeURIComponent(id)}/claim`);
+  chainClaim = (id: string, body: { preimage: string; signature?: PartialSignature; toSign?: { pubNonce: string; transaction: string; index: number } }) =>
+    this.request<PartialSignature | Record<string, never>>('POST', `/v2/swap/chain/${encodeURIComponent(id)}/claim`, body);
+  chainRefund = (id: string, body: { pubNonce: string; transaction: string; index: number }) =>
+    this.request<PartialSignature>('POST', `/v2/swap/chain/${encodeURIComponent(id)}/refund`, body);
+  chainQuote = (id: string) => this.request<{ amount: number }>('GET', `/v2/swap/chain/${encodeURIComponent(id)}/quote`);
+  acceptChainQuote = (id: string, amount: number) => this.request<Record<string, never>>('POST', `/v2/swap/chain/${encodeURIComponent(id)}/quote`, { amount });
 
   chainHeight = (currency: string) => this.request<{ height: number }>('GET', `/v2/chain/${currency}/height`);
   chainFee = (currency: string) => this.request<{ fee: number }>('GET', `/v2/chain/${currency}/fee`);

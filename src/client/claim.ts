@@ -9,7 +9,8 @@ import { ServiceError, ServiceUnreachableError, VerificationError } from './erro
 import { equalBytes, fromHex, keyPairOf, publicKeyFromHex, sha256 } from './keys.ts';
 import { signServiceClaim, signTogether, type SwapSigner } from './musig.ts';
 import type { NetworkName } from './network.ts';
-import type { ReverseRecord, SpendPath, SubmarineRecord, SwapRecord } from './records.ts';
+import type { ReverseRecord, SpendPath, SubmarineRecord, SwapOutputRecord } from './records.ts';
+import type { PartialSignature } from './types.ts';
 import type { BuiltTransaction } from '../chains/backend.ts';
 
 /** Our side of a stored swap's output: keys, tree, chain, and what the chain derives from them. */
@@ -21,7 +22,7 @@ export interface SwapOwner extends SwapSigner {
 }
 
 /** Our side of a swap output from its parts; `currency` picks the chain. */
-export function ownerOf(parts: { privateKey: string; servicePublicKey: unknown; swapTree: SwapRecord['swapTree']; currency: string; blindingKey?: string }): SwapOwner {
+export function ownerOf(parts: Pick<SwapOutputRecord, 'privateKey' | 'swapTree' | 'currency' | 'blindingKey'> & { servicePublicKey: unknown }): SwapOwner {
   const chain: SwapChain = swapChain(parts.currency);
   const key = keyPairOf(fromHex(parts.privateKey, 'privateKey', 32));
   const servicePublicKey = publicKeyFromHex(parts.servicePublicKey, 'servicePublicKey');
@@ -49,11 +50,29 @@ export interface ClaimResult extends BuiltTransaction {
   cooperativeFailure?: string;
 }
 
-async function lockupHexOf(record: ReverseRecord, options: ClaimOptions): Promise<string> {
+/**
+ * A swap output we claim with the preimage — a reverse swap's lockup, or the service's lockup of a chain swap — and
+ * how the service takes part: where it tells the lockup, how it co-signs our key-path claim, and how it learns the
+ * preimage after a script-path claim.
+ */
+export interface Claimable {
+  id: string;
+  owner: SwapOwner;
+  preimage: string;
+  lockupAddress: string;
+  /** The least the lockup must hold: claiming reveals the preimage, which pays the service. */
+  agreedAmount: number;
+  lockupTxid?: string;
+  serviceLockupHex(): Promise<string>;
+  cosign(toSign: { pubNonce: string; transaction: string; index: number }): Promise<PartialSignature | Record<string, never>>;
+  announcePreimage(): Promise<unknown>;
+}
+
+async function lockupHexOf(claimable: Claimable, options: ClaimOptions): Promise<string> {
   if (options.lockupHex !== undefined) return options.lockupHex;
-  if (record.lockup?.txid !== undefined) return options.chain.transactionHex(record.lockup.txid);
-  if (options.api === undefined) throw new Error(`the lockup transaction of swap ${record.id} is unknown`);
-  return (await options.api.reverseTransaction(record.id)).hex;
+  if (claimable.lockupTxid !== undefined) return options.chain.transactionHex(claimable.lockupTxid);
+  if (options.api === undefined) throw new Error(`the lockup transaction of swap ${claimable.id} is unknown`);
+  return claimable.serviceLockupHex();
 }
 
 /** Why the service did not sign, when that is the kind of failure the script path gets around. */
@@ -62,16 +81,16 @@ export function cooperationFailure(error: unknown): string {
   return error instanceof ServiceError ? (error.reason ?? error.message) : error.message;
 }
 
-export async function claimReverse(record: ReverseRecord, options: ClaimOptions): Promise<ClaimResult> {
-  const owner = ownerOf(record);
+/** Claims the output: through the key path with the service's signature, else through the claim leaf with the preimage. */
+export async function claimLockup(claimable: Claimable, options: ClaimOptions): Promise<ClaimResult> {
+  const { owner } = claimable;
   const { chain } = owner;
   const destination = destinationOf(chain, options.destination, options.network);
-  const preimage = fromHex(record.preimage, 'preimage', 32);
-  const lockup = await chain.findLockup(await lockupHexOf(record, options), owner.outputScript, options.network, owner.blindingKey);
-  // Claiming reveals the preimage, which pays the service the whole invoice: never for less than agreed.
-  if (lockup === undefined) throw new VerificationError(`the service's lockup does not pay the swap address ${record.lockupAddress}`);
-  if (lockup.value < BigInt(record.onchainAmount)) {
-    throw new VerificationError(`the service locked ${lockup.value} sat, not the ${record.onchainAmount} agreed: not claiming`);
+  const preimage = fromHex(claimable.preimage, 'preimage', 32);
+  const lockup = await chain.findLockup(await lockupHexOf(claimable, options), owner.outputScript, options.network, owner.blindingKey);
+  if (lockup === undefined) throw new VerificationError(`the service's lockup does not pay the swap address ${claimable.lockupAddress}`);
+  if (lockup.value < BigInt(claimable.agreedAmount)) {
+    throw new VerificationError(`the service locked ${lockup.value} sat, not the ${claimable.agreedAmount} agreed: not claiming`);
   }
   const spend = {
     lockup,
@@ -82,12 +101,9 @@ export async function claimReverse(record: ReverseRecord, options: ClaimOptions)
 
   let cooperativeFailure: string | undefined;
   if (options.api !== undefined && options.cooperative !== false) {
-    const { api } = options;
     const draft = chain.keyPathDraft(spend);
     try {
-      const signature = await signTogether(owner, draft.sighash, (pubNonce) =>
-        api.reverseClaim(record.id, { preimage: record.preimage, pubNonce, transaction: draft.unsignedHex, index: 0 }),
-      );
+      const signature = await signTogether(owner, draft.sighash, (pubNonce) => claimable.cosign({ pubNonce, transaction: draft.unsignedHex, index: 0 }));
       const built = draft.finish(signature);
       await options.chain.broadcast(built.hex);
       return { ...built, path: 'key', destination: options.destination };
@@ -98,9 +114,31 @@ export async function claimReverse(record: ReverseRecord, options: ClaimOptions)
 
   const built = chain.scriptPathClaim({ ...spend, tree: owner.tree, internalKey: owner.internalKey, privateKey: owner.privateKey, preimage });
   await options.chain.broadcast(built.hex);
-  // The preimage is on chain now; handing it over too lets the service settle without waiting for a block.
-  if (options.api !== undefined) await options.api.reverseClaim(record.id, { preimage: record.preimage }).catch(() => undefined);
+  // The preimage is on chain now; handing it over too lets the service finish without waiting for a block.
+  if (options.api !== undefined) await claimable.announcePreimage().catch(() => undefined);
   return { ...built, path: 'script', destination: options.destination, cooperativeFailure };
+}
+
+export function claimReverse(record: ReverseRecord, options: ClaimOptions): Promise<ClaimResult> {
+  const { api } = options;
+  const service = () => {
+    if (api === undefined) throw new Error('no service to ask');
+    return api;
+  };
+  return claimLockup(
+    {
+      id: record.id,
+      owner: ownerOf(record),
+      preimage: record.preimage,
+      lockupAddress: record.lockupAddress,
+      agreedAmount: record.onchainAmount,
+      lockupTxid: record.lockup?.txid,
+      serviceLockupHex: async () => (await service().reverseTransaction(record.id)).hex,
+      cosign: (toSign) => service().reverseClaim(record.id, { preimage: record.preimage, ...toSign }),
+      announcePreimage: () => service().reverseClaim(record.id, { preimage: record.preimage }),
+    },
+    options,
+  );
 }
 
 /**

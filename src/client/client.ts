@@ -1,19 +1,22 @@
 // The SDK's front door: create swaps against any service of this interface, check every answer before a
 // coin moves, keep what is needed to finish or undo each swap in the client store, and claim or refund — on
-// Bitcoin (BTC) or Liquid (L-BTC), whichever chain each swap's currency names.
+// Bitcoin (BTC) or Liquid (L-BTC), whichever chain each swap's currency names; chain swaps between the two.
 import { ServiceApi } from './api.ts';
 import { ServiceChain, type ChainSource } from './chain.ts';
-import { claimReverse, cosignSubmarineClaim, type ClaimResult } from './claim.ts';
-import { VerificationError } from './errors.ts';
+import { agreedServerAmount, claimChain } from './chain-claim.ts';
+import { claimReverse, cosignSubmarineClaim, ownerOf, type ClaimResult } from './claim.ts';
+import { createChainSwap, type ChainSwapRequest } from './create-chain.ts';
+import { ServiceError, VerificationError } from './errors.ts';
 import { newKeyPair, newPreimage, toHex } from './keys.ts';
 import type { NetworkName } from './network.ts';
-import type { ReverseRecord, SubmarineRecord, SwapRecord } from './records.ts';
+import type { ChainRecord, RefundableRecord, ReverseRecord, SubmarineRecord, SwapRecord } from './records.ts';
 import { refundFileOf, writeRefundFiles, type RefundFile } from './refund-file.ts';
 import { refundSwap, refundableFromFile, refundableFromRecord, type RefundResult } from './refund.ts';
 import { StatusStream, type StatusStreamOptions } from './status-stream.ts';
 import type { ClientStore } from './store.ts';
 import { serializeTree } from './taproot.ts';
 import type { StatusUpdate } from './types.ts';
+import { chainMinimalServerAmount, chainPricingOf } from './verify-chain.ts';
 import { verifyReverse, verifySubmarine, type TimeoutPolicy } from './verify.ts';
 
 export interface SwapClientOptions {
@@ -43,7 +46,7 @@ export class SwapClient {
   readonly network: NetworkName;
   readonly store?: ClientStore;
   readonly currency: string;
-  private readonly timeoutPolicy?: TimeoutPolicy;
+  readonly timeoutPolicy?: TimeoutPolicy;
   private readonly sources: readonly ChainSource[];
 
   constructor(options: SwapClientOptions) {
@@ -181,6 +184,14 @@ export class SwapClient {
     return record;
   }
 
+  /**
+   * A chain swap: we lock on `from`, the service locks on `to`, we claim its lockup with our preimage. Both outputs
+   * are checked (trees, addresses, amounts, timeouts) and the swap stored, with refund files for our lockup, first.
+   */
+  createChain(request: ChainSwapRequest): Promise<ChainRecord> {
+    return createChainSwap(this, request);
+  }
+
   async status(id: string): Promise<StatusUpdate> {
     return { ...(await this.api.swapStatus(id)), id };
   }
@@ -208,10 +219,64 @@ export class SwapClient {
     return claimed;
   }
 
-  /** Refunds a submarine swap's lockup (key path, else script path after the timeout); stores the refund. */
-  async refund(record: SubmarineRecord, options: SpendOptions & { lockupTxid?: string }): Promise<RefundResult> {
-    const refunded = await refundSwap(refundableFromRecord(record), { ...options, network: this.network, chain: this.chainOf(record.currency), api: this.api });
+  /** What we locked for a chain swap, read from our lockup on our chain source (the service's word is not enough). */
+  async lockedAmount(record: ChainRecord): Promise<number> {
+    if (record.lockup === undefined) {
+      // A refused lockup's status does not carry it: the service names it, our chain source tells what it holds.
+      const txid = (await this.api.chainTransactions(record.id)).userLock?.transaction.id;
+      if (txid === undefined) throw new Error(`swap ${record.id}: our lockup is not known yet`);
+      record.lockup = { txid };
+      this.save(record);
+    }
+    const owner = ownerOf(record);
+    const hex = await this.chainOf(record.currency).transactionHex(record.lockup.txid);
+    const lockup = await owner.chain.findLockup(hex, owner.outputScript, this.network, owner.blindingKey);
+    if (lockup === undefined) throw new VerificationError(`transaction ${record.lockup.txid} does not pay our lockup address ${record.lockupAddress}`);
+    return Number(lockup.value);
+  }
+
+  /**
+   * Claims the service's lockup of a chain swap (key path with its signature, which also hands it ours for its claim
+   * of our lockup; else script path). It must hold what was agreed; in a zero-amount swap, what the pair's rate and
+   * fees give for what we locked.
+   */
+  async claimChain(record: ChainRecord, options: SpendOptions & { lockupHex?: string }): Promise<ClaimResult> {
+    const agreed = agreedServerAmount(record) || Math.max(1, chainMinimalServerAmount(await this.lockedAmount(record), record.pair));
+    const claimed = await claimChain(record, agreed, { ...options, network: this.network, chain: this.chainOf(record.claimSide.currency), api: this.api });
     record.destination = options.destination;
+    record.claim = { txid: claimed.txid, path: claimed.path, address: options.destination, amount: Number(claimed.amount), fee: Number(claimed.fee) };
+    this.save(record);
+    return claimed;
+  }
+
+  /**
+   * The service's quote for a chain swap whose lockup it refused for its amount, accepted if it pays at least what
+   * the pair's current rate and fees give for what we locked; undefined when there is none (then refund instead).
+   */
+  async acceptQuote(record: ChainRecord): Promise<number | undefined> {
+    let quote: number;
+    try {
+      quote = (await this.api.chainQuote(record.id)).amount;
+    } catch (error) {
+      if (error instanceof ServiceError && error.status < 500) return undefined;
+      throw error;
+    }
+    const pair = (await this.api.chainPairs())[record.currency]?.[record.claimSide.currency];
+    if (pair === undefined) throw new VerificationError(`the service no longer offers ${record.currency} → ${record.claimSide.currency}`);
+    const locked = await this.lockedAmount(record);
+    const minimal = chainMinimalServerAmount(locked, chainPricingOf(pair));
+    if (!Number.isSafeInteger(quote) || quote < minimal) throw new VerificationError(`the service quotes ${quote} sat for our ${locked}: less than its rate and fees give (${minimal})`);
+    await this.api.acceptChainQuote(record.id, quote);
+    record.quote = { amount: quote, acceptedAt: new Date().toISOString() };
+    this.save(record);
+    return quote;
+  }
+
+  /** Refunds our lockup of a submarine or chain swap (key path, else script path after the timeout); stores the refund. */
+  async refund(record: RefundableRecord, options: SpendOptions & { lockupTxid?: string }): Promise<RefundResult> {
+    const refunded = await refundSwap(refundableFromRecord(record), { ...options, network: this.network, chain: this.chainOf(record.currency), api: this.api });
+    // A chain swap's destination is where its claim pays, on the other chain.
+    if (record.type === 'submarine') record.destination = options.destination;
     record.refund = { txid: refunded.txid, path: refunded.path, address: options.destination, amount: Number(refunded.amount), fee: Number(refunded.fee) };
     this.save(record);
     return refunded;

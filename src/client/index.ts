@@ -18,7 +18,10 @@ export {
   type RefundFile,
 } from './refund-file.ts';
 export { refundSwap, refundableFromFile, refundableFromRecord, type Refundable, type RefundOptions, type RefundResult } from './refund.ts';
-export { claimReverse, cosignSubmarineClaim, ownerOf, type ClaimOptions, type ClaimResult, type SwapOwner } from './claim.ts';
+export { claimLockup, claimReverse, cosignSubmarineClaim, ownerOf, type Claimable, type ClaimOptions, type ClaimResult, type SwapOwner } from './claim.ts';
+export { claimChain, agreedServerAmount } from './chain-claim.ts';
+export { createChainSwap, type ChainSwapRequest } from './create-chain.ts';
+export { verifyChain, chainMinimalServerAmount, chainPricingOf, type ChainCheck, type ChainPricing, type CheckedChain } from './verify-chain.ts';
 export {
   verifySubmarine,
   verifyReverse,
@@ -34,6 +37,16 @@ export { newKeyPair, newPreimage, keyPairOf, type KeyPair } from './keys.ts';
 export { addressOfScript, scriptOfAddress, NETWORK_NAMES, type NetworkName } from './network.ts';
 export { submarineTree, reverseTree, serializeTree, deserializeTree, type SwapTree } from './taproot.ts';
 export { findOutput, keyPathDraft, scriptPathClaim, scriptPathRefund, SEQUENCE, type BuiltTransaction, type SwapOutput } from '../chains/bitcoin/spends.ts';
-export { noteStatus, type SwapRecord, type SubmarineRecord, type ReverseRecord, type SpendRecord, type SpendPath } from './records.ts';
+export {
+  noteStatus,
+  type SwapRecord,
+  type SubmarineRecord,
+  type ReverseRecord,
+  type ChainRecord,
+  type RefundableRecord,
+  type SwapOutputRecord,
+  type SpendRecord,
+  type SpendPath,
+} from './records.ts';
 export { FINAL_STATUSES, type StatusUpdate, type SwapType, type SerializedSwapTree } from './types.ts';
 export { qrPng, readQrPng, encodeQr, decodeQrGrid, readPng, writePng } from './qr/index.ts';

@@ -1,5 +1,7 @@
 // What the client keeps about each swap: everything needed to finish it, claim it or refund it without the
-// service's help (keys, preimage, tree, timeout), plus what it has seen and done.
+// service's help (keys, preimage, tree, timeout), plus what it has seen and done. A chain swap has two outputs: the
+// record's own fields are the user's lockup (refunded like a submarine swap's), `claimSide` is Ferry's (claimed like
+// a reverse swap's).
 import type { NetworkName } from './network.ts';
 import type { SerializedSwapTree, SwapType } from './types.ts';
 
@@ -73,7 +75,41 @@ export interface ReverseRecord extends SwapRecordBase {
   claim?: SpendRecord;
 }
 
-export type SwapRecord = SubmarineRecord | ReverseRecord;
+/** One swap output as the client knows it: its chain, our key and the service's, its tree, timeout and address. */
+export interface SwapOutputRecord {
+  currency: string;
+  privateKey: string;
+  publicKey: string;
+  servicePublicKey: string;
+  swapTree: SerializedSwapTree;
+  timeoutBlockHeight: number;
+  lockupAddress: string;
+  blindingKey?: string;
+}
+
+export interface ChainRecord extends SwapRecordBase {
+  type: 'chain';
+  /** Ferry's lockup on the `to` chain, which we claim with the preimage; `currency` is the `from` chain. */
+  claimSide: SwapOutputRecord & { lockup?: { txid: string } };
+  preimage: string;
+  /** What we lock, sat; 0 in a zero-amount swap, whose amounts are fixed when the service sees our lockup. */
+  userLockAmount: number;
+  /** What the service locks for it, sat; 0 in a zero-amount swap. An accepted quote replaces it. */
+  serverLockAmount: number;
+  bip21?: string;
+  /** The pair as advertised at creation: what the service locks is checked against its rate and fees. */
+  pair: { rate: number; percentage: number; serverMinerFee: number };
+  /** A new amount the service quoted for what we locked, and we accepted. */
+  quote?: { amount: number; acceptedAt: string };
+  claim?: SpendRecord;
+  refund?: SpendRecord;
+  refundFiles?: { json: string; png: string };
+}
+
+export type SwapRecord = SubmarineRecord | ReverseRecord | ChainRecord;
+
+/** Records of swaps with a lockup of ours, which a refund can take back. */
+export type RefundableRecord = SubmarineRecord | ChainRecord;
 
 /** Notes a status in the record; returns false when it is the one already known. */
 export function noteStatus(record: SwapRecord, status: string, at = new Date()): boolean {

@@ -10,11 +10,13 @@ import { qrPng, readQrPng } from './qr/index.ts';
 import { SWAP_CURRENCIES, swapChain } from './chains/index.ts';
 import { fromHex, publicKeyFromHex } from './keys.ts';
 import { writePrivateFile } from './store.ts';
-import type { SubmarineRecord } from './records.ts';
+import type { RefundableRecord } from './records.ts';
 import type { SerializedSwapTree } from './types.ts';
 
 export interface RefundFile {
   id: string;
+  /** Chain swaps' files say so: their cooperative refund is asked at /v2/swap/chain. Default: submarine. */
+  type?: 'submarine' | 'chain';
   currency: string;
   privateKey: string;
   timeoutBlockHeight: number;
@@ -30,9 +32,10 @@ export interface RefundFile {
 
 export class RefundFileError extends Error {}
 
-export function refundFileOf(record: SubmarineRecord): RefundFile {
+export function refundFileOf(record: RefundableRecord): RefundFile {
   return {
     id: record.id,
+    ...(record.type === 'chain' && { type: 'chain' as const }),
     currency: record.currency,
     swapTree: record.swapTree,
     privateKey: record.privateKey,
@@ -65,6 +68,10 @@ export function parseRefundFile(value: unknown): RefundFile {
       throw new RefundFileError('timeoutBlockHeight is not a positive integer');
     }
     const file: RefundFile = { id: raw.id, currency, privateKey: (raw.privateKey as string).toLowerCase(), timeoutBlockHeight: raw.timeoutBlockHeight as number };
+    if (raw.type !== undefined) {
+      if (raw.type !== 'submarine' && raw.type !== 'chain') throw new RefundFileError(`type is ${JSON.stringify(raw.type)}: only submarine and chain swaps are refunded`);
+      file.type = raw.type;
+    }
     if (raw.swapTree !== undefined) {
       const tree = raw.swapTree as Record<string, unknown>;
       if (typeof tree !== 'object' || tree === null) throw new RefundFileError('swapTree is not an object');

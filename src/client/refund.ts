@@ -1,4 +1,4 @@
-// Getting coins back from a failed submarine swap: cooperatively through the key path (the service signs,
+// Getting coins back from a failed submarine swap, or from our lockup of a failed chain swap: cooperatively through the key path (the service signs,
 // no waiting), or alone through the refund leaf once the timeout block is reached (nLockTime = timeout,
 // non-final sequence). Works from the client store's record or from a refund file, with or without the
 // service: the lockup is found from a known txid, or by asking the service. The swap's SwapChain finds (and on
@@ -11,7 +11,7 @@ import { RefundTooEarlyError, VerificationError } from './errors.ts';
 import { fromHex, keyPairOf, toHex } from './keys.ts';
 import { signTogether } from './musig.ts';
 import type { NetworkName } from './network.ts';
-import type { SpendPath, SubmarineRecord } from './records.ts';
+import type { RefundableRecord, SpendPath } from './records.ts';
 import type { RefundFile } from './refund-file.ts';
 import {
   findOutput,
@@ -24,6 +24,8 @@ import {
 /** Everything a refund needs, whichever way the swap is known. */
 export interface Refundable {
   id: string;
+  /** Which endpoints the service answers for the swap: /v2/swap/submarine/… or /v2/swap/chain/…. */
+  type: 'submarine' | 'chain';
   currency: string;
   privateKey: Uint8Array;
   publicKey: Uint8Array;
@@ -34,15 +36,15 @@ export interface Refundable {
   lockupTxid?: string;
 }
 
-export function refundableFromRecord(record: SubmarineRecord): Refundable {
+export function refundableFromRecord(record: RefundableRecord): Refundable {
   const owner = ownerOf(record);
   const { privateKey, publicKey } = owner;
-  return { id: record.id, currency: record.currency, privateKey, publicKey, timeoutBlockHeight: record.timeoutBlockHeight, taproot: owner, lockupTxid: record.lockup?.txid };
+  return { id: record.id, type: record.type, currency: record.currency, privateKey, publicKey, timeoutBlockHeight: record.timeoutBlockHeight, taproot: owner, lockupTxid: record.lockup?.txid };
 }
 
 export function refundableFromFile(file: RefundFile): Refundable {
   const key = keyPairOf(fromHex(file.privateKey, 'privateKey', 32));
-  const base = { id: file.id, currency: file.currency, ...key, timeoutBlockHeight: file.timeoutBlockHeight };
+  const base = { id: file.id, type: file.type ?? 'submarine', currency: file.currency, ...key, timeoutBlockHeight: file.timeoutBlockHeight };
   if (file.swapTree !== undefined) {
     const owner = ownerOf({ ...file, swapTree: file.swapTree, servicePublicKey: file.serverPublicKey ?? file.claimPublicKey });
     // The refund leaf must name the file's key, or the file cannot refund anything.
@@ -97,6 +99,14 @@ async function locate(refundable: Refundable, txHex: string, network: NetworkNam
   return undefined;
 }
 
+/** Our lockup as the service tells it. */
+async function serviceLockupHex(refundable: Refundable, api: ServiceApi): Promise<string> {
+  if (refundable.type === 'submarine') return (await api.submarineTransaction(refundable.id)).hex;
+  const user = (await api.chainTransactions(refundable.id)).userLock;
+  if (user === undefined) throw new Error('the service has seen no lockup');
+  return user.transaction.hex;
+}
+
 async function findLockup(refundable: Refundable, options: RefundOptions): Promise<LocatedLockup> {
   const txid = options.lockupTxid ?? refundable.lockupTxid;
   if (txid !== undefined) {
@@ -107,7 +117,7 @@ async function findLockup(refundable: Refundable, options: RefundOptions): Promi
   if (options.api === undefined) throw new Error(`the lockup transaction of swap ${refundable.id} is unknown: give its txid`);
   let hex: string;
   try {
-    hex = (await options.api.submarineTransaction(refundable.id)).hex;
+    hex = await serviceLockupHex(refundable, options.api);
   } catch (error) {
     throw new Error(`the lockup transaction of swap ${refundable.id} is unknown and the service cannot tell it (${(error as Error).message}): give its txid`);
   }
@@ -134,7 +144,7 @@ export async function refundSwap(refundable: Refundable, options: RefundOptions)
     const draft = chain.keyPathDraft(spend);
     try {
       const signature = await signTogether(taproot, draft.sighash, (pubNonce) =>
-        api.submarineRefund(refundable.id, { pubNonce, transaction: draft.unsignedHex, index: 0 }),
+        (refundable.type === 'chain' ? api.chainRefund : api.submarineRefund)(refundable.id, { pubNonce, transaction: draft.unsignedHex, index: 0 }),
       );
       const built = draft.finish(signature);
       await options.chain.broadcast(built.hex);

@@ -22,15 +22,15 @@ export interface TimeoutPolicy {
 export const DEFAULT_TIMEOUT_POLICY: TimeoutPolicy = { minBlocks: 12, maxBlocks: 4320 };
 
 /** Rounding other implementations may do differently: tolerated, in sat. */
-const ROUNDING_SLACK = 1;
+export const ROUNDING_SLACK = 1;
 
-const SWAP_ID = /^[A-Za-z0-9]{1,64}$/;
+export const SWAP_ID = /^[A-Za-z0-9]{1,64}$/;
 
-function check(condition: unknown, message: string): asserts condition {
+export function check(condition: unknown, message: string): asserts condition {
   if (!condition) throw new VerificationError(message);
 }
 
-function guard<T>(what: () => T): T {
+export function guard<T>(what: () => T): T {
   try {
     return what();
   } catch (error) {
@@ -39,7 +39,7 @@ function guard<T>(what: () => T): T {
   }
 }
 
-function checkTimeout(timeout: unknown, height: number, policy: TimeoutPolicy): number {
+export function checkTimeout(timeout: unknown, height: number, policy: TimeoutPolicy): number {
   check(Number.isSafeInteger(timeout), `timeoutBlockHeight is not an integer: ${JSON.stringify(timeout)}`);
   const blocks = (timeout as number) - height;
   check(blocks >= policy.minBlocks, `timeoutBlockHeight ${timeout} is only ${blocks} block(s) after the tip ${height} (at least ${policy.minBlocks} wanted)`);
@@ -53,7 +53,7 @@ function checkInvoiceNetwork(invoice: Bolt11Invoice, network: NetworkName): void
 
 const ppm = (percent: number) => BigInt(Math.round(percent * 10_000));
 const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b;
-const percentOf = (amount: number, percent: number) => Number(ceilDiv(BigInt(amount) * ppm(percent), 1_000_000n));
+export const percentOf = (amount: number, percent: number) => Number(ceilDiv(BigInt(amount) * ppm(percent), 1_000_000n));
 
 /** The most a submarine lockup may cost for an invoice, by the pair's advertised rate and fees. */
 export function submarineMaximalLockup(invoiceAmount: number, pair: SubmarinePair): number {
@@ -67,7 +67,7 @@ export function reverseMinimalOnchain(invoiceAmount: number, pair: ReversePair):
   return converted - percentOf(converted, pair.fees.percentage) - pair.fees.minerFees.lockup - ROUNDING_SLACK;
 }
 
-interface Checked {
+export interface Checked {
   id: string;
   currency: string;
   servicePublicKey: Uint8Array;
@@ -90,7 +90,7 @@ function checkBlindingKey(chain: SwapChain, value: unknown): KeyPair | undefined
  * The tree the terms give on the swap's chain, its output (MuSig2 of [service, client] tweaked that chain's way)
  * and its address, blinded on Liquid to the public key of the answer's blindingKey; checked against the answer.
  */
-function checkOutput(chain: SwapChain, terms: SwapOutputTerms, answer: Record<string, unknown>, addressField: string, network: NetworkName, what: string) {
+export function checkOutput(chain: SwapChain, terms: SwapOutputTerms, answer: Record<string, unknown>, addressField: string, network: NetworkName, what: string) {
   const blinding = checkBlindingKey(chain, answer.blindingKey);
   const built = guard(() => chain.swapOutput(terms, network, blinding?.publicKey));
   check(sameTree(answer.swapTree, built.tree, chain.parseTree), `the swap tree is not the one for ${what}, both keys and the timeout on ${chain.currency}`);
@@ -117,7 +117,7 @@ function checkOutput(chain: SwapChain, terms: SwapOutputTerms, answer: Record<st
 }
 
 /** A BIP21-style URI must pay the lockup address the amount asked, in the chain's asset. */
-function checkPaymentUri(chain: SwapChain, bip21: unknown, address: string, amount: number, network: NetworkName): void {
+export function checkPaymentUri(chain: SwapChain, bip21: unknown, address: string, amount: number, network: NetworkName): void {
   check(typeof bip21 === 'string', 'bip21 is not a string');
   const uri = guard(() => new URL(bip21));
   const { scheme, assetId } = chain.paymentUri(network);

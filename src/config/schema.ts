@@ -171,6 +171,7 @@ export const environment: Record<string, string> = {
   FERRY_LIQUID_RPC_USER: 'liquid.rpcUser',
   FERRY_LIQUID_RPC_PASSWORD: 'liquid.rpcPassword',
   FERRY_LIQUID_WALLET: 'liquid.wallet',
+  FERRY_SWAP_CLAIM_DELAY_MS: 'swap.claimDelayMs',
   FERRY_REFERRAL_ID: 'referral.id',
   FERRY_REFERRAL_API_KEY: 'referral.apiKey',
   FERRY_REFERRAL_API_SECRET: 'referral.apiSecret',

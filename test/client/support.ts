@@ -128,15 +128,26 @@ export async function startCliService(prefix: string): Promise<{ service: Servic
 }
 
 /** Follows a swap to its end with a fresh status stream; returns the result and every event. */
-export async function followToEnd(client: SwapClient, record: SwapRecord, options: { destination: string; cooperative?: boolean }) {
+export async function followToEnd(
+  client: SwapClient,
+  record: SwapRecord,
+  options: { destination: string | Record<string, string>; cooperative?: boolean; acceptQuote?: boolean; retryMs?: number; onEvent?: (event: FollowEvent) => void },
+) {
   const stream = client.statusStream({ pollIntervalMs: 200 });
   const events: FollowEvent[] = [];
+  const { destination } = options;
   try {
     const result = await followSwap(client, record, {
       stream,
-      destination: async () => options.destination,
+      // A chain swap pays on two chains: its claim on one, its refund on the other.
+      destination: async (currency) => (typeof destination === 'string' ? destination : destination[currency]),
       cooperative: options.cooperative,
-      onEvent: (event) => events.push(event),
+      acceptQuote: options.acceptQuote,
+      retryMs: options.retryMs,
+      onEvent: (event) => {
+        events.push(event);
+        options.onEvent?.(event);
+      },
     });
     return { result, events };
   } finally {
