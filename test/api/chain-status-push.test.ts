@@ -37,7 +37,7 @@ test('a BTC → L-BTC chain swap pushes swap.created → transaction.mempool/con
     await socket.waitFor(swap.id, 'transaction.server.confirmed');
 
     // The client claims Ferry's lockup through the claim leaf; Ferry reads the preimage off it and claims in turn.
-    const claim = await scriptPathClaimOf(world, swap, serverLockup);
+    const claim = await scriptPathClaimOf(world, swap, serverLockup.txid);
     await world.elements.sendRawTransaction(claim.hex);
     await socket.waitFor(swap.id, 'transaction.claimed');
     await stream.until(/transaction\.claimed/, 10_000);

@@ -17,6 +17,7 @@ import { findOutput, keyPathDraft, scriptPathRefund } from '../../src/chains/bit
 import type { CoreRpcClient } from '../../src/chains/core-rpc.ts';
 import { deserializeLiquidTree, liquidSwapOutputKey } from '../../src/chains/liquid/htlc.ts';
 import { decodeAddress } from '../../src/chains/liquid/network.ts';
+import { initLiquid } from '../../src/chains/liquid/zkp.ts';
 import { scriptPathClaim } from '../../src/chains/liquid/spends.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import type { ChainSwapData } from '../../src/engine/data.ts';
@@ -26,15 +27,20 @@ import { ephemeralPorts } from '../helpers/ports.ts';
 import { DevnetChain } from '../swaps/scenarios/support/chain.ts';
 import { LiquidChain } from '../swaps/scenarios/support/liquid-chain.ts';
 
-export interface ChainWorld {
-  ferry: Ferry;
-  /** Each chain as a test observes it: mining to no wallet, balances, fees, which transactions spent what. */
-  btc: DevnetChain;
-  lbtc: LiquidChain;
+/** What the client's side needs: Ferry's API and the user's wallets on both chains. */
+export interface ClientSide {
+  apiUrl: string;
   bitcoin: CoreRpcClient;
   bitcoinUser: CoreRpcClient;
   elements: CoreRpcClient;
   elementsUser: CoreRpcClient;
+}
+
+export interface ChainWorld extends ClientSide {
+  ferry: Ferry;
+  /** Each chain as a test observes it: mining to no wallet, balances, fees, which transactions spent what. */
+  btc: DevnetChain;
+  lbtc: LiquidChain;
   close(): Promise<void>;
 }
 
@@ -49,6 +55,7 @@ export async function startChainWorld(name: string): Promise<ChainWorld> {
   const info = ferry.devnet!.info;
   const [btc, lbtc] = [new DevnetChain(info), new LiquidChain(info)];
   return {
+    apiUrl: ferry.apiUrl,
     ferry,
     btc,
     lbtc,
@@ -65,8 +72,8 @@ export async function startChainWorld(name: string): Promise<ChainWorld> {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function api(world: ChainWorld, method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const response = await fetch(world.ferry.apiUrl + path, {
+export async function api(client: ClientSide, method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: any }> {
+  const response = await fetch(client.apiUrl + path, {
     method,
     headers: { 'content-type': 'application/json' },
     ...(body !== undefined && { body: JSON.stringify(body) }),
@@ -98,11 +105,11 @@ export interface ClientSwap {
   lockupDetails: { swapTree: any; lockupAddress: string; serverPublicKey: string; timeoutBlockHeight: number; amount: number };
 }
 
-export async function createBtcToLbtc(world: ChainWorld, userLockAmount: number): Promise<ClientSwap> {
+export async function createBtcToLbtc(client: ClientSide, userLockAmount: number): Promise<ClientSwap> {
   const claimKey = secp256k1.utils.randomSecretKey();
   const refundKey = secp256k1.utils.randomSecretKey();
   const preimage = randomBytes(32);
-  const created = await api(world, 'POST', '/v2/swap/chain', {
+  const created = await api(client, 'POST', '/v2/swap/chain', {
     from: 'BTC',
     to: 'L-BTC',
     preimageHash: Buffer.from(sha256(preimage)).toString('hex'),
@@ -115,9 +122,9 @@ export async function createBtcToLbtc(world: ChainWorld, userLockAmount: number)
 }
 
 /** The client pays its BTC lockup (unconfirmed); the lockup's outpoint. */
-export async function lockBtc(world: ChainWorld, swap: ClientSwap, amount = swap.lockupDetails.amount): Promise<{ txid: string; vout: number }> {
-  const txid = await world.bitcoinUser.sendToAddress(swap.lockupDetails.lockupAddress, amount / 1e8);
-  const output = findOutput(await world.bitcoin.getRawTransactionHex(txid), scriptOf('regtest', swap.lockupDetails.lockupAddress))!;
+export async function lockBtc(client: ClientSide, swap: ClientSwap, amount = swap.lockupDetails.amount): Promise<{ txid: string; vout: number }> {
+  const txid = await client.bitcoinUser.sendToAddress(swap.lockupDetails.lockupAddress, amount / 1e8);
+  const output = findOutput(await client.bitcoin.getRawTransactionHex(txid), scriptOf('regtest', swap.lockupDetails.lockupAddress))!;
   return { txid, vout: output.vout };
 }
 
@@ -128,13 +135,13 @@ export const anyNonce = () => Buffer.concat([secp256k1.getPublicKey(randomBytes(
  * The client's cooperative refund of its BTC lockup to a fresh address of the user wallet: Ferry's answer to POST
  * .../refund, and when it signed, the finished transaction (not broadcast).
  */
-export async function cooperativeRefund(world: ChainWorld, swap: ClientSwap, lockupTxid: string) {
+export async function cooperativeRefund(client: ClientSide, swap: ClientSwap, lockupTxid: string) {
   const serverPublicKey = Buffer.from(swap.lockupDetails.serverPublicKey, 'hex');
   const tree = deserializeTree(swap.lockupDetails.swapTree);
-  const output = findOutput(await world.bitcoin.getRawTransactionHex(lockupTxid), scriptOf('regtest', swap.lockupDetails.lockupAddress))!;
-  const draft = keyPathDraft({ output, destination: scriptOf('regtest', await world.bitcoinUser.getNewAddress()), feeRate: 2 });
+  const output = findOutput(await client.bitcoin.getRawTransactionHex(lockupTxid), scriptOf('regtest', swap.lockupDetails.lockupAddress))!;
+  const draft = keyPathDraft({ output, destination: scriptOf('regtest', await client.bitcoinUser.getNewAddress()), feeRate: 2 });
   const ours = bitcoinSwapMusig(swap.refundKey, [serverPublicKey, secp256k1.getPublicKey(swap.refundKey, true)], tree).message(draft.sighash).generateNonce();
-  const answer = await api(world, 'POST', `/v2/swap/chain/${swap.id}/refund`, {
+  const answer = await api(client, 'POST', `/v2/swap/chain/${swap.id}/refund`, {
     pubNonce: Buffer.from(ours.publicNonce).toString('hex'),
     transaction: draft.unsignedHex,
     index: 0,
@@ -150,39 +157,37 @@ export async function cooperativeRefund(world: ChainWorld, swap: ClientSwap, loc
 }
 
 /** The client's refund of its BTC lockup through the refund leaf, alone: nLockTime = the lockup's timeout. */
-export async function scriptPathRefundOf(world: ChainWorld, swap: ClientSwap, lockupTxid: string) {
+export async function scriptPathRefundOf(client: ClientSide, swap: ClientSwap, lockupTxid: string) {
   const tree = deserializeTree(swap.lockupDetails.swapTree);
   const refundPublicKey = secp256k1.getPublicKey(swap.refundKey, true);
   const { internalKey } = swapOutputKey(Buffer.from(swap.lockupDetails.serverPublicKey, 'hex'), refundPublicKey, tree);
-  const output = findOutput(await world.bitcoin.getRawTransactionHex(lockupTxid), scriptOf('regtest', swap.lockupDetails.lockupAddress))!;
+  const output = findOutput(await client.bitcoin.getRawTransactionHex(lockupTxid), scriptOf('regtest', swap.lockupDetails.lockupAddress))!;
   return scriptPathRefund({
     output,
     tree,
     internalKey,
     privateKey: swap.refundKey,
-    destination: scriptOf('regtest', await world.bitcoinUser.getNewAddress()),
+    destination: scriptOf('regtest', await client.bitcoinUser.getNewAddress()),
     feeRate: 2,
     timeoutBlockHeight: swap.lockupDetails.timeoutBlockHeight,
   });
 }
 
 /** The client's claim of Ferry's L-BTC lockup through the claim leaf, revealing the preimage (not broadcast). */
-export async function scriptPathClaimOf(world: ChainWorld, swap: ClientSwap, serverLockup: { txid: string; vout: number }) {
-  const lockupTx = Transaction.fromHex(await world.elements.getRawTransactionHex(serverLockup.txid));
+export async function scriptPathClaimOf(client: ClientSide, swap: ClientSwap, serverLockupTxid: string) {
+  await initLiquid(); // unblinding needs secp256k1-zkp, loaded already when Ferry runs in this process
+  const lockupTx = Transaction.fromHex(await client.elements.getRawTransactionHex(serverLockupTxid));
   const tree = deserializeLiquidTree(swap.claimDetails.swapTree);
-  const { internalKey } = liquidSwapOutputKey(Buffer.from(swap.claimDetails.serverPublicKey, 'hex'), secp256k1.getPublicKey(swap.claimKey, true), tree);
+  const key = liquidSwapOutputKey(Buffer.from(swap.claimDetails.serverPublicKey, 'hex'), secp256k1.getPublicKey(swap.claimKey, true), tree);
+  const vout = lockupTx.outs.findIndex((out) => Buffer.from(out.script).equals(Buffer.from(key.outputScript)));
+  assert.ok(vout >= 0, 'the transaction pays the lockup');
   return scriptPathClaim({
-    lockup: {
-      txid: serverLockup.txid,
-      vout: serverLockup.vout,
-      prevout: lockupTx.outs[serverLockup.vout],
-      blindingPrivateKey: Buffer.from(swap.claimDetails.blindingKey, 'hex'),
-    },
+    lockup: { txid: serverLockupTxid, vout, prevout: lockupTx.outs[vout], blindingPrivateKey: Buffer.from(swap.claimDetails.blindingKey, 'hex') },
     tree,
-    internalKey,
+    internalKey: key.internalKey,
     privateKey: swap.claimKey,
     preimage: swap.preimage,
-    destination: decodeAddress(await world.elementsUser.getNewAddress(), 'regtest'),
+    destination: decodeAddress(await client.elementsUser.getNewAddress(), 'regtest'),
     feeRate: 0.1,
     network: 'regtest',
   });

@@ -140,6 +140,7 @@ export async function onServerLockupSpend(ctx: EngineContext, swap: SwapRecord, 
   if (preimage !== undefined) {
     ctx.logger.info('server lockup claimed on chain', { swap: swap.id, txid: event.txid });
     await ctx.swaps.dispatch(swap.id, { type: 'preimage.learned', data: { preimage } });
+    crashPoint('server-lockup.preimage-seen');
     return;
   }
   // No preimage: a key-path claim Ferry co-signed after settling, or Ferry's own refund.
