@@ -1,16 +1,20 @@
-// Routes every chain watcher's events to the swap leg they concern (through the engine's watch index) and fires
-// the timeout event of every swap whose timeout block its chain has reached.
+// Routes every chain watcher's events to the swap leg they concern (through the engine's watch index), fires
+// the timeout event of every swap whose timeout block its chain has reached, and after a reorg has Ferry's
+// lockups on that chain looked for until each is back (see restoreServerLockup).
 import type { ChainBackend } from '../chains/backend.ts';
 import type { LockupEvent, SpendEvent } from '../chains/events.ts';
 import type { SwapRecord } from '../db/index.ts';
 import { followsChain, machineFor, statusesWithAny } from '../swaps/index.ts';
 import type { EngineContext } from './context.ts';
-import { timeoutLegOf } from './legs/lockup-leg.ts';
-import { onServerLockup, onServerLockupSpend } from './legs/server-lockup.ts';
+import { serverLockupOf, timeoutLegOf } from './legs/lockup-leg.ts';
+import { SwapType } from '../swaps/status.ts';
+import { onServerLockup, onServerLockupSpend, restoreServerLockup } from './legs/server-lockup.ts';
 import { onUserLockup, onUserLockupSpend } from './legs/user-lockup.ts';
 
 /** Statuses in which a swap may time out (the machines decide whether it does). */
 const TIMEOUT_CANDIDATES = statusesWithAny('timeout');
+/** Statuses in which Ferry's lockup is out: those its refund broadcast leaves (reverse and chain swaps). */
+const LOCKED = statusesWithAny('refund.broadcast');
 
 /** Whether a swap may still have chain events the engine must act on. */
 export const needsChain = (swap: SwapRecord): boolean => followsChain(machineFor(swap.type), swap.status, swap.data);
@@ -30,17 +34,28 @@ async function withRetries(ctx: EngineContext, what: string, fn: () => Promise<v
 
 export class ChainEventRouter {
   private readonly detach: (() => void)[] = [];
+  /** Chains a reorg went through whose lockups of Ferry's are not all back yet. */
+  private readonly reorged = new Set<string>();
 
   constructor(private readonly ctx: EngineContext) {}
 
   attach(): void {
     if (this.detach.length > 0) return;
     for (const chain of this.ctx.chains.values()) {
+      // A reorg handled before a restart may have left a lockup to restore: each chain is checked at its next block.
+      this.reorged.add(chain.symbol);
       this.detach.push(
         chain.watcher.subscribe({
           lockup: (event) => withRetries(this.ctx, 'lockup handling', () => this.lockup(chain, event)),
           spend: (event) => withRetries(this.ctx, 'spend handling', () => this.spend(chain, event)),
-          block: (event) => withRetries(this.ctx, 'timeout check', () => this.timeouts(event.height, chain.symbol)),
+          block: async (event) => {
+            await withRetries(this.ctx, 'timeout check', () => this.timeouts(event.height, chain.symbol));
+            if (this.reorged.has(chain.symbol)) await withRetries(this.ctx, 'lockup restore', () => this.restoreLockups(chain.symbol));
+          },
+          reorg: () => {
+            this.reorged.add(chain.symbol);
+            return withRetries(this.ctx, 'lockup restore', () => this.restoreLockups(chain.symbol));
+          },
         }),
       );
     }
@@ -60,6 +75,14 @@ export class ChainEventRouter {
       return leg.timeoutBlockHeight <= height && (chain === undefined || leg.chain === chain);
     });
     for (const swap of due) await this.ctx.swaps.dispatch(swap.id, { type: 'timeout', data: { timedOutAtHeight: height } });
+  }
+
+  /** Broadcasts again Ferry's lockups on `chain` the node lost; the chain is done with once all are back. */
+  async restoreLockups(chain: string): Promise<void> {
+    const locked = (await this.ctx.storage.swaps.listByStatus(LOCKED)).filter((swap) => swap.type !== SwapType.Submarine && serverLockupOf(swap).chain === chain);
+    let restored = true;
+    for (const swap of locked) if (!(await restoreServerLockup(this.ctx, swap))) restored = false;
+    if (restored) this.reorged.delete(chain);
   }
 
   private async lockup(chain: ChainBackend, event: LockupEvent): Promise<void> {

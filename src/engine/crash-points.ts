@@ -5,7 +5,9 @@ export type CrashPointName =
   | 'submarine.lockup-seen' // lockup recorded, payment not yet started
   | 'submarine.payment-in-flight' // the Lightning payment was sent, its result not yet recorded
   | 'reverse.invoice-accepted' // hold invoice accepted recorded, lockup not yet sent
-  | 'reverse.lockup-broadcast'; // lockup broadcast, not yet recorded as sent
+  | 'reverse.lockup-broadcast' // lockup broadcast, not yet recorded as sent
+  | 'server-lockup.preimage-seen' // the client's claim of Ferry's lockup seen and its preimage recorded, nothing done with it
+  | 'user-lockup.claim-broadcast'; // Ferry's script-path claim of a user lockup broadcast, not yet recorded
 
 export function crashPoint(name: CrashPointName): void {
   if (process.env.FERRY_CRASH_AT === name) {

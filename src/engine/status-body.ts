@@ -20,6 +20,7 @@ export function statusBody(record: SwapRecord): SwapStatusBody {
     const data = chainData(record);
     // The user's lockup while it is the news, then Ferry's: the client claims from its hex.
     const user = data.lockup;
+    if (record.status === S.TransactionMempool && user?.zeroConfRejected) body.zeroConfRejected = true;
     if ((record.status === S.TransactionMempool || record.status === S.TransactionConfirmed) && user) body.transaction = { id: user.txid, hex: user.hex };
     const server = data.serverLockup;
     if (record.status === S.TransactionServerMempool && server) body.transaction = { id: server.txid, hex: server.hex, eta: 1 };

@@ -2,7 +2,8 @@
 // itself at a named point of a swap (FERRY_CRASH_AT). Ferry is then restarted without the fault, the swap is
 // finished, and the effects are counted: alice's invoice paid exactly once (channel balances moved once, one
 // payment recorded by the node), the reverse lockup sent exactly once (one transaction pays the lockup
-// address, the operator wallet dropped once).
+// address, the operator wallet dropped once), a chain swap's user lockup claimed exactly once (one spend, the
+// operator wallet credited once).
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,10 +21,13 @@ import { LiquidSwapWallet } from '../helpers/liquid-swap-wallet.ts';
 import { boltzCore4 } from '../helpers/liquid-boltz-core-4.ts';
 import { LightningNodes } from './scenarios/support/lightning.ts';
 import { ephemeralPorts } from '../helpers/ports.ts';
+import { createBtcToLbtc, lockBtc, scriptPathClaimOf } from '../engine/chain-support.ts';
 
 let devnetDir: string;
 let ferryDir: string;
 let configFile: string;
+/** Ferry's config for the chain swap claim tests: its claim follows one second after it learns the preimage. */
+let quickClaimConfigFile: string;
 let devnet: FerryProcess;
 let info: DevnetInfo;
 let chain: DevnetChain;
@@ -38,6 +42,8 @@ before(async () => {
   configFile = join(ferryDir, 'ferry.toml');
   // A quick watcher; everything else is Ferry's defaults.
   writeFileSync(configFile, '[bitcoin]\npollIntervalMs = 150\n[liquid]\npollIntervalMs = 150\n');
+  quickClaimConfigFile = join(ferryDir, 'ferry-quick-claim.toml');
+  writeFileSync(quickClaimConfigFile, '[bitcoin]\npollIntervalMs = 150\n[liquid]\npollIntervalMs = 150\n[swap]\nclaimDelayMs = 1000\n');
   devnet = runFerry(['devnet'], { FERRY_DATA_DIR: devnetDir, ...ephemeralPorts });
   await devnet.waitFor((entry) => entry.message === 'devnet running');
   info = readDevnetInfo(devnetDir);
@@ -68,9 +74,9 @@ interface RunningFerry {
 }
 
 /** `ferry start` against the devnet process, as an operator with external nodes runs it. */
-async function startFerryProcess(crashAt?: string): Promise<RunningFerry> {
+async function startFerryProcess(crashAt?: string, config = configFile): Promise<RunningFerry> {
   const env: Record<string, string> = {
-    FERRY_CONFIG: configFile,
+    FERRY_CONFIG: config,
     FERRY_DATA_DIR: ferryDir,
     FERRY_API_PORT: '0',
     FERRY_DEVNET_ENABLED: 'false',
@@ -113,6 +119,24 @@ async function untilCrash(ferry: RunningFerry, point: string): Promise<void> {
   }
   assert.equal(ferry.process.child.signalCode, 'SIGKILL');
   assert.ok(ferry.process.lines.some((line) => line.includes(`FERRY_CRASH_AT=${point}`)), 'killed at the named point');
+}
+
+/** A swap's status as Ferry's API gives it, once it is `wanted`. */
+async function untilStatusOf(apiUrl: string, id: string, wanted: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  let status = '';
+  while (status !== wanted) {
+    status = ((await (await fetch(`${apiUrl}/v2/swap/${id}`)).json()) as { status: string }).status;
+    if (Date.now() > deadline) throw new Error(`swap ${id} is ${status}, not ${wanted}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** The txid of Ferry's lockup of a chain swap, once it is sent. */
+async function untilServerLockup(apiUrl: string, id: string): Promise<string> {
+  await untilStatusOf(apiUrl, id, 'transaction.server.mempool');
+  const transactions = (await (await fetch(`${apiUrl}/v2/swap/chain/${id}/transactions`)).json()) as { serverLock: { transaction: { id: string } } };
+  return transactions.serverLock.transaction.id;
 }
 
 /** Payments the `ferry` node lists for a hash, through LND's ListPayments (in-flight ones included). */
@@ -269,6 +293,43 @@ describe('crash recovery', { timeout: 180_000 }, () => {
         assert.deepEqual(lockups.map((tx) => tx.txid), [transactions.serverLock.transaction.id], 'exactly one transaction pays Ferry\'s lockup address');
         const fee = await liquid.fee(transactions.serverLock.transaction.id);
         assert.equal(await liquid.balance(liquid.operator), operatorBefore - BigInt(created.claimDetails.amount) - fee, 'the operator wallet paid once');
+      } finally {
+        await stopFerry(ferry);
+      }
+    });
+  }
+
+  // The client claims Ferry's L-BTC through the claim leaf (the preimage on chain); Ferry dies before its claim of
+  // the user's BTC is recorded: having only read the preimage, or having broadcast the claim too.
+  for (const point of ['server-lockup.preimage-seen', 'user-lockup.claim-broadcast']) {
+    test(`a BTC -> L-BTC chain swap survives a crash at ${point} (between the client's claim and Ferry's); Ferry claims the user's lockup exactly once`, async () => {
+      const crashing = await startFerryProcess(point, quickClaimConfigFile);
+      const client = { apiUrl: crashing.apiUrl, bitcoin: chain.rpc, bitcoinUser: chain.user, elements: liquid.rpc, elementsUser: liquid.user };
+      const swap = await createBtcToLbtc(client, 90_000);
+      const fromHeight = (await chain.height()) + 1;
+      const operatorBefore = await chain.balance(chain.operator);
+      const lockup = await lockBtc(client, swap);
+      await chain.mine(1);
+      const serverLock = await untilServerLockup(crashing.apiUrl, swap.id);
+      const userBefore = await liquid.balance(liquid.user);
+      const claim = await scriptPathClaimOf(client, swap, serverLock);
+      await liquid.rpc.sendRawTransaction(claim.hex);
+      await untilCrash(crashing, point);
+
+      const ferry = await startFerryProcess(undefined, quickClaimConfigFile);
+      try {
+        await untilStatusOf(ferry.apiUrl, swap.id, 'transaction.claimed');
+        await chain.mine(1);
+        await liquid.mine(1);
+        const spends = await chain.spendsOf(lockup.txid, lockup.vout, fromHeight);
+        assert.equal(spends.length, 1, "the user's lockup was claimed once");
+        assert.ok(spends[0].witness.includes(hex.encode(swap.preimage)), 'through the claim leaf, with the preimage the client revealed');
+        assert.equal(spends[0].height, fromHeight + 1, 'and the claim is in a block');
+        const fee = await chain.fee(spends[0].txid);
+        assert.equal(await chain.balance(chain.operator), operatorBefore + BigInt(swap.lockupDetails.amount) - fee, "Ferry's wallet received the lockup once, less its claim fee");
+        assert.equal(await liquid.balance(liquid.user), userBefore + claim.amount, "the client received Ferry's L-BTC less its claim fee");
+        const stored = await (await fetch(`${ferry.apiUrl}/v2/swap/${swap.id}`)).json();
+        assert.deepEqual(stored, { status: 'transaction.claimed' });
       } finally {
         await stopFerry(ferry);
       }

@@ -9,7 +9,7 @@
 // still without its lockup after that is sent again.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { hex } from '@scure/base';
-import { WalletRefused } from '../../chains/backend.ts';
+import { TransactionRejected, WalletRefused } from '../../chains/backend.ts';
 import type { LockupEvent, SpendEvent } from '../../chains/events.ts';
 import type { EffectRecord, SwapRecord } from '../../db/index.ts';
 import { machineFor, statusesWith } from '../../swaps/index.ts';
@@ -130,6 +130,29 @@ export function refundServerLockup(ctx: EngineContext, effect: EffectRecord, hoo
   });
 }
 
+/**
+ * After a reorg: Ferry's lockup, if the node lost it (a lockup whose nLockTime is not final on the shorter chain
+ * leaves the mempool), is broadcast again. The same transaction, so never a second lockup; and without it the
+ * swap would wait for a claim that cannot come. Returns false while the node refuses it (e.g. not final yet): the
+ * caller tries again at a later block.
+ */
+export async function restoreServerLockup(ctx: EngineContext, swap: SwapRecord): Promise<boolean> {
+  const leg = serverLockupOf(swap);
+  const lockup = leg.lockup;
+  if (lockup === undefined || !locked(swap)) return true;
+  const chain = legChain(ctx, leg);
+  // Unspent (in a block or the mempool): still there. Spent: ensureBroadcast finds it in a block or the mempool.
+  if ((await chain.unspentConfirmations(lockup.txid, lockup.vout)) !== undefined) return true;
+  try {
+    await chain.ensureBroadcast(lockup.hex);
+    return true;
+  } catch (error) {
+    if (!(error instanceof TransactionRejected)) throw error;
+    ctx.logger.warn('server lockup lost in a reorg, refused by the node for now', { swap: swap.id, txid: lockup.txid, error: error.message });
+    return false;
+  }
+}
+
 /** A 32-byte witness item hashing to the swap's preimage hash. */
 export function preimageInWitness(witness: readonly string[], preimageHash: string): string | undefined {
   return witness.find((item) => item.length === 64 && hex.encode(sha256(hex.decode(item))) === preimageHash);
@@ -140,6 +163,7 @@ export async function onServerLockupSpend(ctx: EngineContext, swap: SwapRecord, 
   if (preimage !== undefined) {
     ctx.logger.info('server lockup claimed on chain', { swap: swap.id, txid: event.txid });
     await ctx.swaps.dispatch(swap.id, { type: 'preimage.learned', data: { preimage } });
+    crashPoint('server-lockup.preimage-seen');
     return;
   }
   // No preimage: a key-path claim Ferry co-signed after settling, or Ferry's own refund.

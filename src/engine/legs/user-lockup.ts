@@ -141,6 +141,7 @@ export async function claimWhenSilent(ctx: EngineContext, effect: EffectRecord):
     }
     const claim = await chain.scriptPathClaim(lockupOutput(leg), signerOf(ctx, leg), hex.decode(claimFacts(swap).preimage!));
     await chain.ensureBroadcast(claim.hex);
+    crashPoint('user-lockup.claim-broadcast');
     await ctx.swaps.applyLocked(swap.id, { type: 'claim.broadcast', data: { claimTransaction: { txid: claim.txid, hex: claim.hex } } });
     ctx.logger.info('user lockup claimed through the script path', { swap: swap.id, txid: claim.txid });
   });
