@@ -48,6 +48,14 @@ export interface BitcoinUserSide {
 /** Ferry's lockup on Liquid, which the wallet claims with the preimage: shaped like a reverse swap's. */
 export type LiquidServerSide = LiquidSwapBase & { preimage: Uint8Array; onchainAmount: number };
 
+/** What the wallet keeps to itself: its claim key (Liquid), its refund key (Bitcoin) and the preimage. */
+export interface ChainSecrets {
+  claimKey: KeyPair;
+  refundKey: KeyPair;
+  preimage: Uint8Array;
+  preimageHash: Uint8Array;
+}
+
 export interface ChainSwap {
   id: string;
   preimage: Uint8Array;
@@ -77,29 +85,29 @@ export class ChainSwapWallet {
   /** Creates a BTC → L-BTC swap locking `userLockAmount`, checks the answer, and follows its status. */
   async create(userLockAmount: number): Promise<ChainSwap> {
     const pair = await this.pair();
-    const [claimKey, refundKey] = [newKeyPair(), newKeyPair()];
-    const { preimage, preimageHash } = newPreimage();
-    const body = await this.api.expect(
-      'POST',
-      '/v2/swap/chain',
-      {
-        from: 'BTC',
-        to: 'L-BTC',
-        preimageHash: hex.encode(preimageHash),
-        claimPublicKey: hex.encode(claimKey.publicKey),
-        refundPublicKey: hex.encode(refundKey.publicKey),
-        userLockAmount,
-        pairHash: pair.hash,
-      },
-      201,
-    );
-    return this.status.follow(await this.check(body, { claimKey, refundKey, preimage, preimageHash }, userLockAmount, pair));
+    const { body, secrets } = await this.request(userLockAmount, pair);
+    return this.status.follow(await this.check(body, secrets, userLockAmount, pair));
+  }
+
+  /** POST /v2/swap/chain with a fresh preimage, claim key and refund key: the answer, unchecked, and the secrets. */
+  async request(userLockAmount: number, pair: ChainPair): Promise<{ body: any; secrets: ChainSecrets }> {
+    const secrets = { claimKey: newKeyPair(), refundKey: newKeyPair(), ...newPreimage() };
+    const request = {
+      from: 'BTC',
+      to: 'L-BTC',
+      preimageHash: hex.encode(secrets.preimageHash),
+      claimPublicKey: hex.encode(secrets.claimKey.publicKey),
+      refundPublicKey: hex.encode(secrets.refundKey.publicKey),
+      userLockAmount,
+      pairHash: pair.hash,
+    };
+    return { body: await this.api.expect('POST', '/v2/swap/chain', request, 201), secrets };
   }
 
   /** Everything the wallet verifies in the creation answer before it locks: both outputs, both amounts, both timeouts. */
   async check(
     body: any,
-    secrets: { claimKey: KeyPair; refundKey: KeyPair; preimage: Uint8Array; preimageHash: Uint8Array },
+    secrets: ChainSecrets,
     userLockAmount: number,
     pair: ChainPair,
   ): Promise<ChainSwap> {

@@ -9,6 +9,7 @@ import { hex } from '@scure/base';
 import { ChainSwapWallet, type ChainSwap } from '../../helpers/chain-swap-wallet.ts';
 import { boltzCore2 } from '../../helpers/liquid-boltz-core-2.ts';
 import { boltzCore4 } from '../../helpers/liquid-boltz-core-4.ts';
+import { newKeyPair } from '../../helpers/swap-api.ts';
 import type { BuiltLiquidTransaction, LiquidDestination, LiquidLockup } from '../../helpers/liquid-swap-wallet.ts';
 import { assertKeyPath, assertOnlySpend, assertScriptPathClaim, assertStatusOrder, withFerryLog } from './support/assertions.ts';
 import { startWorld, type World } from './support/world.ts';
@@ -84,6 +85,27 @@ async function chainSwap(wallet: ChainSwapWallet, claim: Claim) {
 }
 
 describe('chain swaps BTC → L-BTC', { timeout: 180_000 }, () => {
+  test('the wallet checks both sides before it locks: a wrong key, address, blinding key, timeout or amount is refused', async () => {
+    const pair = await wallets['4.x'].pair();
+    const { body, secrets } = await wallets['4.x'].request(USER_LOCK_SAT, pair);
+    for (const wallet of Object.values(wallets)) {
+      assert.equal((await wallet.check(body, secrets, USER_LOCK_SAT, pair)).lockup.address, body.lockupDetails.lockupAddress);
+    }
+    const check = (side: 'lockupDetails' | 'claimDetails', tampered: object) =>
+      wallets['2.x'].check({ ...body, [side]: { ...body[side], ...tampered } }, secrets, USER_LOCK_SAT, pair);
+    const stranger = hex.encode(newKeyPair().publicKey);
+    await assert.rejects(check('lockupDetails', { serverPublicKey: stranger }), /swap tree differs/);
+    await assert.rejects(check('lockupDetails', { timeoutBlockHeight: body.lockupDetails.timeoutBlockHeight - 1 }), /swap tree differs/);
+    await assert.rejects(check('lockupDetails', { lockupAddress: await world.chain.user.getNewAddress() }), /does not commit/);
+    await assert.rejects(check('lockupDetails', { amount: USER_LOCK_SAT - 1 }), /asks for/);
+    await assert.rejects(check('claimDetails', { serverPublicKey: stranger }), /swap tree differs/);
+    await assert.rejects(check('claimDetails', { timeoutBlockHeight: body.claimDetails.timeoutBlockHeight + 1 }), /swap tree differs/);
+    await assert.rejects(check('claimDetails', { blindingKey: hex.encode(newKeyPair().privateKey) }), /blinded to the blinding key/);
+    await assert.rejects(check('claimDetails', { amount: body.claimDetails.amount + 1 }), /Ferry would lock/);
+    const own = { ...secrets, claimKey: newKeyPair() };
+    await assert.rejects(wallets['4.x'].check(body, own, USER_LOCK_SAT, pair), /swap tree differs/, 'the tree must hold the wallet\'s own claim key');
+  });
+
   for (const version of ['4.x', '2.x'] as const) {
     const wallet = () => wallets[version];
 
