@@ -6,11 +6,11 @@
 // Bitcoin TaprootUtils.tweakMusig (BIP341's tagged hashes) on the same Musig class.
 import { randomBytes } from 'node:crypto';
 import type { Secp256k1ZKP } from '@vulpemventures/secp256k1-zkp';
-import { Musig, OutputType, Scripts, SwapTreeSerializer, TaprootUtils, reverseSwapTree, swapTree, type Types } from 'boltz-core-v2';
+import { Musig, OutputType, Scripts, SwapTreeSerializer, TaprootUtils, constructClaimTransaction, reverseSwapTree, swapTree, type Types } from 'boltz-core-v2';
 import * as liquid from 'boltz-core-v2/dist/lib/liquid/index.js';
 import { ECPairFactory, type ECPairAPI } from 'ecpair';
 import type { KeyPair } from './swap-api.ts';
-import type { LiquidSpend, LiquidSwapLibrary, LiquidTree, MusigRound } from './liquid-swap-library.ts';
+import type { BitcoinKeyPathClaim, LiquidSpend, LiquidSwapLibrary, LiquidTree, MusigRound, UnsignedBitcoinClaim } from './liquid-swap-library.ts';
 
 const network = liquid.Networks.liquidRegtest;
 let zkp: Secp256k1ZKP;
@@ -80,6 +80,29 @@ function spend(spend: LiquidSpend): ReturnType<LiquidSwapLibrary['spend']> {
   return liquid.constructRefundTransaction([utxo], script, spend.lockTime ?? 0, fee, true, network, blindingKey);
 }
 
+/** boltz-core 2.x's Bitcoin claim builder (a bitcoinjs-lib transaction) with the signature left to add. */
+function bitcoinCooperativeClaim({ lockup, key, preimage, destination, fee }: BitcoinKeyPathClaim): UnsignedBitcoinClaim {
+  const utxo = {
+    txHash: Buffer.from(lockup.txid, 'hex').reverse(),
+    vout: lockup.vout,
+    script: buffer(lockup.script),
+    value: Number(lockup.value),
+    type: OutputType.Taproot,
+    keys: ECPair.fromPrivateKey(buffer(key.privateKey)),
+    preimage: buffer(preimage),
+    cooperative: true,
+  };
+  const tx = constructClaimTransaction([utxo], buffer(destination), Number(fee), true);
+  return {
+    unsignedHex: tx.toHex(),
+    sighash: TaprootUtils.hashForWitnessV1([utxo], tx, 0),
+    finish(signature) {
+      tx.setWitness(0, [buffer(signature)]);
+      return { txid: tx.getId(), hex: tx.toHex() };
+    },
+  };
+}
+
 export const boltzCore2: LiquidSwapLibrary = {
   name: 'boltz-core 2.x',
   network,
@@ -98,6 +121,7 @@ export const boltzCore2: LiquidSwapLibrary = {
   spend,
   sighash: (tx, prevouts, index) => liquid.TaprootUtils.hashForWitnessV1(network, prevouts, tx, index),
   bitcoin: {
+    cooperativeClaim: bitcoinCooperativeClaim,
     reverseSwapTree: (preimageHash, claimPublicKey, refundPublicKey, timeout) =>
       reverseSwapTree(false, buffer(preimageHash), buffer(claimPublicKey), buffer(refundPublicKey), timeout),
     taprootOutput: taprootOutput(bitcoinMusig),

@@ -3,10 +3,13 @@
 // (init with secp256k1-zkp, reverseSwapTree, TaprootUtils with the Elements tagged hashes, claim and refund
 // builders that unblind the lockup and blind the destination output) and the chain-neutral swapTree(isLiquid);
 // for a chain swap's Bitcoin side, reverseSwapTree(false) and the Bitcoin TaprootUtils.
-import { Musig, OutputType, Scripts, SwapTreeSerializer, TaprootUtils, reverseSwapTree, swapTree, type Types } from 'boltz-core';
+import { hex } from '@scure/base';
+import { SigHash } from '@scure/btc-signer';
+import { Musig, OutputType, Scripts, SwapTreeSerializer, TaprootUtils, constructClaimTransaction, reverseSwapTree, swapTree, type Types } from 'boltz-core';
+import type { ClaimDetails } from 'boltz-core';
 import * as liquid from 'boltz-core/dist/lib/liquid/index.js';
 import type { KeyPair } from './swap-api.ts';
-import type { LiquidSpend, LiquidSwapLibrary, LiquidTree, MusigRound } from './liquid-swap-library.ts';
+import type { BitcoinKeyPathClaim, LiquidSpend, LiquidSwapLibrary, LiquidTree, MusigRound, UnsignedBitcoinClaim } from './liquid-swap-library.ts';
 
 const network = liquid.Networks.liquidRegtest;
 
@@ -67,6 +70,20 @@ function spend(spend: LiquidSpend): ReturnType<LiquidSwapLibrary['spend']> {
   return liquid.constructRefundTransaction([utxo], script, spend.lockTime ?? 0, spend.fee, true, network, blindingKey);
 }
 
+/** boltz-core's Bitcoin claim builder (a @scure/btc-signer transaction) with the signature left to add. */
+function bitcoinCooperativeClaim({ lockup, key, preimage, destination, fee }: BitcoinKeyPathClaim): UnsignedBitcoinClaim {
+  const input = { transactionId: lockup.txid, vout: lockup.vout, script: lockup.script, amount: lockup.value, privateKey: key.privateKey, preimage };
+  const tx = constructClaimTransaction([{ ...input, type: OutputType.Taproot, cooperative: true } as ClaimDetails], destination, fee, true);
+  return {
+    unsignedHex: hex.encode(tx.toBytes(true, true)),
+    sighash: tx.preimageWitnessV1(0, [lockup.script], SigHash.DEFAULT, [lockup.value]),
+    finish(signature) {
+      tx.updateInput(0, { finalScriptWitness: [signature] }, true);
+      return { txid: tx.id, hex: hex.encode(tx.toBytes(true, true)) };
+    },
+  };
+}
+
 export const boltzCore4: LiquidSwapLibrary = {
   name: 'boltz-core 4.x',
   network,
@@ -81,6 +98,7 @@ export const boltzCore4: LiquidSwapLibrary = {
   spend,
   sighash: (tx, prevouts, index) => liquid.TaprootUtils.hashForWitnessV1(network, prevouts, tx, index),
   bitcoin: {
+    cooperativeClaim: bitcoinCooperativeClaim,
     reverseSwapTree: (preimageHash, claimPublicKey, refundPublicKey, timeout) => reverseSwapTree(false, preimageHash, claimPublicKey, refundPublicKey, timeout),
     taprootOutput: taprootOutput(bitcoinMusig),
     musig: musigRound(bitcoinMusig),

@@ -43,11 +43,30 @@ export interface LiquidSpend {
   lockTime?: number;
 }
 
+export interface BitcoinKeyPathClaim {
+  lockup: { txid: string; vout: number; value: bigint; script: Uint8Array };
+  key: KeyPair;
+  preimage: Uint8Array;
+  /** Output script the claim pays. */
+  destination: Uint8Array;
+  fee: bigint;
+}
+
+export interface UnsignedBitcoinClaim {
+  unsignedHex: string;
+  /** BIP341 key-path sighash (SIGHASH_DEFAULT) of the lockup's input. */
+  sighash: Uint8Array;
+  /** The claim with the aggregated signature as its witness. */
+  finish(signature: Uint8Array): { txid: string; hex: string };
+}
+
 /**
  * The Bitcoin calls of a chain swap wallet on the same library: the Bitcoin side's tree (leaf version 0xc0), its
  * Taproot output and MuSig2 session, tweaked with BIP341's tagged hashes instead of the Elements ones.
  */
 export interface BitcoinSwapCalls {
+  /** The claim of a Bitcoin lockup through the key path, unsigned (a placeholder signature): to be signed with the service. */
+  cooperativeClaim(claim: BitcoinKeyPathClaim): UnsignedBitcoinClaim;
   reverseSwapTree(preimageHash: Uint8Array, claimPublicKey: Uint8Array, refundPublicKey: Uint8Array, timeout: number): LiquidTree;
   taprootOutput(key: KeyPair, servicePublicKey: Uint8Array, tree: LiquidTree): { outputScript: Uint8Array; internalKey: Uint8Array };
   musig(key: KeyPair, servicePublicKey: Uint8Array, tree: LiquidTree, message: Uint8Array): MusigRound;
