@@ -6,11 +6,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';
-import { ChainSwapWallet, type ChainSwap } from '../../helpers/chain-swap-wallet.ts';
+import { ChainSwapWallet, type ChainSwap, type SideClaim, type SideLockup } from '../../helpers/chain-swap-wallet.ts';
 import { boltzCore2 } from '../../helpers/liquid-boltz-core-2.ts';
 import { boltzCore4 } from '../../helpers/liquid-boltz-core-4.ts';
 import { newKeyPair } from '../../helpers/swap-api.ts';
-import type { BuiltLiquidTransaction, LiquidDestination, LiquidLockup } from '../../helpers/liquid-swap-wallet.ts';
 import { assertKeyPath, assertOnlySpend, assertScriptPathClaim, assertStatusOrder, withFerryLog } from './support/assertions.ts';
 import { startWorld, type World } from './support/world.ts';
 
@@ -37,7 +36,7 @@ after(async () => {
  */
 async function lockedSwap(wallet: ChainSwapWallet) {
   const { chain, liquid } = world;
-  const swap = await wallet.create(USER_LOCK_SAT);
+  const swap = await wallet.create('BTC', 'L-BTC', USER_LOCK_SAT);
   const [bitcoinFrom, liquidFrom] = [(await chain.height()) + 1, (await liquid.height()) + 1];
   const [userBefore, operatorBefore] = [await chain.balance(chain.user), await chain.balance(chain.operator)];
   const lockup = await wallet.fund(swap);
@@ -47,25 +46,25 @@ async function lockedSwap(wallet: ChainSwapWallet) {
   await chain.mine(1);
   const sent = await wallet.status.waitFor(swap.id, 'transaction.server.mempool');
   assert.ok(sent.transaction?.hex, "the update carries Ferry's lockup");
-  const serverLockup = wallet.serverLockup(swap, sent.transaction.hex);
+  const serverLockup = wallet.serviceLockup(swap, sent.transaction.hex);
   assert.equal(sent.transaction.id, serverLockup.txid);
   await liquid.mine(1);
   await wallet.status.waitFor(swap.id, 'transaction.server.confirmed');
   return { swap, lockup, serverLockup, bitcoinFrom, liquidFrom, operatorBefore };
 }
 
-type Claim = (swap: ChainSwap, lockup: LiquidLockup, destination: LiquidDestination) => Promise<BuiltLiquidTransaction>;
+type Claim = (swap: ChainSwap, lockup: SideLockup) => Promise<SideClaim>;
 
 /** Runs a swap to Ferry's lockup, lets `claim` take it, and checks the L-BTC reached the user and Ferry took the BTC. */
 async function chainSwap(wallet: ChainSwapWallet, claim: Claim) {
   const { chain, liquid } = world;
   const { swap, lockup, serverLockup, bitcoinFrom, liquidFrom, operatorBefore } = await lockedSwap(wallet);
   const liquidUserBefore = await liquid.balance(liquid.user);
-  const claimTx = await claim(swap, serverLockup, await wallet.liquid.destination());
+  const claimTx = await claim(swap, serverLockup);
   await liquid.mine(1);
   const liquidSpend = assertOnlySpend(await liquid.spendsOf(serverLockup.txid, serverLockup.vout, liquidFrom), claimTx.txid);
   assert.equal(await liquid.fee(claimTx.txid), claimTx.fee);
-  assert.equal(claimTx.value, BigInt(swap.claim.onchainAmount) - claimTx.fee, 'the user receives what Ferry locked less the claim fee');
+  assert.equal(claimTx.value, BigInt(swap.claim.amount) - claimTx.fee, 'the user receives what Ferry locked less the claim fee');
   assert.equal(await liquid.balance(liquid.user), liquidUserBefore + claimTx.value, "Ferry's L-BTC moved to the user wallet");
 
   await wallet.status.waitFor(swap.id, 'transaction.claimed', CLAIM_DELAY_MS + 20_000);
@@ -86,13 +85,13 @@ async function chainSwap(wallet: ChainSwapWallet, claim: Claim) {
 
 describe('chain swaps BTC → L-BTC', { timeout: 180_000 }, () => {
   test('the wallet checks both sides before it locks: a wrong key, address, blinding key, timeout or amount is refused', async () => {
-    const pair = await wallets['4.x'].pair();
-    const { body, secrets } = await wallets['4.x'].request(USER_LOCK_SAT, pair);
+    const pair = await wallets['4.x'].pair('BTC', 'L-BTC');
+    const { body, secrets } = await wallets['4.x'].request('BTC', 'L-BTC', USER_LOCK_SAT, pair);
     for (const wallet of Object.values(wallets)) {
-      assert.equal((await wallet.check(body, secrets, USER_LOCK_SAT, pair)).lockup.address, body.lockupDetails.lockupAddress);
+      assert.equal((await wallet.check('BTC', 'L-BTC', body, secrets, USER_LOCK_SAT, pair)).lockup.address, body.lockupDetails.lockupAddress);
     }
     const check = (side: 'lockupDetails' | 'claimDetails', tampered: object) =>
-      wallets['2.x'].check({ ...body, [side]: { ...body[side], ...tampered } }, secrets, USER_LOCK_SAT, pair);
+      wallets['2.x'].check('BTC', 'L-BTC', { ...body, [side]: { ...body[side], ...tampered } }, secrets, USER_LOCK_SAT, pair);
     const stranger = hex.encode(newKeyPair().publicKey);
     await assert.rejects(check('lockupDetails', { serverPublicKey: stranger }), /swap tree differs/);
     await assert.rejects(check('lockupDetails', { timeoutBlockHeight: body.lockupDetails.timeoutBlockHeight - 1 }), /swap tree differs/);
@@ -101,9 +100,9 @@ describe('chain swaps BTC → L-BTC', { timeout: 180_000 }, () => {
     await assert.rejects(check('claimDetails', { serverPublicKey: stranger }), /swap tree differs/);
     await assert.rejects(check('claimDetails', { timeoutBlockHeight: body.claimDetails.timeoutBlockHeight + 1 }), /swap tree differs/);
     await assert.rejects(check('claimDetails', { blindingKey: hex.encode(newKeyPair().privateKey) }), /blinded to the blinding key/);
-    await assert.rejects(check('claimDetails', { amount: body.claimDetails.amount + 1 }), /Ferry would lock/);
+    await assert.rejects(check('claimDetails', { amount: body.claimDetails.amount + 1 }), /service would lock/);
     const own = { ...secrets, claimKey: newKeyPair() };
-    await assert.rejects(wallets['4.x'].check(body, own, USER_LOCK_SAT, pair), /swap tree differs/, 'the tree must hold the wallet\'s own claim key');
+    await assert.rejects(wallets['4.x'].check('BTC', 'L-BTC', body, own, USER_LOCK_SAT, pair), /swap tree differs/, 'the tree must hold the wallet\'s own claim key');
   });
 
   for (const version of ['4.x', '2.x'] as const) {
@@ -111,7 +110,7 @@ describe('chain swaps BTC → L-BTC', { timeout: 180_000 }, () => {
 
     test(`cooperative claim (boltz-core ${version}): the wallet signs Ferry's BTC claim and claims the L-BTC by key path`, async () => {
       await withFerryLog(world, async () => {
-        const { liquidSpend, bitcoinSpend } = await chainSwap(wallet(), (swap, lockup, destination) => wallet().cooperativeClaim(swap, lockup, destination));
+        const { liquidSpend, bitcoinSpend } = await chainSwap(wallet(), (swap, lockup) => wallet().cooperativeClaim(swap, lockup));
         assertKeyPath(liquidSpend);
         assertKeyPath(bitcoinSpend);
       });
@@ -119,14 +118,52 @@ describe('chain swaps BTC → L-BTC', { timeout: 180_000 }, () => {
 
     test(`script-path claim (boltz-core ${version}): Ferry reads the preimage off the Liquid chain and claims the BTC alone`, async () => {
       await withFerryLog(world, async () => {
-        const { swap, liquidSpend, bitcoinSpend } = await chainSwap(wallet(), async (swap, lockup, destination) => {
-          const claim = wallet().scriptPathClaim(swap, lockup, destination);
+        const { swap, liquidSpend, bitcoinSpend } = await chainSwap(wallet(), async (swap, lockup) => {
+          const claim = await wallet().liquidSide.scriptPathClaim(swap.claim, lockup, swap.preimage);
           assert.deepEqual(await wallet().liquid.broadcast(claim.hex), { status: 201, body: { id: claim.txid } });
           return claim;
         });
         const preimage = hex.encode(swap.preimage);
         assertScriptPathClaim(liquidSpend, preimage, hex.encode(swap.claim.tree.claimLeaf.output));
         assertScriptPathClaim(bitcoinSpend, preimage, hex.encode(swap.lockup.tree.claimLeaf.output));
+      });
+    });
+  }
+});
+
+describe('chain swaps L-BTC → BTC', { timeout: 180_000 }, () => {
+  for (const version of ['4.x', '2.x'] as const) {
+    test(`cooperative claim (boltz-core ${version}): the wallet locks blinded L-BTC, claims Ferry's BTC by key path, Ferry claims the L-BTC`, async () => {
+      const { chain, liquid } = world;
+      const wallet = wallets[version];
+      await withFerryLog(world, async () => {
+        const swap = await wallet.create('L-BTC', 'BTC', USER_LOCK_SAT);
+        const [bitcoinFrom, liquidFrom] = [(await chain.height()) + 1, (await liquid.height()) + 1];
+        const [liquidUserBefore, operatorBefore] = [await liquid.balance(liquid.user), await liquid.balance(liquid.operator)];
+        const lockup = await wallet.fund(swap);
+        assert.equal(lockup.value, BigInt(USER_LOCK_SAT), 'the lockup unblinds to the amount asked');
+        const fundingFee = await liquid.fee(lockup.txid);
+        assert.equal(await liquid.balance(liquid.user), liquidUserBefore - lockup.value - fundingFee, 'the user wallet paid the lockup and its fee');
+        await wallet.status.waitFor(swap.id, 'transaction.mempool');
+        await liquid.mine(1);
+        const sent = await wallet.status.waitFor(swap.id, 'transaction.server.mempool');
+        const serverLockup = wallet.serviceLockup(swap, sent.transaction!.hex!);
+        await chain.mine(1);
+        await wallet.status.waitFor(swap.id, 'transaction.server.confirmed');
+
+        const bitcoinUserBefore = await chain.balance(chain.user);
+        const claim = await wallet.cooperativeClaim(swap, serverLockup);
+        await chain.mine(1);
+        assertKeyPath(assertOnlySpend(await chain.spendsOf(serverLockup.txid, serverLockup.vout, bitcoinFrom), claim.txid));
+        assert.equal(claim.value, BigInt(swap.claim.amount) - claim.fee);
+        assert.equal(await chain.balance(chain.user), bitcoinUserBefore + claim.value, "Ferry's BTC moved to the user wallet");
+
+        await wallet.status.waitFor(swap.id, 'transaction.claimed');
+        await liquid.mine(1);
+        const ferryClaim = assertOnlySpend(await liquid.spendsOf(lockup.txid, lockup.vout, liquidFrom));
+        assertKeyPath(ferryClaim);
+        assert.equal(await liquid.balance(liquid.operator), operatorBefore + lockup.value - (await liquid.fee(ferryClaim.txid)), "Ferry's claim pays its wallet");
+        assertStatusOrder(wallet.status.statuses(swap.id), ['swap.created', 'transaction.server.mempool', 'transaction.server.confirmed', 'transaction.claimed']);
       });
     });
   }
