@@ -1,7 +1,8 @@
 // The types a Liquid test wallet works with (liquid-swap-wallet.ts), and the one seam between it and its swap
 // library: LiquidSwapLibrary, the library calls a Liquid wallet makes — swap trees, the MuSig2 key and signing
 // session, claim and refund builders, the Elements sighash — implemented with boltz-core 4.x
-// (liquid-boltz-core-4.ts) and with boltz-core 2.x (liquid-boltz-core-2.ts).
+// (liquid-boltz-core-4.ts) and with boltz-core 2.x (liquid-boltz-core-2.ts). A chain swap wallet
+// (chain-swap-wallet.ts) also makes the same library's Bitcoin calls for the swap's other side: `bitcoin`.
 import type { Secp256k1ZKP } from '@vulpemventures/secp256k1-zkp';
 import type { Transaction, TxOutput, networks } from 'liquidjs-lib';
 import type { KeyPair } from './swap-api.ts';
@@ -42,6 +43,35 @@ export interface LiquidSpend {
   lockTime?: number;
 }
 
+export interface BitcoinKeyPathClaim {
+  lockup: { txid: string; vout: number; value: bigint; script: Uint8Array };
+  key: KeyPair;
+  preimage: Uint8Array;
+  /** Output script the claim pays. */
+  destination: Uint8Array;
+  fee: bigint;
+}
+
+export interface UnsignedBitcoinClaim {
+  unsignedHex: string;
+  /** BIP341 key-path sighash (SIGHASH_DEFAULT) of the lockup's input. */
+  sighash: Uint8Array;
+  /** The claim with the aggregated signature as its witness. */
+  finish(signature: Uint8Array): { txid: string; hex: string };
+}
+
+/**
+ * The Bitcoin calls of a chain swap wallet on the same library: the Bitcoin side's tree (leaf version 0xc0), its
+ * Taproot output and MuSig2 session, tweaked with BIP341's tagged hashes instead of the Elements ones.
+ */
+export interface BitcoinSwapCalls {
+  /** The claim of a Bitcoin lockup through the key path, unsigned (a placeholder signature): to be signed with the service. */
+  cooperativeClaim(claim: BitcoinKeyPathClaim): UnsignedBitcoinClaim;
+  reverseSwapTree(preimageHash: Uint8Array, claimPublicKey: Uint8Array, refundPublicKey: Uint8Array, timeout: number): LiquidTree;
+  taprootOutput(key: KeyPair, servicePublicKey: Uint8Array, tree: LiquidTree): { outputScript: Uint8Array; internalKey: Uint8Array };
+  musig(key: KeyPair, servicePublicKey: Uint8Array, tree: LiquidTree, message: Uint8Array): MusigRound;
+}
+
 /** The swap library calls a Liquid wallet makes: everything else is the same with boltz-core 4.x and 2.x. */
 export interface LiquidSwapLibrary {
   readonly name: string;
@@ -56,6 +86,7 @@ export interface LiquidSwapLibrary {
   spend(spend: LiquidSpend): Transaction;
   /** Elements' Taproot key-path sighash (SIGHASH_DEFAULT) of input `index`. */
   sighash(tx: Transaction, prevouts: TxOutput[], index: number): Uint8Array;
+  readonly bitcoin: BitcoinSwapCalls;
 }
 
 export interface LiquidSwapBase {

@@ -35,6 +35,7 @@ import {
   StatusSocket,
   SwapApi,
   checkReverseInvoice,
+  checkSerializedTree,
   checkSubmarineAmount,
   checkTimeout,
   equalBytes,
@@ -79,6 +80,9 @@ async function loadLibrary(library: LiquidSwapLibrary): Promise<Secp256k1ZKP> {
 }
 
 const satToBtc = (sat: number | bigint): number => Number(sat) / 1e8;
+
+/** Sends the wallet's unsigned spend to the service for its MuSig2 half: its nonce and partial signature come back. */
+export type SignatureExchange = (body: { pubNonce: string; transaction: string; index: number }) => Promise<{ pubNonce: string; partialSignature: string }>;
 
 export interface LiquidSwapWalletOptions {
   apiUrl: string;
@@ -174,7 +178,7 @@ export class LiquidSwapWallet {
   }
 
   /** Sends `amount` sat from the user wallet to the swap's confidential address; the lockup, unblinded. */
-  async fund(swap: LiquidSubmarineSwap, amount: number | bigint): Promise<LiquidLockup> {
+  async fund(swap: LiquidSwapBase, amount: number | bigint): Promise<LiquidLockup> {
     const txid = await this.user.call<string>('sendtoaddress', swap.address, satToBtc(amount));
     const lockup = this.lockupIn(swap, await this.rpc.call<string>('getrawtransaction', txid));
     if (lockup === undefined) throw new Error(`funding ${txid} has no output to ${swap.address}`);
@@ -274,6 +278,11 @@ export class LiquidSwapWallet {
 
   /** The service's lockup in `txHex`, unblinded and checked to hold the promised L-BTC. */
   reverseLockup(swap: LiquidReverseSwap, txHex: string): LiquidLockup {
+    return this.serviceLockup(swap, txHex);
+  }
+
+  /** The service's lockup of a reverse swap or of a chain swap's service side, checked to hold `onchainAmount`. */
+  serviceLockup(swap: LiquidSwapBase & { onchainAmount: number }, txHex: string): LiquidLockup {
     const lockup = this.lockupIn(swap, txHex);
     if (lockup === undefined) throw new Error(`the service's transaction does not pay ${swap.address}`);
     if (lockup.value !== BigInt(swap.onchainAmount)) throw new Error(`the service locked ${lockup.value}, not ${swap.onchainAmount}`);
@@ -281,15 +290,23 @@ export class LiquidSwapWallet {
   }
 
   /** Key-path claim: hands the preimage over with the transaction, gets the service's partial signature, broadcasts. */
-  async cooperativeReverseClaim(swap: LiquidReverseSwap, lockup: LiquidLockup, destination: LiquidDestination, fee = LIQUID_SPEND_FEE): Promise<BuiltLiquidTransaction> {
-    const tx = this.library.spend({ ...this.spending(swap, lockup, destination, fee), cooperative: true, preimage: swap.preimage });
-    return this.signAndBroadcast(swap, lockup, tx, fee, (body) =>
+  cooperativeReverseClaim(swap: LiquidReverseSwap, lockup: LiquidLockup, destination: LiquidDestination, fee = LIQUID_SPEND_FEE): Promise<BuiltLiquidTransaction> {
+    return this.claimTogether(swap, lockup, destination, fee, (body) =>
       this.api.expect('POST', `/v2/swap/reverse/${swap.id}/claim`, { preimage: hex.encode(swap.preimage), ...body }, 200),
     );
   }
 
+  /**
+   * Key-path claim of a lockup the service made (a reverse swap's, or the service's side of a chain swap): `exchange`
+   * sends the unsigned claim to the service the way the swap type does and returns its nonce and partial signature.
+   */
+  claimTogether(swap: LiquidSwapBase & { preimage: Uint8Array }, lockup: LiquidLockup, destination: LiquidDestination, fee: bigint, exchange: SignatureExchange): Promise<BuiltLiquidTransaction> {
+    const tx = this.library.spend({ ...this.spending(swap, lockup, destination, fee), cooperative: true, preimage: swap.preimage });
+    return this.signAndBroadcast(swap, lockup, tx, fee, exchange);
+  }
+
   /** Script-path claim through the claim leaf with the preimage; not broadcast. */
-  scriptPathReverseClaim(swap: LiquidReverseSwap, lockup: LiquidLockup, destination: LiquidDestination, fee = LIQUID_SPEND_FEE): BuiltLiquidTransaction {
+  scriptPathReverseClaim(swap: LiquidSwapBase & { preimage: Uint8Array }, lockup: LiquidLockup, destination: LiquidDestination, fee = LIQUID_SPEND_FEE): BuiltLiquidTransaction {
     const tx = this.library.spend({ ...this.spending(swap, lockup, destination, fee), cooperative: false, preimage: swap.preimage });
     return built(tx, lockup, fee);
   }
@@ -305,11 +322,8 @@ export class LiquidSwapWallet {
    * The tree Ferry sent is the one built here, and the address is the tree's Taproot output blinded to the public
    * key of the blinding key Ferry gave: the wallet can then unblind (and prove) what it locks or is locked to it.
    */
-  private checkOutput(body: any, tree: LiquidTree, lockupAddress: unknown, key: KeyPair, servicePublicKey: Uint8Array) {
-    const serialized = this.library.serializeTree(tree);
-    if (JSON.stringify(body.swapTree) !== JSON.stringify(serialized)) {
-      throw new Error(`swap tree differs from the one built locally: ${JSON.stringify(body.swapTree)} vs ${JSON.stringify(serialized)}`);
-    }
+  checkOutput(body: any, tree: LiquidTree, lockupAddress: unknown, key: KeyPair, servicePublicKey: Uint8Array) {
+    checkSerializedTree(body.swapTree, this.library.serializeTree(tree));
     if (typeof body.blindingKey !== 'string' || !/^[0-9a-f]{64}$/.test(body.blindingKey) || !secp256k1.utils.isValidSecretKey(hex.decode(body.blindingKey))) {
       throw new Error(`blindingKey is not a private key: ${body.blindingKey}`);
     }
@@ -349,7 +363,7 @@ export class LiquidSwapWallet {
     lockup: LiquidLockup,
     tx: Transaction,
     fee: bigint,
-    exchange: (body: { pubNonce: string; transaction: string; index: number }) => Promise<any>,
+    exchange: SignatureExchange,
   ): Promise<BuiltLiquidTransaction> {
     const round = this.library.musig(swap.key, swap.servicePublicKey, swap.tree, this.library.sighash(tx, [lockup.prevout], 0));
     const answer = await exchange({ pubNonce: hex.encode(round.publicNonce), transaction: tx.toHex(), index: 0 });

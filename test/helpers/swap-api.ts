@@ -200,6 +200,13 @@ export function requireHexKey(value: unknown, what: string): Uint8Array {
   return hex.decode(value);
 }
 
+/** The tree the service sent is, serialized, the one the wallet built from its own key, the service's and the hash. */
+export function checkSerializedTree(received: unknown, built: unknown): void {
+  if (JSON.stringify(received) !== JSON.stringify(built)) {
+    throw new Error(`swap tree differs from the one built locally: ${JSON.stringify(received)} vs ${JSON.stringify(built)}`);
+  }
+}
+
 /** The swap's timeout lies ahead of the chain tip. */
 export function checkTimeout(timeoutBlockHeight: unknown, tip: number): number {
   if (!Number.isInteger(timeoutBlockHeight) || (timeoutBlockHeight as number) <= tip) {

@@ -27,6 +27,7 @@ import {
   StatusSocket,
   SwapApi,
   checkReverseInvoice,
+  checkSerializedTree,
   checkSubmarineAmount,
   checkTimeout,
   equalBytes,
@@ -120,10 +121,7 @@ function checkTree(
   key: KeyPair,
   servicePublicKey: Uint8Array,
 ): { outputScript: Uint8Array; address: string } {
-  const serialized = SwapTreeSerializer.serializeSwapTree(built);
-  if (JSON.stringify(response.swapTree) !== JSON.stringify(serialized)) {
-    throw new Error(`swap tree differs from the one built locally: ${JSON.stringify(response.swapTree)} vs ${JSON.stringify(serialized)}`);
-  }
+  checkSerializedTree(response.swapTree, SwapTreeSerializer.serializeSwapTree(built));
   const outputScript = Scripts.p2trOutput(swapMusig(key, servicePublicKey, built).aggPubkey);
   const expected = addressOfScript(outputScript);
   if (address !== expected) throw new Error(`lockup address ${address} does not commit to the tree and keys (expected ${expected})`);
@@ -213,7 +211,7 @@ export class SwapWallet {
   }
 
   /** Locks `amount` sat to the swap from the user wallet. */
-  async fund(swap: TaprootSwap, amount: number | bigint): Promise<Lockup> {
+  async fund(swap: Pick<TaprootSwap, 'address' | 'outputScript'>, amount: number | bigint): Promise<Lockup> {
     const txid = await this.user.sendToAddress(swap.address, satToBtc(amount));
     const txHex = await this.rpc.getRawTransactionHex(txid);
     const lockup = findOutput(txHex, swap.outputScript);
