@@ -1,6 +1,7 @@
 // The EVM chain's endpoints against Ferry on its devnet (zero-config: the devnet's anvil and contracts): v1
 // /getcontracts, v2 /chain/contracts and /chain/RBTC/contracts in the reference's shapes, RBTC's height and gas
-// price among the other chains'; and the 501 every contract route answers when no EVM chain is served.
+// price among the other chains'; a mismatching [evm] stopping start-up; and the 501 every contract route answers
+// when no EVM chain is served.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -90,6 +91,16 @@ test('RBTC transactions are not served through the UTXO transaction routes, and 
   const id = '0x' + 'ab'.repeat(32);
   const message = 'RBTC is an EVM chain: its transactions are not served here, ask its node';
   assert.deepEqual(await get(ferry.apiUrl, `/v2/chain/RBTC/transaction/${id}`), { status: 400, json: { error: message } });
+});
+
+test('a configuration the EVM chain does not match stops start-up, naming the key', async () => {
+  const other = mkdtempSync(join(tmpdir(), 'ferry-api-evm-'));
+  try {
+    const config = loadConfig({ env: { FERRY_DATA_DIR: other, ...ephemeralPorts, FERRY_EVM_CHAIN_ID: '30' } });
+    await assert.rejects(startFerry(config, silentLogger), /config key evm.chainId is 30, but the devnet's anvil runs chain 31337/);
+  } finally {
+    rmSync(other, { recursive: true, force: true });
+  }
 });
 
 test('no EVM chain served: the contract routes answer 501, RBTC is an unknown currency', async () => {

@@ -37,6 +37,8 @@ interface Header extends BlockRef {
 /** The chain moved while a range was read: read it again from the (re)checked position. */
 class RangeChanged extends Error {}
 
+const MAX_RANGE_RETRIES = 5;
+
 export class EvmFollower {
   readonly chain: string;
   private readonly provider: JsonRpcProvider;
@@ -126,7 +128,7 @@ export class EvmFollower {
 
   private async round(): Promise<void> {
     if (!this.position) await this.initialize();
-    while (true) {
+    for (let changed = 0; ; ) {
       if (!(await this.isCanonical(this.position!))) {
         await this.rewind();
         continue;
@@ -137,6 +139,8 @@ export class EvmFollower {
         await this.readRange(this.position!.height + 1, Math.min(target, this.position!.height + this.maxRange));
       } catch (error) {
         if (!(error instanceof RangeChanged)) throw error;
+        // A node whose answers keep disagreeing is not spun on: the next poll tries again.
+        if (++changed >= MAX_RANGE_RETRIES) throw new Error(`evm follower: the chain kept changing while read (${error.message})`);
         this.logger.debug('evm follower: chain changed while reading, reading again', { chain: this.chain });
       }
     }
@@ -179,13 +183,13 @@ export class EvmFollower {
     const headers = await Promise.all(Array.from({ length: to - from + 1 }, (_, i) => this.header(from + i)));
     let parent = this.position!.hash;
     for (const header of headers) {
-      if (header.parentHash !== parent) throw new RangeChanged();
+      if (header.parentHash !== parent) throw new RangeChanged(`block ${header.height} does not follow the block read before it`);
       parent = header.hash;
     }
     const logs = await this.provider.getLogs({ address: [...this.addresses.keys()], fromBlock: from, toBlock: to });
     const byHeight = new Map<number, Log[]>();
     for (const log of logs) {
-      if (log.removed || headers[log.blockNumber - from]?.hash !== log.blockHash) throw new RangeChanged();
+      if (log.removed || headers[log.blockNumber - from]?.hash !== log.blockHash) throw new RangeChanged(`a log of block ${log.blockNumber} is not of the block read`);
       byHeight.set(log.blockNumber, [...(byHeight.get(log.blockNumber) ?? []), log]);
     }
     for (const header of headers) {
