@@ -5,10 +5,11 @@ import type { Server } from 'node:http';
 import { join } from 'node:path';
 import type { ChainRegistry } from './chains/backend.ts';
 import { connectChains } from './chains/registry.ts';
+import type { EvmBackend } from './chains/evm/backend.ts';
 import { createApiServer } from './api/index.ts';
 import { listen, stopServer } from './api/http/server.ts';
 import type { ReferralCredential } from './api/v1/referrals.ts';
-import { ConfigError, databaseUrl, usesDevnetBitcoin, usesDevnetLightning, usesDevnetLiquid, type FerryConfig } from './config/index.ts';
+import { ConfigError, databaseUrl, usesDevnetBitcoin, usesDevnetEvm, usesDevnetLightning, usesDevnetLiquid, type FerryConfig } from './config/index.ts';
 import type { LightningBackend } from './lightning/backend.ts';
 import { LndRestClient } from './lightning/lnd/client.ts';
 import { SwapEngine } from './engine/engine.ts';
@@ -25,6 +26,8 @@ export interface Ferry {
   apiUrl: string;
   devnet?: Devnet;
   chains: ChainRegistry;
+  /** The EVM chains (RBTC) by symbol; empty when none is served. */
+  evm: ReadonlyMap<string, EvmBackend>;
   storage: Storage;
   lightning: Record<string, LightningBackend>;
   swaps?: SwapEngine;
@@ -57,7 +60,7 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
   try {
     const referral = referralCredentials(config);
     let devnet: Devnet | undefined;
-    if (usesDevnetBitcoin(config) || usesDevnetLightning(config) || usesDevnetLiquid(config)) {
+    if (usesDevnetBitcoin(config) || usesDevnetLightning(config) || usesDevnetLiquid(config) || usesDevnetEvm(config)) {
       devnet = await startDevnet({
         dataDir: config.dataDir,
         bitcoinPort: config.devnet.bitcoinPort,
@@ -73,10 +76,10 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
     closers.push(() => storage.close());
     logger.info('storage ready', { dialect: storage.database.dialect });
 
-    // One mnemonic: the swap keys, and the master blinding key of Liquid lockups.
+    // One mnemonic: the swap keys, the master blinding key of Liquid lockups and the operator's EVM account.
     const mnemonic = loadOrCreateMnemonic(config.swap.mnemonicPath || join(config.dataDir, 'mnemonic'));
     const masterBlindingKey = masterBlindingKeyFromSeed(mnemonicToSeedSync(mnemonic));
-    const connected = await connectChains(config, devnet?.info, storage.checkpoints, { masterBlindingKey }, logger);
+    const connected = await connectChains(config, devnet?.info, storage.checkpoints, { masterBlindingKey, mnemonic }, logger);
     closers.push(() => connected.close());
     const chains = connected.chains;
 
@@ -121,6 +124,7 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
 
     const server: Server = createApiServer({
       chains,
+      evm: connected.evm,
       lightning,
       swaps,
       logger: logger.child('api'),
@@ -131,7 +135,7 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
     closers.push(() => stopServer(server));
     const apiUrl = `http://${address.address}:${address.port}`;
     logger.info('API listening', { url: apiUrl });
-    return { apiUrl, devnet, chains, storage, lightning, swaps, close };
+    return { apiUrl, devnet, chains, evm: connected.evm, storage, lightning, swaps, close };
   } catch (error) {
     await close();
     throw error;

@@ -1,20 +1,49 @@
-// Chain endpoints shared by v1 and v2: the same questions, different field names.
+// Chain endpoints shared by v1 and v2: the same questions, different field names. Heights and fees are asked of
+// every chain, UTXO or EVM (an EVM chain's fee is its gas price in GWEI); transactions only of UTXO chains.
 import { TransactionNotFound, TransactionRejected, type ChainBackend, type ChainRegistry } from '../chains/backend.ts';
+import type { EvmBackend } from '../chains/evm/backend.ts';
 import { badRequest, HttpError, notFound } from './http/errors.ts';
 
-export function chainOf(chains: ChainRegistry, symbol: string): ChainBackend {
-  const chain = chains.get(symbol);
-  if (!chain) throw badRequest(`could not find currency: ${symbol}`);
-  return chain;
+/** What the API asks of an EVM chain. */
+export type EvmChain = Pick<EvmBackend, 'symbol' | 'networkKey' | 'height' | 'feeRate' | 'contractsInfo'>;
+export type EvmChains = ReadonlyMap<string, EvmChain>;
+
+/** What the height and fee routes ask of any chain. */
+type ChainReading = Pick<ChainBackend, 'symbol' | 'height' | 'feeRate'>;
+
+/** The chains of both kinds, as the height and fee routes see them. */
+export class ChainReadings {
+  constructor(
+    readonly chains: ChainRegistry,
+    readonly evm: EvmChains = new Map(),
+  ) {}
+
+  all(): ChainReading[] {
+    return [...this.chains.values(), ...this.evm.values()];
+  }
+
+  of(symbol: string): ChainReading {
+    const chain = this.chains.get(symbol) ?? this.evm.get(symbol);
+    if (!chain) throw badRequest(`could not find currency: ${symbol}`);
+    return chain;
+  }
+
+  /** A UTXO chain, for the transaction routes; an EVM chain's transactions are not served here. */
+  utxo(symbol: string): ChainBackend {
+    if (this.evm.has(symbol)) throw badRequest(`${symbol} is an EVM chain: its transactions are not served here, ask its node`);
+    const chain = this.chains.get(symbol);
+    if (!chain) throw badRequest(`could not find currency: ${symbol}`);
+    return chain;
+  }
 }
 
-export async function feeEstimations(chains: ChainRegistry): Promise<Record<string, number>> {
-  const entries = await Promise.all([...chains.values()].map(async (c) => [c.symbol, await c.feeRate()] as const));
+export async function feeEstimations(chains: ChainReadings): Promise<Record<string, number>> {
+  const entries = await Promise.all(chains.all().map(async (c) => [c.symbol, await c.feeRate()] as const));
   return Object.fromEntries(entries);
 }
 
-export async function heights(chains: ChainRegistry): Promise<Record<string, number>> {
-  const entries = await Promise.all([...chains.values()].map(async (c) => [c.symbol, await c.height()] as const));
+export async function heights(chains: ChainReadings): Promise<Record<string, number>> {
+  const entries = await Promise.all(chains.all().map(async (c) => [c.symbol, await c.height()] as const));
   return Object.fromEntries(entries);
 }
 

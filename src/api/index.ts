@@ -8,6 +8,7 @@ import type { Logger } from '../log/index.ts';
 import { version } from '../version.ts';
 import { Router } from './http/router.ts';
 import { createHttpServer } from './http/server.ts';
+import { ChainReadings, type EvmChains } from './chain-routes.ts';
 import { chainRoutesV1 } from './v1/chain.ts';
 import { chainRoutesV2 } from './v2/chain.ts';
 import { nodeRoutes } from './nodes.ts';
@@ -25,6 +26,8 @@ import { attachWebSocket, defaultWebSocketOptions, type WebSocketOptions } from 
 
 export interface ApiDependencies {
   chains: ChainRegistry;
+  /** The EVM chains (RBTC) by symbol: heights, fees and contracts; none: the contract routes answer 501. */
+  evm?: EvmChains;
   lightning: Record<string, LightningBackend>; // by chain symbol: BTC
   logger: Logger;
   maxBodyBytes: number;
@@ -46,8 +49,9 @@ export function createRouter(deps: ApiDependencies): Router {
   router.get('/version', () => ({ body: { version } }));
   router.get('/v2/version', () => ({ body: { version } }));
   const refundTimeout = deps.swaps?.refundTimeout?.bind(deps.swaps);
-  chainRoutesV1(router, deps.chains, refundTimeout);
-  chainRoutesV2(router, deps.chains, refundTimeout);
+  const readings = new ChainReadings(deps.chains, deps.evm);
+  chainRoutesV1(router, readings, refundTimeout);
+  chainRoutesV2(router, readings, refundTimeout);
   nodeRoutes(router, deps.lightning, deps.chains);
   if (deps.swaps) {
     submarineRoutes(router, deps.swaps);

@@ -1,6 +1,7 @@
 // Builds the chain registry from the configuration: for each chain Ferry serves, its backend (the devnet's node
 // where none is configured). The only place outside src/chains/<chain>/ that knows which chains exist; a new
-// chain is a new folder and a case here.
+// chain is a new folder and a case here. The EVM chain (RBTC) is connected here too but kept apart from the
+// UTXO chains' registry: it is no ChainBackend (src/chains/evm/backend.ts says why).
 import { bitcoinCodec } from './bitcoin/codec.ts';
 import { BitcoinBackend } from './bitcoin/backend.ts';
 import { CoreRpcClient } from './core-rpc.ts';
@@ -13,13 +14,16 @@ import { blindingKeyForScript } from './liquid/blinding.ts';
 import { ChainWatcher, type ChainWatcherOptions } from './watcher/watcher.ts';
 import type { ChainBackend } from './backend.ts';
 import type { CheckpointStore } from './checkpoint.ts';
-import { servesLiquid, usesDevnetBitcoin, usesDevnetLiquid, type FerryConfig } from '../config/index.ts';
+import { servesEvm, servesLiquid, usesDevnetBitcoin, usesDevnetLiquid, type FerryConfig } from '../config/index.ts';
+import type { EvmBackend } from './evm/backend.ts';
 import type { DevnetInfo } from '../devnet/index.ts';
 import type { Logger } from '../log/index.ts';
 
 export interface ConnectedChains {
   chains: Map<string, ChainBackend>;
-  /** Stops every chain's watcher. */
+  /** The EVM chains by symbol (RBTC), when served; their followers are not started (the swap engine will). */
+  evm: Map<string, EvmBackend>;
+  /** Stops every chain's watcher and follower. */
   close(): Promise<void>;
 }
 
@@ -27,6 +31,8 @@ export interface ConnectedChains {
 export interface ChainSecrets {
   /** SLIP-77 master blinding key of Liquid lockups. */
   masterBlindingKey: Uint8Array;
+  /** Ferry's mnemonic: the operator's EVM account derives from it. */
+  mnemonic: string;
 }
 
 interface NodeSettings {
@@ -102,10 +108,19 @@ export async function connectChains(
 ): Promise<ConnectedChains> {
   const chains = new Map<string, ChainBackend>([['BTC', await connectBitcoin(config, devnet, checkpoints, logger)]]);
   if (servesLiquid(config)) chains.set('L-BTC', await connectLiquid(config, devnet, checkpoints, secrets, logger));
+  const evm = new Map<string, EvmBackend>();
+  if (servesEvm(config)) {
+    // Loaded only when served: ethers takes a while to load.
+    const [{ connectEvm }, { evmSettings }] = await Promise.all([import('./evm/connect.ts'), import('./evm/settings.ts')]);
+    const backend = await connectEvm(evmSettings(config, devnet), { checkpoints, mnemonic: secrets.mnemonic, logger });
+    evm.set(backend.symbol, backend);
+  }
   return {
     chains,
+    evm,
     close: async () => {
       for (const chain of chains.values()) await chain.watcher.stop();
+      for (const backend of evm.values()) await backend.close();
     },
   };
 }

@@ -1,32 +1,35 @@
 // Delivers watcher events to subscribers one at a time, awaiting async handlers. A throwing handler is
-// logged and does not keep the others (or the watcher) from going on.
-import type { ChainEventHandler, ChainEvents, ChainEventType, ChainSubscriber } from './events.ts';
+// logged and does not keep the others (or the watcher) from going on. Generic over the event map, so the EVM
+// contract follower delivers its own events the same way.
+import type { ChainEvents } from './events.ts';
 import type { WatcherLogger } from './logger.ts';
 
-export class Subscribers {
-  private readonly subscribers = new Set<ChainSubscriber>();
+export type SubscriberOf<Events> = { [K in keyof Events]?: (event: Events[K]) => void | Promise<void> };
+
+export class Subscribers<Events extends object = ChainEvents> {
+  private readonly subscribers = new Set<SubscriberOf<Events>>();
 
   constructor(private readonly logger: WatcherLogger) {}
 
-  add(subscriber: ChainSubscriber): () => void {
+  add(subscriber: SubscriberOf<Events>): () => void {
     this.subscribers.add(subscriber);
     return () => {
       this.subscribers.delete(subscriber);
     };
   }
 
-  on<K extends ChainEventType>(type: K, handler: ChainEventHandler<K>): () => void {
-    return this.add({ [type]: handler } as ChainSubscriber);
+  on<K extends keyof Events>(type: K, handler: (event: Events[K]) => void | Promise<void>): () => void {
+    return this.add({ [type]: handler } as unknown as SubscriberOf<Events>);
   }
 
-  async emit<K extends ChainEventType>(type: K, event: ChainEvents[K]): Promise<void> {
+  async emit<K extends keyof Events>(type: K, event: Events[K]): Promise<void> {
     for (const subscriber of [...this.subscribers]) {
-      const handler = subscriber[type] as ChainEventHandler<K> | undefined;
+      const handler = subscriber[type];
       if (!handler) continue;
       try {
         await handler(event);
       } catch (error) {
-        this.logger.error(`chain watcher: ${type} subscriber failed`, { error: String(error) });
+        this.logger.error(`chain watcher: ${String(type)} subscriber failed`, { error: String(error) });
       }
     }
   }

@@ -15,9 +15,12 @@ export class ConfigError extends Error {
 const isField = (node: Field | Section): node is Field => typeof (node as Field).type === 'string';
 
 const levels = ['debug', 'info', 'warn', 'error'];
+// Checksums are verified where the address is used (ethers); here only the shape, so a typo stops start-up early.
+const evmAddress = /^0x[0-9a-fA-F]{40}$/;
+const tokenSymbol = /^[A-Za-z0-9.-]{1,20}$/;
 const networks = ['regtest', 'testnet', 'signet', 'mainnet'];
 
-function check(key: string, field: Field, value: unknown): string | number | boolean {
+function check(key: string, field: Field, value: unknown): string | number | boolean | Record<string, string> {
   switch (field.type) {
     case 'string':
       if (typeof value !== 'string') throw new ConfigError(`config key ${key} must be a string`);
@@ -49,12 +52,32 @@ function check(key: string, field: Field, value: unknown): string | number | boo
         throw new ConfigError(`config key ${key} must be one of ${networks.join(', ')}`);
       }
       return value;
+    case 'address':
+      if (typeof value !== 'string' || (value !== '' && !evmAddress.test(value))) {
+        throw new ConfigError(`config key ${key} must be an EVM address (0x and 40 hex digits), got ${JSON.stringify(value)}`);
+      }
+      return value;
+    case 'addresses': {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        throw new ConfigError(`config key ${key} must be a table of SYMBOL = "0x..." entries`);
+      }
+      const out: Record<string, string> = {};
+      for (const [symbol, address] of Object.entries(value)) {
+        if (!tokenSymbol.test(symbol)) throw new ConfigError(`config key ${key}.${symbol}: not a token symbol`);
+        out[symbol] = check(`${key}.${symbol}`, { type: 'address', doc: '' }, address) as string;
+        if (out[symbol] === '') throw new ConfigError(`config key ${key}.${symbol} must be an EVM address, not empty`);
+      }
+      return out;
+    }
   }
 }
 
 function defaults(section: Section): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, node] of Object.entries(section)) out[name] = isField(node) ? node.default : defaults(node);
+  for (const [name, node] of Object.entries(section)) {
+    // Table defaults are copied: a loaded configuration must not share (and change) the schema's object.
+    out[name] = !isField(node) ? defaults(node) : typeof node.default === 'object' ? { ...node.default } : node.default;
+  }
   return out;
 }
 
@@ -151,7 +174,23 @@ export function loadConfig(options: LoadOptions = {}): FerryConfig {
   }
   const result = config as unknown as FerryConfig;
   result.dataDir = resolve(result.dataDir);
+  checkEvm(result.evm);
   return result;
+}
+
+/** What no single key's type says about [evm]: a usable URL and at least one confirmation. */
+function checkEvm(evm: FerryConfig['evm']): void {
+  if (evm.rpcUrl !== '') {
+    let protocol: string;
+    try {
+      protocol = new URL(evm.rpcUrl).protocol;
+    } catch {
+      throw new ConfigError(`config key evm.rpcUrl must be a URL, got ${JSON.stringify(evm.rpcUrl)}`);
+    }
+    if (protocol !== 'http:' && protocol !== 'https:') throw new ConfigError(`config key evm.rpcUrl must be an http(s) URL, got ${JSON.stringify(evm.rpcUrl)}`);
+  }
+  if (evm.confirmations < 1) throw new ConfigError('config key evm.confirmations must be at least 1 (1: events are delivered from the tip)');
+  if (evm.pollIntervalMs < 1) throw new ConfigError('config key evm.pollIntervalMs must be at least 1');
 }
 
 /** The database URL in effect: the configured one, or SQLite inside the data directory. */
@@ -166,6 +205,12 @@ export const usesDevnetLiquid = (config: FerryConfig): boolean => config.liquid.
 
 /** Whether Ferry serves Liquid at all: an Elements node configured, or the devnet's. */
 export const servesLiquid = (config: FerryConfig): boolean => config.liquid.rpcUrl !== '' || config.devnet.enabled;
+
+/** Likewise for the EVM chain: the devnet's anvil serves when no EVM node is configured. */
+export const usesDevnetEvm = (config: FerryConfig): boolean => config.evm.rpcUrl === '' && config.devnet.enabled;
+
+/** Whether Ferry serves the EVM chain (RBTC) at all: a node configured, or the devnet's anvil. */
+export const servesEvm = (config: FerryConfig): boolean => config.evm.rpcUrl !== '' || config.devnet.enabled;
 
 /** Likewise for Lightning: the devnet's `ferry` node serves when no LND is configured. */
 export const usesDevnetLightning = (config: FerryConfig): boolean =>

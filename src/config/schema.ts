@@ -2,11 +2,11 @@
 // Zero-config (no file, no environment) means: regtest, embedded devnet, SQLite in the data directory,
 // API on 127.0.0.1:9001.
 
-export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'port' | 'level' | 'network';
+export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'port' | 'level' | 'network' | 'address' | 'addresses';
 
 export interface Field {
   type: FieldType;
-  default?: string | number | boolean;
+  default?: string | number | boolean | Record<string, string>;
   doc: string;
 }
 
@@ -87,6 +87,15 @@ export const schema: Section = {
     wallet: { type: 'string', default: '', doc: "wallet holding the operator's L-BTC" },
     pollIntervalMs: { type: 'integer', default: 1000, doc: 'how often the chain watcher polls the node' },
   },
+  evm: {
+    rpcUrl: { type: 'string', default: '', doc: "EVM node's JSON-RPC URL (RSK, anvil, ...); empty uses the devnet's anvil" },
+    chainId: { type: 'integer', default: 0, doc: "the chain id the node must report; 0: any (the devnet's is checked against devnet.json)" },
+    etherSwap: { type: 'address', default: '', doc: "EtherSwap contract address; empty: the devnet's (devnet.json)" },
+    erc20Swap: { type: 'address', default: '', doc: "ERC20Swap contract address; empty: the devnet's (devnet.json)" },
+    tokens: { type: 'addresses', default: {}, doc: "ERC20 tokens served, SYMBOL = address; empty: the devnet's test token" },
+    pollIntervalMs: { type: 'integer', default: 1000, doc: 'how often the contract event follower polls the node' },
+    confirmations: { type: 'integer', default: 1, doc: 'blocks deep a contract event must be before it is delivered (1: in the tip)' },
+  },
   swap: {
     mnemonicPath: {
       type: 'string',
@@ -142,6 +151,15 @@ export interface FerryConfig {
   devnet: { enabled: boolean; bitcoinPort: number; elementsPort: number; evmPort: number; blockIntervalMs: number };
   bitcoin: { rpcUrl: string; rpcUser: string; rpcPassword: string; wallet: string; pollIntervalMs: number };
   liquid: { rpcUrl: string; rpcUser: string; rpcPassword: string; wallet: string; pollIntervalMs: number };
+  evm: {
+    rpcUrl: string;
+    chainId: number;
+    etherSwap: string;
+    erc20Swap: string;
+    tokens: Record<string, string>;
+    pollIntervalMs: number;
+    confirmations: number;
+  };
   swap: { mnemonicPath: string; claimDelayMs: number; invoiceExpirySeconds: number; paymentTimeoutSeconds: number };
   pair: PairSettings;
   /** [[pairs]]: the pairs served; empty means the BTC/BTC pair of [pair]. */
@@ -172,6 +190,10 @@ export const environment: Record<string, string> = {
   FERRY_LIQUID_RPC_PASSWORD: 'liquid.rpcPassword',
   FERRY_LIQUID_WALLET: 'liquid.wallet',
   FERRY_SWAP_CLAIM_DELAY_MS: 'swap.claimDelayMs',
+  FERRY_EVM_RPC_URL: 'evm.rpcUrl',
+  FERRY_EVM_CHAIN_ID: 'evm.chainId',
+  FERRY_EVM_ETHER_SWAP: 'evm.etherSwap',
+  FERRY_EVM_ERC20_SWAP: 'evm.erc20Swap',
   FERRY_REFERRAL_ID: 'referral.id',
   FERRY_REFERRAL_API_KEY: 'referral.apiKey',
   FERRY_REFERRAL_API_SECRET: 'referral.apiSecret',

@@ -47,7 +47,8 @@ const mine = async (blocks = 1) => rpc.generateToAddress(blocks, await user.getN
 test('heights and fees on v1 and v2 come from the nodes, Liquid\'s at its 0.1 sat/vB floor', async () => {
   const height = await rpc.getBlockCount();
   const liquidHeight = await elements.getBlockCount();
-  assert.deepEqual(await get('/v2/chain/heights'), { status: 200, json: { BTC: height, 'L-BTC': liquidHeight } });
+  const rbtcHeight = await ferry.evm.get('RBTC')!.height(); // the EVM chain's: test/api/evm-chain.test.ts
+  assert.deepEqual(await get('/v2/chain/heights'), { status: 200, json: { BTC: height, 'L-BTC': liquidHeight, RBTC: rbtcHeight } });
   assert.deepEqual(await get('/v2/chain/BTC/height'), { status: 200, json: { height } });
   assert.deepEqual(await get('/v2/chain/L-BTC/height'), { status: 200, json: { height: liquidHeight } });
   const fees = await get('/v2/chain/fees');

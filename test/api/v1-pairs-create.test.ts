@@ -1,4 +1,4 @@
-// v1 GET /getpairs, /timeouts, /getcontracts and POST /createswap against Ferry on its devnet: the pair data
+// v1 GET /getpairs, /timeouts and POST /createswap against Ferry on its devnet: the pair data
 // agrees with v2, and creation requests are validated in full, then refused with a pointer to v2 (Ferry makes
 // Taproot swaps only, v1 clients expect legacy P2SH-P2WSH ones), never creating a swap.
 import { test, before, after } from 'node:test';
@@ -68,7 +68,7 @@ test('GET /getpairs: the v1 shape, the same prices as the v2 listings, and a has
   assert.equal(liquid.hash, createHash('sha256').update(JSON.stringify({ rate: liquid.rate, fees: liquid.fees, limits: liquid.limits })).digest('hex'));
 });
 
-test('GET /timeouts gives the configured blocks per pair; GET /getcontracts says there is no EVM chain', async () => {
+test('GET /timeouts gives the configured blocks per pair', async () => {
   const blocks = { reverse: 144, swapMinimal: 144, swapMaximal: 288 };
   // Liquid's blocks come every minute: its base timeouts are ten times the quote's Bitcoin blocks.
   const liquid = { base: { reverse: 1440, swapMinimal: 1440, swapMaximal: 2880 }, quote: blocks };
@@ -76,9 +76,6 @@ test('GET /timeouts gives the configured blocks per pair; GET /getcontracts says
     status: 200,
     json: { timeouts: { 'BTC/BTC': { base: blocks, quote: blocks }, 'L-BTC/BTC': liquid } },
   });
-  const contracts = await world.call('GET', '/getcontracts');
-  assert.equal(contracts.status, 501);
-  assert.match(contracts.json.error, /no EVM chain/);
 });
 
 test('POST /createswap: every bad request gets a 400 naming the problem, in the order of the checks', async () => {

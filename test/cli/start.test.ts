@@ -17,8 +17,8 @@ test('ferry start serves chain heights from its embedded devnet and stops cleanl
     const url = listening.url as string;
 
     const heights = await (await fetch(`${url}/v2/chain/heights`)).json();
-    // Zero-config serves Liquid too, on the devnet's Elements node.
-    assert.deepEqual(Object.keys(heights), ['BTC', 'L-BTC']);
+    // Zero-config serves Liquid too, on the devnet's Elements node, and RBTC on its anvil.
+    assert.deepEqual(Object.keys(heights), ['BTC', 'L-BTC', 'RBTC']);
     assert.ok(Number.isInteger(heights.BTC) && heights.BTC >= 101, `funded devnet has mature coins: ${heights.BTC}`);
     assert.ok(Number.isInteger(heights['L-BTC']) && heights['L-BTC'] >= 101, `funded Elements devnet: ${heights['L-BTC']}`);
     assert.deepEqual(await (await fetch(`${url}/v2/chain/BTC/height`)).json(), { height: heights.BTC });

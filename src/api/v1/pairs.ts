@@ -1,6 +1,5 @@
-// v1 GET /getpairs, GET /timeouts and GET /getcontracts (deprecated API, kept for existing integrations).
+// v1 GET /getpairs and GET /timeouts (deprecated API, kept for existing integrations).
 import type { SwapService } from '../../protocol/index.ts';
-import { HttpError } from '../http/errors.ts';
 import type { Router } from '../http/router.ts';
 import { v1Unsupported } from './answers.ts';
 
@@ -13,10 +12,5 @@ export function pairRoutesV1(router: Router, swaps: SwapService): void {
   router.get('/timeouts', async () => {
     if (!swaps.v1Timeouts) throw v1Unsupported();
     return { body: { timeouts: await swaps.v1Timeouts() } };
-  });
-  // Ferry has no EVM chain: 501, the reference's answer for an integration that is not enabled, rather than an
-  // empty object a client could take for "no contracts deployed yet".
-  router.get('/getcontracts', () => {
-    throw new HttpError(501, 'Ferry serves no EVM chain (RBTC): there are no swap contracts');
   });
 }
