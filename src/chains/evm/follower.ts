@@ -6,6 +6,7 @@ import { Contract, type JsonRpcProvider, type Log } from 'ethers';
 import type { CheckpointStore } from '../checkpoint.ts';
 import type { BlockRef } from '../events.ts';
 import { consoleLogger, type WatcherLogger } from '../logger.ts';
+import { Poller } from '../poller.ts';
 import { Subscribers } from '../subscribers.ts';
 import { BlockWindow } from '../watcher/block-window.ts';
 import { abiOf, type SwapContractName } from './abi.ts';
@@ -45,7 +46,6 @@ export class EvmFollower {
   private readonly addresses: Map<string, SwapContractName>;
   private readonly checkpoints: CheckpointStore;
   private readonly logger: WatcherLogger;
-  private readonly pollIntervalMs: number;
   private readonly confirmations: number;
   private readonly reorgDepth: number;
   private readonly maxRange: number;
@@ -55,10 +55,7 @@ export class EvmFollower {
   private readonly decimals = new Map<string, Promise<number>>();
   private readonly subscribers: Subscribers<EvmFollowerEvents>;
   private position?: BlockRef;
-  private queue: Promise<void> = Promise.resolve();
-  private timer?: NodeJS.Timeout;
-  private running = false;
-  private failing = false;
+  private readonly poller: Poller;
 
   constructor(private readonly options: EvmFollowerOptions) {
     this.chain = options.chain;
@@ -66,7 +63,7 @@ export class EvmFollower {
     this.addresses = new Map(Object.entries(options.contracts).map(([name, address]) => [address.toLowerCase(), name as SwapContractName]));
     this.checkpoints = options.checkpoints;
     this.logger = options.logger ?? consoleLogger;
-    this.pollIntervalMs = options.pollIntervalMs ?? 1000;
+    this.poller = new Poller('evm follower', this.chain, options.pollIntervalMs ?? 1000, this.logger, () => this.round());
     this.confirmations = Math.max(1, options.confirmations ?? 1);
     this.reorgDepth = options.reorgDepth ?? 64;
     this.maxRange = options.maxRange ?? 100;
@@ -88,37 +85,18 @@ export class EvmFollower {
   }
 
   /** Starts polling; resolves after the first round, which is logged (not thrown) if the node is down. */
-  async start(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
-    await this.poll();
+  start(): Promise<void> {
+    return this.poller.start();
   }
 
   /** Stops polling and waits for the round in progress. */
-  async stop(): Promise<void> {
-    this.running = false;
-    clearTimeout(this.timer);
-    await this.queue;
+  stop(): Promise<void> {
+    return this.poller.stop();
   }
 
   /** Delivers every event up to the node's current (confirmed) tip now; rejects if the node fails. */
   sync(): Promise<void> {
-    const round = this.queue.then(() => this.round());
-    this.queue = round.catch(() => {});
-    return round;
-  }
-
-  private async poll(): Promise<void> {
-    try {
-      await this.sync();
-      if (this.failing) this.logger.info('evm follower: node reachable again', { chain: this.chain });
-      this.failing = false;
-    } catch (error) {
-      // The first failure is the news; while the node stays down, quietly.
-      (this.failing ? this.logger.debug : this.logger.error).call(this.logger, 'evm follower: poll failed, retrying', { chain: this.chain, error: String(error) });
-      this.failing = true;
-    }
-    if (this.running) this.timer = setTimeout(() => void this.poll(), this.pollIntervalMs);
+    return this.poller.sync();
   }
 
   /** The highest block whose events may be delivered: `confirmations` deep. */

@@ -7,6 +7,7 @@ import { BlockWindow } from './block-window.ts';
 import type { CheckpointStore } from '../checkpoint.ts';
 import type { BlockRef, ChainEventHandler, ChainEventType, ChainSubscriber } from '../events.ts';
 import { consoleLogger, type WatcherLogger } from '../logger.ts';
+import { Poller } from '../poller.ts';
 import { MempoolFollower } from './mempool.ts';
 import type { ChainCodec, WatchedBlock, WatchedTransaction } from './codec.ts';
 import { findLockups, findSpends } from './scan.ts';
@@ -43,7 +44,6 @@ export class ChainWatcher {
   private readonly codec: ChainCodec<WatchedTransaction>;
   private readonly checkpoints: CheckpointStore;
   private readonly logger: WatcherLogger;
-  private readonly pollIntervalMs: number;
   private readonly followMempool: boolean;
   private readonly reorgDepth: number;
   private readonly maxConfirmations: number;
@@ -53,10 +53,7 @@ export class ChainWatcher {
   private readonly mempool: MempoolFollower<WatchedTransaction>;
   private readonly subscribers: Subscribers;
   private position?: BlockRef;
-  private queue: Promise<void> = Promise.resolve();
-  private timer?: NodeJS.Timeout;
-  private running = false;
-  private failing = false;
+  private readonly poller: Poller;
 
   constructor(private readonly options: ChainWatcherOptions) {
     this.chain = options.chain;
@@ -64,7 +61,7 @@ export class ChainWatcher {
     this.codec = options.codec;
     this.checkpoints = options.checkpoints;
     this.logger = options.logger ?? consoleLogger;
-    this.pollIntervalMs = options.pollIntervalMs ?? 1000;
+    this.poller = new Poller('chain watcher', this.chain, options.pollIntervalMs ?? 1000, this.logger, () => this.round());
     this.followMempool = options.mempool ?? true;
     this.reorgDepth = options.reorgDepth ?? 100;
     this.maxConfirmations = options.maxConfirmations ?? 6;
@@ -118,38 +115,18 @@ export class ChainWatcher {
   }
 
   /** Starts polling; resolves after the first round, which is logged (not thrown) if the node is down. */
-  async start(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
-    await this.poll();
+  start(): Promise<void> {
+    return this.poller.start();
   }
 
   /** Stops polling and waits for the round in progress. */
-  async stop(): Promise<void> {
-    this.running = false;
-    clearTimeout(this.timer);
-    await this.queue;
+  stop(): Promise<void> {
+    return this.poller.stop();
   }
 
   /** Processes everything up to the node's current tip and its mempool now; rejects if the node fails. */
   sync(): Promise<void> {
-    const round = this.queue.then(() => this.round());
-    this.queue = round.catch(() => {});
-    return round;
-  }
-
-  private async poll(): Promise<void> {
-    try {
-      await this.sync();
-      if (this.failing) this.logger.info('chain watcher: node reachable again', { chain: this.chain });
-      this.failing = false;
-    } catch (error) {
-      // Keep the log quiet while the node stays down: the first failure is the news.
-      const log = this.failing ? this.logger.debug : this.logger.error;
-      log.call(this.logger, 'chain watcher: poll failed, retrying', { chain: this.chain, error: String(error) });
-      this.failing = true;
-    }
-    if (this.running) this.timer = setTimeout(() => void this.poll(), this.pollIntervalMs);
+    return this.poller.sync();
   }
 
   private async round(): Promise<void> {
