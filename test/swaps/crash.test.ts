@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hex } from '@scure/base';
+import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { readDevnetInfo, type DevnetInfo } from '../../src/devnet/index.ts';
@@ -330,6 +331,14 @@ describe('crash recovery', { timeout: 180_000 }, () => {
         assert.equal(await liquid.balance(liquid.user), userBefore + claim.amount, "the client received Ferry's L-BTC less its claim fee");
         const stored = await (await fetch(`${ferry.apiUrl}/v2/swap/${swap.id}`)).json();
         assert.deepEqual(stored, { status: 'transaction.claimed' });
+        // The claim broadcast before the crash is the one on record, not a claim without a transaction.
+        const db = new Database(join(ferryDir, 'ferry.sqlite'), { readonly: true });
+        try {
+          const row = db.prepare('SELECT data FROM swaps WHERE id = ?').get(swap.id) as { data: string };
+          assert.equal((JSON.parse(row.data) as { claimTransaction?: { txid: string } }).claimTransaction?.txid, spends[0].txid);
+        } finally {
+          db.close();
+        }
       } finally {
         await stopFerry(ferry);
       }

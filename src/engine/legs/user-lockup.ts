@@ -113,6 +113,10 @@ export async function onUserLockupSpend(ctx: EngineContext, swap: SwapRecord, ev
   ctx.logger.info('user lockup spent', { swap: swap.id, status: swap.status, txid: event.txid });
 }
 
+/** How long a spent lockup waits for the watcher to name its spender; per process, since only a restart loses it. */
+const SPEND_ATTRIBUTION_MS = 5_000;
+const unattributedSpends = new Map<string, number>();
+
 /** startClaim: the preimage is known; open the window for the client's cooperative signature. */
 export async function startClaim(ctx: EngineContext, effect: EffectRecord): Promise<void> {
   await ctx.swaps.dispatch(effect.swapId, { type: 'claim.start', data: { claimPendingSince: Date.now() } });
@@ -136,6 +140,13 @@ export async function claimWhenSilent(ctx: EngineContext, effect: EffectRecord):
     if ((await chain.unspentConfirmations(lockup.txid, lockup.vout)) === undefined) {
       // A lockup the node no longer knows was double-spent or reorganised away: nothing to claim, try later.
       if (!(await chain.isKnown(lockup.txid))) throw new Error(`lockup ${lockup.txid} is unknown to the node`);
+      // Spent: our claim broadcast before a crash, most likely. The watcher reports the spend with its transaction;
+      // give it a moment to, so the claim is recorded, before settling for a claim without one.
+      const waitUntil = unattributedSpends.get(swap.id) ?? Date.now() + SPEND_ATTRIBUTION_MS;
+      unattributedSpends.set(swap.id, waitUntil);
+      if (Date.now() < waitUntil) throw new Defer(waitUntil);
+      unattributedSpends.delete(swap.id);
+      ctx.logger.warn('user lockup spent by a transaction the watcher did not report: recorded as claimed without it', { swap: swap.id, lockup: lockup.txid });
       await ctx.swaps.applyLocked(swap.id, { type: 'lockup.spent' });
       return;
     }
