@@ -17,10 +17,10 @@ export class ClaimBatcher {
   private waiting: Waiting[] = [];
   private timer?: NodeJS.Timeout;
 
-  /** `send` claims one batch (one or more requests) and resolves once it is mined. */
+  /** `send` claims one batch (one or more requests) once mined: per request, the transaction or why it failed. */
   constructor(
     private readonly windowMs: number,
-    private readonly send: (requests: ClaimRequest[]) => Promise<ContractTransaction>,
+    private readonly send: (requests: ClaimRequest[]) => Promise<(ContractTransaction | Error)[]>,
   ) {}
 
   /** Resolves with the transaction that claimed the values, sent at most `windowMs` after the first waiting claim. */
@@ -37,8 +37,12 @@ export class ClaimBatcher {
     // The same swap asked twice (a replayed effect) is claimed once: a second entry would revert the whole batch.
     const batch = [...new Map(entries.map((entry) => [entry.values.preimageHash, entry])).values()];
     try {
-      const tx = await this.send(batch);
-      for (const entry of entries) entry.resolve(tx);
+      const results = new Map((await this.send(batch)).map((result, i) => [batch[i].values.preimageHash, result]));
+      for (const entry of entries) {
+        const result = results.get(entry.values.preimageHash)!;
+        if (result instanceof Error) entry.reject(result);
+        else entry.resolve(result);
+      }
     } catch (error) {
       for (const entry of entries) entry.reject(error);
     }

@@ -160,15 +160,17 @@ export class EvmContractChain implements ContractChain {
     return this.backend.signer.signTypedData(domain, REFUND_TYPES, message);
   }
 
-  /** One claim alone, several through claimBatch; a batch the contract refuses is tried one claim at a time. */
-  private async sendClaims(requests: ClaimRequest[]): Promise<ContractTransaction> {
+  /**
+   * One claim alone, several through claimBatch. A batch the contract refuses (one entry claimed meanwhile) is
+   * tried one claim at a time, so that entry does not keep the others unclaimed; each caller gets its own result.
+   */
+  private async sendClaims(requests: ClaimRequest[]): Promise<(ContractTransaction | Error)[]> {
     const swap = this.backend.etherSwap;
-    if (requests.length === 1) {
-      const [{ values, preimage }] = requests;
-      return this.send(() => swap.getFunction('claim(bytes32,uint256,address,uint256)')(bytes32(preimage), BigInt(values.amount), values.refundAddress, values.timelock));
-    }
+    const one = ({ values, preimage }: ClaimRequest) =>
+      this.send(() => swap.getFunction('claim(bytes32,uint256,address,uint256)')(bytes32(preimage), BigInt(values.amount), values.refundAddress, values.timelock));
+    if (requests.length === 1) return [await one(requests[0])];
     try {
-      return await this.send(() =>
+      const tx = await this.send(() =>
         swap.getFunction('claimBatch(bytes32[],uint256[],address[],uint256[])')(
           requests.map((r) => bytes32(r.preimage)),
           requests.map((r) => BigInt(r.values.amount)),
@@ -176,14 +178,12 @@ export class EvmContractChain implements ContractChain {
           requests.map((r) => r.values.timelock),
         ),
       );
+      return requests.map(() => tx);
     } catch (error) {
       if (!(error instanceof ContractCallRefused)) throw error;
-      // One entry the contract refuses (claimed meanwhile) must not keep the others unclaimed: each alone; the
-      // callers whose claim went through see their swap claimed, the others their own refusal when they retry.
-      let last: ContractTransaction | undefined;
-      for (const request of requests) last = await this.sendClaims([request]).catch(() => last);
-      if (last === undefined) throw error;
-      return last;
+      const results: (ContractTransaction | Error)[] = [];
+      for (const request of requests) results.push(await one(request).catch((failure: unknown) => (failure instanceof Error ? failure : new Error(String(failure)))));
+      return results;
     }
   }
 
