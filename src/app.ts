@@ -59,9 +59,14 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
   };
   try {
     const referral = referralCredentials(config);
+    // One mnemonic: the swap keys, the master blinding key of Liquid lockups and the operator's EVM account.
+    const mnemonic = loadOrCreateMnemonic(config.swap.mnemonicPath || join(config.dataDir, 'mnemonic'));
     let devnet: Devnet | undefined;
     if (usesDevnetBitcoin(config) || usesDevnetLightning(config) || usesDevnetLiquid(config) || usesDevnetEvm(config)) {
+      // The devnet's anvil funds Ferry's EVM account (ethers is loaded only when the devnet runs the chain).
+      const evmFund = usesDevnetEvm(config) ? [(await import('./chains/evm/operator.ts')).operatorWallet(mnemonic).address] : [];
       devnet = await startDevnet({
+        evmFund,
         dataDir: config.dataDir,
         bitcoinPort: config.devnet.bitcoinPort,
         elementsPort: config.devnet.elementsPort,
@@ -76,8 +81,6 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
     closers.push(() => storage.close());
     logger.info('storage ready', { dialect: storage.database.dialect });
 
-    // One mnemonic: the swap keys, the master blinding key of Liquid lockups and the operator's EVM account.
-    const mnemonic = loadOrCreateMnemonic(config.swap.mnemonicPath || join(config.dataDir, 'mnemonic'));
     const masterBlindingKey = masterBlindingKeyFromSeed(mnemonicToSeedSync(mnemonic));
     const connected = await connectChains(config, devnet?.info, storage.checkpoints, { masterBlindingKey, mnemonic }, logger);
     closers.push(() => connected.close());
@@ -106,6 +109,7 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
       swaps = new SwapEngine({
         storage,
         chains,
+        contracts: connected.contracts,
         lightning: new Map(Object.entries(lightning)),
         keys: SwapKeys.fromMnemonic(mnemonic, config.network),
         instanceId: loadOrCreateInstanceId(config.dataDir),

@@ -16,6 +16,7 @@ import type { ChainBackend } from './backend.ts';
 import type { CheckpointStore } from './checkpoint.ts';
 import { servesEvm, servesLiquid, usesDevnetBitcoin, usesDevnetLiquid, type FerryConfig } from '../config/index.ts';
 import type { EvmBackend } from './evm/backend.ts';
+import type { ContractChain } from './contract-chain.ts';
 import type { DevnetInfo } from '../devnet/index.ts';
 import type { Logger } from '../log/index.ts';
 
@@ -23,6 +24,8 @@ export interface ConnectedChains {
   chains: Map<string, ChainBackend>;
   /** The EVM chains by symbol (RBTC), when served; their followers are not started (the swap engine will). */
   evm: Map<string, EvmBackend>;
+  /** The same chains as the swap legs reach them (ContractChain). */
+  contracts: Map<string, ContractChain>;
   /** Stops every chain's watcher and follower. */
   close(): Promise<void>;
 }
@@ -109,15 +112,22 @@ export async function connectChains(
   const chains = new Map<string, ChainBackend>([['BTC', await connectBitcoin(config, devnet, checkpoints, logger)]]);
   if (servesLiquid(config)) chains.set('L-BTC', await connectLiquid(config, devnet, checkpoints, secrets, logger));
   const evm = new Map<string, EvmBackend>();
+  const contracts = new Map<string, ContractChain>();
   if (servesEvm(config)) {
     // Loaded only when served: ethers takes a while to load.
-    const [{ connectEvm }, { evmSettings }] = await Promise.all([import('./evm/connect.ts'), import('./evm/settings.ts')]);
+    const [{ connectEvm }, { evmSettings }, { EvmContractChain }] = await Promise.all([
+      import('./evm/connect.ts'),
+      import('./evm/settings.ts'),
+      import('./evm/contract-chain.ts'),
+    ]);
     const backend = await connectEvm(evmSettings(config, devnet), { checkpoints, mnemonic: secrets.mnemonic, logger });
     evm.set(backend.symbol, backend);
+    contracts.set(backend.symbol, new EvmContractChain(backend));
   }
   return {
     chains,
     evm,
+    contracts,
     close: async () => {
       for (const chain of chains.values()) await chain.watcher.stop();
       for (const backend of evm.values()) await backend.close();

@@ -1,7 +1,7 @@
 // The pairs the engine serves, from the configuration: the [[pairs]] list, or the BTC/BTC pair of [pair]. A pair
 // between a chain and Lightning names its chain first (the base) and its Lightning currency second (the quote).
 import type { PairConfig } from '../swaps/pairs.ts';
-import { servesLiquid } from './load.ts';
+import { servesEvm, servesLiquid } from './load.ts';
 import { knownPairDefaults, type FerryConfig, type PairSettings } from './schema.ts';
 
 function pairOf(id: string, pair: PairSettings): PairConfig {
@@ -22,12 +22,13 @@ export const pairFromConfig = (config: FerryConfig): PairConfig => pairOf('BTC/B
 
 /**
  * The [[pairs]] list; without one, BTC/BTC from [pair] and, where Liquid is served, L-BTC/BTC with [pair]'s prices
- * and Liquid's timeouts.
+ * and Liquid's timeouts, and where the EVM chain is, RBTC/BTC with RSK's.
  */
 export function pairsFromConfig(config: FerryConfig): PairConfig[] {
   if (config.pairs.length === 0) {
     const liquid = servesLiquid(config) ? [pairOf('L-BTC/BTC', { ...config.pair, ...knownPairDefaults['L-BTC/BTC'] })] : [];
-    return [pairFromConfig(config), ...liquid];
+    const evm = servesEvm(config) ? [pairOf('RBTC/BTC', { ...config.pair, ...knownPairDefaults['RBTC/BTC'] })] : [];
+    return [pairFromConfig(config), ...liquid, ...evm];
   }
   return config.pairs.map((pair) => pairOf(pair.id, pair));
 }

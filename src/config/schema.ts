@@ -32,6 +32,8 @@ export const pairFields: Section = {
  */
 export const knownPairDefaults: Record<string, Record<string, number>> = {
   'L-BTC/BTC': { timeoutReverse: 1440, timeoutSwapMinimal: 1440, timeoutSwapMaximal: 2880 },
+  // RSK's 30-second blocks: twenty for each of Bitcoin's; no 0-conf (contract events are read once confirmed).
+  'RBTC/BTC': { timeoutReverse: 2880, timeoutSwapMinimal: 2880, timeoutSwapMaximal: 5760, maximalZeroConf: 0 },
 };
 
 /** An entry of [[pairs]]: a pair id and its settings. */

@@ -17,6 +17,8 @@ export interface DevnetOptions {
   blockIntervalMs?: number; // mines on every chain
   /** Let higher-fee conflicting transactions replace mempool ones (see BitcoinDevnetOptions). */
   fullRbf?: boolean;
+  /** EVM accounts to fund at start (Ferry's operator account, which its own mnemonic derives). */
+  evmFund?: readonly string[];
 }
 
 interface RpcEndpoint {
@@ -63,6 +65,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       port: options.evmPort,
       blockIntervalMs: options.blockIntervalMs,
       recorded: recordedContracts(options.dataDir),
+      fund: options.evmFund,
     }),
   );
   evmStarting.catch(() => {}); // awaited below; a failure meanwhile must not count as unhandled

@@ -1,15 +1,17 @@
 // Routes every chain watcher's events to the swap leg they concern (through the engine's watch index), fires
 // the timeout event of every swap whose timeout block its chain has reached, and after a reorg has Ferry's
-// lockups on that chain looked for until each is back (see restoreServerLockup).
+// lockups on that chain looked for until each is back (see restoreServerLockup). Contract chains' events (lockups,
+// claims, refunds of a preimage hash) go to the leg of the swap with that hash on that chain.
 import type { ChainBackend } from '../chains/backend.ts';
 import type { LockupEvent, SpendEvent } from '../chains/events.ts';
 import type { SwapRecord } from '../db/index.ts';
 import { followsChain, machineFor, statusesWithAny } from '../swaps/index.ts';
 import type { EngineContext } from './context.ts';
-import { serverLockupOf, timeoutLegOf } from './legs/lockup-leg.ts';
+import { lockupLegsOf, serverLockupOf, timeoutLegOf } from './legs/lockup-leg.ts';
 import { SwapType } from '../swaps/status.ts';
-import { onServerLockup, onServerLockupSpend, restoreServerLockup } from './legs/server-lockup.ts';
-import { onUserLockup, onUserLockupSpend } from './legs/user-lockup.ts';
+import { onServerContractLockup, onServerContractSpend, onServerLockup, onServerLockupSpend, restoreServerLockup } from './legs/server-lockup.ts';
+import { onUserContractLockup, onUserContractSpend, onUserLockup, onUserLockupSpend } from './legs/user-lockup.ts';
+import type { ContractChain, ContractSwapEvent } from '../chains/contract-chain.ts';
 
 /** Statuses in which a swap may time out (the machines decide whether it does). */
 const TIMEOUT_CANDIDATES = statusesWithAny('timeout');
@@ -59,6 +61,16 @@ export class ChainEventRouter {
         }),
       );
     }
+    for (const chain of this.ctx.contracts.values()) {
+      this.detach.push(
+        chain.subscribe({
+          event: (event) => withRetries(this.ctx, 'contract event handling', () => this.contractEvent(chain, event)),
+          block: (event) => withRetries(this.ctx, 'timeout check', () => this.timeouts(event.height, chain.symbol)),
+          // A lockup taken back before Ferry paid is caught by startPayment's check of the contract state.
+          reorg: (reorg) => this.ctx.logger.warn('contract chain reorganisation', { chain: chain.symbol, forkHeight: reorg.forkHeight, removed: reorg.removed.length }),
+        }),
+      );
+    }
   }
 
   stop(): void {
@@ -79,7 +91,9 @@ export class ChainEventRouter {
 
   /** Broadcasts again Ferry's lockups on `chain` the node lost; the chain is done with once all are back. */
   async restoreLockups(chain: string): Promise<void> {
-    const locked = (await this.ctx.storage.swaps.listByStatus(LOCKED)).filter((swap) => swap.type !== SwapType.Submarine && serverLockupOf(swap).chain === chain);
+    const locked = (await this.ctx.storage.swaps.listByStatus(LOCKED)).filter(
+      (swap) => swap.type !== SwapType.Submarine && serverLockupOf(swap).chain === chain && serverLockupOf(swap).contract === undefined,
+    );
     let restored = true;
     for (const swap of locked) if (!(await restoreServerLockup(this.ctx, swap))) restored = false;
     if (restored) this.reorged.delete(chain);
@@ -91,6 +105,21 @@ export class ChainEventRouter {
     if (swap === undefined) return;
     if (by!.leg === 'userLockup') await onUserLockup(this.ctx, swap, event);
     else await onServerLockup(this.ctx, swap, event);
+  }
+
+  /** A contract event concerns the swap of its preimage hash, on that swap's leg on this chain. */
+  private async contractEvent(chain: ContractChain, event: ContractSwapEvent): Promise<void> {
+    const swap = await this.ctx.storage.swaps.getByPreimageHash(event.preimageHash);
+    const leg = swap && lockupLegsOf(swap).find((candidate) => candidate.chain === chain.symbol && candidate.contract !== undefined);
+    if (swap === undefined || leg === undefined) return;
+    if (leg.name === 'userLockup') {
+      if (event.type === 'lockup') await onUserContractLockup(this.ctx, swap, event);
+      else await onUserContractSpend(this.ctx, swap, event);
+    } else if (event.type === 'lockup') {
+      await onServerContractLockup(this.ctx, swap, event);
+    } else {
+      await onServerContractSpend(this.ctx, swap, event);
+    }
   }
 
   private async spend(chain: ChainBackend, event: SpendEvent): Promise<void> {

@@ -1,6 +1,7 @@
 // Everything the engine's parts share: the chain and Lightning backends by symbol, settings, the swap store and
 // effect runner, the locks, and the index of scripts and outpoints the engine watches on chain.
 import type { ChainBackend } from '../chains/backend.ts';
+import { isContractChain, type ContractChain } from '../chains/contract-chain.ts';
 import type { Storage, SwapRecord } from '../db/index.ts';
 import type { SwapKeys } from '../keys/index.ts';
 import type { LightningBackend } from '../lightning/backend.ts';
@@ -17,6 +18,8 @@ import type { WatchIndex } from './watch-index.ts';
 export interface EngineContext {
   storage: Storage;
   chains: ReadonlyMap<string, ChainBackend>;
+  /** The account/contract chains (RBTC): their legs go through ContractChain instead of ChainBackend. */
+  contracts: ReadonlyMap<string, ContractChain>;
   lightning: ReadonlyMap<string, LightningBackend>;
   keys: SwapKeys;
   logger: Logger;
@@ -33,6 +36,21 @@ export interface EngineContext {
 export function chainOf(ctx: EngineContext, symbol: string): ChainBackend {
   const chain = ctx.chains.get(symbol);
   if (chain === undefined) throw new Error(`no chain backend for ${symbol}`);
+  return chain;
+}
+
+/** Either kind of chain: what every chain answers (height, fees, block time). */
+export type AnyChain = ChainBackend | ContractChain;
+
+export function anyChainOf(ctx: EngineContext, symbol: string): AnyChain {
+  const chain = ctx.chains.get(symbol) ?? ctx.contracts.get(symbol);
+  if (chain === undefined) throw new Error(`no chain backend for ${symbol}`);
+  return chain;
+}
+
+export function contractChainOf(ctx: EngineContext, symbol: string): ContractChain {
+  const chain = ctx.contracts.get(symbol);
+  if (chain === undefined) throw new Error(`no contract chain for ${symbol}`);
   return chain;
 }
 
@@ -57,7 +75,12 @@ export const pairOfSwap = (ctx: EngineContext, swap: SwapRecord): PairConfig => 
 /** The Lightning node of a swap between a chain and Lightning: the pair's quote currency. */
 export const swapLightning = (ctx: EngineContext, swap: SwapRecord): LightningBackend => lightningOf(ctx, swap.pair.split('/')[1]);
 
-export async function currentMinerFees(chain: ChainBackend): Promise<MinerFees> {
+export async function currentMinerFees(chain: AnyChain): Promise<MinerFees> {
+  if (isContractChain(chain)) {
+    // A contract chain prices its calls in gas: Ferry's claim, its lock, and the client's claim (a claim call too).
+    const { claim, lockup } = await chain.swapFees();
+    return { normal: claim, reverse: { lockup, claim } };
+  }
   return minerFeesFor(await chain.feeRate(), chain.typicalSizes);
 }
 
@@ -67,9 +90,9 @@ export async function quotedPair(
   id: { base: string; quote: string },
   pairHash: string | undefined,
   hashOf: (pair: PairConfig, fees: MinerFees) => string,
-): Promise<{ pair: PairConfig; chain: ChainBackend; lightning: LightningBackend; fees: MinerFees }> {
+): Promise<{ pair: PairConfig; chain: AnyChain; lightning: LightningBackend; fees: MinerFees }> {
   const pair = pairOf(ctx, id.base, id.quote);
-  const chain = chainOf(ctx, pair.base);
+  const chain = anyChainOf(ctx, pair.base);
   const fees = await currentMinerFees(chain);
   if (pairHash !== undefined && pairHash !== hashOf(pair, fees)) throw invalidPairHash();
   return { pair, chain, lightning: lightningOf(ctx, pair.quote), fees };

@@ -14,6 +14,8 @@ import type {
   CreateChainResponse,
   CreateReverseRequest,
   CreateReverseResponse,
+  CreateEvmReverseResponse,
+  CreateEvmSubmarineResponse,
   CreateSubmarineRequest,
   CreateSubmarineResponse,
   LockupTransactionBody,
@@ -35,7 +37,7 @@ import { chainFollowedInAny } from '../swaps/derive.ts';
 import { reversePairBody, submarinePairBody, validatePair, type MinerFees, type PairConfig } from '../swaps/pairs.ts';
 import { SwapStatus as S, SwapType } from '../swaps/status.ts';
 import { ChainEventRouter, needsChain } from './chain-events.ts';
-import { chainOf, currentMinerFees, type EngineContext } from './context.ts';
+import { anyChainOf, chainOf, currentMinerFees, type EngineContext } from './context.ts';
 import { reverseData } from './data.ts';
 import { EffectRunner } from './effects.ts';
 import { InvoiceWatch } from './legs/hold-invoice.ts';
@@ -59,6 +61,7 @@ import {
   submarineLockupTransaction,
   submarinePreimageOf,
   submarineRefund,
+  submarineRefundSignature,
 } from './swap-types/submarine.ts';
 import { v1PairBody, v1TimeoutsBody } from './v1-pairs.ts';
 import { WatchIndex } from './watch-index.ts';
@@ -75,7 +78,7 @@ export class SwapEngine implements SwapService {
     const settings = resolveSettings(options);
     for (const pair of settings.pairs.values()) {
       validatePair(pair);
-      if (!options.chains.has(pair.base)) throw new Error(`pair ${pair.id}: no chain backend for ${pair.base}`);
+      if (!options.chains.has(pair.base) && !options.contracts?.has(pair.base)) throw new Error(`pair ${pair.id}: no chain backend for ${pair.base}`);
       if (!options.lightning.has(pair.quote)) throw new Error(`pair ${pair.id}: no Lightning backend for ${pair.quote}`);
     }
     const logger = options.logger ?? silentLogger;
@@ -88,6 +91,7 @@ export class SwapEngine implements SwapService {
     this.ctx = {
       storage: options.storage,
       chains: options.chains,
+      contracts: options.contracts ?? new Map(),
       lightning: options.lightning,
       keys: options.keys,
       logger,
@@ -119,7 +123,8 @@ export class SwapEngine implements SwapService {
     this.ctx.effects.enqueue(await this.ctx.storage.effects.listPending());
     for (const watch of this.invoices.values()) watch.start();
     for (const chain of this.ctx.chains.values()) await chain.watcher.start();
-    for (const chain of this.ctx.chains.values()) await this.router.timeouts(await chain.height(), chain.symbol);
+    for (const chain of this.ctx.contracts.values()) await chain.start();
+    for (const chain of [...this.ctx.chains.values(), ...this.ctx.contracts.values()]) await this.router.timeouts(await chain.height(), chain.symbol);
   }
 
   /** Stops following chains and Lightning and waits briefly for effects in progress; the watchers keep running. */
@@ -155,7 +160,7 @@ export class SwapEngine implements SwapService {
 
   async v1Timeouts(): Promise<Record<string, V1TimeoutsBody>> {
     const out: Record<string, V1TimeoutsBody> = {};
-    for (const pair of this.ctx.settings.pairs.values()) out[pair.id] = v1TimeoutsBody(pair, chainOf(this.ctx, pair.base));
+    for (const pair of this.ctx.settings.pairs.values()) out[pair.id] = v1TimeoutsBody(pair, anyChainOf(this.ctx, pair.base));
     return out;
   }
 
@@ -163,7 +168,9 @@ export class SwapEngine implements SwapService {
     return referralReport(this.ctx, referralId);
   }
 
-  createSubmarine(request: CreateSubmarineRequest): Promise<CreateSubmarineResponse> {
+  createSubmarine(request: CreateSubmarineRequest & { refundPublicKey: string }): Promise<CreateSubmarineResponse>;
+  createSubmarine(request: CreateSubmarineRequest): Promise<CreateSubmarineResponse | CreateEvmSubmarineResponse>;
+  createSubmarine(request: CreateSubmarineRequest): Promise<CreateSubmarineResponse | CreateEvmSubmarineResponse> {
     return createSubmarine(this.ctx, request);
   }
 
@@ -193,6 +200,10 @@ export class SwapEngine implements SwapService {
 
   submarineRefund(id: string, request: RefundRequest): Promise<PartialSignatureBody> {
     return submarineRefund(this.ctx, id, request);
+  }
+
+  submarineRefundSignature(id: string): Promise<{ signature: string }> {
+    return submarineRefundSignature(this.ctx, id);
   }
 
   /** A chain swap as the engine creates it (both sides, unshaped). */
@@ -233,7 +244,9 @@ export class SwapEngine implements SwapService {
     return acceptChainQuote(this.ctx, id, amount);
   }
 
-  async createReverse(request: CreateReverseRequest): Promise<CreateReverseResponse> {
+  createReverse(request: CreateReverseRequest & { claimPublicKey: string }): Promise<CreateReverseResponse>;
+  createReverse(request: CreateReverseRequest): Promise<CreateReverseResponse | CreateEvmReverseResponse>;
+  async createReverse(request: CreateReverseRequest): Promise<CreateReverseResponse | CreateEvmReverseResponse> {
     const response = await createReverse(this.ctx, request);
     const swap = await this.ctx.swaps.require(response.id);
     this.invoiceWatchOf(swap)?.watch(swap.id, swap.preimageHash, reverseData(swap).invoiceExpiresAt);
@@ -277,7 +290,7 @@ export class SwapEngine implements SwapService {
   }
 
   private async minerFees(pair: PairConfig): Promise<MinerFees> {
-    return currentMinerFees(chainOf(this.ctx, pair.base));
+    return currentMinerFees(anyChainOf(this.ctx, pair.base));
   }
 
   private async pairList<P>(entry: (pair: PairConfig, fees: MinerFees) => [string, string, P]): Promise<PairList<P>> {
@@ -295,7 +308,8 @@ export class SwapEngine implements SwapService {
 
   private follow(swap: SwapRecord): void {
     if (!needsChain(swap)) return;
-    for (const leg of lockupLegsOf(swap)) {
+    // Contract legs need no registration: their events name the preimage hash the swap is found by.
+    for (const leg of lockupLegsOf(swap).filter((candidate) => candidate.contract === undefined)) {
       this.ctx.watching.script(leg.chain, leg.script, { swapId: swap.id, leg: leg.name });
       if (leg.lockup !== undefined) this.ctx.watching.outpoint(leg.chain, leg.lockup.txid, leg.lockup.vout, { swapId: swap.id, leg: leg.name });
     }

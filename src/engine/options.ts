@@ -1,5 +1,6 @@
 // What the engine is built from, and the tunables with their defaults.
 import type { ChainBackend } from '../chains/backend.ts';
+import type { ContractChain } from '../chains/contract-chain.ts';
 import type { Storage } from '../db/index.ts';
 import type { Network, SwapKeys } from '../keys/index.ts';
 import type { LightningBackend } from '../lightning/backend.ts';
@@ -10,6 +11,8 @@ export interface SwapEngineOptions {
   storage: Storage;
   /** The chains swapped on, by symbol. The engine registers its scripts with their watchers and starts them. */
   chains: ReadonlyMap<string, ChainBackend>;
+  /** The account/contract chains swapped on (RBTC), by symbol; the engine subscribes to them and starts them. */
+  contracts?: ReadonlyMap<string, ContractChain>;
   /** The operator's Lightning nodes, by the symbol of their currency. */
   lightning: ReadonlyMap<string, LightningBackend>;
   keys: SwapKeys;

@@ -1,6 +1,5 @@
 // The pair data of the deprecated v1 API (GET /getpairs, GET /timeouts), built from the same pair config and
 // fee estimate as the v2 listings, so both versions always quote the same prices.
-import type { ChainBackend } from '../chains/backend.ts';
 import { pairHash, type MinerFees, type PairConfig } from '../swaps/pairs.ts';
 import { lightningBlocksFor } from './block-time.ts';
 import type { V1MinerFees, V1PairBody, V1TimeoutsBody } from '../protocol/index.ts';
@@ -32,7 +31,7 @@ export function v1PairBody(pair: PairConfig, fees: MinerFees, quoteFees: MinerFe
 }
 
 /** The pair's timeouts in the base chain's blocks, and the same times in the quote's (Lightning's Bitcoin) blocks. */
-export function v1TimeoutsBody(pair: PairConfig, chain: ChainBackend): V1TimeoutsBody {
+export function v1TimeoutsBody(pair: PairConfig, chain: { blockSeconds: number }): V1TimeoutsBody {
   const { reverse, swapMinimal, swapMaximal } = pair.timeouts;
   const quote = (blocks: number) => lightningBlocksFor(chain, blocks);
   return { base: { reverse, swapMinimal, swapMaximal }, quote: { reverse: quote(reverse), swapMinimal: quote(swapMinimal), swapMaximal: quote(swapMaximal) } };

@@ -10,6 +10,8 @@ import type {
   CreateChainResponse,
   CreateReverseRequest,
   CreateReverseResponse,
+  CreateEvmReverseResponse,
+  CreateEvmSubmarineResponse,
   CreateSubmarineRequest,
   CreateSubmarineResponse,
   LockupTransactionBody,
@@ -33,7 +35,9 @@ export interface SwapService {
   /** GET /v2/swap/chain: both directions of each pair between two served chains. */
   chainPairs(): Promise<PairList<ChainPairBody>>;
 
-  createSubmarine(request: CreateSubmarineRequest): Promise<CreateSubmarineResponse>;
+  /** With a refund public key: a UTXO chain's swap; without: an EVM chain's (the client's lock names its refund address). */
+  createSubmarine(request: CreateSubmarineRequest & { refundPublicKey: string }): Promise<CreateSubmarineResponse>;
+  createSubmarine(request: CreateSubmarineRequest): Promise<CreateSubmarineResponse | CreateEvmSubmarineResponse>;
   setSubmarineInvoice(id: string, invoice: string, pairHash?: string): Promise<SetInvoiceResponse>;
   submarineInvoiceAmount(id: string): Promise<{ invoiceAmount: number }>;
   submarineTransaction(id: string): Promise<LockupTransactionBody>;
@@ -41,8 +45,12 @@ export interface SwapService {
   submarineClaimDetails(id: string): Promise<SubmarineClaimDetailsBody>;
   submarineClaimSignature(id: string, signature: PartialSignatureBody): Promise<Record<string, never>>;
   submarineRefund(id: string, request: RefundRequest): Promise<PartialSignatureBody>;
+  /** EVM: the EIP-712 signature for the contract's refundCooperative, only once the swap failed. */
+  submarineRefundSignature(id: string): Promise<{ signature: string }>;
 
-  createReverse(request: CreateReverseRequest): Promise<CreateReverseResponse>;
+  /** With a claim public key: a UTXO chain's swap; with a claim address: an EVM chain's. */
+  createReverse(request: CreateReverseRequest & { claimPublicKey: string }): Promise<CreateReverseResponse>;
+  createReverse(request: CreateReverseRequest): Promise<CreateReverseResponse | CreateEvmReverseResponse>;
   reverseTransaction(id: string): Promise<LockupTransactionBody>;
   reverseClaim(id: string, request: ReverseClaimRequest): Promise<PartialSignatureBody | Record<string, never>>;
 

@@ -142,7 +142,7 @@ export interface CreateSubmarineRequest {
   to: string;
   invoice?: string;
   preimageHash?: string; // hex, when the invoice comes later
-  refundPublicKey: string; // hex, 33 bytes compressed
+  refundPublicKey?: string; // hex, 33 bytes compressed; UTXO chains only (an EVM lockup names its refund address)
   pairHash?: string;
   referralId?: string;
 }
@@ -164,7 +164,10 @@ export interface CreateReverseRequest {
   from: string;
   to: string;
   preimageHash: string;
-  claimPublicKey: string;
+  /** UTXO chains: the client's claim key, hex. */
+  claimPublicKey?: string;
+  /** EVM: the account the lockup can be claimed to. */
+  claimAddress?: string;
   invoiceAmount?: number; // exactly one of invoiceAmount / onchainAmount
   onchainAmount?: number;
   pairHash?: string;
@@ -181,6 +184,32 @@ export interface CreateReverseResponse {
   onchainAmount: number;
   /** Liquid: the private key blinding the lockup address, hex. */
   blindingKey?: string;
+}
+
+/** A submarine swap from an EVM chain: the client calls the contract's `lock` with these; no keys, no tree. */
+export interface CreateEvmSubmarineResponse {
+  id: string;
+  /** The swap contract (EtherSwap). */
+  address: string;
+  /** Ferry's account: the claim address the client's `lock` must name. */
+  claimAddress: string;
+  /** EVM block height: the lock's timelock. */
+  timeoutBlockHeight: number;
+  // only when created with an invoice:
+  expectedAmount?: number;
+  acceptZeroConf?: boolean;
+}
+
+/** A reverse swap to an EVM chain: Ferry locks in the contract for the request's claimAddress. */
+export interface CreateEvmReverseResponse {
+  id: string;
+  invoice: string;
+  /** The swap contract (EtherSwap). */
+  lockupAddress: string;
+  /** Ferry's account: the refund address of its lock. */
+  refundAddress: string;
+  timeoutBlockHeight: number;
+  onchainAmount: number;
 }
 
 /** Chain fees of one asset in a v1 pair: the submarine claim (`normal`) and the reverse lockup and claim. */

@@ -1,5 +1,6 @@
 // Turns a lockup seen on chain into the submarine machine's event: checks the amount against the expected one
 // and decides whether an unconfirmed lockup may be trusted (0-conf). Pure; the engine gathers the facts.
+import type { ContractLockupValues } from '../chains/contract-chain.ts';
 import type { SwapTreeJson } from '../protocol/wire.ts';
 import { statusesWith } from './derive.ts';
 import type { AnyMachine, MachineEvent } from './machine.ts';
@@ -15,10 +16,14 @@ export interface LockupObservation {
   confirmations: number;
   /** Fee rate of the transaction in sat/vbyte, when it is unconfirmed and the node knows it. */
   feeRate?: number;
+  /** 80% of the current fee estimate when feeRate was read: the least an unconfirmed lockup must pay for 0-conf. */
+  minZeroConfFeeRate?: number;
   /** Any input with nSequence < 0xfffffffe (BIP 125 replaceable). */
   signalsRbf: boolean;
   /** Why the output cannot count as a lockup whatever its value (the chain's watcher says: Liquid's other assets). */
   refusal?: string;
+  /** Contract chains: the lockup's values, kept with the record. */
+  contract?: ContractLockupValues;
 }
 
 export interface LockupPolicy {
@@ -27,6 +32,20 @@ export interface LockupPolicy {
   minZeroConfFeeRate: number;
   /** A lockup above expected × (1 + this / 100) is refused, so a mistaken overpayment can be refunded. */
   overpaymentTolerancePercent: number;
+}
+
+/**
+ * A swap on an account/contract chain (EVM) keeps, instead of keys, a tree and a script, the contract and the
+ * addresses its lockup must name; the fields of SwapOutputData below that describe an output are then absent,
+ * and only legs without `contract` (src/engine/legs/lockup-leg.ts) read them.
+ */
+export interface ContractSwapData {
+  /** The swap contract. */
+  address: string;
+  /** Ferry's account for a user lockup, the client's for Ferry's. */
+  claimAddress: string;
+  /** Ferry's account for its own lockup; a user lockup's is the one its Lockup event names. */
+  refundAddress?: string;
 }
 
 /** What every swap with a lockup output keeps in its data: the output's keys, tree and script, and its referral. */
@@ -40,6 +59,8 @@ export interface SwapOutputData {
   lockupScript: string;
   /** Confidential chains: the private key blinding the lockup address, hex. */
   blindingKey?: string;
+  /** Contract chains: see ContractSwapData. */
+  contract?: ContractSwapData;
   /** The partner the swap was created through; fees of referred swaps are reported to it. */
   referralId?: string;
   preimage?: string;
@@ -55,6 +76,8 @@ export interface LockupRecord {
   confirmed: boolean;
   zeroConf: boolean;
   zeroConfRejected: boolean;
+  /** Contract chains: the values the lockup was made with (txid is the transaction hash, vout the log index). */
+  contract?: ContractLockupValues;
 }
 
 /**
@@ -96,6 +119,7 @@ export function classifySubmarineLockup(
     confirmed: seen.confirmations > 0,
     zeroConf: false,
     zeroConfRejected: false,
+    ...(seen.contract !== undefined && { contract: seen.contract }),
   };
   if (seen.refusal !== undefined) return { type: 'lockup.rejected', data: { lockup, failureReason: seen.refusal } };
   const expected = typeof data.expectedAmount === 'number' ? data.expectedAmount : undefined;

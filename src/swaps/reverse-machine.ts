@@ -1,6 +1,7 @@
 // The reverse swap (Lightning → chain) as data. The user pays Ferry's hold invoice; once the payment is held,
 // Ferry locks coins to the swap address; the user claims them with the preimage, which lets Ferry settle the
 // invoice. If the user never claims, Ferry takes its coins back after the timeout and cancels the invoice.
+import type { ContractLockupValues } from '../chains/contract-chain.ts';
 import type { SwapOutputData } from './lockup.ts';
 import type { MachineDefinition } from './machine.ts';
 import type { StoredTransaction } from './submarine-machine.ts';
@@ -13,6 +14,8 @@ export interface ReverseLockup {
   value: number;
   hex: string;
   confirmed: boolean;
+  /** Contract chains: the values Ferry locked with. */
+  contract?: ContractLockupValues;
 }
 
 export interface ReverseData extends SwapOutputData {

@@ -102,6 +102,10 @@ export class MemorySwaps implements SwapService {
     this.known('submarineRefund', id, request);
     return { pubNonce: '55'.repeat(66), partialSignature: '66'.repeat(32) };
   }
+  async submarineRefundSignature(id: string) {
+    this.known('submarineRefundSignature', id);
+    return { signature: `0x${'77'.repeat(65)}` };
+  }
   async createReverse(request: CreateReverseRequest) {
     this.record('createReverse', request);
     const id = swapId(this.statuses.size + 1);

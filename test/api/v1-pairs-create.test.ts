@@ -30,7 +30,7 @@ test('GET /getpairs: the v1 shape, the same prices as the v2 listings, and a has
   assert.deepEqual(Object.keys(answer.json), ['info', 'warnings', 'pairs']);
   assert.deepEqual(answer.json.info, []);
   assert.deepEqual(answer.json.warnings, []);
-  assert.deepEqual(Object.keys(answer.json.pairs), ['BTC/BTC', 'L-BTC/BTC']);
+  assert.deepEqual(Object.keys(answer.json.pairs), ['BTC/BTC', 'L-BTC/BTC', 'RBTC/BTC']);
   const pair = answer.json.pairs['BTC/BTC'];
 
   const submarine = (await world.call('GET', '/v2/swap/submarine')).json.BTC.BTC;
@@ -72,9 +72,11 @@ test('GET /timeouts gives the configured blocks per pair', async () => {
   const blocks = { reverse: 144, swapMinimal: 144, swapMaximal: 288 };
   // Liquid's blocks come every minute: its base timeouts are ten times the quote's Bitcoin blocks.
   const liquid = { base: { reverse: 1440, swapMinimal: 1440, swapMaximal: 2880 }, quote: blocks };
+  // RSK's every 30 seconds: twenty times.
+  const rsk = { base: { reverse: 2880, swapMinimal: 2880, swapMaximal: 5760 }, quote: blocks };
   assert.deepEqual(await world.call('GET', '/timeouts'), {
     status: 200,
-    json: { timeouts: { 'BTC/BTC': { base: blocks, quote: blocks }, 'L-BTC/BTC': liquid } },
+    json: { timeouts: { 'BTC/BTC': { base: blocks, quote: blocks }, 'L-BTC/BTC': liquid, 'RBTC/BTC': rsk } },
   });
 });
 

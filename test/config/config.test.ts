@@ -97,14 +97,15 @@ test('[[pairs]]: a list of pairs, each checked by key; without it the BTC/BTC pa
     pairsFromConfig(config).map((pair) => [pair.id, pair.base, pair.quote, pair.limits.minimal]),
     [['BTC/BTC', 'BTC', 'BTC', 20_000]],
   );
-  // Without [[pairs]]: BTC/BTC from [pair], and L-BTC/BTC with [pair]'s prices and Liquid's timeouts while Liquid is served.
+  // Without [[pairs]]: BTC/BTC from [pair], and L-BTC/BTC with [pair]'s prices and Liquid's timeouts while Liquid is
+  // served, RBTC/BTC with RSK's (and no 0-conf) while the EVM chain is.
   const defaults = pairsFromConfig(loadConfig({ file: file('[pair]\nminimal = 30000\n'), env: {} }));
   assert.deepEqual(
-    defaults.map((pair) => [pair.id, pair.limits.minimal, pair.timeouts.reverse, pair.timeouts.swapMinimal, pair.timeouts.swapMaximal]),
-    [['BTC/BTC', 30_000, 144, 144, 288], ['L-BTC/BTC', 30_000, 1440, 1440, 2880]],
+    defaults.map((pair) => [pair.id, pair.limits.minimal, pair.limits.maximalZeroConf, pair.timeouts.reverse, pair.timeouts.swapMinimal, pair.timeouts.swapMaximal]),
+    [['BTC/BTC', 30_000, 1_000_000, 144, 144, 288], ['L-BTC/BTC', 30_000, 1_000_000, 1440, 1440, 2880], ['RBTC/BTC', 30_000, 0, 2880, 2880, 5760]],
   );
   const noDevnet = loadConfig({ env: { FERRY_DEVNET_ENABLED: 'false', FERRY_BITCOIN_RPC_URL: 'http://127.0.0.1:1' } });
-  assert.deepEqual(pairsFromConfig(noDevnet).map((pair) => pair.id), ['BTC/BTC'], 'no Elements node: no Liquid pair');
+  assert.deepEqual(pairsFromConfig(noDevnet).map((pair) => pair.id), ['BTC/BTC'], 'no Elements or EVM node: no Liquid or RBTC pair');
   const withElements = loadConfig({ env: { FERRY_DEVNET_ENABLED: 'false', FERRY_LIQUID_RPC_URL: 'http://127.0.0.1:2' } });
   assert.deepEqual(pairsFromConfig(withElements).map((pair) => pair.id), ['BTC/BTC', 'L-BTC/BTC']);
   // A [[pairs]] entry for L-BTC/BTC takes Liquid's timeouts unless it sets its own.

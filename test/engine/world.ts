@@ -18,6 +18,13 @@ import { LndRestClient } from '../../src/lightning/index.ts';
 import { silentLogger } from '../../src/log/index.ts';
 import { bitcoinCodec } from '../../src/chains/bitcoin/codec.ts';
 import { ephemeralDevnetPorts } from '../helpers/ports.ts';
+import { Wallet } from 'ethers';
+import { loadConfig } from '../../src/config/index.ts';
+import type { EvmBackend } from '../../src/chains/evm/backend.ts';
+import { connectEvm } from '../../src/chains/evm/connect.ts';
+import { EvmContractChain } from '../../src/chains/evm/contract-chain.ts';
+import { evmSettings } from '../../src/chains/evm/settings.ts';
+import { fundAccounts } from '../../src/devnet/evm/fund.ts';
 
 export interface World {
   dataDir: string;
@@ -41,13 +48,28 @@ export interface World {
   waitForStatus(id: string, status: string, timeoutMs?: number): Promise<SwapStatusBody>;
   /** Stops the engine and watcher and starts new ones on the same storage and keys, as a restarted process would. */
   restart(options?: { beforeStart?: () => Promise<void> }): Promise<void>;
+  /** With `evm`: Ferry's EVM chain (RBTC) on the devnet's anvil, its operator account funded. */
+  evm?: EvmWorld;
   /** Sat the operator wallet holds, confirmed or not (immature coinbases included, so maturing ones change nothing). */
   operatorBalance(): Promise<bigint>;
   close(): Promise<void>;
 }
 
-/** Engine settings to change, and a Lightning backend to use instead of the devnet's `ferry` node. */
-export type WorldOverrides = Omit<Partial<SwapEngineOptions>, 'lightning' | 'chains'> & { lightning?: LightningBackend };
+export interface EvmWorld {
+  backend: EvmBackend;
+  chain: EvmContractChain;
+  /** The devnet's user account on anvil. */
+  user: Wallet;
+}
+
+/**
+ * Engine settings to change, a Lightning backend to use instead of the devnet's `ferry` node, and `evm` to serve
+ * the EVM chain (claims batched over `claimBatchMs`).
+ */
+export type WorldOverrides = Omit<Partial<SwapEngineOptions>, 'lightning' | 'chains' | 'contracts'> & {
+  lightning?: LightningBackend;
+  evm?: { claimBatchMs?: number };
+};
 
 export async function startWorld(overrides: WorldOverrides = {}): Promise<World> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ferry-engine-'));
@@ -63,14 +85,17 @@ export async function startWorld(overrides: WorldOverrides = {}): Promise<World>
   const ln = devnet.info.lightning;
   const ferryNode = new LndRestClient({ url: ln.ferry.restUrl, macaroon: ln.ferry.macaroon });
   const alice = new LndRestClient({ url: ln.alice.restUrl, macaroon: ln.alice.macaroon });
-  const keys = SwapKeys.fromMnemonic(generateMnemonic(wordlist, 256), 'regtest');
+  const mnemonic = generateMnemonic(wordlist, 256);
+  const keys = SwapKeys.fromMnemonic(mnemonic, 'regtest');
   const published = new Map<string, string[]>();
-  const { lightning, ...settings } = overrides;
+  const { lightning, evm: evmOptions, ...settings } = overrides;
+  const evm = evmOptions && (await connectEvmWorld(dataDir, devnet, storage, mnemonic, evmOptions.claimBatchMs));
   const newEngine = (watcher: ChainWatcher) => {
     const engine = new SwapEngine({
       storage,
       chains: new Map([['BTC', new BitcoinBackend({ symbol: 'BTC', network: 'regtest', rpc: operator, watcher })]]),
       lightning: new Map([['BTC', lightning ?? ferryNode]]),
+      ...(evm && { contracts: new Map([[evm.chain.symbol, evm.chain]]) }),
       keys,
       logger: silentLogger,
       claimDelayMs: 60_000,
@@ -98,6 +123,7 @@ export async function startWorld(overrides: WorldOverrides = {}): Promise<World>
     keys,
     engine: newEngine(firstWatcher),
     published,
+    ...(evm && { evm }),
     async mine(blocks = 1) {
       await node.generateToAddress(blocks, burn);
       await world.watcher.sync();
@@ -129,10 +155,21 @@ export async function startWorld(overrides: WorldOverrides = {}): Promise<World>
     async close() {
       await world.engine.stop();
       await world.watcher.stop();
+      await evm?.backend.close();
       await storage.close();
       await devnet.close();
     },
   };
   await world.engine.start();
   return world;
+}
+
+/** Ferry's EVM chain on the devnet's anvil with Ferry's own operator account (from its mnemonic), funded. */
+async function connectEvmWorld(dataDir: string, devnet: Devnet, storage: Storage, mnemonic: string, claimBatchMs?: number): Promise<EvmWorld> {
+  const settings = evmSettings(loadConfig({ env: { FERRY_DATA_DIR: dataDir } }), devnet.info);
+  const backend = await connectEvm({ ...settings, pollIntervalMs: 50 }, { checkpoints: storage.checkpoints, mnemonic, logger: silentLogger });
+  const funder = new Wallet(devnet.info.evm.accounts.operator.privateKey, devnet.evm.provider);
+  await fundAccounts(devnet.evm.provider, funder, [backend.signer.address]);
+  const chain = new EvmContractChain(backend, { claimBatchMs: claimBatchMs ?? 200 });
+  return { backend, chain, user: new Wallet(devnet.info.evm.accounts.user.privateKey, devnet.evm.provider) };
 }

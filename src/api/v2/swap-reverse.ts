@@ -29,7 +29,9 @@ export function reverseRoutes(router: Router, swaps: SwapService): void {
     const from = requireString(input, 'from');
     const to = requireString(input, 'to');
     const preimageHash = requirePreimageHash(input);
-    const claimPublicKey = requirePublicKey(input, 'claimPublicKey');
+    // EVM: claimAddress instead of a key; the engine says which its chain needs.
+    const claimAddress = optionalString(input, 'claimAddress');
+    const claimPublicKey = claimAddress !== undefined && input.claimPublicKey === undefined ? undefined : requirePublicKey(input, 'claimPublicKey');
     const invoiceAmount = optionalAmount(input, 'invoiceAmount');
     const onchainAmount = optionalAmount(input, 'onchainAmount');
     if (invoiceAmount !== undefined && onchainAmount !== undefined) {
@@ -45,6 +47,7 @@ export function reverseRoutes(router: Router, swaps: SwapService): void {
       to,
       preimageHash,
       claimPublicKey,
+      claimAddress,
       invoiceAmount,
       onchainAmount,
       pairHash: optionalString(input, 'pairHash'),

@@ -32,7 +32,8 @@ export function submarineRoutes(router: Router, swaps: SwapService): void {
       to,
       invoice,
       preimageHash,
-      refundPublicKey: requirePublicKey(input, 'refundPublicKey'),
+      // Absent for an EVM lockup (its `lock` names the refund address); the engine requires it for UTXO chains.
+      refundPublicKey: input.refundPublicKey === undefined ? undefined : requirePublicKey(input, 'refundPublicKey'),
       pairHash: optionalString(input, 'pairHash'),
       referralId: optionalString(input, 'referralId'),
     };
@@ -61,6 +62,8 @@ export function submarineRoutes(router: Router, swaps: SwapService): void {
     const signature = { pubNonce: requirePubNonce(input), partialSignature: requirePartialSignature(input) };
     return { body: await engineCall(() => swaps.submarineClaimSignature(id, signature)) };
   });
+
+  getById(router, '/v2/swap/submarine/{id}/refund', (id) => swaps.submarineRefundSignature(id));
 
   router.post('/v2/swap/submarine/{id}/refund', async ({ params, body }) => {
     const id = requireSwapId(params.id);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { HDNodeWallet, JsonRpcProvider, Mnemonic, Wallet } from 'ethers';
 import { startAnvil } from './anvil.ts';
 import { ensureContracts, type Contracts } from './contracts.ts';
+import { fundAccounts } from './fund.ts';
 
 /** anvil's default mnemonic; its accounts (m/44'/60'/0'/0/i) hold 10000 coins each on a new chain. */
 export const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -31,6 +32,7 @@ export interface EvmDevnetOptions {
   port?: number; // default 8545; 0 = ephemeral (tests)
   blockIntervalMs?: number; // also mine a block (evm_mine) on a timer; transactions are mined at once regardless
   recorded?: Partial<Contracts>; // the addresses the last devnet.json lists, checked before deploying
+  fund?: readonly string[]; // accounts topped up to 100 RBTC from account 0 at start (Ferry's operator: see fund.ts)
 }
 
 export interface EvmDevnet {
@@ -64,6 +66,7 @@ export async function startEvmDevnet(options: EvmDevnetOptions): Promise<EvmDevn
     const accounts = evmAccounts();
     const operator = new Wallet(accounts.operator.privateKey, provider);
     const contracts = await ensureContracts(provider, operator, accounts.user.address, options.recorded);
+    await fundAccounts(provider, operator, options.fund ?? []);
     if (options.blockIntervalMs && options.blockIntervalMs > 0) {
       timer = setInterval(() => void provider.send('evm_mine', []).catch(() => {}), options.blockIntervalMs);
       timer.unref();

@@ -6,7 +6,7 @@
 import type { EffectRecord } from '../../db/index.ts';
 import type { InvoiceUpdate, LightningBackend, Subscription } from '../../lightning/backend.ts';
 import { SwapStatus as S } from '../../swaps/status.ts';
-import { legChain, serverLockupOf } from './lockup-leg.ts';
+import { legAnyChain, serverLockupOf } from './lockup-leg.ts';
 import { lightningBlocksFor } from '../block-time.ts';
 import { pairOfSwap, swapLightning, type EngineContext } from '../context.ts';
 import type { ServerLockupHooks } from './server-lockup.ts';
@@ -199,7 +199,7 @@ export const holdInvoiceLockupHooks: ServerLockupHooks = {
     const invoice = await swapLightning(ctx, swap).lookupInvoice(swap.preimageHash);
     if (invoice?.state !== 'ACCEPTED') return `hold invoice is ${invoice?.state ?? 'unknown'}, not accepted`;
     const timeout = swap.timeoutBlockHeight!;
-    const chain = legChain(ctx, serverLockupOf(swap));
+    const chain = legAnyChain(ctx, serverLockupOf(swap));
     const blocksLeft = timeout - (await chain.height());
     // HTLC expiries count blocks of Lightning's own chain; the swap's timeout counts the lockup chain's.
     const lightningChain = ctx.chains.get(swap.pair.split('/')[1]);

@@ -4,9 +4,11 @@ import { hex } from '@scure/base';
 import type { ChainBackend, SwapLockup, SwapSigner } from '../../chains/backend.ts';
 import type { SwapRecord } from '../../db/index.ts';
 import type { SwapTreeJson } from '../../protocol/index.ts';
-import type { SwapOutputData } from '../../swaps/lockup.ts';
+import type { ContractSwapData, SwapOutputData } from '../../swaps/lockup.ts';
+import type { ContractLockupValues } from '../../chains/contract-chain.ts';
 import { SwapType } from '../../swaps/status.ts';
-import { chainOf, type EngineContext } from '../context.ts';
+import { anyChainOf, chainOf, contractChainOf, type AnyChain, type EngineContext } from '../context.ts';
+import type { ContractChain } from '../../chains/contract-chain.ts';
 import { chainData, reverseData, submarineData, type ChainSide } from '../data.ts';
 import type { LockupLegName } from '../watch-index.ts';
 import { zeroAmountRefusal, zeroAmountServerAmount, type ZeroAmountPricing } from '../../swaps/amounts.ts';
@@ -25,8 +27,13 @@ export interface LockupLeg {
   timeoutBlockHeight: number;
   /** Where in the swap's data the leg's lockup record lives (a chain swap keeps two). */
   lockupKey: string;
-  /** The lockup transaction recorded, if any. */
-  lockup?: { txid: string; vout: number; value: number; hex: string; confirmed?: boolean };
+  /** The lockup transaction recorded, if any (contract chains: with the values it locked). */
+  lockup?: { txid: string; vout: number; value: number; hex: string; confirmed?: boolean; contract?: ContractLockupValues };
+  /**
+   * Contract chains: the contract and the addresses the lockup must name. Such a leg has no script, tree or keys
+   * (those fields are empty): its lockup, claim and refund go through the chain's ContractChain.
+   */
+  contract?: ContractSwapData;
   /** Server lockup: where the flag that Ferry decided to lock lives, whether it is set, and the amount to lock. */
   requestedKey?: string;
   requested?: boolean;
@@ -48,6 +55,7 @@ function singleOutputLeg(swap: SwapRecord, name: LockupLegName, data: SwapOutput
     name,
     swap,
     chain: baseChain(swap),
+    ...(data.contract !== undefined && { contract: data.contract }),
     script: data.lockupScript,
     address: swap.lockupAddress!,
     tree: data.swapTree,
@@ -136,6 +144,12 @@ export function timeoutLegOf(swap: SwapRecord): LockupLeg {
 }
 
 export const legChain = (ctx: EngineContext, leg: LockupLeg): ChainBackend => chainOf(ctx, leg.chain);
+
+/** The leg's chain, whichever kind: for what every chain answers (height, block time). */
+export const legAnyChain = (ctx: EngineContext, leg: LockupLeg): AnyChain => anyChainOf(ctx, leg.chain);
+
+/** The contract chain of a leg that has `contract`. */
+export const legContractChain = (ctx: EngineContext, leg: LockupLeg): ContractChain => contractChainOf(ctx, leg.chain);
 
 /** Ferry's key of the swap, the client's and the tree: what every spend Ferry signs of this output needs. */
 export function signerOf(ctx: EngineContext, leg: LockupLeg): SwapSigner {

@@ -10,7 +10,7 @@ import { swapLightning, type EngineContext } from '../context.ts';
 import { crashPoint } from '../crash-points.ts';
 import { submarineData } from '../data.ts';
 import { PermanentEffectError } from '../effects.ts';
-import { legChain, userLockupOf, type LockupLeg } from './lockup-leg.ts';
+import { legAnyChain, legChain, legContractChain, userLockupOf, type LockupLeg } from './lockup-leg.ts';
 
 /** Statuses the decision to pay can leave. */
 const payable = (status: string, type: string): boolean => statusesWith(machineFor(type), 'payment.start').includes(status);
@@ -27,7 +27,7 @@ export async function startPayment(ctx: EngineContext, effect: EffectRecord): Pr
   if (!payable(swap.status, swap.type)) return;
   const data = submarineData(swap);
   const leg = userLockupOf(swap);
-  const chain = legChain(ctx, leg);
+  const chain = legAnyChain(ctx, leg);
   const blocksLeft = swap.timeoutBlockHeight! - (await chain.height());
   if (blocksLeft <= chainBlocksFor(chain, (data.minFinalCltvExpiry ?? 0) + ctx.settings.paymentSafetyBlocks)) {
     ctx.logger.warn('not paying: too close to the swap timeout', { swap: swap.id, blocksLeft });
@@ -48,6 +48,9 @@ export async function startPayment(ctx: EngineContext, effect: EffectRecord): Pr
  */
 async function lockupLost(ctx: EngineContext, leg: LockupLeg): Promise<string | undefined> {
   const lockup = submarineData(leg.swap).lockup!;
+  if (leg.contract !== undefined) {
+    return (await legContractChain(ctx, leg).isLocked(lockup.contract!)) ? undefined : 'the lockup is no longer in the contract';
+  }
   const confirmations = await legChain(ctx, leg).unspentConfirmations(lockup.txid, lockup.vout);
   if (confirmations === undefined) return 'the lockup output is spent or no longer exists';
   if (confirmations === 0 && !lockup.zeroConf) return 'the lockup is no longer confirmed';
@@ -82,7 +85,7 @@ export async function payInvoice(ctx: EngineContext, effect: EffectRecord): Prom
   // below the time left until the timeout (Liquid's blocks come ten times as often). Past that point no route
   // qualifies and a new payment fails (a refundable swap); a payment already in flight after a crash is followed,
   // not resent, whatever the limit.
-  const chain = legChain(ctx, userLockupOf(swap));
+  const chain = legAnyChain(ctx, userLockupOf(swap));
   const blocksLeft = swap.timeoutBlockHeight! - (await chain.height());
   const cltvLimit = Math.max(1, lightningBlocksWithin(chain, blocksLeft) - ctx.settings.paymentSafetyBlocks);
   const result = await swapLightning(ctx, swap).payInvoice({

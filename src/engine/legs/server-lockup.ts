@@ -10,13 +10,21 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { hex } from '@scure/base';
 import { TransactionRejected, WalletRefused } from '../../chains/backend.ts';
+import {
+  ContractCallRefused,
+  type ContractChain,
+  type ContractClaimEvent,
+  type ContractLockupEvent,
+  type ContractLockupValues,
+  type ContractRefundEvent,
+} from '../../chains/contract-chain.ts';
 import type { LockupEvent, SpendEvent } from '../../chains/events.ts';
 import type { EffectRecord, SwapRecord } from '../../db/index.ts';
 import { machineFor, statusesWith } from '../../swaps/index.ts';
 import type { EngineContext } from '../context.ts';
 import { crashPoint } from '../crash-points.ts';
 import type { ReverseLockup } from '../data.ts';
-import { legChain, lockupOutput, serverLockupOf, signerOf, type LockupLeg } from './lockup-leg.ts';
+import { legChain, legContractChain, lockupOutput, serverLockupOf, signerOf, type LockupLeg } from './lockup-leg.ts';
 
 export interface ServerLockupHooks {
   /** Why Ferry must not lock now (checked before any coin moves); undefined when locking is safe. */
@@ -44,14 +52,16 @@ const lockupData = (leg: LockupLeg, lockup: ReverseLockup) => ({ [leg.lockupKey]
 export function sendServerLockup(ctx: EngineContext, effect: EffectRecord, hooks: ServerLockupHooks): Promise<void> {
   return ctx.swaps.require(effect.swapId).then((first) => {
     const leg = serverLockupOf(first);
-    const chain = legChain(ctx, leg);
+    // A contract chain's lockup is a `lock` call, seen again through its follower; a UTXO chain's a wallet payment.
+    const contract = leg.contract === undefined ? undefined : legContractChain(ctx, leg);
+    const chain = contract === undefined ? legChain(ctx, leg) : undefined;
     return ctx.locks.run(`wallet:${leg.chain}`, async () => {
       let swap = await ctx.swaps.require(effect.swapId);
       if (!stillToLock(swap)) return;
       crashPoint('reverse.invoice-accepted');
       const marker = markerKey(swap.id);
       if ((await ctx.storage.kv.get(marker)) !== undefined) {
-        await chain.watcher.sync();
+        await (contract ?? chain!.watcher).sync();
         swap = await ctx.swaps.require(swap.id);
         if (!stillToLock(swap)) return;
         ctx.logger.warn('server lockup marked as started but not found on chain: sending it', { swap: swap.id });
@@ -66,9 +76,11 @@ export function sendServerLockup(ctx: EngineContext, effect: EffectRecord, hooks
       await ctx.storage.kv.set(marker, String(Date.now()));
       let sent;
       try {
-        sent = await chain.sendToLockup({ address: leg.address, script: leg.script }, serverLockupOf(swap).amount!);
+        sent = contract === undefined
+          ? await chain!.sendToLockup({ address: leg.address, script: leg.script }, serverLockupOf(swap).amount!)
+          : await lockOnContract(contract, serverLockupOf(swap));
       } catch (error) {
-        if (error instanceof WalletRefused) {
+        if (error instanceof WalletRefused || error instanceof ContractCallRefused) {
           ctx.logger.error('server lockup refused by the wallet', { swap: swap.id, error: error.message });
           await ctx.storage.kv.delete(marker);
           await ctx.swaps.dispatch(swap.id, { type: 'server.failed', data: { failureReason: 'onchain coins could not be sent' } });
@@ -78,16 +90,34 @@ export function sendServerLockup(ctx: EngineContext, effect: EffectRecord, hooks
         throw error;
       }
       crashPoint('reverse.lockup-broadcast');
-      await recordLockup(ctx, swap.id, leg, { txid: sent.txid, vout: sent.vout, value: sent.value, hex: sent.hex, confirmed: false });
+      await recordLockup(ctx, swap.id, leg, 'contract' in sent ? sent : { txid: sent.txid, vout: sent.vout, value: sent.value, hex: sent.hex, confirmed: false });
       ctx.logger.info('server lockup sent', { swap: swap.id, txid: sent.txid, amount: sent.value });
     });
   });
 }
 
+/** The values of Ferry's lock for a contract leg: the client's claim address, Ferry's refund address, the timeout. */
+function contractValues(contract: ContractChain, leg: LockupLeg): ContractLockupValues {
+  return {
+    preimageHash: leg.swap.preimageHash,
+    amount: contract.toBaseUnits(leg.amount!).toString(),
+    claimAddress: leg.contract!.claimAddress,
+    refundAddress: contract.serviceAddress,
+    timelock: leg.timeoutBlockHeight,
+  };
+}
+
+/** Ferry's `lock` of the amount, mined (so confirmed) when it resolves. */
+async function lockOnContract(contract: ContractChain, leg: LockupLeg): Promise<ReverseLockup> {
+  const values = contractValues(contract, leg);
+  const sent = await contract.lock(values);
+  return { txid: sent.txHash, vout: 0, value: leg.amount!, hex: '', confirmed: true, contract: values };
+}
+
 async function recordLockup(ctx: EngineContext, swapId: string, leg: LockupLeg, lockup: ReverseLockup): Promise<void> {
   const result = await ctx.swaps.dispatch(swapId, { type: lockup.confirmed ? 'server.confirmed' : 'server.sent', data: lockupData(leg, lockup) });
   if (result.applied) {
-    ctx.watching.outpoint(leg.chain, lockup.txid, lockup.vout, { swapId, leg: 'serverLockup' });
+    if (leg.contract === undefined) ctx.watching.outpoint(leg.chain, lockup.txid, lockup.vout, { swapId, leg: 'serverLockup' });
     await ctx.storage.kv.delete(markerKey(swapId));
   }
 }
@@ -112,6 +142,37 @@ export async function onServerLockup(ctx: EngineContext, swap: SwapRecord, event
   }
 }
 
+/**
+ * A contract chain's Lockup event for a swap whose lockup is Ferry's: its own `lock` (seen again after a crash
+ * between sending and recording it) counts when its values are exactly those Ferry locks with.
+ */
+export async function onServerContractLockup(ctx: EngineContext, swap: SwapRecord, event: ContractLockupEvent): Promise<void> {
+  const leg = serverLockupOf(swap);
+  if (!awaitingLockup(swap) || leg.lockup !== undefined || leg.requested !== true) return;
+  const expected = contractValues(legContractChain(ctx, leg), leg);
+  const { preimageHash, amount, claimAddress, refundAddress, timelock } = event;
+  const seen = { preimageHash, amount, claimAddress, refundAddress, timelock };
+  if (event.refusal !== undefined || JSON.stringify(seen).toLowerCase() !== JSON.stringify(expected).toLowerCase()) {
+    ctx.logger.warn('a lock for a server lockup with other values', { swap: swap.id, txHash: event.txHash });
+    return;
+  }
+  await recordLockup(ctx, swap.id, leg, { txid: event.txHash, vout: event.logIndex, value: leg.amount!, hex: '', confirmed: true, contract: expected });
+}
+
+/** The client's claim of Ferry's lock reveals the preimage; Ferry's refund ends the swap once it is mined. */
+export async function onServerContractSpend(ctx: EngineContext, swap: SwapRecord, event: ContractClaimEvent | ContractRefundEvent): Promise<void> {
+  if (event.type === 'claim') {
+    ctx.logger.info('server lockup claimed from the contract', { swap: swap.id, txHash: event.txHash });
+    await ctx.swaps.dispatch(swap.id, { type: 'preimage.learned', data: { preimage: event.preimage } });
+    crashPoint('server-lockup.preimage-seen');
+    return;
+  }
+  if (locked(swap) && swap.data.refundRequested === true) {
+    await ctx.swaps.dispatch(swap.id, { type: 'refund.broadcast', data: { refundTransaction: { txid: event.txHash, hex: '' } } });
+  }
+  await ctx.swaps.dispatch(swap.id, { type: 'refund.confirmed' });
+}
+
 /** After the timeout: Ferry takes an unclaimed lockup back through the refund leaf (nLockTime = timeout). */
 export function refundServerLockup(ctx: EngineContext, effect: EffectRecord, hooks: ServerLockupHooks): Promise<void> {
   return ctx.locks.run(effect.swapId, async () => {
@@ -119,6 +180,16 @@ export function refundServerLockup(ctx: EngineContext, effect: EffectRecord, hoo
     if (!locked(swap)) return;
     await hooks.beforeRefund(ctx, swap);
     const leg = serverLockupOf(swap);
+    if (leg.contract !== undefined) {
+      // Claimed (the claim event sets the preimage) or refunded before a crash: nothing left to take back.
+      const contract = legContractChain(ctx, leg);
+      const values = leg.lockup!.contract!;
+      if (!(await contract.isLocked(values))) return;
+      const refund = await contract.refund(values);
+      await ctx.swaps.applyLocked(swap.id, { type: 'refund.broadcast', data: { refundTransaction: { txid: refund.txHash, hex: '' } } });
+      ctx.logger.info('server lockup refunded from the contract', { swap: swap.id, txHash: refund.txHash });
+      return;
+    }
     const chain = legChain(ctx, leg);
     const lockup = leg.lockup!;
     // Spent already: by the user's claim (the spend handler settles) or by a refund broadcast before a crash.

@@ -14,7 +14,8 @@ import {
   type PartialSignatureBody,
   type SubmarineClaimDetailsBody,
 } from '../../protocol/index.ts';
-import { classifySubmarineLockup, lockupReplaceable } from '../../swaps/lockup.ts';
+import { classifySubmarineLockup, lockupReplaceable, type LockupObservation } from '../../swaps/lockup.ts';
+import type { ContractClaimEvent, ContractLockupEvent, ContractRefundEvent } from '../../chains/contract-chain.ts';
 import { machineFor, statusesWith } from '../../swaps/index.ts';
 import type { EngineContext } from '../context.ts';
 import { crashPoint } from '../crash-points.ts';
@@ -22,7 +23,7 @@ import type { LockupRecord } from '../data.ts';
 import { SwapType } from '../../swaps/status.ts';
 import { Defer } from '../effects.ts';
 import { hexBytes } from '../input.ts';
-import { legChain, lockupOutput, signerOf, userLockupOf } from './lockup-leg.ts';
+import { legChain, legContractChain, lockupOutput, signerOf, userLockupOf } from './lockup-leg.ts';
 
 /** Share of the current fee estimate an unconfirmed lockup must pay to be accepted (REFERENCE: 80%). */
 const ZERO_CONF_FEE_SHARE = 0.8;
@@ -58,8 +59,44 @@ export async function onUserLockup(ctx: EngineContext, swap: SwapRecord, event: 
     confirmations: event.confirmations,
     feeRate,
     signalsRbf: signalsRbf(chain, event),
+    minZeroConfFeeRate,
     ...((event.refusal ?? leg.amountRefusal?.(value)) !== undefined && { refusal: event.refusal ?? leg.amountRefusal!(value)! }),
   };
+  await judgeUserLockup(ctx, swap, seen, () => ctx.watching.outpoint(leg.chain, event.txid, event.vout, { swapId: swap.id, leg: 'userLockup' }));
+}
+
+/**
+ * A contract chain's lockup (the user's `lock`, seen as a Lockup event of the preimage hash): it counts only if it
+ * names Ferry's claim address, the swap's timeout as timelock and a whole number of API units; then it is judged
+ * like an output (amount, as in classifySubmarineLockup). An event is final once delivered (the follower waits
+ * for its confirmations), so there is no 0-conf here.
+ */
+export async function onUserContractLockup(ctx: EngineContext, swap: SwapRecord, event: ContractLockupEvent): Promise<void> {
+  const leg = userLockupOf(swap);
+  const chain = legContractChain(ctx, leg);
+  const value = chain.toApiUnits(BigInt(event.amount));
+  const { preimageHash, amount, claimAddress, refundAddress, timelock } = event;
+  const refusal =
+    event.refusal ??
+    (value === undefined ? `locked ${event.amount} is not a whole number of 10^-8 ${chain.symbol}` : undefined) ??
+    (claimAddress.toLowerCase() !== leg.contract!.claimAddress.toLowerCase() ? `invalid claim address ${claimAddress}` : undefined) ??
+    (timelock !== leg.timeoutBlockHeight ? `invalid timelock ${timelock}: the swap times out at ${leg.timeoutBlockHeight}` : undefined) ??
+    leg.amountRefusal?.(value!);
+  const seen = {
+    txid: event.txHash,
+    vout: event.logIndex,
+    value: value ?? 0,
+    hex: '',
+    confirmations: 1,
+    signalsRbf: false,
+    contract: { preimageHash, amount, claimAddress, refundAddress, timelock },
+    ...(refusal !== undefined && { refusal }),
+  };
+  await judgeUserLockup(ctx, swap, seen, () => {});
+}
+
+/** Classifies a lockup seen for the swap on the row as it is under the lock, and records it. */
+async function judgeUserLockup(ctx: EngineContext, swap: SwapRecord, seen: LockupObservation, watchSpends: () => void): Promise<void> {
   // Classified on the row as it is under the lock: an invoice set meanwhile must be checked against this lockup.
   await ctx.locks.run(swap.id, async () => {
     const fresh = await ctx.swaps.require(swap.id);
@@ -69,15 +106,15 @@ export async function onUserLockup(ctx: EngineContext, swap: SwapRecord, event: 
       seen,
       {
         maximalZeroConf: freshLeg.maximalZeroConf ?? 0,
-        minZeroConfFeeRate,
+        minZeroConfFeeRate: seen.feeRate === undefined ? Infinity : seen.minZeroConfFeeRate!,
         overpaymentTolerancePercent: ctx.settings.overpaymentTolerancePercent,
       },
-      await replacesRecorded(ctx, fresh, seen),
+      freshLeg.contract === undefined && (await replacesRecorded(ctx, fresh, seen)),
     );
     if (classified === undefined) return;
     const result = await ctx.swaps.applyLocked(swap.id, classified);
     if (!result.applied) return;
-    ctx.watching.outpoint(leg.chain, event.txid, event.vout, { swapId: swap.id, leg: 'userLockup' });
+    watchSpends();
     crashPoint('submarine.lockup-seen');
   });
 }
@@ -117,6 +154,16 @@ export async function onUserLockupSpend(ctx: EngineContext, swap: SwapRecord, ev
 const SPEND_ATTRIBUTION_MS = 5_000;
 const unattributedSpends = new Map<string, number>();
 
+/** A contract chain's claim or refund of the user's lockup: Ferry's claim (seen again after a crash) ends the swap. */
+export async function onUserContractSpend(ctx: EngineContext, swap: SwapRecord, event: ContractClaimEvent | ContractRefundEvent): Promise<void> {
+  if (event.type === 'refund') {
+    const log = claiming(swap) ? ctx.logger.error : ctx.logger.info;
+    log.call(ctx.logger, 'user lockup refunded by the user', { swap: swap.id, status: swap.status, txid: event.txHash });
+    return;
+  }
+  if (claiming(swap)) await ctx.swaps.dispatch(swap.id, { type: 'lockup.spent', data: { claimTransaction: { txid: event.txHash, hex: '' } } });
+}
+
 /** startClaim: the preimage is known; open the window for the client's cooperative signature. */
 export async function startClaim(ctx: EngineContext, effect: EffectRecord): Promise<void> {
   await ctx.swaps.dispatch(effect.swapId, { type: 'claim.start', data: { claimPendingSince: Date.now() } });
@@ -129,6 +176,7 @@ export async function startClaim(ctx: EngineContext, effect: EffectRecord): Prom
 export async function claimWhenSilent(ctx: EngineContext, effect: EffectRecord): Promise<void> {
   const first = await ctx.swaps.require(effect.swapId);
   if (!claiming(first)) return;
+  if (userLockupOf(first).contract !== undefined) return claimFromContract(ctx, first.id);
   const due = (claimFacts(first).claimPendingSince ?? 0) + ctx.settings.claimDelayMs;
   if (Date.now() < due) throw new Defer(due);
   await ctx.locks.run(first.id, async () => {
@@ -159,6 +207,29 @@ export async function claimWhenSilent(ctx: EngineContext, effect: EffectRecord):
 }
 
 /**
+ * A contract chain has no cooperative claim to wait for: Ferry claims at once with the preimage, batched with the
+ * other claims due (the chain's claimBatch). A lockup no longer locked was claimed before a crash (or refunded by
+ * the user after the timeout, which the follower's event reports).
+ */
+function claimFromContract(ctx: EngineContext, id: string): Promise<void> {
+  return ctx.locks.run(id, async () => {
+    const swap = await ctx.swaps.require(id);
+    if (!claiming(swap)) return;
+    const leg = userLockupOf(swap);
+    const chain = legContractChain(ctx, leg);
+    const values = leg.lockup!.contract!;
+    if (!(await chain.isLocked(values))) {
+      await ctx.swaps.applyLocked(swap.id, { type: 'lockup.spent' });
+      return;
+    }
+    const claim = await chain.claim(values, claimFacts(swap).preimage!);
+    crashPoint('user-lockup.claim-broadcast');
+    await ctx.swaps.applyLocked(swap.id, { type: 'claim.broadcast', data: { claimTransaction: { txid: claim.txHash, hex: '' } } });
+    ctx.logger.info('user lockup claimed from the contract', { swap: swap.id, txHash: claim.txHash });
+  });
+}
+
+/**
  * The cooperative claim: the client signs Ferry's key-path sweep of its lockup once Ferry knows the preimage (a
  * submarine swap's paid invoice, a chain swap's claim of Ferry's lockup).
  */
@@ -171,6 +242,7 @@ export class CooperativeClaims {
       const swap = await this.ctx.swaps.require(id, type);
       if (!eligible(swap)) throw notEligibleForClaim();
       const leg = userLockupOf(swap);
+      if (leg.contract !== undefined) throw notEligibleForClaim();
       const chain = legChain(this.ctx, leg);
       const signer = signerOf(this.ctx, leg);
       let session = (await this.ctx.sessions.find(id, CLAIM_SESSION, chain, signer))?.session;
@@ -193,6 +265,7 @@ export class CooperativeClaims {
       const swap = await this.ctx.swaps.require(id, type);
       if (!claiming(swap)) throw notEligibleForClaim();
       const leg = userLockupOf(swap);
+      if (leg.contract !== undefined) throw notEligibleForClaim();
       const chain = legChain(this.ctx, leg);
       const open = await this.ctx.sessions.find(id, CLAIM_SESSION, chain, signerOf(this.ctx, leg));
       if (open === undefined) throw invalid('no claim details were requested for this swap');

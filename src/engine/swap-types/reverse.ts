@@ -10,8 +10,10 @@ import {
   notEligibleForClaim,
   preimageHashExists,
   undefinedParameter,
+  invalidParameter,
   type CreateReverseRequest,
   type CreateReverseResponse,
+  type CreateEvmReverseResponse,
   type LockupTransactionBody,
   type PartialSignatureBody,
   type ReverseClaimRequest,
@@ -27,11 +29,13 @@ import { hexBytes, positiveInteger, preimageHash as parsePreimageHash, publicKey
 import { coSignClientSpend } from '../legs/cosign.ts';
 import { serverLockupOf } from '../legs/lockup-leg.ts';
 import { lightningBlocksFor } from '../block-time.ts';
+import type { ChainBackend, SwapOutput } from '../../chains/backend.ts';
+import { isContractChain } from '../../chains/contract-chain.ts';
 
 /** Dust limit of a Taproot output: smaller lockups could not be claimed. */
 const TAPROOT_DUST = 330;
 
-export async function createReverse(ctx: EngineContext, request: CreateReverseRequest): Promise<CreateReverseResponse> {
+export async function createReverse(ctx: EngineContext, request: CreateReverseRequest): Promise<CreateReverseResponse | CreateEvmReverseResponse> {
   // A reverse swap goes from Lightning (the pair's quote) to the chain (its base).
   const { pair, chain, lightning, fees } = await quotedPair(
     ctx,
@@ -39,7 +43,15 @@ export async function createReverse(ctx: EngineContext, request: CreateReverseRe
     request.pairHash,
     (quoted, now) => reversePairBody(quoted, now).hash,
   );
-  const claimPublicKey = publicKey(request.claimPublicKey, 'claimPublicKey');
+  // A contract chain's lockup is claimed by an address; a UTXO chain's by a key.
+  const contract = isContractChain(chain) ? chain : undefined;
+  if (contract !== undefined && request.claimPublicKey !== undefined) {
+    throw new SwapError('invalid', `invalid parameter: claimPublicKey (a ${contract.symbol} lockup is claimed by claimAddress)`);
+  }
+  if (contract !== undefined && request.claimAddress === undefined) throw undefinedParameter('claimAddress');
+  if (contract !== undefined && !contract.isAddress(request.claimAddress!)) throw invalidParameter('claimAddress');
+  if (contract === undefined && request.claimAddress !== undefined) throw invalidParameter('claimAddress');
+  const claimPublicKey = contract === undefined ? publicKey(request.claimPublicKey, 'claimPublicKey') : undefined;
   const hashBytes = parsePreimageHash(request.preimageHash);
   const paymentHash = hex.encode(hashBytes);
 
@@ -63,21 +75,25 @@ export async function createReverse(ctx: EngineContext, request: CreateReverseRe
   }
   const violation = limitViolation(invoiceAmount, pair.limits);
   if (violation !== undefined) throw new SwapError('invalid', violation);
-  if (onchainAmount < TAPROOT_DUST + fees.reverse.claim) throw new SwapError('invalid', 'onchain amount is too low');
+  if (onchainAmount < (contract === undefined ? TAPROOT_DUST : 1) + fees.reverse.claim) throw new SwapError('invalid', 'onchain amount is too low');
   if (await ctx.storage.swaps.getByPreimageHash(paymentHash)) throw preimageHashExists();
 
   const timeoutBlockHeight = (await chain.height()) + pair.timeouts.reverse;
-  const keyIndex = await ctx.storage.counters.nextSwapKeyIndex();
-  const key = ctx.keys.keyAt(keyIndex);
-  const output = chain.swapOutput({
-    kind: 'reverse',
-    preimageHash: hashBytes,
-    claimPublicKey,
-    refundPublicKey: key.publicKey,
-    timeoutBlockHeight,
-    servicePublicKey: key.publicKey,
-  });
-  const lockupAddress = output.address;
+  let keyIndex: number | undefined;
+  let output: SwapOutput | undefined;
+  if (contract === undefined) {
+    keyIndex = await ctx.storage.counters.nextSwapKeyIndex();
+    const key = ctx.keys.keyAt(keyIndex);
+    output = (chain as ChainBackend).swapOutput({
+      kind: 'reverse',
+      preimageHash: hashBytes,
+      claimPublicKey: claimPublicKey!,
+      refundPublicKey: key.publicKey,
+      timeoutBlockHeight,
+      servicePublicKey: key.publicKey,
+    });
+  }
+  const lockupAddress = output?.address ?? contract!.contractAddress;
 
   let paymentRequest: string;
   try {
@@ -94,19 +110,25 @@ export async function createReverse(ctx: EngineContext, request: CreateReverseRe
     throw error;
   }
   const decoded = await lightning.decodeInvoice(paymentRequest);
-  const data: ReverseData = {
-    claimPublicKey: hex.encode(claimPublicKey),
-    refundPublicKey: hex.encode(key.publicKey),
-    swapTree: output.tree,
-    lockupScript: output.script,
-    ...(output.blindingKey !== undefined && { blindingKey: output.blindingKey }),
+  const outputData = output === undefined
+    ? // No keys, tree or script on a contract chain (SwapOutputData says so): the contract and both addresses.
+      { contract: { address: lockupAddress, claimAddress: request.claimAddress!, refundAddress: contract!.serviceAddress } }
+    : {
+        claimPublicKey: hex.encode(claimPublicKey!),
+        refundPublicKey: hex.encode(ctx.keys.keyAt(keyIndex!).publicKey),
+        swapTree: output.tree,
+        lockupScript: output.script,
+        ...(output.blindingKey !== undefined && { blindingKey: output.blindingKey }),
+      };
+  const data = {
+    ...outputData,
     invoiceAmount,
     onchainAmount,
     invoiceExpiresAt: decoded.timestamp + decoded.expiry,
     // The invoice converted at the rate without any fee, less what is locked and the lockup fee estimate.
     serviceFee: reverseOnchainAmount(invoiceAmount, rate, 0, 0) - onchainAmount - lockupFee,
     ...(request.referralId !== undefined && { referralId: request.referralId }),
-  };
+  } as ReverseData;
 
   let record: SwapRecord;
   try {
@@ -116,7 +138,7 @@ export async function createReverse(ctx: EngineContext, request: CreateReverseRe
       status: S.Created,
       preimageHash: paymentHash,
       invoice: paymentRequest,
-      keyIndex,
+      keyIndex: keyIndex ?? null,
       timeoutBlockHeight,
       lockupAddress,
       data,
@@ -129,8 +151,11 @@ export async function createReverse(ctx: EngineContext, request: CreateReverseRe
     }
     throw error;
   }
-  ctx.watching.script(chain.symbol, data.lockupScript, { swapId: record.id, leg: 'serverLockup' });
   ctx.logger.info('reverse swap created', { swap: record.id, invoiceAmount, onchainAmount, timeoutBlockHeight });
+  if (output === undefined) {
+    return { id: record.id, invoice: paymentRequest, lockupAddress, refundAddress: contract!.serviceAddress, timeoutBlockHeight, onchainAmount };
+  }
+  ctx.watching.script(chain.symbol, data.lockupScript, { swapId: record.id, leg: 'serverLockup' });
   return {
     id: record.id,
     invoice: paymentRequest,
@@ -157,6 +182,7 @@ export async function reverseClaim(ctx: EngineContext, id: string, request: Reve
   const preimage = hexBytes(request.preimage, 'preimage');
   if (preimage.length !== 32 || hex.encode(sha256(preimage)) !== swap.preimageHash) throw incorrectPreimage();
   const given = (['pubNonce', 'transaction', 'index'] as const).filter((name) => request[name] !== undefined);
+  if (given.length !== 0 && serverLockupOf(swap).contract !== undefined) throw invalidParameter(given[0]);
   if (given.length !== 0 && given.length !== 3) {
     throw undefinedParameter(['pubNonce', 'transaction', 'index'].find((name) => !given.includes(name as never))!);
   }

@@ -15,6 +15,7 @@ import {
   undefinedParameter,
   type CreateSubmarineRequest,
   type CreateSubmarineResponse,
+  type CreateEvmSubmarineResponse,
   type LockupTransactionBody,
   type PartialSignatureBody,
   type RefundRequest,
@@ -25,14 +26,15 @@ import { statusesAfter, statusesReachedBy, statusesWith } from '../../swaps/deri
 import { submarinePairBody, type PairConfig } from '../../swaps/pairs.ts';
 import { SwapStatus as S, SwapType } from '../../swaps/status.ts';
 import { submarineMachine } from '../../swaps/submarine-machine.ts';
-import { currentMinerFees, quotedPair, swapLightning, type EngineContext } from '../context.ts';
+import { currentMinerFees, quotedPair, swapLightning, type AnyChain, type EngineContext } from '../context.ts';
 import { submarineData, type SubmarineData, type SubmarinePricing } from '../data.ts';
 import { preimageHash as parsePreimageHash, publicKey } from '../input.ts';
 import { coSignClientSpend } from '../legs/cosign.ts';
 import { checkInvoice, type CheckedInvoice } from '../legs/invoice-check.ts';
-import { legChain, userLockupOf } from '../legs/lockup-leg.ts';
+import { legAnyChain, legContractChain, userLockupOf } from '../legs/lockup-leg.ts';
 import { chainBlocksFor, etaOf } from '../block-time.ts';
-import type { ChainBackend } from '../../chains/backend.ts';
+import type { ChainBackend, SwapOutput } from '../../chains/backend.ts';
+import { isContractChain } from '../../chains/contract-chain.ts';
 
 const bip21 = (chain: ChainBackend, address: string, amount: number): string =>
   chain.paymentUri(address, amount, `Send to ${chain.symbol} lightning`);
@@ -41,7 +43,7 @@ const bip21 = (chain: ChainBackend, address: string, amount: number): string =>
  * Blocks until the timeout: the pair's minimum, longer when the invoice's final CLTV delta (Lightning blocks) needs
  * room in the chain's blocks.
  */
-function timeoutDelta(chain: ChainBackend, pair: PairConfig, invoice: CheckedInvoice | undefined, safetyBlocks: number): number {
+function timeoutDelta(chain: AnyChain, pair: PairConfig, invoice: CheckedInvoice | undefined, safetyBlocks: number): number {
   const { swapMinimal, swapMaximal } = pair.timeouts;
   if (invoice === undefined) return swapMinimal;
   const needed = chainBlocksFor(chain, invoice.minFinalCltvExpiry + safetyBlocks + 1);
@@ -60,14 +62,19 @@ function invoiceFields(pricing: SubmarinePricing, invoice: CheckedInvoice) {
   };
 }
 
-export async function createSubmarine(ctx: EngineContext, request: CreateSubmarineRequest): Promise<CreateSubmarineResponse> {
+export async function createSubmarine(ctx: EngineContext, request: CreateSubmarineRequest): Promise<CreateSubmarineResponse | CreateEvmSubmarineResponse> {
   const { pair, chain, lightning, fees } = await quotedPair(
     ctx,
     { base: request.from, quote: request.to },
     request.pairHash,
     (quoted, now) => submarinePairBody(quoted, now).hash,
   );
-  const refundPublicKey = publicKey(request.refundPublicKey, 'refundPublicKey');
+  // A contract chain's lockup names its own refund address; a key would be a client mistaking the chain.
+  const contract = isContractChain(chain) ? chain : undefined;
+  if (contract !== undefined && request.refundPublicKey !== undefined) {
+    throw new SwapError('invalid', `invalid parameter: refundPublicKey (a ${contract.symbol} lockup names its refund address)`);
+  }
+  const refundPublicKey = contract === undefined ? publicKey(request.refundPublicKey, 'refundPublicKey') : undefined;
 
   let invoice: CheckedInvoice | undefined;
   let paymentHash: string;
@@ -86,34 +93,49 @@ export async function createSubmarine(ctx: EngineContext, request: CreateSubmari
   if (await ctx.storage.swaps.getByPreimageHash(paymentHash)) throw preimageHashExists();
 
   const timeoutBlockHeight = (await chain.height()) + timeoutDelta(chain, pair, invoice, ctx.settings.paymentSafetyBlocks);
-  // Taken outside any transaction: an index handed out is never handed out again, even if this swap fails.
-  const keyIndex = await ctx.storage.counters.nextSwapKeyIndex();
-  const key = ctx.keys.keyAt(keyIndex);
-  const output = chain.swapOutput({
-    kind: 'submarine',
-    preimageHash: hex.decode(paymentHash),
-    claimPublicKey: key.publicKey,
-    refundPublicKey,
-    timeoutBlockHeight,
-    servicePublicKey: key.publicKey,
-  });
-  const address = output.address;
   const pricing: SubmarinePricing = {
     rate: pair.rate,
     percentage: pair.fees.percentageSwapIn,
     minerFee: fees.normal,
-    maximalZeroConf: pair.limits.maximalZeroConf,
+    // A contract event is delivered once confirmed: there is no unconfirmed lockup to accept.
+    maximalZeroConf: contract === undefined ? pair.limits.maximalZeroConf : 0,
   };
-  const data: SubmarineData = {
-    refundPublicKey: hex.encode(refundPublicKey),
-    claimPublicKey: hex.encode(key.publicKey),
-    swapTree: output.tree,
-    lockupScript: output.script,
-    ...(output.blindingKey !== undefined && { blindingKey: output.blindingKey }),
+  const common = {
     pricing,
     ...(request.referralId !== undefined && { referralId: request.referralId }),
     ...(invoice && invoiceFields(pricing, invoice)),
   };
+  let keyIndex: number | undefined;
+  let address: string;
+  let data: SubmarineData;
+  let output: SwapOutput | undefined;
+  if (contract === undefined) {
+    // Taken outside any transaction: an index handed out is never handed out again, even if this swap fails.
+    keyIndex = await ctx.storage.counters.nextSwapKeyIndex();
+    const key = ctx.keys.keyAt(keyIndex);
+    const made = (chain as ChainBackend).swapOutput({
+      kind: 'submarine',
+      preimageHash: hex.decode(paymentHash),
+      claimPublicKey: key.publicKey,
+      refundPublicKey: refundPublicKey!,
+      timeoutBlockHeight,
+      servicePublicKey: key.publicKey,
+    });
+    output = made;
+    address = made.address;
+    data = {
+      refundPublicKey: hex.encode(refundPublicKey!),
+      claimPublicKey: hex.encode(key.publicKey),
+      swapTree: made.tree,
+      lockupScript: made.script,
+      ...(made.blindingKey !== undefined && { blindingKey: made.blindingKey }),
+      ...common,
+    };
+  } else {
+    address = contract.contractAddress;
+    // No keys, tree or script on a contract chain (SwapOutputData says so): the contract and Ferry's claim address.
+    data = { contract: { address, claimAddress: contract.serviceAddress }, ...common } as unknown as SubmarineData;
+  }
 
   let record: SwapRecord;
   try {
@@ -123,7 +145,7 @@ export async function createSubmarine(ctx: EngineContext, request: CreateSubmari
       status: invoice ? S.InvoiceSet : S.Created,
       preimageHash: paymentHash,
       invoice: invoice?.paymentRequest ?? null,
-      keyIndex,
+      keyIndex: keyIndex ?? null,
       timeoutBlockHeight,
       lockupAddress: address,
       data,
@@ -133,20 +155,29 @@ export async function createSubmarine(ctx: EngineContext, request: CreateSubmari
     if (error instanceof UniqueViolation && error.column === 'preimage_hash') throw preimageHashExists();
     throw error;
   }
-  ctx.watching.script(chain.symbol, data.lockupScript, { swapId: record.id, leg: 'userLockup' });
   ctx.logger.info('submarine swap created', { swap: record.id, address, timeoutBlockHeight, expectedAmount: data.expectedAmount });
-
+  if (contract !== undefined) {
+    return {
+      id: record.id,
+      address,
+      claimAddress: contract.serviceAddress,
+      timeoutBlockHeight,
+      ...(invoice && { expectedAmount: data.expectedAmount, acceptZeroConf: false }),
+    };
+  }
+  const utxo = chain as ChainBackend;
+  ctx.watching.script(utxo.symbol, data.lockupScript, { swapId: record.id, leg: 'userLockup' });
   return {
     id: record.id,
     address,
     swapTree: data.swapTree,
     claimPublicKey: data.claimPublicKey,
     timeoutBlockHeight,
-    ...(output.blindingKey !== undefined && { blindingKey: output.blindingKey }),
+    ...(output!.blindingKey !== undefined && { blindingKey: output!.blindingKey }),
     ...(invoice && {
       expectedAmount: data.expectedAmount,
       acceptZeroConf: data.acceptZeroConf,
-      bip21: bip21(chain, address, data.expectedAmount!),
+      bip21: bip21(utxo, address, data.expectedAmount!),
     }),
   };
 }
@@ -170,7 +201,8 @@ export function setSubmarineInvoice(
     const swap = await ctx.swaps.require(id, SwapType.Submarine);
     const data = submarineData(swap);
     const pair = ctx.settings.pairs.get(swap.pair)!;
-    const chain = legChain(ctx, userLockupOf(swap));
+    const leg = userLockupOf(swap);
+    const chain = legAnyChain(ctx, leg);
     if (pairHash !== undefined && pairHash !== submarinePairBody(pair, await currentMinerFees(chain)).hash) throw invalidPairHash();
     if (swap.invoice !== null && PAYING.includes(swap.status)) throw paymentInProgress(swap.invoice);
     if (!SETTABLE.includes(swap.status) && !INVOICE_GIVEN.includes(swap.status)) {
@@ -200,7 +232,7 @@ export function setSubmarineInvoice(
       throw error;
     }
     return {
-      bip21: bip21(chain, swap.lockupAddress!, fields.expectedAmount),
+      ...(leg.contract === undefined && { bip21: bip21(chain as ChainBackend, swap.lockupAddress!, fields.expectedAmount) }),
       expectedAmount: fields.expectedAmount,
       acceptZeroConf: fields.acceptZeroConf,
     };
@@ -222,7 +254,7 @@ export async function submarineLockupTransaction(
   const { lockup } = submarineData(swap);
   if (lockup === undefined) throw noLockup();
   const timeoutBlockHeight = swap.timeoutBlockHeight!;
-  const chain = legChain(ctx, userLockupOf(swap));
+  const chain = legAnyChain(ctx, userLockupOf(swap));
   const blocksLeft = timeoutBlockHeight - (await chain.height());
   return {
     id: lockup.txid,
@@ -248,6 +280,7 @@ export async function submarinePreimageOf(ctx: EngineContext, id: string): Promi
 export function submarineRefund(ctx: EngineContext, id: string, request: RefundRequest): Promise<PartialSignatureBody> {
   return ctx.locks.run(id, async () => {
     const swap = await ctx.swaps.require(id, SwapType.Submarine);
+    if (userLockupOf(swap).contract !== undefined) throw new SwapError('invalid', 'swap not eligible for a cooperative refund: an EVM swap is refunded with the signature of GET /v2/swap/submarine/{id}/refund');
     if (!REFUNDABLE.includes(swap.status)) throw notEligibleForRefund(RefundRefusal.status);
     const payment = await swapLightning(ctx, swap).lookupPayment(swap.preimageHash);
     if (payment !== undefined && payment.status !== 'FAILED') throw notEligibleForRefund(RefundRefusal.paymentPending);
@@ -260,5 +293,31 @@ export function submarineRefund(ctx: EngineContext, id: string, request: RefundR
     });
     ctx.logger.info('signed a cooperative refund', { swap: id, status: swap.status });
     return signed;
+  });
+}
+
+/**
+ * The cooperative refund of a failed submarine swap on a contract chain: Ferry's EIP-712 signature over the
+ * lockup's values, with which the refund address calls `refundCooperative` before the timelock. Checked and
+ * recorded as the MuSig2 refund is (refund.signed exists only in failed statuses, and payment.start refuses once
+ * it is set), so a swap with a signature out is never paid. Only a lockup naming Ferry's claim address can be
+ * refunded with Ferry's signature; any other waits for its timelock.
+ */
+export function submarineRefundSignature(ctx: EngineContext, id: string): Promise<{ signature: string }> {
+  return ctx.locks.run(id, async () => {
+    const swap = await ctx.swaps.require(id, SwapType.Submarine);
+    const leg = userLockupOf(swap);
+    if (leg.contract === undefined) throw new SwapError('invalid', 'swap not eligible for a cooperative refund: not an EVM swap (POST the refund transaction instead)');
+    if (!REFUNDABLE.includes(swap.status)) throw notEligibleForRefund(RefundRefusal.status);
+    const values = leg.lockup?.contract;
+    if (values === undefined) throw noLockup();
+    if (values.claimAddress.toLowerCase() !== leg.contract.claimAddress.toLowerCase()) throw notEligibleForRefund('the lockup does not name Ferry as claim address');
+    const payment = await swapLightning(ctx, swap).lookupPayment(swap.preimageHash);
+    if (payment !== undefined && payment.status !== 'FAILED') throw notEligibleForRefund(RefundRefusal.paymentPending);
+    const recorded = await ctx.swaps.applyLocked(id, { type: 'refund.signed' });
+    if (!recorded.applied) throw notEligibleForRefund(RefundRefusal.status);
+    const signature = await legContractChain(ctx, leg).signCooperativeRefund(values);
+    ctx.logger.info('signed a cooperative EVM refund', { swap: id, status: swap.status });
+    return { signature };
   });
 }
