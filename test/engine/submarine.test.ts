@@ -281,6 +281,8 @@ describe('submarine swaps', () => {
       'invalid pair hash',
     );
     await rejects(world.engine.createSubmarine({ from: 'L-BTC', to: 'BTC', invoice, refundPublicKey: client }), 400, 'could not find pair with id: L-BTC/BTC');
+    // Optional on the wire (an RBTC lockup names its refund address), required of a UTXO chain's lockup.
+    await rejects(world.engine.createSubmarine({ from: 'BTC', to: 'BTC', invoice: (await aliceInvoice(21_000)).invoice }), 400, 'undefined parameter: refundPublicKey');
     await rejects(world.engine.submarineInvoiceAmount('nope'), 404, 'could not find swap with id: nope');
     const later = await world.engine.createSubmarine({ from: 'BTC', to: 'BTC', preimageHash: newPreimage().preimageHash, refundPublicKey: client });
     await rejects(world.engine.submarineInvoiceAmount(later.id), 400, 'no coins were locked up yet');
