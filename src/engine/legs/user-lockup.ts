@@ -10,6 +10,7 @@ import {
   invalid,
   invalidParameter,
   invalidPartialSignature,
+  noCooperativeLegacySpend,
   notEligibleForClaim,
   type PartialSignatureBody,
   type SubmarineClaimDetailsBody,
@@ -22,7 +23,7 @@ import type { LockupRecord } from '../data.ts';
 import { SwapType } from '../../swaps/status.ts';
 import { Defer } from '../effects.ts';
 import { hexBytes } from '../input.ts';
-import { legChain, lockupOutput, signerOf, userLockupOf } from './lockup-leg.ts';
+import { isRefundSpend, legChain, lockupOutput, signerOf, userLockupOf } from './lockup-leg.ts';
 
 /** Share of the current fee estimate an unconfirmed lockup must pay to be accepted (REFERENCE: 80%). */
 const ZERO_CONF_FEE_SHARE = 0.8;
@@ -100,7 +101,7 @@ async function replacesRecorded(ctx: EngineContext, swap: SwapRecord, seen: { tx
 
 export async function onUserLockupSpend(ctx: EngineContext, swap: SwapRecord, event: SpendEvent): Promise<void> {
   const leg = userLockupOf(swap);
-  if (event.witness.includes(leg.tree.refundLeaf.output)) {
+  if (isRefundSpend(leg, event.witness)) {
     // The user's refund after the timeout. Harmless in a failed swap; a loss if Ferry had paid and not yet claimed.
     const log = claiming(swap) ? ctx.logger.error : ctx.logger.info;
     log.call(ctx.logger, 'user lockup refunded by the user', { swap: swap.id, status: swap.status, txid: event.txid });
@@ -125,7 +126,9 @@ export async function startClaim(ctx: EngineContext, effect: EffectRecord): Prom
 export async function claimWhenSilent(ctx: EngineContext, effect: EffectRecord): Promise<void> {
   const first = await ctx.swaps.require(effect.swapId);
   if (!claiming(first)) return;
-  const due = (claimFacts(first).claimPendingSince ?? 0) + ctx.settings.claimDelayMs;
+  // A legacy output has no cooperative claim to wait for.
+  const delay = userLockupOf(first).legacy === undefined ? ctx.settings.claimDelayMs : 0;
+  const due = (claimFacts(first).claimPendingSince ?? 0) + delay;
   if (Date.now() < due) throw new Defer(due);
   await ctx.locks.run(first.id, async () => {
     const swap = await ctx.swaps.require(first.id);
@@ -160,6 +163,7 @@ export class CooperativeClaims {
       const swap = await this.ctx.swaps.require(id, type);
       if (!eligible(swap)) throw notEligibleForClaim();
       const leg = userLockupOf(swap);
+      if (leg.legacy !== undefined) throw noCooperativeLegacySpend();
       const chain = legChain(this.ctx, leg);
       const signer = signerOf(this.ctx, leg);
       let session = (await this.ctx.sessions.find(id, CLAIM_SESSION, chain, signer))?.session;
@@ -182,6 +186,7 @@ export class CooperativeClaims {
       const swap = await this.ctx.swaps.require(id, type);
       if (!claiming(swap)) throw notEligibleForClaim();
       const leg = userLockupOf(swap);
+      if (leg.legacy !== undefined) throw noCooperativeLegacySpend();
       const chain = legChain(this.ctx, leg);
       const open = await this.ctx.sessions.find(id, CLAIM_SESSION, chain, signerOf(this.ctx, leg));
       if (open === undefined) throw invalid('no claim details were requested for this swap');

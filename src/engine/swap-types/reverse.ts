@@ -8,6 +8,7 @@ import {
   SwapError,
   incorrectPreimage,
   notEligibleForClaim,
+  noLegacySwaps,
   preimageHashExists,
   undefinedParameter,
   type CreateReverseRequest,
@@ -27,11 +28,34 @@ import { hexBytes, positiveInteger, preimageHash as parsePreimageHash, publicKey
 import { coSignClientSpend } from '../legs/cosign.ts';
 import { serverLockupOf } from '../legs/lockup-leg.ts';
 import { lightningBlocksFor } from '../block-time.ts';
+import { treeOf, type SwapOutput, type SwapOutputKind } from '../../chains/backend.ts';
 
 /** Dust limit of a Taproot output: smaller lockups could not be claimed. */
 const TAPROOT_DUST = 330;
 
+/** A reverse swap as created, for the v2 and v1 answers to shape. */
+export interface CreatedReverse {
+  record: SwapRecord;
+  data: ReverseData;
+  output: SwapOutput;
+}
+
 export async function createReverse(ctx: EngineContext, request: CreateReverseRequest): Promise<CreateReverseResponse> {
+  const { record, data, output } = await createReverseSwap(ctx, request, 'taproot');
+  return {
+    id: record.id,
+    invoice: record.invoice!,
+    swapTree: treeOf(output),
+    lockupAddress: output.address,
+    refundPublicKey: data.refundPublicKey,
+    timeoutBlockHeight: record.timeoutBlockHeight!,
+    onchainAmount: data.onchainAmount,
+    ...(output.blindingKey !== undefined && { blindingKey: output.blindingKey }),
+  };
+}
+
+/** Creates a reverse swap whose lockup output is of `outputKind` (Taproot for v2, legacy for v1). */
+export async function createReverseSwap(ctx: EngineContext, request: CreateReverseRequest, outputKind: SwapOutputKind): Promise<CreatedReverse> {
   // A reverse swap goes from Lightning (the pair's quote) to the chain (its base).
   const { pair, chain, lightning, fees } = await quotedPair(
     ctx,
@@ -40,6 +64,7 @@ export async function createReverse(ctx: EngineContext, request: CreateReverseRe
     (quoted, now) => reversePairBody(quoted, now).hash,
   );
   const claimPublicKey = publicKey(request.claimPublicKey, 'claimPublicKey');
+  if (outputKind === 'legacy' && chain.legacyOutputs !== true) throw noLegacySwaps(chain.symbol);
   const hashBytes = parsePreimageHash(request.preimageHash);
   const paymentHash = hex.encode(hashBytes);
 
@@ -71,6 +96,7 @@ export async function createReverse(ctx: EngineContext, request: CreateReverseRe
   const key = ctx.keys.keyAt(keyIndex);
   const output = chain.swapOutput({
     kind: 'reverse',
+    outputKind,
     preimageHash: hashBytes,
     claimPublicKey,
     refundPublicKey: key.publicKey,
@@ -97,7 +123,8 @@ export async function createReverse(ctx: EngineContext, request: CreateReverseRe
   const data: ReverseData = {
     claimPublicKey: hex.encode(claimPublicKey),
     refundPublicKey: hex.encode(key.publicKey),
-    swapTree: output.tree,
+    ...(output.tree !== undefined && { swapTree: output.tree }),
+    ...(output.legacy !== undefined && { legacy: output.legacy }),
     lockupScript: output.script,
     ...(output.blindingKey !== undefined && { blindingKey: output.blindingKey }),
     invoiceAmount,
@@ -131,16 +158,7 @@ export async function createReverse(ctx: EngineContext, request: CreateReverseRe
   }
   ctx.watching.script(chain.symbol, data.lockupScript, { swapId: record.id, leg: 'serverLockup' });
   ctx.logger.info('reverse swap created', { swap: record.id, invoiceAmount, onchainAmount, timeoutBlockHeight });
-  return {
-    id: record.id,
-    invoice: paymentRequest,
-    swapTree: data.swapTree,
-    lockupAddress,
-    refundPublicKey: data.refundPublicKey,
-    timeoutBlockHeight,
-    onchainAmount,
-    ...(output.blindingKey !== undefined && { blindingKey: output.blindingKey }),
-  };
+  return { record, data, output };
 }
 
 /**

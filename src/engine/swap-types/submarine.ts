@@ -7,6 +7,7 @@ import {
   RefundRefusal,
   invalidPairHash,
   invoiceExists,
+  noLegacySwaps,
   noLockup,
   notEligibleForRefund,
   paymentInProgress,
@@ -32,7 +33,7 @@ import { coSignClientSpend } from '../legs/cosign.ts';
 import { checkInvoice, type CheckedInvoice } from '../legs/invoice-check.ts';
 import { legChain, userLockupOf } from '../legs/lockup-leg.ts';
 import { chainBlocksFor, etaOf } from '../block-time.ts';
-import type { ChainBackend } from '../../chains/backend.ts';
+import { treeOf, type ChainBackend, type SwapOutput, type SwapOutputKind } from '../../chains/backend.ts';
 
 const bip21 = (chain: ChainBackend, address: string, amount: number): string =>
   chain.paymentUri(address, amount, `Send to ${chain.symbol} lightning`);
@@ -60,7 +61,29 @@ function invoiceFields(pricing: SubmarinePricing, invoice: CheckedInvoice) {
   };
 }
 
+/** A submarine swap as created, for the v2 and v1 answers to shape. */
+export interface CreatedSubmarine {
+  record: SwapRecord;
+  data: SubmarineData;
+  output: SwapOutput;
+  bip21?: string;
+}
+
 export async function createSubmarine(ctx: EngineContext, request: CreateSubmarineRequest): Promise<CreateSubmarineResponse> {
+  const { record, data, output, bip21 } = await createSubmarineSwap(ctx, request, 'taproot');
+  return {
+    id: record.id,
+    address: output.address,
+    swapTree: treeOf(output),
+    claimPublicKey: data.claimPublicKey,
+    timeoutBlockHeight: record.timeoutBlockHeight!,
+    ...(output.blindingKey !== undefined && { blindingKey: output.blindingKey }),
+    ...(bip21 !== undefined && { expectedAmount: data.expectedAmount, acceptZeroConf: data.acceptZeroConf, bip21 }),
+  };
+}
+
+/** Creates a submarine swap whose lockup output is of `outputKind` (Taproot for v2, legacy for v1). */
+export async function createSubmarineSwap(ctx: EngineContext, request: CreateSubmarineRequest, outputKind: SwapOutputKind): Promise<CreatedSubmarine> {
   const { pair, chain, lightning, fees } = await quotedPair(
     ctx,
     { base: request.from, quote: request.to },
@@ -68,6 +91,7 @@ export async function createSubmarine(ctx: EngineContext, request: CreateSubmari
     (quoted, now) => submarinePairBody(quoted, now).hash,
   );
   const refundPublicKey = publicKey(request.refundPublicKey, 'refundPublicKey');
+  if (outputKind === 'legacy' && chain.legacyOutputs !== true) throw noLegacySwaps(chain.symbol);
 
   let invoice: CheckedInvoice | undefined;
   let paymentHash: string;
@@ -91,6 +115,7 @@ export async function createSubmarine(ctx: EngineContext, request: CreateSubmari
   const key = ctx.keys.keyAt(keyIndex);
   const output = chain.swapOutput({
     kind: 'submarine',
+    outputKind,
     preimageHash: hex.decode(paymentHash),
     claimPublicKey: key.publicKey,
     refundPublicKey,
@@ -107,7 +132,8 @@ export async function createSubmarine(ctx: EngineContext, request: CreateSubmari
   const data: SubmarineData = {
     refundPublicKey: hex.encode(refundPublicKey),
     claimPublicKey: hex.encode(key.publicKey),
-    swapTree: output.tree,
+    ...(output.tree !== undefined && { swapTree: output.tree }),
+    ...(output.legacy !== undefined && { legacy: output.legacy }),
     lockupScript: output.script,
     ...(output.blindingKey !== undefined && { blindingKey: output.blindingKey }),
     pricing,
@@ -136,19 +162,7 @@ export async function createSubmarine(ctx: EngineContext, request: CreateSubmari
   ctx.watching.script(chain.symbol, data.lockupScript, { swapId: record.id, leg: 'userLockup' });
   ctx.logger.info('submarine swap created', { swap: record.id, address, timeoutBlockHeight, expectedAmount: data.expectedAmount });
 
-  return {
-    id: record.id,
-    address,
-    swapTree: data.swapTree,
-    claimPublicKey: data.claimPublicKey,
-    timeoutBlockHeight,
-    ...(output.blindingKey !== undefined && { blindingKey: output.blindingKey }),
-    ...(invoice && {
-      expectedAmount: data.expectedAmount,
-      acceptZeroConf: data.acceptZeroConf,
-      bip21: bip21(chain, address, data.expectedAmount!),
-    }),
-  };
+  return { record, data, output, ...(invoice && { bip21: bip21(chain, address, data.expectedAmount!) }) };
 }
 
 /** Statuses in which an invoice may still be given. */
