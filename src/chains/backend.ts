@@ -103,6 +103,8 @@ export interface SwapLockup {
  */
 export interface SwapOutputTerms {
   kind: 'submarine' | 'reverse' | 'chainUser';
+  /** Taproot unless asked otherwise: legacy outputs (API v1) are a redeem script in P2SH-P2WSH or P2WSH. */
+  outputKind?: SwapOutputKind;
   preimageHash: Uint8Array;
   claimPublicKey: Uint8Array;
   refundPublicKey: Uint8Array;
@@ -115,8 +117,23 @@ export interface SwapOutputTerms {
 export const swapClientKey = (terms: Pick<SwapOutputTerms, 'kind' | 'claimPublicKey' | 'refundPublicKey'>): Uint8Array =>
   terms.kind === 'reverse' ? terms.claimPublicKey : terms.refundPublicKey;
 
+export type SwapOutputKind = 'taproot' | 'legacy';
+
+/**
+ * A legacy (non-Taproot) swap output: boltz-core's redeem script, nested in P2SH (a submarine lockup, as v1 clients
+ * expect) or bare P2WSH (a reverse lockup). No key path: it is spent only through the script, by either side alone.
+ */
+export interface LegacyScript {
+  outputType: 'p2wsh' | 'p2sh-p2wsh';
+  /** hex */
+  redeemScript: string;
+}
+
 export interface SwapOutput {
-  tree: SwapTreeJson;
+  /** Taproot outputs only. */
+  tree?: SwapTreeJson;
+  /** Legacy outputs only. */
+  legacy?: LegacyScript;
   /** The output script, hex. */
   script: string;
   address: string;
@@ -129,7 +146,23 @@ export interface SwapSigner {
   servicePrivateKey: Uint8Array;
   servicePublicKey: Uint8Array;
   clientPublicKey: Uint8Array;
-  tree: SwapTreeJson;
+  /** Taproot outputs: the script tree. */
+  tree?: SwapTreeJson;
+  /** Legacy outputs: the redeem script (no MuSig2, no key path). */
+  legacy?: LegacyScript;
+}
+
+/** The script tree of a Taproot output or signer; NoKeyPath for a legacy one. */
+export function treeOf(output: { tree?: SwapTreeJson }): SwapTreeJson {
+  if (output.tree === undefined) throw new NoKeyPath();
+  return output.tree;
+}
+
+/** A legacy output has no key path: asking for a MuSig2 session or a key-path spend of one is a bug. */
+export class NoKeyPath extends Error {
+  constructor() {
+    super('a legacy swap output has no key path');
+  }
 }
 
 export interface SignedTransaction {
@@ -204,6 +237,8 @@ export interface ChainBackend {
   /** Pays `value` sat to a swap output from the operator wallet; WalletRefused when nothing was sent. */
   sendToLockup(output: { address: string; script: string }, value: number): Promise<SwapLockup & { hex: string }>;
 
+  /** Whether swapOutput builds legacy outputs (outputKind 'legacy') on this chain. */
+  readonly legacyOutputs?: boolean;
   swapOutput(terms: SwapOutputTerms): SwapOutput;
   /** MuSig2 of [service, client] tweaked the way this chain's Taproot commits to the swap tree. */
   musig(signer: SwapSigner): SwapMusig;

@@ -30,6 +30,8 @@ import type {
   SubmarinePairBody,
   SwapService,
   SwapStatusBody,
+  V1CreateReverseResponse,
+  V1CreateSubmarineResponse,
   V1PairBody,
   V1TimeoutsBody,
 } from '../protocol/index.ts';
@@ -52,6 +54,7 @@ import { statusBody } from './status-body.ts';
 import { SwapStore } from './swap-store.ts';
 import { effectKinds, performEffect } from './swap-types/index.ts';
 import { createReverse, reverseClaim, reverseLockupTransaction } from './swap-types/reverse.ts';
+import { createLegacyReverse, createLegacySubmarine } from './swap-types/legacy-create.ts';
 import { chainPairOf, createChain, type CreateChainResult } from './swap-types/chain.ts';
 import { acceptChainQuote, chainClaim, chainClaimDetails, chainCreateResponse, chainQuote, chainPairs, chainRefund, chainTransactions } from './swap-types/chain-calls.ts';
 import {
@@ -250,6 +253,16 @@ export class SwapEngine implements SwapService {
     const response = await createReverse(this.ctx, request);
     const swap = await this.ctx.swaps.require(response.id);
     this.invoiceWatchOf(swap)?.watch(swap.id, swap.preimageHash, reverseData(swap).invoiceExpiresAt);
+    return response;
+  }
+
+  createLegacySubmarine(request: CreateSubmarineRequest): Promise<V1CreateSubmarineResponse> {
+    return createLegacySubmarine(this.ctx, request);
+  }
+
+  async createLegacyReverse(request: CreateReverseRequest): Promise<V1CreateReverseResponse> {
+    const { created, response } = await createLegacyReverse(this.ctx, request);
+    this.invoiceWatchOf(created.record)?.watch(created.record.id, created.record.preimageHash, created.data.invoiceExpiresAt);
     return response;
   }
 

@@ -33,6 +33,10 @@ export const invalidPreimageHashLength = (length: number) => invalid(`invalid pr
 export const notEligibleForRefund = (reason: string) => invalid(`swap not eligible for a cooperative refund: ${reason}`);
 export const notEligibleForClaim = () => invalid('swap not eligible for a cooperative claim');
 export const incorrectPreimage = () => invalid('incorrect preimage');
+export const noLegacySwaps = (symbol: string) => invalid(`${symbol} has no legacy (API v1) swaps: create this swap with API v2`);
+/** Legacy (API v1) swap outputs have no key path: each side spends them alone through the redeem script. */
+export const noCooperativeLegacySpend = () =>
+  invalid('legacy swaps cannot be claimed or refunded cooperatively: spend the output with its redeem script');
 export const invalidPartialSignature = () => invalid('invalid partial signature');
 export const notSpendingLockup = () => invalid('the input to sign does not spend the lockup of this swap');
 export const unknownSpentOutputs = () => invalid('could not find the outputs the transaction spends');

@@ -25,6 +25,8 @@ import type {
   ReversePairBody,
   SubmarinePairBody,
   SwapStatusBody,
+  V1CreateReverseResponse,
+  V1CreateSubmarineResponse,
   V1PairBody,
   V1TimeoutsBody,
 } from './wire.ts';
@@ -70,6 +72,9 @@ export interface SwapService {
 
   /** v1 pair list (`pairs` of GET /getpairs); optional: without it the v1 pair and creation calls answer 501. */
   v1Pairs?(): Promise<Record<string, V1PairBody>>;
+  /** v1 POST /createswap: the same swaps with legacy outputs (a redeem script, no key path). */
+  createLegacySubmarine?(request: CreateSubmarineRequest): Promise<V1CreateSubmarineResponse>;
+  createLegacyReverse?(request: CreateReverseRequest): Promise<V1CreateReverseResponse>;
   /** v1 GET /timeouts (`timeouts`). */
   v1Timeouts?(): Promise<Record<string, V1TimeoutsBody>>;
   /**

@@ -212,6 +212,33 @@ export interface CreateEvmReverseResponse {
   onchainAmount: number;
 }
 
+/** v1 POST /createswap, type submarine: a legacy swap (the client checks `address` against `redeemScript`). */
+export interface V1CreateSubmarineResponse {
+  id: string;
+  /** P2SH-nested P2WSH of redeemScript. */
+  address: string;
+  redeemScript: string;
+  timeoutBlockHeight: number;
+  /** Liquid: the private key blinding the address, hex. */
+  blindingKey?: string;
+  // only when created with an invoice:
+  expectedAmount?: number;
+  acceptZeroConf?: boolean;
+  bip21?: string;
+}
+
+/** v1 POST /createswap, type reversesubmarine: a legacy swap (P2WSH of `redeemScript`). */
+export interface V1CreateReverseResponse {
+  id: string;
+  invoice: string;
+  lockupAddress: string;
+  redeemScript: string;
+  timeoutBlockHeight: number;
+  /** Only when the request gave invoiceAmount. */
+  onchainAmount?: number;
+  blindingKey?: string;
+}
+
 /** Chain fees of one asset in a v1 pair: the submarine claim (`normal`) and the reverse lockup and claim. */
 export interface V1MinerFees {
   normal: number;

@@ -1,6 +1,7 @@
 // Turns a lockup seen on chain into the submarine machine's event: checks the amount against the expected one
 // and decides whether an unconfirmed lockup may be trusted (0-conf). Pure; the engine gathers the facts.
 import type { ContractLockupValues } from '../chains/contract-chain.ts';
+import type { LegacyScript } from '../chains/backend.ts';
 import type { SwapTreeJson } from '../protocol/wire.ts';
 import { statusesWith } from './derive.ts';
 import type { AnyMachine, MachineEvent } from './machine.ts';
@@ -55,7 +56,10 @@ export interface SwapOutputData {
   claimPublicKey: string;
   /** Hex; Ferry's key in a reverse swap, the client's in a submarine swap. */
   refundPublicKey: string;
-  swapTree: SwapTreeJson;
+  /** Taproot swaps: the script tree. */
+  swapTree?: SwapTreeJson;
+  /** Legacy swaps (API v1): the redeem script and its wrapping. */
+  legacy?: LegacyScript;
   lockupScript: string;
   /** Confidential chains: the private key blinding the lockup address, hex. */
   blindingKey?: string;

@@ -1,6 +1,6 @@
-// v1 GET /getpairs, /timeouts and POST /createswap against Ferry on its devnet: the pair data
-// agrees with v2, and creation requests are validated in full, then refused with a pointer to v2 (Ferry makes
-// Taproot swaps only, v1 clients expect legacy P2SH-P2WSH ones), never creating a swap.
+// v1 GET /getpairs, /timeouts and POST /createswap against Ferry on its devnet: the pair data agrees with v2,
+// bad creation requests are 400s naming the problem, and valid ones create legacy swaps (v1-legacy-flow.test.ts
+// runs them to the end).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -127,31 +127,38 @@ test('POST /createswap: every bad request gets a 400 naming the problem, in the 
   assert.deepEqual(failedRequests(world.log), []);
 });
 
-test('POST /createswap: a valid request of either type is refused with the v2 call to use, and creates nothing', async () => {
+test('POST /createswap: valid requests of either type create legacy swaps; L-BTC has none yet', async () => {
   const pair = await btcPair();
-  const { invoice, paymentHash } = await world.invoice('bob', 50_000);
+  const first = await world.invoice('bob', 50_000);
+  const second = await world.invoice('bob', 50_000);
+  const third = await world.invoice('bob', 50_000);
   const submarines = [
-    { type: 'submarine', pairId: 'BTC/BTC', orderSide: 'sell', invoice, refundPublicKey, pairHash: pair.hash, referralId: 'partner' },
-    { type: 'submarine', pairId: 'BTC/BTC', orderSide: 'buy', preimageHash: paymentHash, refundPublicKey },
-    { type: 'Submarine', pairId: 'BTC/BTC', orderSide: 'SELL', invoice, preimageHash: paymentHash, refundPublicKey },
+    { type: 'submarine', pairId: 'BTC/BTC', orderSide: 'sell', invoice: first.invoice, refundPublicKey, pairHash: pair.hash, referralId: 'partner' },
+    { type: 'submarine', pairId: 'BTC/BTC', orderSide: 'buy', preimageHash: second.paymentHash, refundPublicKey },
+    { type: 'Submarine', pairId: 'BTC/BTC', orderSide: 'SELL', invoice: third.invoice, preimageHash: third.paymentHash, refundPublicKey },
   ];
   for (const body of submarines) {
     const answer = await world.call('POST', '/createswap', body);
-    assert.equal(answer.status, 400, JSON.stringify(body));
-    assert.match(answer.json.error, /Taproot swaps only .* legacy P2SH-P2WSH .* API v2 \(POST \/v2\/swap\/submarine\)$/);
+    assert.equal(answer.status, 201, JSON.stringify(answer.json));
+    assert.match(answer.json.address, /^2/); // P2SH on regtest
+    assert.match(answer.json.redeemScript, /^a914/); // OP_HASH160 <20 bytes>
   }
+  // The same invoice again is a conflict, which v1 answers with 400.
+  const again = await world.call('POST', '/createswap', submarines[0]);
+  assert.deepEqual(again, { status: 400, json: { error: 'a swap with this invoice exists already' } });
   const reverses = [
     { type: 'reversesubmarine', pairId: 'BTC/BTC', orderSide: 'buy', preimageHash, claimPublicKey, invoiceAmount: 50_000, pairHash: pair.hash },
-    { type: 'reversesubmarine', pairId: 'BTC/BTC', orderSide: 'sell', preimageHash, claimPublicKey, onchainAmount: 50_000, referralId: 'partner' },
+    { type: 'reversesubmarine', pairId: 'BTC/BTC', orderSide: 'sell', preimageHash: 'cd'.repeat(32), claimPublicKey, onchainAmount: 50_000, referralId: 'partner' },
   ];
   for (const body of reverses) {
     const answer = await world.call('POST', '/createswap', body);
-    assert.equal(answer.status, 400, JSON.stringify(body));
-    assert.match(answer.json.error, /API v2 \(POST \/v2\/swap\/reverse\)$/);
+    assert.equal(answer.status, 201, JSON.stringify(answer.json));
+    assert.match(answer.json.lockupAddress, /^bcrt1q/); // P2WSH
+    assert.equal('onchainAmount' in answer.json, body.invoiceAmount !== undefined);
   }
-  assert.equal(await world.ferry.storage.swaps.count(), 0);
-  // The same request over v2 does create the swap: the refusal really is about v1 only.
-  const created = await world.call('POST', '/v2/swap/submarine', { from: 'BTC', to: 'BTC', invoice, refundPublicKey });
-  assert.equal(created.status, 201);
-  assert.match(created.json.address, /^bcrt1p/);
+  assert.equal(await world.ferry.storage.swaps.count(), 5);
+  const liquid = await world.call('POST', '/createswap', { type: 'submarine', pairId: 'L-BTC/BTC', orderSide: 'sell', preimageHash: 'ef'.repeat(32), refundPublicKey });
+  assert.deepEqual(liquid, { status: 400, json: { error: 'L-BTC has no legacy (API v1) swaps: create this swap with API v2' } });
+  assert.equal(await world.ferry.storage.swaps.count(), 5);
+  assert.deepEqual(failedRequests(world.log), []);
 });

@@ -106,7 +106,7 @@ test('BTC → L-BTC: Ferry locks once the user has, the user claims it with the 
 
   // The client claims Ferry's L-BTC through the claim leaf, to its own confidential address.
   const lockupTx = Transaction.fromHex(await elements.getRawTransactionHex(serverLockup.txid));
-  const tree = deserializeLiquidTree(created.server.swapTree);
+  const tree = deserializeLiquidTree(created.server.swapTree!);
   const { internalKey } = liquidSwapOutputKey(Buffer.from(created.server.refundPublicKey, 'hex'), secp256k1.getPublicKey(claimKey, true), tree);
   const destination = decodeAddress(await elementsUser.getNewAddress(), 'regtest');
   const before = await liquidBalance();

@@ -1,8 +1,7 @@
-// v1 POST /createswap. v1 clients expect legacy swaps: a P2SH-nested P2WSH lockup address with its redeem
-// script, claimed and refunded with the preimage or the refund key in a witness script. Ferry's engine creates,
-// watches, claims and refunds Taproot swaps only, and a Taproot address handed to a v1 client would be one it can
-// neither check nor refund. So a creation request is validated in full (a client learns what is wrong with it)
-// and a valid one is refused with a pointer to the v2 call that creates the same swap as a Taproot swap.
+// v1 POST /createswap: legacy swaps, as v1 clients expect them — a submarine lockup to a P2SH-nested P2WSH address
+// and a reverse lockup to a P2WSH one, each with the redeem script the client checks it against and spends with
+// the preimage or its refund key. The request's shape and the v1 pair (order side, pair hash, limits) are checked
+// here; the engine creates the swap, with every semantic check of its v2 counterpart.
 import type { SwapService, V1PairBody } from '../../protocol/index.ts';
 import { decodeBolt11, type Bolt11Invoice } from '../../lightning/bolt11/index.ts';
 import { limitViolation, reverseInvoiceAmount } from '../../swaps/amounts.ts';
@@ -16,14 +15,11 @@ import {
   requirePublicKey,
   requireString,
 } from '../http/validate.ts';
+import { withoutUndefined } from '../v2/swap-submarine.ts';
 import { v1Call, v1Unsupported } from './answers.ts';
 
 export const SWAP_TYPES = { submarine: 'submarine', reverse: 'reversesubmarine' } as const;
 type SwapTypeV1 = (typeof SWAP_TYPES)[keyof typeof SWAP_TYPES];
-
-export const legacyRefusal = (type: SwapTypeV1): string =>
-  'Ferry creates Taproot swaps only and does not support the legacy P2SH-P2WSH swaps of API v1: create this swap ' +
-  `with API v2 (POST /v2/swap/${type === SWAP_TYPES.submarine ? 'submarine' : 'reverse'})`;
 
 // Values echoed in error texts are short or not echoed at all.
 const longestEcho = 64;
@@ -67,17 +63,18 @@ function checkInvoice(paymentRequest: string, pair: V1PairBody, preimageHash: st
   }
 }
 
-function checkSubmarine(input: Record<string, unknown>, pair: V1PairBody): void {
+function checkSubmarine(input: Record<string, unknown>, pair: V1PairBody) {
   const invoice = optionalString(input, 'invoice');
   const preimageHash = input.preimageHash === undefined || input.preimageHash === null ? undefined : requirePreimageHash(input);
   if (invoice === undefined && preimageHash === undefined) throw badRequest('undefined parameter: invoice');
-  requirePublicKey(input, 'refundPublicKey');
+  const refundPublicKey = requirePublicKey(input, 'refundPublicKey');
   if (invoice !== undefined) checkInvoice(invoice, pair, preimageHash);
+  return { invoice, preimageHash, refundPublicKey };
 }
 
-function checkReverse(input: Record<string, unknown>, pair: V1PairBody): void {
-  requirePreimageHash(input);
-  requirePublicKey(input, 'claimPublicKey');
+function checkReverse(input: Record<string, unknown>, pair: V1PairBody) {
+  const preimageHash = requirePreimageHash(input);
+  const claimPublicKey = requirePublicKey(input, 'claimPublicKey');
   const invoiceAmount = optionalAmount(input, 'invoiceAmount');
   const onchainAmount = optionalAmount(input, 'onchainAmount');
   if (invoiceAmount !== undefined && onchainAmount !== undefined) throw badRequest('invoice and onchain amount were specified');
@@ -86,6 +83,7 @@ function checkReverse(input: Record<string, unknown>, pair: V1PairBody): void {
   const amount = invoiceAmount ?? reverseInvoiceAmount(onchainAmount!, pair.rate, percentage, minerFees.baseAsset.reverse.lockup);
   const violation = limitViolation(amount, pair.limits);
   if (violation !== undefined) throw badRequest(violation);
+  return { preimageHash, claimPublicKey, invoiceAmount, onchainAmount };
 }
 
 /** lightningAssets: the chain symbols Ferry has a Lightning node for. */
@@ -103,12 +101,21 @@ export function createSwapRouteV1(router: Router, swaps: SwapService, lightningA
       if (!swaps.v1Pairs) throw v1Unsupported();
       const pair = (await swaps.v1Pairs())[pairId];
       if (pair === undefined) throw badRequest(`could not find pair with id: ${pairId}`);
+      // The v1 pair's hash is checked here: the engine's pair hashes are v2's.
       const pairHash = optionalString(input, 'pairHash');
       if (pairHash !== undefined && pairHash !== pair.hash) throw badRequest('invalid pair hash');
-      optionalString(input, 'referralId');
-      if (type === SWAP_TYPES.submarine) checkSubmarine(input, pair);
-      else checkReverse(input, pair);
-      throw badRequest(legacyRefusal(type));
+      const referralId = optionalString(input, 'referralId');
+      const chain = lightning === quote ? base : quote;
+      if (type === SWAP_TYPES.submarine) {
+        const checked = checkSubmarine(input, pair);
+        if (!swaps.createLegacySubmarine) throw v1Unsupported();
+        const request = { from: chain, to: lightning, ...checked, referralId };
+        return { status: 201, body: await swaps.createLegacySubmarine(withoutUndefined(request)) };
+      }
+      const checked = checkReverse(input, pair);
+      if (!swaps.createLegacyReverse) throw v1Unsupported();
+      const request = { from: lightning, to: chain, ...checked, referralId };
+      return { status: 201, body: await swaps.createLegacyReverse(withoutUndefined(request)) };
     }),
   );
 }

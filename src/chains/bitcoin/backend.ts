@@ -8,6 +8,7 @@ import { TYPICAL_VSIZE } from '../../swaps/pairs.ts';
 import {
   ClientTransactionError,
   checkClientInput,
+  treeOf,
   type ChainBackend,
   type ClientSpend,
   type SignedTransaction,
@@ -30,6 +31,7 @@ import {
   serializeTree,
   withKeyPathSignature,
 } from './htlc.ts';
+import { buildLegacyOutput, legacyClaimOf, legacyRefundOf } from './legacy.ts';
 import { addressOf, scriptOf } from './network.ts';
 import { satToBtcText, type CoreRpcClient } from '../core-rpc.ts';
 import { CoreFamilyBackend } from '../core-backend.ts';
@@ -57,6 +59,7 @@ export class BitcoinBackend extends CoreFamilyBackend implements ChainBackend {
   readonly watcher: ChainWatcher;
   readonly typicalSizes = BITCOIN_SIZES;
   readonly blockSeconds = 600;
+  readonly legacyOutputs = true;
   readonly network: Network;
   private readonly estimator?: () => Promise<number>;
 
@@ -119,20 +122,28 @@ export class BitcoinBackend extends CoreFamilyBackend implements ChainBackend {
   }
 
   swapOutput(terms: SwapOutputTerms): SwapOutput {
+    if (terms.outputKind === 'legacy') {
+      const { legacy, outputScript } = buildLegacyOutput(terms);
+      return { legacy, script: hex.encode(outputScript), address: addressOf(this.network, outputScript) };
+    }
     const { tree, outputScript } = buildSwapOutput(terms);
     return { tree: serializeTree(tree), script: hex.encode(outputScript), address: addressOf(this.network, outputScript) };
   }
 
   musig(signer: SwapSigner): SwapMusig {
-    return bitcoinSwapMusig(signer.servicePrivateKey, [signer.servicePublicKey, signer.clientPublicKey], deserializeTree(signer.tree));
+    return bitcoinSwapMusig(signer.servicePrivateKey, [signer.servicePublicKey, signer.clientPublicKey], deserializeTree(treeOf(signer)));
   }
 
   async scriptPathClaim(lockup: SwapLockup, signer: SwapSigner, preimage: Uint8Array): Promise<SignedTransaction> {
+    if (signer.legacy) return legacyClaimOf(lockup, { ...signer, legacy: signer.legacy }, preimage, await this.walletScript(), await this.feeRate());
     const fee = minerFee(await this.feeRate(), BITCOIN_SIZES.claim);
     return claimThroughScript(lockup, signer, preimage, await this.walletScript(), fee);
   }
 
   async scriptPathRefund(lockup: SwapLockup, signer: SwapSigner, timeoutBlockHeight: number): Promise<SignedTransaction> {
+    if (signer.legacy) {
+      return legacyRefundOf(lockup, { ...signer, legacy: signer.legacy }, timeoutBlockHeight, await this.walletScript(), await this.feeRate());
+    }
     const fee = minerFee(await this.feeRate(), BITCOIN_SIZES.claim);
     return refundThroughScript(lockup, signer, timeoutBlockHeight, await this.walletScript(), fee);
   }

@@ -5,7 +5,7 @@ import { Transaction } from '@scure/btc-signer';
 import { SwapTreeSerializer, reverseSwapTree, swapTree, type Types } from 'boltz-core';
 import { swapOutputKey } from '../../keys/index.ts';
 import type { SwapTreeJson } from '../../protocol/wire.ts';
-import { swapClientKey, type SignedTransaction, type SwapLockup, type SwapOutputTerms, type SwapSigner, type UnsignedKeyPathSpend } from '../backend.ts';
+import { swapClientKey, treeOf, type SignedTransaction, type SwapLockup, type SwapOutputTerms, type SwapSigner, type UnsignedKeyPathSpend } from '../backend.ts';
 import { finishKeyPathSpend, keyPathDraft, scriptPathClaim, scriptPathRefund } from './spends.ts';
 
 export const parseTransaction = (txHex: string): Transaction =>
@@ -32,7 +32,7 @@ const spent = (lockup: SwapLockup) => ({ txid: lockup.txid, vout: lockup.vout, v
 
 /** Ferry's script-path spends: its key signs, the internal key aggregates [service, client]. */
 function scriptPath(lockup: SwapLockup, signer: SwapSigner, destination: Uint8Array, fee: number) {
-  const tree = deserializeTree(signer.tree);
+  const tree = deserializeTree(treeOf(signer));
   const { internalKey } = swapOutputKey(signer.servicePublicKey, signer.clientPublicKey, tree);
   return { output: spent(lockup), tree, internalKey, privateKey: signer.servicePrivateKey, destination, feeRate: 0, fee: BigInt(fee) };
 }

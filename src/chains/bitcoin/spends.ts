@@ -2,8 +2,8 @@
 // Ferry's Bitcoin backend both build them here): one input, one output to the destination, the fee sized from the
 // fee rate and the transaction's real virtual size, or given. Script-path spends are signed here alone;
 // key-path spends are built unsigned (with the sighash to sign together with the service) and finished with
-// the aggregated signature. Legacy (P2WSH, P2SH-P2WSH) outputs from other clients' refund files are refunded
-// through their redeem script.
+// the aggregated signature. Legacy (P2WSH, P2SH-P2WSH) outputs — API v1 swaps, other clients' refund files — are
+// claimed and refunded through their redeem script.
 import { hex } from '@scure/base';
 import { SigHash, Transaction } from '@scure/btc-signer';
 import { OutputType, constructClaimTransaction, constructRefundTransaction, Scripts } from 'boltz-core';
@@ -103,6 +103,26 @@ export function legacyOutputScripts(redeemScript: Uint8Array): Record<LegacyOutp
   };
 }
 
+const legacyType = (outputType: LegacyOutputType) => (outputType === 'p2wsh' ? OutputType.Bech32 : OutputType.Compatibility);
+
+/**
+ * Claim of a legacy swap with the preimage: witness <signature> <preimage> <redeem script>, and for P2SH-P2WSH the
+ * signature script OP_0 <sha256(redeem script)>.
+ */
+export function legacyClaim(spend: {
+  output: SwapOutput;
+  outputType: LegacyOutputType;
+  redeemScript: Uint8Array;
+  privateKey: Uint8Array;
+  preimage: Uint8Array;
+  destination: Uint8Array;
+  feeRate: number;
+}): BuiltTransaction {
+  const utxo = { ...details(spend.output, spend.privateKey), type: legacyType(spend.outputType), redeemScript: spend.redeemScript, preimage: spend.preimage };
+  const tx = withFee((fee) => constructClaimTransaction([utxo as ClaimDetails], spend.destination, fee, true), spend, spend.output.value);
+  return result(tx, spend.output);
+}
+
 /** Refund of a legacy swap: the redeem script's timeout branch with a dummy preimage, nLockTime = timeout. */
 export function legacyRefund(spend: {
   output: SwapOutput;
@@ -113,8 +133,7 @@ export function legacyRefund(spend: {
   destination: Uint8Array;
   feeRate: number;
 }): BuiltTransaction {
-  const type = spend.outputType === 'p2wsh' ? OutputType.Bech32 : OutputType.Compatibility;
-  const utxo = { ...details(spend.output, spend.privateKey), type, redeemScript: spend.redeemScript };
+  const utxo = { ...details(spend.output, spend.privateKey), type: legacyType(spend.outputType), redeemScript: spend.redeemScript };
   const tx = withFee(
     (fee) => constructRefundTransaction([utxo as RefundDetails], spend.destination, spend.timeoutBlockHeight, fee, true),
     spend,

@@ -7,6 +7,7 @@ import type { Network, SwapMusig } from '../../keys/index.ts';
 import {
   ClientTransactionError,
   checkClientInput,
+  treeOf,
   type ChainBackend,
   type ClientSpend,
   type SignedTransaction,
@@ -116,7 +117,7 @@ export class LiquidBackend extends CoreFamilyBackend implements ChainBackend {
   }
 
   musig(signer: SwapSigner): SwapMusig {
-    return liquidSwapMusig(signer.servicePrivateKey, [signer.servicePublicKey, signer.clientPublicKey], deserializeLiquidTree(signer.tree));
+    return liquidSwapMusig(signer.servicePrivateKey, [signer.servicePublicKey, signer.clientPublicKey], deserializeLiquidTree(treeOf(signer)));
   }
 
   async scriptPathClaim(lockup: SwapLockup, signer: SwapSigner, preimage: Uint8Array): Promise<SignedTransaction> {
@@ -173,7 +174,7 @@ export class LiquidBackend extends CoreFamilyBackend implements ChainBackend {
   }
 
   private async scriptPath(lockup: SwapLockup, signer: SwapSigner) {
-    const tree = deserializeLiquidTree(signer.tree);
+    const tree = deserializeLiquidTree(treeOf(signer));
     const { internalKey } = liquidSwapOutputKey(signer.servicePublicKey, signer.clientPublicKey, tree);
     return {
       lockup: await this.spent(lockup),

@@ -7,6 +7,7 @@ import { InvalidNonce, checkPublicNonce, signWithMusig } from '../../keys/index.
 import {
   invalid,
   invalidParameter,
+  noCooperativeLegacySpend,
   notSpendingLockup,
   unknownSpentOutputs,
   type PartialSignatureBody,
@@ -36,6 +37,7 @@ export async function coSignClientSpend(
   request: Partial<RefundRequest>,
   scope: CoSignScope,
 ): Promise<PartialSignatureBody> {
+  if (leg.legacy !== undefined) throw noCooperativeLegacySpend();
   const clientNonce = hexBytes(request.pubNonce, 'pubNonce');
   // Checked before anything is recorded, so a request that can get no signature records nothing.
   try {

@@ -1,7 +1,8 @@
 // A lockup leg as the legs see it, whatever swap type it belongs to: which chain, which output, whose keys, and
 // the lockup recorded so far. A swap type says where in its data each of its lockup legs lives.
+import { sha256 } from '@noble/hashes/sha2.js';
 import { hex } from '@scure/base';
-import type { ChainBackend, SwapLockup, SwapSigner } from '../../chains/backend.ts';
+import type { ChainBackend, LegacyScript, SwapLockup, SwapSigner } from '../../chains/backend.ts';
 import type { SwapRecord } from '../../db/index.ts';
 import type { SwapTreeJson } from '../../protocol/index.ts';
 import type { ContractSwapData, SwapOutputData } from '../../swaps/lockup.ts';
@@ -21,7 +22,10 @@ export interface LockupLeg {
   /** The output script, hex. */
   script: string;
   address: string;
-  tree: SwapTreeJson;
+  /** Taproot outputs: the script tree. */
+  tree?: SwapTreeJson;
+  /** Legacy outputs (API v1): the redeem script; spent through it alone, never cooperatively. */
+  legacy?: LegacyScript;
   /** The client's key in the output (hex): the refund key of a user lockup, the claim key of a server lockup. */
   clientPublicKey: string;
   timeoutBlockHeight: number;
@@ -59,6 +63,7 @@ function singleOutputLeg(swap: SwapRecord, name: LockupLegName, data: SwapOutput
     script: data.lockupScript,
     address: swap.lockupAddress!,
     tree: data.swapTree,
+    legacy: data.legacy,
     clientPublicKey: client === 'claim' ? data.claimPublicKey : data.refundPublicKey,
     timeoutBlockHeight: swap.timeoutBlockHeight!,
   };
@@ -159,7 +164,18 @@ export function signerOf(ctx: EngineContext, leg: LockupLeg): SwapSigner {
     servicePublicKey: key.publicKey,
     clientPublicKey: hex.decode(leg.clientPublicKey),
     tree: leg.tree,
+    legacy: leg.legacy,
   };
+}
+
+/**
+ * Whether a spend of the leg's output took its refund path: the refund leaf of a Taproot output, or a legacy redeem
+ * script spent without the preimage (the timeout branch).
+ */
+export function isRefundSpend(leg: LockupLeg, witness: readonly string[]): boolean {
+  if (leg.legacy === undefined) return leg.tree !== undefined && witness.includes(leg.tree.refundLeaf.output);
+  const preimageGiven = witness.some((item) => item.length === 64 && hex.encode(sha256(hex.decode(item))) === leg.swap.preimageHash);
+  return witness.includes(leg.legacy.redeemScript) && !preimageGiven;
 }
 
 /** The recorded lockup as the chain backend spends it. */

@@ -10,6 +10,7 @@ import {
   invalid,
   invalidParameter,
   invalidPartialSignature,
+  noCooperativeLegacySpend,
   notEligibleForClaim,
   type PartialSignatureBody,
   type SubmarineClaimDetailsBody,
@@ -23,7 +24,7 @@ import type { LockupRecord } from '../data.ts';
 import { SwapType } from '../../swaps/status.ts';
 import { Defer } from '../effects.ts';
 import { hexBytes } from '../input.ts';
-import { legChain, legContractChain, lockupOutput, signerOf, userLockupOf } from './lockup-leg.ts';
+import { isRefundSpend, legChain, legContractChain, lockupOutput, signerOf, userLockupOf } from './lockup-leg.ts';
 
 /** Share of the current fee estimate an unconfirmed lockup must pay to be accepted (REFERENCE: 80%). */
 const ZERO_CONF_FEE_SHARE = 0.8;
@@ -137,7 +138,7 @@ async function replacesRecorded(ctx: EngineContext, swap: SwapRecord, seen: { tx
 
 export async function onUserLockupSpend(ctx: EngineContext, swap: SwapRecord, event: SpendEvent): Promise<void> {
   const leg = userLockupOf(swap);
-  if (event.witness.includes(leg.tree.refundLeaf.output)) {
+  if (isRefundSpend(leg, event.witness)) {
     // The user's refund after the timeout. Harmless in a failed swap; a loss if Ferry had paid and not yet claimed.
     const log = claiming(swap) ? ctx.logger.error : ctx.logger.info;
     log.call(ctx.logger, 'user lockup refunded by the user', { swap: swap.id, status: swap.status, txid: event.txid });
@@ -177,7 +178,9 @@ export async function claimWhenSilent(ctx: EngineContext, effect: EffectRecord):
   const first = await ctx.swaps.require(effect.swapId);
   if (!claiming(first)) return;
   if (userLockupOf(first).contract !== undefined) return claimFromContract(ctx, first.id);
-  const due = (claimFacts(first).claimPendingSince ?? 0) + ctx.settings.claimDelayMs;
+  // A legacy output has no cooperative claim to wait for.
+  const delay = userLockupOf(first).legacy === undefined ? ctx.settings.claimDelayMs : 0;
+  const due = (claimFacts(first).claimPendingSince ?? 0) + delay;
   if (Date.now() < due) throw new Defer(due);
   await ctx.locks.run(first.id, async () => {
     const swap = await ctx.swaps.require(first.id);
@@ -243,6 +246,7 @@ export class CooperativeClaims {
       if (!eligible(swap)) throw notEligibleForClaim();
       const leg = userLockupOf(swap);
       if (leg.contract !== undefined) throw notEligibleForClaim();
+      if (leg.legacy !== undefined) throw noCooperativeLegacySpend();
       const chain = legChain(this.ctx, leg);
       const signer = signerOf(this.ctx, leg);
       let session = (await this.ctx.sessions.find(id, CLAIM_SESSION, chain, signer))?.session;
@@ -266,6 +270,7 @@ export class CooperativeClaims {
       if (!claiming(swap)) throw notEligibleForClaim();
       const leg = userLockupOf(swap);
       if (leg.contract !== undefined) throw notEligibleForClaim();
+      if (leg.legacy !== undefined) throw noCooperativeLegacySpend();
       const chain = legChain(this.ctx, leg);
       const open = await this.ctx.sessions.find(id, CLAIM_SESSION, chain, signerOf(this.ctx, leg));
       if (open === undefined) throw invalid('no claim details were requested for this swap');

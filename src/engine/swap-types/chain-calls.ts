@@ -19,6 +19,7 @@ import {
   type PartialSignatureBody,
   type RefundRequest,
 } from '../../protocol/index.ts';
+import { treeOf } from '../../chains/backend.ts';
 import type { ChainSide } from '../../swaps/chain-machine.ts';
 import { chainMachine } from '../../swaps/chain-machine.ts';
 import { statusesWith } from '../../swaps/derive.ts';
@@ -54,7 +55,7 @@ export async function chainPairs(ctx: EngineContext): Promise<PairList<ChainPair
 
 function details(ctx: EngineContext, side: ChainSide, serverPublicKey: string): ChainSwapDetailsBody {
   return {
-    swapTree: side.swapTree,
+    swapTree: treeOf({ tree: side.swapTree }),
     lockupAddress: side.address,
     serverPublicKey,
     timeoutBlockHeight: side.timeoutBlockHeight,

@@ -5,6 +5,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { hex } from '@scure/base';
 import { UniqueViolation, type SwapRecord } from '../../db/index.ts';
 import {
+  noLegacySwaps,
   SwapError,
   incorrectPreimage,
   notEligibleForClaim,
@@ -29,13 +30,35 @@ import { hexBytes, positiveInteger, preimageHash as parsePreimageHash, publicKey
 import { coSignClientSpend } from '../legs/cosign.ts';
 import { serverLockupOf } from '../legs/lockup-leg.ts';
 import { lightningBlocksFor } from '../block-time.ts';
-import type { ChainBackend, SwapOutput } from '../../chains/backend.ts';
-import { isContractChain } from '../../chains/contract-chain.ts';
+import { treeOf, type ChainBackend, type SwapOutput, type SwapOutputKind } from '../../chains/backend.ts';
+import { isContractChain, type ContractChain } from '../../chains/contract-chain.ts';
 
 /** Dust limit of a Taproot output: smaller lockups could not be claimed. */
 const TAPROOT_DUST = 330;
 
+/** A reverse swap as created, for the v2 and v1 answers to shape; `output` is undefined on a contract chain. */
+export interface CreatedReverse {
+  record: SwapRecord;
+  data: ReverseData;
+  output?: SwapOutput;
+  contract?: ContractChain;
+}
+
 export async function createReverse(ctx: EngineContext, request: CreateReverseRequest): Promise<CreateReverseResponse | CreateEvmReverseResponse> {
+  const { record, data, output, contract } = await createReverseSwap(ctx, request, 'taproot');
+  const common = { id: record.id, invoice: record.invoice!, timeoutBlockHeight: record.timeoutBlockHeight!, onchainAmount: data.onchainAmount };
+  if (contract !== undefined) return { ...common, lockupAddress: record.lockupAddress!, refundAddress: contract.serviceAddress };
+  return {
+    ...common,
+    swapTree: treeOf(output!),
+    lockupAddress: output!.address,
+    refundPublicKey: data.refundPublicKey,
+    ...(output!.blindingKey !== undefined && { blindingKey: output!.blindingKey }),
+  };
+}
+
+/** Creates a reverse swap whose lockup output is of `outputKind` (Taproot for v2, legacy for v1; contract chains have their contract). */
+export async function createReverseSwap(ctx: EngineContext, request: CreateReverseRequest, outputKind: SwapOutputKind): Promise<CreatedReverse> {
   // A reverse swap goes from Lightning (the pair's quote) to the chain (its base).
   const { pair, chain, lightning, fees } = await quotedPair(
     ctx,
@@ -52,6 +75,7 @@ export async function createReverse(ctx: EngineContext, request: CreateReverseRe
   if (contract !== undefined && !contract.isAddress(request.claimAddress!)) throw invalidParameter('claimAddress');
   if (contract === undefined && request.claimAddress !== undefined) throw invalidParameter('claimAddress');
   const claimPublicKey = contract === undefined ? publicKey(request.claimPublicKey, 'claimPublicKey') : undefined;
+  if (outputKind === 'legacy' && (contract !== undefined || (chain as ChainBackend).legacyOutputs !== true)) throw noLegacySwaps(chain.symbol);
   const hashBytes = parsePreimageHash(request.preimageHash);
   const paymentHash = hex.encode(hashBytes);
 
@@ -86,6 +110,7 @@ export async function createReverse(ctx: EngineContext, request: CreateReverseRe
     const key = ctx.keys.keyAt(keyIndex);
     output = (chain as ChainBackend).swapOutput({
       kind: 'reverse',
+      outputKind,
       preimageHash: hashBytes,
       claimPublicKey: claimPublicKey!,
       refundPublicKey: key.publicKey,
@@ -116,7 +141,8 @@ export async function createReverse(ctx: EngineContext, request: CreateReverseRe
     : {
         claimPublicKey: hex.encode(claimPublicKey!),
         refundPublicKey: hex.encode(ctx.keys.keyAt(keyIndex!).publicKey),
-        swapTree: output.tree,
+        ...(output.tree !== undefined && { swapTree: output.tree }),
+        ...(output.legacy !== undefined && { legacy: output.legacy }),
         lockupScript: output.script,
         ...(output.blindingKey !== undefined && { blindingKey: output.blindingKey }),
       };
@@ -152,20 +178,9 @@ export async function createReverse(ctx: EngineContext, request: CreateReverseRe
     throw error;
   }
   ctx.logger.info('reverse swap created', { swap: record.id, invoiceAmount, onchainAmount, timeoutBlockHeight });
-  if (output === undefined) {
-    return { id: record.id, invoice: paymentRequest, lockupAddress, refundAddress: contract!.serviceAddress, timeoutBlockHeight, onchainAmount };
-  }
+  if (output === undefined) return { record, data, contract };
   ctx.watching.script(chain.symbol, data.lockupScript, { swapId: record.id, leg: 'serverLockup' });
-  return {
-    id: record.id,
-    invoice: paymentRequest,
-    swapTree: data.swapTree,
-    lockupAddress,
-    refundPublicKey: data.refundPublicKey,
-    timeoutBlockHeight,
-    onchainAmount,
-    ...(output.blindingKey !== undefined && { blindingKey: output.blindingKey }),
-  };
+  return { record, data, output };
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   RefundRefusal,
   invalidPairHash,
   invoiceExists,
+  noLegacySwaps,
   noLockup,
   notEligibleForRefund,
   paymentInProgress,
@@ -33,8 +34,8 @@ import { coSignClientSpend } from '../legs/cosign.ts';
 import { checkInvoice, type CheckedInvoice } from '../legs/invoice-check.ts';
 import { legAnyChain, legContractChain, userLockupOf } from '../legs/lockup-leg.ts';
 import { chainBlocksFor, etaOf } from '../block-time.ts';
-import type { ChainBackend, SwapOutput } from '../../chains/backend.ts';
-import { isContractChain } from '../../chains/contract-chain.ts';
+import { treeOf, type ChainBackend, type SwapOutput, type SwapOutputKind } from '../../chains/backend.ts';
+import { isContractChain, type ContractChain } from '../../chains/contract-chain.ts';
 
 const bip21 = (chain: ChainBackend, address: string, amount: number): string =>
   chain.paymentUri(address, amount, `Send to ${chain.symbol} lightning`);
@@ -62,7 +63,40 @@ function invoiceFields(pricing: SubmarinePricing, invoice: CheckedInvoice) {
   };
 }
 
+/** A submarine swap as created, for the v2 and v1 answers to shape; `output` is undefined on a contract chain. */
+export interface CreatedSubmarine {
+  record: SwapRecord;
+  data: SubmarineData;
+  output?: SwapOutput;
+  contract?: ContractChain;
+  bip21?: string;
+}
+
 export async function createSubmarine(ctx: EngineContext, request: CreateSubmarineRequest): Promise<CreateSubmarineResponse | CreateEvmSubmarineResponse> {
+  const { record, data, output, contract, bip21 } = await createSubmarineSwap(ctx, request, 'taproot');
+  const { timeoutBlockHeight } = record;
+  if (contract !== undefined) {
+    return {
+      id: record.id,
+      address: record.lockupAddress!,
+      claimAddress: contract.serviceAddress,
+      timeoutBlockHeight: timeoutBlockHeight!,
+      ...(data.expectedAmount !== undefined && { expectedAmount: data.expectedAmount, acceptZeroConf: false }),
+    };
+  }
+  return {
+    id: record.id,
+    address: output!.address,
+    swapTree: treeOf(output!),
+    claimPublicKey: data.claimPublicKey,
+    timeoutBlockHeight: timeoutBlockHeight!,
+    ...(output!.blindingKey !== undefined && { blindingKey: output!.blindingKey }),
+    ...(bip21 !== undefined && { expectedAmount: data.expectedAmount, acceptZeroConf: data.acceptZeroConf, bip21 }),
+  };
+}
+
+/** Creates a submarine swap whose lockup output is of `outputKind` (Taproot for v2, legacy for v1; contract chains have their contract). */
+export async function createSubmarineSwap(ctx: EngineContext, request: CreateSubmarineRequest, outputKind: SwapOutputKind): Promise<CreatedSubmarine> {
   const { pair, chain, lightning, fees } = await quotedPair(
     ctx,
     { base: request.from, quote: request.to },
@@ -75,6 +109,7 @@ export async function createSubmarine(ctx: EngineContext, request: CreateSubmari
     throw new SwapError('invalid', `invalid parameter: refundPublicKey (a ${contract.symbol} lockup names its refund address)`);
   }
   const refundPublicKey = contract === undefined ? publicKey(request.refundPublicKey, 'refundPublicKey') : undefined;
+  if (outputKind === 'legacy' && (contract !== undefined || (chain as ChainBackend).legacyOutputs !== true)) throw noLegacySwaps(chain.symbol);
 
   let invoice: CheckedInvoice | undefined;
   let paymentHash: string;
@@ -115,6 +150,7 @@ export async function createSubmarine(ctx: EngineContext, request: CreateSubmari
     const key = ctx.keys.keyAt(keyIndex);
     const made = (chain as ChainBackend).swapOutput({
       kind: 'submarine',
+      outputKind,
       preimageHash: hex.decode(paymentHash),
       claimPublicKey: key.publicKey,
       refundPublicKey: refundPublicKey!,
@@ -126,7 +162,8 @@ export async function createSubmarine(ctx: EngineContext, request: CreateSubmari
     data = {
       refundPublicKey: hex.encode(refundPublicKey!),
       claimPublicKey: hex.encode(key.publicKey),
-      swapTree: made.tree,
+      ...(made.tree !== undefined && { swapTree: made.tree }),
+      ...(made.legacy !== undefined && { legacy: made.legacy }),
       lockupScript: made.script,
       ...(made.blindingKey !== undefined && { blindingKey: made.blindingKey }),
       ...common,
@@ -156,30 +193,10 @@ export async function createSubmarine(ctx: EngineContext, request: CreateSubmari
     throw error;
   }
   ctx.logger.info('submarine swap created', { swap: record.id, address, timeoutBlockHeight, expectedAmount: data.expectedAmount });
-  if (contract !== undefined) {
-    return {
-      id: record.id,
-      address,
-      claimAddress: contract.serviceAddress,
-      timeoutBlockHeight,
-      ...(invoice && { expectedAmount: data.expectedAmount, acceptZeroConf: false }),
-    };
-  }
+  if (contract !== undefined) return { record, data, contract };
   const utxo = chain as ChainBackend;
   ctx.watching.script(utxo.symbol, data.lockupScript, { swapId: record.id, leg: 'userLockup' });
-  return {
-    id: record.id,
-    address,
-    swapTree: data.swapTree,
-    claimPublicKey: data.claimPublicKey,
-    timeoutBlockHeight,
-    ...(output!.blindingKey !== undefined && { blindingKey: output!.blindingKey }),
-    ...(invoice && {
-      expectedAmount: data.expectedAmount,
-      acceptZeroConf: data.acceptZeroConf,
-      bip21: bip21(utxo, address, data.expectedAmount!),
-    }),
-  };
+  return { record, data, output, ...(invoice && { bip21: bip21(utxo, address, data.expectedAmount!) }) };
 }
 
 /** Statuses in which an invoice may still be given. */
