@@ -21,6 +21,7 @@ import { createSwapRouteV1 } from './v1/create-swap.ts';
 import { pairRoutesV1 } from './v1/pairs.ts';
 import { referralRoutesV1, type ReferralCredential } from './v1/referrals.ts';
 import { swapCallRoutesV1 } from './v1/swap-calls.ts';
+import { restoreRoutes } from './v2/swap-restore.ts';
 import { StatusStreams, defaultStreamOptions, streamPath, type StatusStreamOptions } from './sse/stream.ts';
 import { attachWebSocket, defaultWebSocketOptions, type WebSocketOptions } from './ws/server.ts';
 
@@ -63,6 +64,7 @@ export function createRouter(deps: ApiDependencies): Router {
     createSwapRouteV1(router, deps.swaps, Object.keys(deps.lightning));
     swapCallRoutesV1(router, deps.swaps);
     referralRoutesV1(router, deps.swaps, deps.referralCredentials ?? []);
+    restoreRoutes(router, deps.swaps);
   }
   return router;
 }

@@ -20,6 +20,10 @@ import type {
   PairList,
   PartialSignatureBody,
   ReferralReport,
+  RescuableSwapBody,
+  RescueRequest,
+  RestorableSwapBody,
+  RestoreIndexBody,
   RefundRequest,
   ReverseClaimRequest,
   ReversePairBody,
@@ -44,6 +48,7 @@ import { CooperativeClaims } from './legs/user-lockup.ts';
 import { NamedLocks } from './locks.ts';
 import { resolveSettings, type SwapEngineOptions } from './options.ts';
 import { referralReport } from './referrals.ts';
+import { rescueSwaps, restoreIndex, restoreSwaps } from './restore/index.ts';
 import { refundTimeoutOf, type RefundTimeout } from './refund-timeout.ts';
 import { SigningSessions } from './signing-sessions.ts';
 import { statusBody } from './status-body.ts';
@@ -161,6 +166,18 @@ export class SwapEngine implements SwapService {
 
   referralReport(referralId?: string): Promise<ReferralReport> {
     return referralReport(this.ctx, referralId);
+  }
+
+  restoreSwaps(request: RescueRequest): Promise<RestorableSwapBody[]> {
+    return restoreSwaps(this.ctx, request);
+  }
+
+  rescueSwaps(request: RescueRequest): Promise<RescuableSwapBody[]> {
+    return rescueSwaps(this.ctx, request);
+  }
+
+  restoreIndex(request: RescueRequest): Promise<RestoreIndexBody> {
+    return restoreIndex(this.ctx, request);
   }
 
   createSubmarine(request: CreateSubmarineRequest): Promise<CreateSubmarineResponse> {

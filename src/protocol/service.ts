@@ -20,6 +20,10 @@ import type {
   SetInvoiceResponse,
   SubmarineClaimDetailsBody,
   ReferralReport,
+  RescuableSwapBody,
+  RescueRequest,
+  RestorableSwapBody,
+  RestoreIndexBody,
   ReversePairBody,
   SubmarinePairBody,
   SwapStatusBody,
@@ -69,6 +73,13 @@ export interface SwapService {
    * With a referralId only that partner's swaps; without one, every referral id.
    */
   referralReport?(referralId?: string): Promise<ReferralReport>;
+
+  /** POST /v2/swap/restore: every swap created with the request's client keys, with all it takes to finish or undo it. */
+  restoreSwaps?(request: RescueRequest): Promise<RestorableSwapBody[]>;
+  /** POST /v2/swap/rescue (deprecated): the submarine and chain swaps of those keys whose lockup can be refunded. */
+  rescueSwaps?(request: RescueRequest): Promise<RescuableSwapBody[]>;
+  /** POST /v2/swap/restore/index: the highest index of those keys any swap used, -1 when none. */
+  restoreIndex?(request: RescueRequest): Promise<RestoreIndexBody>;
 
   /** undefined for an unknown id. */
   status(id: string): Promise<SwapStatusBody | undefined>;
