@@ -5,6 +5,13 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { SwapRecord } from './records.ts';
+import { RescueKey } from './rescue-key.ts';
+
+/** What rescue-key.json holds: the mnemonic and the next key index to hand out. */
+interface RescueKeyFile {
+  mnemonic: string;
+  nextIndex: number;
+}
 
 const SAFE_ID = /^[A-Za-z0-9]{1,64}$/;
 
@@ -61,6 +68,49 @@ export class ClientStore {
       .filter((name) => name.endsWith('.json'))
       .map((name) => JSON.parse(readFileSync(join(this.swapsDir, name), 'utf8')) as SwapRecord)
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  }
+
+  private get rescuePath(): string {
+    return join(this.dir, 'rescue-key.json');
+  }
+
+  private readRescue(): RescueKeyFile | undefined {
+    return existsSync(this.rescuePath) ? (JSON.parse(readFileSync(this.rescuePath, 'utf8')) as RescueKeyFile) : undefined;
+  }
+
+  private writeRescue(file: RescueKeyFile): void {
+    writePrivateFile(this.rescuePath, JSON.stringify(file, null, 2) + '\n');
+  }
+
+  /** The store's rescue key, made on first use: every swap's key derives from it. */
+  rescueKey(): RescueKey {
+    const known = this.readRescue();
+    if (known) return RescueKey.fromMnemonic(known.mnemonic);
+    const key = RescueKey.generate();
+    this.writeRescue({ mnemonic: key.mnemonic, nextIndex: 0 });
+    return key;
+  }
+
+  /** Adopts a rescue key (e.g. the one a restore used) when the store has none yet; false when it has another. */
+  adoptRescueKey(key: RescueKey): boolean {
+    const known = this.readRescue();
+    if (known) return known.mnemonic === key.mnemonic;
+    this.writeRescue({ mnemonic: key.mnemonic, nextIndex: 0 });
+    return true;
+  }
+
+  /** Hands out the next key index, written down before it is used so no two swaps share a key. */
+  takeKeyIndex(): number {
+    this.rescueKey();
+    const file = this.readRescue()!;
+    this.writeRescue({ ...file, nextIndex: file.nextIndex + 1 });
+    return file.nextIndex;
+  }
+
+  /** Makes sure no index up to `index` is handed out again (after a restore found swaps up to it). */
+  reserveKeyIndex(index: number): void {
+    const file = this.readRescue();
+    if (file && file.nextIndex <= index) this.writeRescue({ ...file, nextIndex: index + 1 });
   }
 
   /** Where the refund files of a swap go (without extension). */

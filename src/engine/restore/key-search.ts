@@ -1,8 +1,9 @@
 // The client keys a restore searches by: an xpub's children (derived at derivationPath/index and scanned with a gap
 // limit, as the reference does), one public key or a list. Lookups go through the client key index in batches, so
 // a search costs one indexed query per window of keys, never a scan of the swaps.
+import { createHmac } from 'node:crypto';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { HDKey } from '@scure/bip32';
-import { hex } from '@scure/base';
 import { invalid, invalidParameter } from '../../protocol/errors.ts';
 import type { RescueRequest } from '../../protocol/wire.ts';
 
@@ -58,12 +59,31 @@ export function parseDerivationPath(path: string): string {
   return path;
 }
 
-function childKey(account: HDKey, index: number): string | undefined {
-  try {
-    const key = account.deriveChild(index).publicKey;
-    return key ? hex.encode(key) : undefined;
-  } catch {
-    return undefined; // BIP32: an index whose child is invalid is skipped
+/**
+ * BIP32 public children (CKDpub) of one account: its point is decompressed once and each child is that point plus
+ * IL·G, with the HMAC done natively — a few times faster than deriving each child as an HDKey, which is what a
+ * restore spends its time on.
+ */
+export class ChildKeys {
+  private readonly point: InstanceType<typeof secp256k1.Point>;
+  private readonly publicKey: Uint8Array;
+  private readonly chainCode: Uint8Array;
+
+  constructor(account: HDKey) {
+    this.publicKey = account.publicKey!;
+    this.chainCode = account.chainCode!;
+    this.point = secp256k1.Point.fromBytes(this.publicKey);
+  }
+
+  /** The child's compressed public key in hex; undefined for the (astronomically rare) invalid index BIP32 skips. */
+  at(index: number): string | undefined {
+    const data = Buffer.alloc(37);
+    data.set(this.publicKey);
+    data.writeUInt32BE(index, 33);
+    const tweak = BigInt('0x' + createHmac('sha512', this.chainCode).update(data).digest().subarray(0, 32).toString('hex'));
+    if (tweak === 0n || tweak >= secp256k1.Point.Fn.ORDER) return undefined;
+    const child = this.point.add(secp256k1.Point.BASE.multiply(tweak));
+    return child.is0() ? undefined : child.toHex(true);
   }
 }
 
@@ -73,10 +93,10 @@ export interface KeySearch<T> {
   indexOf: Map<string, number>;
 }
 
-async function lookupRange<T>(account: HDKey, start: number, count: number, lookup: KeyLookup<T>, indexOf: Map<string, number>): Promise<KeyMatch<T>[]> {
+async function lookupRange<T>(account: ChildKeys, start: number, count: number, lookup: KeyLookup<T>, indexOf: Map<string, number>): Promise<KeyMatch<T>[]> {
   const keys: string[] = [];
   for (let index = start; index < start + count && index < 2 ** 31; index++) {
-    const key = childKey(account, index);
+    const key = account.at(index);
     if (key === undefined) continue;
     indexOf.set(key, index);
     keys.push(key);
@@ -91,7 +111,7 @@ async function lookupRange<T>(account: HDKey, start: number, count: number, look
 export async function searchKeys<T>(request: RescueRequest, lookup: KeyLookup<T>): Promise<KeySearch<T>> {
   const indexOf = new Map<string, number>();
   if ('xpub' in request) {
-    const account = parseXpub(request.xpub).derive(parseDerivationPath(request.derivationPath ?? DEFAULT_DERIVATION_PATH));
+    const account = new ChildKeys(parseXpub(request.xpub).derive(parseDerivationPath(request.derivationPath ?? DEFAULT_DERIVATION_PATH)));
     if (request.pagination !== undefined) {
       const { startIndex, limit } = request.pagination;
       return { matches: await lookupRange(account, startIndex, limit, lookup, indexOf), indexOf };
