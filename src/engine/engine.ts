@@ -49,6 +49,7 @@ import { NamedLocks } from './locks.ts';
 import { resolveSettings, type SwapEngineOptions } from './options.ts';
 import { referralReport } from './referrals.ts';
 import { rescueSwaps, restoreIndex, restoreSwaps } from './restore/index.ts';
+import { reverseInvoiceExpiry, setMetadata } from './metadata.ts';
 import { refundTimeoutOf, type RefundTimeout } from './refund-timeout.ts';
 import { SigningSessions } from './signing-sessions.ts';
 import { statusBody } from './status-body.ts';
@@ -178,6 +179,14 @@ export class SwapEngine implements SwapService {
 
   restoreIndex(request: RescueRequest): Promise<RestoreIndexBody> {
     return restoreIndex(this.ctx, request);
+  }
+
+  setMetadata(id: string, metadata: string): Promise<Record<string, never>> {
+    return setMetadata(this.ctx, id, metadata);
+  }
+
+  async reverseInvoiceExpiry(): Promise<Record<string, Record<string, { min: number; max: number }>>> {
+    return reverseInvoiceExpiry(this.ctx);
   }
 
   createSubmarine(request: CreateSubmarineRequest): Promise<CreateSubmarineResponse> {

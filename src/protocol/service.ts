@@ -21,6 +21,7 @@ import type {
   SubmarineClaimDetailsBody,
   ReferralReport,
   RescuableSwapBody,
+  InvoiceExpiryRangeBody,
   RescueRequest,
   RestorableSwapBody,
   RestoreIndexBody,
@@ -80,6 +81,11 @@ export interface SwapService {
   rescueSwaps?(request: RescueRequest): Promise<RescuableSwapBody[]>;
   /** POST /v2/swap/restore/index: the highest index of those keys any swap used, -1 when none. */
   restoreIndex?(request: RescueRequest): Promise<RestoreIndexBody>;
+
+  /** PATCH /v2/swap/{id}/metadata: keeps the client's hex string with the swap (restore answers it); notFound for an unknown id. */
+  setMetadata?(id: string, metadata: string): Promise<Record<string, never>>;
+  /** GET /v2/swap/reverse/expiry: the invoice expiry range (seconds) of each reverse pair, keyed as the reverse pair list. */
+  reverseInvoiceExpiry?(): Promise<Record<string, Record<string, InvoiceExpiryRangeBody>>>;
 
   /** undefined for an unknown id. */
   status(id: string): Promise<SwapStatusBody | undefined>;

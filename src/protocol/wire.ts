@@ -294,3 +294,49 @@ export interface RescuableSwapBody {
 export interface RestoreIndexBody {
   index: number;
 }
+
+/** An entry of GET /v2/swap/reverse/expiry: the invoice expiries a reverse pair accepts, seconds. */
+export interface InvoiceExpiryRangeBody {
+  min: number;
+  max: number;
+}
+
+/** PATCH /v2/swap/{id}/metadata. */
+export interface MetadataRequest {
+  /** Hex, 1–1024 bytes; replaces what was set before. */
+  metadata: string;
+}
+
+/** A node of the Lightning graph (GET /v2/lightning/{currency}/node/{node}, /search). */
+export interface LightningNodeBody {
+  id: string;
+  alias?: string;
+  color?: string;
+}
+
+/** One side's forwarding policy of a channel. */
+export interface LightningChannelPolicyBody {
+  active: boolean;
+  baseFeeMillisatoshi: number;
+  feePpm: number;
+  delay: number;
+  htlcMinimumMillisatoshi?: number;
+  htlcMaximumMillisatoshi?: number;
+}
+
+/** An entry of GET /v2/lightning/{currency}/channels/{node}: a channel of the node, with the node's own policy. */
+export interface LightningChannelBody {
+  source: LightningNodeBody;
+  /** BLOCKxTXxOUTPUT. */
+  shortChannelId: string;
+  capacity?: number;
+  active: boolean;
+  info: LightningChannelPolicyBody;
+}
+
+/** GET /v2/lightning/{currency}/channel/{id}: both sides' policies. */
+export interface LightningChannelInfoBody {
+  shortChannelId: string;
+  capacity?: number;
+  policies: (LightningChannelPolicyBody & { node: LightningNodeBody })[];
+}
