@@ -10,7 +10,7 @@ type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 const ark = 'Ark is not supported: Ferry has no ARK chain';
 const tokens = (currency: string) => `token swaps are not supported: ${currency} has no tokens in Ferry`;
 const bolt12 = 'BOLT12 is not supported: Ferry has no BOLT12 offers (its Lightning nodes are LND)';
-const assetRescue = (currency: string) => `asset rescue is not supported on ${currency}: Ferry locks L-BTC only`;
+const assetRescue = (currency: string) => `asset rescue is not supported on ${currency}: Ferry cannot yet recover other Liquid assets sent to a swap address`;
 
 const UNSUPPORTED: [Method, string, number, (params: Record<string, string>) => string][] = [
   ['POST', '/v2/swap/submarine/{id}/refund/ark', 400, () => ark],
