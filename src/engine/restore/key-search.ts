@@ -13,8 +13,11 @@ export const MAX_GAP_LIMIT = 150;
 export const MAX_PAGE = 1000;
 /** A public key list longer than this is refused (the same bound as an xpub page). */
 export const MAX_PUBLIC_KEYS = 1000;
-/** However long a wallet's history, an xpub scan stops here: it bounds what one request can cost. */
-export const MAX_SCANNED_INDICES = 100_000;
+/**
+ * However long a wallet's history, an xpub scan stops here: it bounds what one request can cost (a derivation is
+ * ~0.4 ms of CPU, and swaps every gapLimit indices are free to make with reverse swaps nobody pays).
+ */
+export const MAX_SCANNED_INDICES = 10_000;
 
 // xpub/xprv and tpub/tprv: wallets send mainnet versions even on regtest (the reference's web app does).
 const VERSIONS = [
@@ -124,6 +127,8 @@ export async function searchKeys<T>(request: RescueRequest, lookup: KeyLookup<T>
       matches.push(...found);
       for (const match of found) lastUsed = Math.max(lastUsed, match.index);
       if (start + gap - 1 - lastUsed >= gap) break;
+      // Derivation is CPU work: let other requests in between windows.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     return { matches, indexOf };
   }
