@@ -66,3 +66,10 @@ export async function restoreCommand(context: SwapContext, flags: Flags, output:
   }
   return code;
 }
+
+/** `ferry swap rescue-key`: the store's rescue key, to write down; with it alone `ferry swap restore` gets every swap back. */
+export function rescueKeyCommand(context: SwapContext, output: Output): number {
+  const key = context.store.rescueKey();
+  output.event('rescueKey', { mnemonic: key.mnemonic, xpub: key.xpub }, [`rescue key of ${context.store.dir} (keep it secret, keep it safe):`, `  ${key.mnemonic}`, `xpub: ${key.xpub}`].join('\n'));
+  return 0;
+}

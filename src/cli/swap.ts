@@ -11,7 +11,7 @@ import type { FerryConfig } from '../config/index.ts';
 import { UsageError } from './devnet-tools.ts';
 import { btc, createOutput, describeStatus, printFollowEvent, type Output } from './swap-output.ts';
 import { currencyFlag, stringFlag, swapContext, type Flags, type SwapContext } from './swap-context.ts';
-import { restoreCommand } from './swap-restore.ts';
+import { rescueKeyCommand, restoreCommand } from './swap-restore.ts';
 
 export const swapUsage = `swaps (the client side; keys and preimages stay in the client store):
   ferry swap reverse --amount SATS [--to C] [--address A]
@@ -28,6 +28,7 @@ export const swapUsage = `swaps (the client side; keys and preimages stay in the
   ferry swap list                                  the swaps in the client store
   ferry swap restore [--mnemonic WORDS | --xpub X]  rebuild the store from the rescue key (default: the store's own), then
                                                    claim or refund every restored swap (--xpub of another key: list only)
+  ferry swap rescue-key                            the store's rescue key (a mnemonic): every swap's key derives from it
   swap options: --service URL (or FERRY_SERVICE_URL; default http://127.0.0.1:9001), --client-dir DIR (or
   FERRY_CLIENT_DIR; default ~/.ferry-client), --json (one JSON object per line), --no-wait (exit after
   creating), --script-path (do not ask the service to sign), --no-refund (leave a failed swap for
@@ -346,6 +347,8 @@ export async function runSwapCommand(sub: string | undefined, args: string[], fl
         return list(context, output);
       case 'restore':
         return await restoreCommand(context, flags, output, follow);
+      case 'rescue-key':
+        return rescueKeyCommand(context, output);
       default:
         throw new UsageError(`${sub === undefined ? 'missing' : 'unknown'} swap command${sub ? `: ${sub}` : ''}\n\n${swapUsage}`);
     }

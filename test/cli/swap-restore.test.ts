@@ -43,6 +43,8 @@ test('lost store, kept rescue key: restore refunds the failed submarine swap and
   await until(reverse.id as string, 'transaction.mempool');
   await until(submarine.id as string, 'transaction.lockupFailed');
   const { mnemonic } = JSON.parse(readFileSync(join(env.FERRY_CLIENT_DIR!, 'rescue-key.json'), 'utf8')) as { mnemonic: string };
+  const shown = jsonLines((await ferry('swap', 'rescue-key', '--json')).stdout)[0];
+  assert.equal(shown.mnemonic, mnemonic, 'ferry swap rescue-key shows what to write down');
 
   // The phone is lost: a new, empty client store; only the mnemonic is left.
   const fresh = { ...env, FERRY_CLIENT_DIR: temporaryDir('ferry-swap-restored-') };

@@ -1,7 +1,7 @@
 // The smaller v2 calls wallets make around their swaps: service infos and warnings, swap metadata, the reverse invoice
 // expiry range, a reverse swap's BIP-21 (Ferry's invoices carry no magic routing hint, so there is none), pair fee
 // history (not kept: 501, as the reference answers) and the EVM refund signature (UTXO swaps refund through POST).
-import type { SwapService } from '../../protocol/index.ts';
+import type { MetadataRequest, SwapService } from '../../protocol/index.ts';
 import { HttpError, badRequest, notFound } from '../http/errors.ts';
 import type { Router } from '../http/router.ts';
 import { requireSwapId } from '../http/validate.ts';
@@ -35,7 +35,7 @@ export function swapExtraRoutes(router: Router, swaps: SwapService, notices: Ser
     body: [...(notices.warnings ?? [])],
   }));
 
-  documented<{ metadata: string }>(
+  documented<MetadataRequest>(
     router,
     'PATCH',
     '/v2/swap/{id}/metadata',
