@@ -21,13 +21,15 @@ onBothDialects('client key index', (h) => {
     await insert('sub', 'submarine', 'h1', { refundPublicKey: key(1), claimPublicKey: key(90), swapTree: tree });
     await insert('rev', 'reverse', 'h2', { claimPublicKey: key(2), refundPublicKey: key(91), swapTree: tree });
     await insert('chn', 'chain', 'h3', { user: { refundPublicKey: key(3), claimPublicKey: key(92) }, server: { claimPublicKey: key(4), refundPublicKey: key(93) } });
+    // A client may claim and refund a chain swap with one key: one index row.
+    await insert('ch2', 'chain', 'h4', { user: { refundPublicKey: key(8) }, server: { claimPublicKey: key(8) } });
     await old.close();
 
     const storage = createRepositories(await h.open(url));
-    const found = await storage.swaps.findByClientKeys([key(1), key(2), key(3), key(4), key(90), key(91), key(92), key(93)]);
+    const found = await storage.swaps.findByClientKeys([key(1), key(2), key(3), key(4), key(8), key(90), key(91), key(92), key(93)]);
     assert.deepEqual(
       found.map((f) => [f.swap.id, f.publicKey]).sort(),
-      [['chn', key(3)], ['chn', key(4)], ['rev', key(2)], ['sub', key(1)]],
+      [['ch2', key(8)], ['chn', key(3)], ['chn', key(4)], ['rev', key(2)], ['sub', key(1)]],
     );
   });
 
