@@ -20,6 +20,7 @@ import type {
   PairList,
   PartialSignatureBody,
   ReferralReport,
+  ReferralStats,
   RescuableSwapBody,
   RescueRequest,
   RestorableSwapBody,
@@ -48,6 +49,7 @@ import { CooperativeClaims } from './legs/user-lockup.ts';
 import { NamedLocks } from './locks.ts';
 import { resolveSettings, type SwapEngineOptions } from './options.ts';
 import { referralReport } from './referrals.ts';
+import { referralStats } from './referral-stats.ts';
 import { rescueSwaps, restoreIndex, restoreSwaps } from './restore/index.ts';
 import { reverseInvoiceExpiry, setMetadata } from './metadata.ts';
 import { refundTimeoutOf, type RefundTimeout } from './refund-timeout.ts';
@@ -167,6 +169,10 @@ export class SwapEngine implements SwapService {
 
   referralReport(referralId?: string): Promise<ReferralReport> {
     return referralReport(this.ctx, referralId);
+  }
+
+  referralStats(referralId?: string): Promise<ReferralStats> {
+    return referralStats(this.ctx, referralId);
   }
 
   restoreSwaps(request: RescueRequest): Promise<RestorableSwapBody[]> {

@@ -20,6 +20,7 @@ import type {
   SetInvoiceResponse,
   SubmarineClaimDetailsBody,
   ReferralReport,
+  ReferralStats,
   RescuableSwapBody,
   InvoiceExpiryRangeBody,
   RescueRequest,
@@ -74,6 +75,8 @@ export interface SwapService {
    * With a referralId only that partner's swaps; without one, every referral id.
    */
   referralReport?(referralId?: string): Promise<ReferralReport>;
+  /** Volume, counts and failure rates of the swaps created with a referral id (every id without one), by month. */
+  referralStats?(referralId?: string): Promise<ReferralStats>;
 
   /** POST /v2/swap/restore: every swap created with the request's client keys, with all it takes to finish or undo it. */
   restoreSwaps?(request: RescueRequest): Promise<RestorableSwapBody[]>;

@@ -340,3 +340,13 @@ export interface LightningChannelInfoBody {
   capacity?: number;
   policies: (LightningChannelPolicyBody & { node: LightningNodeBody })[];
 }
+
+/** A month of GET /v2/referral/stats: volume in BTC (text) and swap counts per pair and in total, failure rate per swap type. */
+export interface ReferralMonthStats {
+  volume: Record<string, string> & { total: string };
+  trades: Record<string, number> & { total: number };
+  failureRates: Partial<Record<'submarine' | 'reverse' | 'chain', number>>;
+}
+
+/** GET /v2/referral/stats: year → month (1-12) → that month's statistics. */
+export type ReferralStats = Record<string, Record<string, ReferralMonthStats>>;

@@ -4,7 +4,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';
+import { sha256 } from '@noble/hashes/sha2.js';
 import { requestHmac } from '../../src/api/auth/hmac.ts';
+import { satToBtc } from '../../src/chains/core-rpc.ts';
 import { rest } from '../lightning/helpers.ts';
 import { newKeyPair } from '../engine/client.ts';
 import { startWorld, type World } from '../engine/world.ts';
@@ -122,6 +124,40 @@ describe('v2 surface', () => {
     assert.deepEqual(await signed('/v2/referral'), { status: 200, json: { id: 'partner' } });
     assert.deepEqual(await signed('/v2/referral/fees'), { status: 200, json: {} });
     assert.deepEqual(await signed('/v2/referral/stats'), { status: 200, json: {} });
+    // A referred submarine swap that fails (underpaid), and another partner's: the stats count the partner's only.
+    const failed: string[] = [];
+    for (const referralId of ['partner', 'someone-else']) {
+      const { body } = await rest<{ payment_request: string }>(world.devnet.info.lightning.alice, 'POST', '/v1/invoices', { value: 20_000, memo: 'referred' });
+      const created = await call(api, 'POST', '/v2/swap/submarine', { from: 'BTC', to: 'BTC', invoice: body.payment_request, refundPublicKey: hex.encode(newKeyPair().publicKey), referralId });
+      assert.equal(created.status, 201, JSON.stringify(created.json));
+      await world.user.sendToAddress(created.json.address, satToBtc(created.json.expectedAmount - 500));
+      failed.push(created.json.id);
+    }
+    await world.mine();
+    for (const id of failed) await world.waitForStatus(id, 'transaction.lockupFailed');
+    // And a referred reverse swap that succeeds: paid, locked, settled with the preimage.
+    const preimage = hex.encode(newKeyPair().privateKey);
+    const preimageHash = hex.encode(sha256(hex.decode(preimage)));
+    const reverse = await call(api, 'POST', '/v2/swap/reverse', { from: 'BTC', to: 'BTC', invoiceAmount: 25_000, preimageHash, claimPublicKey: hex.encode(newKeyPair().publicKey), referralId: 'partner' });
+    assert.equal(reverse.status, 201);
+    const payment = world.alice.payInvoice({ paymentRequest: reverse.json.invoice, feeLimitMsat: 10_000n, timeoutSeconds: 30 });
+    await world.waitForStatus(reverse.json.id, 'transaction.mempool');
+    assert.equal((await call(api, 'POST', `/v2/swap/reverse/${reverse.json.id}/claim`, { preimage })).status, 200);
+    await payment;
+    await world.waitForStatus(reverse.json.id, 'invoice.settled');
+    const now = new Date();
+    assert.deepEqual((await signed('/v2/referral/stats')).json, {
+      [now.getUTCFullYear()]: {
+        [now.getUTCMonth() + 1]: {
+          volume: { total: '0.00025000', 'BTC/BTC': '0.00025000' },
+          trades: { total: 1, 'BTC/BTC': 1 },
+          failureRates: { submarine: 1, reverse: 0 },
+        },
+      },
+    });
+    const fees = (await signed('/v2/referral/fees')).json;
+    assert.deepEqual(Object.keys(fees[now.getUTCFullYear()][now.getUTCMonth() + 1]), ['BTC']);
+    assert.ok(fees[now.getUTCFullYear()][now.getUTCMonth() + 1].BTC > 0, 'the settled swap earned its percentage fee');
     assert.deepEqual(await signed('/v2/referral/stats/extra'), { status: 200, json: {} });
     for (const path of ['/v2/referral', '/v2/referral/fees', '/v2/referral/stats', '/v2/referral/stats/extra']) {
       assert.deepEqual(await signed(path, 'wrong-secret'), { status: 401, json: { error: 'unauthorized' } });

@@ -1,5 +1,6 @@
 // v2 referral calls for partners, authenticated as v1's GET /referrals/query (HMAC over TS, method and path,
-// compared in constant time): the partner's referral id, the fees its swaps earned by month, and statistics.
+// compared in constant time): the partner's referral id, the fees its swaps earned by month, and statistics
+// (Ferry charges no extra fees, so /referral/stats/extra is empty).
 import type { ReferralReport, SwapService } from '../../protocol/index.ts';
 import { authenticate } from '../auth/hmac.ts';
 import { HttpError } from '../http/errors.ts';
@@ -40,9 +41,10 @@ export function referralRoutesV2(router: Router, swaps: SwapService, credentials
     return { body: fees };
   });
 
-  documented(router, 'GET', '/v2/referral/stats', { summary: 'Swap statistics per year and month (not kept by Ferry: empty)', tags }, async (request) => {
-    await readReport(request);
-    return { body: {} };
+  documented(router, 'GET', '/v2/referral/stats', { summary: 'Volume, swap counts and failure rates per year and month', tags }, async (request) => {
+    const credential = authenticate(request, credentials);
+    if (!swaps.referralStats) throw new HttpError(501, 'the swap engine does not keep referral statistics');
+    return { body: await swaps.referralStats(credential.referralId) };
   });
 
   documented(router, 'GET', '/v2/referral/stats/extra', { summary: 'Extra fees per year and month (Ferry charges none: empty)', tags }, async (request) => {
