@@ -1,7 +1,7 @@
 // The client store: one JSON file per swap under <dir>/swaps, refund files under <dir>/refunds. Keys and
 // preimages live here, so files are 0600 in a 0700 directory and every write is atomic (write, then rename):
 // a swap survives its command being killed at any point.
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { SwapRecord } from './records.ts';
@@ -102,9 +102,37 @@ export class ClientStore {
   /** Hands out the next key index, written down before it is used so no two swaps share a key. */
   takeKeyIndex(): number {
     this.rescueKey();
-    const file = this.readRescue()!;
-    this.writeRescue({ ...file, nextIndex: file.nextIndex + 1 });
-    return file.nextIndex;
+    return this.exclusively(() => {
+      const file = this.readRescue()!;
+      this.writeRescue({ ...file, nextIndex: file.nextIndex + 1 });
+      return file.nextIndex;
+    });
+  }
+
+  /**
+   * Runs `fn` holding rescue-key.json.lock (created exclusively), so two `ferry swap` commands at once never take the
+   * same index; a lock left by a killed command is broken after 10 s.
+   */
+  private exclusively<T>(fn: () => T): T {
+    const lock = `${this.rescuePath}.lock`;
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      try {
+        closeSync(openSync(lock, 'wx', 0o600));
+        break;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        const held = statSync(lock, { throwIfNoEntry: false });
+        if (held === undefined) continue; // released meanwhile: try again at once
+        if (Date.now() - held.mtimeMs > 10_000 || Date.now() > deadline) rmSync(lock, { force: true });
+        else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5); // a synchronous 5 ms pause
+      }
+    }
+    try {
+      return fn();
+    } finally {
+      rmSync(lock, { force: true });
+    }
   }
 
   /** Makes sure no index up to `index` is handed out again (after a restore found swaps up to it). */
