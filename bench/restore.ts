@@ -1,6 +1,7 @@
 // Restore on a large store: POST /v2/swap/restore's search (xpub gap scan, or a key list, through the client key
 // index) with 1,000,000 swaps stored, next to a plain status read (the row by id, as GET /v2/swap/{id} answers),
-// measured in the same run on the same SQLite database. FERRY_BENCH_RESTORE_SWAPS sets the store's size.
+// measured in the same run on the same database. FERRY_BENCH_RESTORE_SWAPS sets the store's size;
+// FERRY_BENCH_RESTORE_POSTGRES=postgres://... runs it on PostgreSQL (in a fresh schema, dropped afterwards).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,7 +65,9 @@ const line = (name: string, rate: Rate) => `${name}: ${(1000 / rate.perSecond).t
 export async function benchRestore(): Promise<string[]> {
   const dir = await mkdtemp(join(tmpdir(), 'ferry-bench-restore-'));
   try {
-    const storage = await openStorage(`sqlite:${join(dir, 'ferry.sqlite')}`);
+    const postgres = process.env.FERRY_BENCH_RESTORE_POSTGRES;
+    const schema = `ferry_bench_restore_${randomBytes(4).toString('hex')}`;
+    const storage = await openStorage(postgres ? `${postgres}${postgres.includes('?') ? '&' : '?'}schema=${schema}` : `sqlite:${join(dir, 'ferry.sqlite')}`);
     const wallet = HDKey.fromMasterSeed(randomBytes(32));
     const account = wallet.derive('m/44/0/0/0');
     const walletKey = (i: number) => hex.encode(account.deriveChild(2 * i).publicKey!);
@@ -83,9 +86,10 @@ export async function benchRestore(): Promise<string[]> {
     const read = await timed(5_000, status);
     const byXpub = await timed(50, () => restoreSwaps(ctx, { xpub: wallet.publicExtendedKey }));
     const byKeys = await timed(500, () => restoreSwaps(ctx, { publicKeys: keys }));
+    if (postgres) await storage.database.execute(`DROP SCHEMA "${schema}" CASCADE`);
     await storage.close();
     return [
-      `${STORED.toLocaleString('en')} swaps stored (SQLite) in ${fillSeconds.toFixed(0)} s; the wallet has ${WALLET_SWAPS} of them`,
+      `${STORED.toLocaleString('en')} swaps stored (${postgres ? 'PostgreSQL' : 'SQLite'}) in ${fillSeconds.toFixed(0)} s; the wallet has ${WALLET_SWAPS} of them`,
       line('status read (row by id → status body)', read),
       line(`restore by xpub (gap limit 50: ${2 * WALLET_SWAPS + 50} keys derived, ${Math.ceil((2 * WALLET_SWAPS + 50) / 50)} index lookups)`, byXpub),
       line(`restore by ${WALLET_SWAPS} public keys (one index lookup)`, byKeys),
