@@ -2,11 +2,13 @@
 import { benchVerify } from './verify.ts';
 import { benchSwaps } from './swaps.ts';
 import { benchWatcher } from './watcher.ts';
+import { benchRestore } from './restore.ts';
 
 const benches: [string, () => Promise<string[]>][] = [
   ['devnet transaction verification (bitcoin, liquid)', benchVerify],
   ['chain watcher', benchWatcher],
   ['swap API', benchSwaps],
+  ['restore on a large store', benchRestore],
 ];
 
 const only = process.argv.slice(2);

@@ -21,6 +21,12 @@ import { createSwapRouteV1 } from './v1/create-swap.ts';
 import { pairRoutesV1 } from './v1/pairs.ts';
 import { referralRoutesV1, type ReferralCredential } from './v1/referrals.ts';
 import { swapCallRoutesV1 } from './v1/swap-calls.ts';
+import { restoreRoutes } from './v2/swap-restore.ts';
+import { swapExtraRoutes, type ServiceNotices } from './v2/swap-extras.ts';
+import { lightningRoutes } from './v2/lightning.ts';
+import { referralRoutesV2 } from './v2/referral.ts';
+import { unsupportedRoutes } from './v2/unsupported.ts';
+import { apiDocumentRoute } from './v2/api-document.ts';
 import { StatusStreams, defaultStreamOptions, streamPath, type StatusStreamOptions } from './sse/stream.ts';
 import { attachWebSocket, defaultWebSocketOptions, type WebSocketOptions } from './ws/server.ts';
 
@@ -42,6 +48,8 @@ export interface ApiDependencies {
   statusStream?: Partial<StatusStreamOptions>;
   /** Who may read referral reports (GET /referrals/query); none: every such call answers 401. */
   referralCredentials?: readonly ReferralCredential[];
+  /** GET /v2/infos and /v2/warnings; none: both answer []. */
+  notices?: ServiceNotices;
 }
 
 export function createRouter(deps: ApiDependencies): Router {
@@ -53,6 +61,8 @@ export function createRouter(deps: ApiDependencies): Router {
   chainRoutesV1(router, readings, refundTimeout);
   chainRoutesV2(router, readings, refundTimeout);
   nodeRoutes(router, deps.lightning, deps.chains);
+  lightningRoutes(router, deps.lightning);
+  unsupportedRoutes(router);
   if (deps.swaps) {
     submarineRoutes(router, deps.swaps);
     reverseRoutes(router, deps.swaps);
@@ -63,7 +73,11 @@ export function createRouter(deps: ApiDependencies): Router {
     createSwapRouteV1(router, deps.swaps, Object.keys(deps.lightning));
     swapCallRoutesV1(router, deps.swaps);
     referralRoutesV1(router, deps.swaps, deps.referralCredentials ?? []);
+    restoreRoutes(router, deps.swaps);
+    swapExtraRoutes(router, deps.swaps, deps.notices);
+    referralRoutesV2(router, deps.swaps, deps.referralCredentials ?? []);
   }
+  apiDocumentRoute(router);
   return router;
 }
 

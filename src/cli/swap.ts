@@ -11,6 +11,7 @@ import type { FerryConfig } from '../config/index.ts';
 import { UsageError } from './devnet-tools.ts';
 import { btc, createOutput, describeStatus, printFollowEvent, type Output } from './swap-output.ts';
 import { currencyFlag, stringFlag, swapContext, type Flags, type SwapContext } from './swap-context.ts';
+import { rescueKeyCommand, restoreCommand } from './swap-restore.ts';
 
 export const swapUsage = `swaps (the client side; keys and preimages stay in the client store):
   ferry swap reverse --amount SATS [--to C] [--address A]
@@ -25,6 +26,9 @@ export const swapUsage = `swaps (the client side; keys and preimages stay in the
   ferry swap claim ID [--address A]                resume a swap: claim a reverse or chain swap, co-sign a submarine claim
   ferry swap refund ID | --file FILE [--address A] [--lockup TXID]   refund a failed submarine or chain swap
   ferry swap list                                  the swaps in the client store
+  ferry swap restore [--mnemonic WORDS | --xpub X]  rebuild the store from the rescue key (default: the store's own), then
+                                                   claim or refund every restored swap (--xpub of another key: list only)
+  ferry swap rescue-key                            the store's rescue key (a mnemonic): every swap's key derives from it
   swap options: --service URL (or FERRY_SERVICE_URL; default http://127.0.0.1:9001), --client-dir DIR (or
   FERRY_CLIENT_DIR; default ~/.ferry-client), --json (one JSON object per line), --no-wait (exit after
   creating), --script-path (do not ask the service to sign), --no-refund (leave a failed swap for
@@ -341,6 +345,10 @@ export async function runSwapCommand(sub: string | undefined, args: string[], fl
         return await refund(context, args[0], flags, output);
       case 'list':
         return list(context, output);
+      case 'restore':
+        return await restoreCommand(context, flags, output, follow);
+      case 'rescue-key':
+        return rescueKeyCommand(context, output);
       default:
         throw new UsageError(`${sub === undefined ? 'missing' : 'unknown'} swap command${sub ? `: ${sub}` : ''}\n\n${swapUsage}`);
     }

@@ -1,6 +1,7 @@
 // JSON over HTTP to a swap service of this interface (v2 REST). Every call either returns the parsed body of
 // a success or throws ServiceError (the service said no) / ServiceUnreachableError (it said nothing usable).
 import { ServiceError, ServiceUnreachableError } from './errors.ts';
+import type { RescueRequest, RestorableSwapBody, RestoreIndexBody } from '../protocol/index.ts';
 import type {
   ChainClaimDetails,
   ChainCreated,
@@ -97,6 +98,9 @@ export class ServiceApi {
     this.request<PartialSignature>('POST', `/v2/swap/chain/${encodeURIComponent(id)}/refund`, body);
   chainQuote = (id: string) => this.request<{ amount: number }>('GET', `/v2/swap/chain/${encodeURIComponent(id)}/quote`);
   acceptChainQuote = (id: string, amount: number) => this.request<Record<string, never>>('POST', `/v2/swap/chain/${encodeURIComponent(id)}/quote`, { amount });
+
+  restoreSwaps = (body: RescueRequest) => this.request<RestorableSwapBody[]>('POST', '/v2/swap/restore', body);
+  restoreIndex = (body: RescueRequest) => this.request<RestoreIndexBody>('POST', '/v2/swap/restore/index', body);
 
   chainHeight = (currency: string) => this.request<{ height: number }>('GET', `/v2/chain/${currency}/height`);
   chainFee = (currency: string) => this.request<{ fee: number }>('GET', `/v2/chain/${currency}/fee`);

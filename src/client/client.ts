@@ -7,11 +7,13 @@ import { agreedServerAmount, claimChain } from './chain-claim.ts';
 import { claimReverse, cosignSubmarineClaim, ownerOf, type ClaimResult } from './claim.ts';
 import { createChainSwap, type ChainSwapRequest } from './create-chain.ts';
 import { ServiceError, VerificationError } from './errors.ts';
-import { newKeyPair, newPreimage, toHex } from './keys.ts';
+import { newKeyPair, newPreimage, toHex, type KeyPair } from './keys.ts';
+import type { RescueKey } from './rescue-key.ts';
 import type { NetworkName } from './network.ts';
 import type { ChainRecord, RefundableRecord, ReverseRecord, SubmarineRecord, SwapRecord } from './records.ts';
 import { refundFileOf, writeRefundFiles, type RefundFile } from './refund-file.ts';
 import { refundSwap, refundableFromFile, refundableFromRecord, type RefundResult } from './refund.ts';
+import { restoreFromRescueKey, type RestoreResult } from './restore.ts';
 import { StatusStream, type StatusStreamOptions } from './status-stream.ts';
 import type { ClientStore } from './store.ts';
 import { serializeTree } from './taproot.ts';
@@ -31,6 +33,16 @@ export interface SwapClientOptions {
   /** The chain side of the pair swaps are created on unless told otherwise: BTC (default) or L-BTC. */
   currency?: string;
   requestTimeoutMs?: number;
+  /** Where swap keys and preimages derive from; default: the store's rescue key, else (no store) random ones. */
+  rescueKey?: RescueKey;
+}
+
+/** A new swap's key and the preimage that goes with it; keyIndex when both derive from the rescue key. */
+export interface SwapKey {
+  key: KeyPair;
+  preimage: Uint8Array;
+  preimageHash: Uint8Array;
+  keyIndex?: number;
 }
 
 export interface SpendOptions {
@@ -48,6 +60,9 @@ export class SwapClient {
   readonly currency: string;
   readonly timeoutPolicy?: TimeoutPolicy;
   private readonly sources: readonly ChainSource[];
+  private readonly rescue?: RescueKey;
+  /** Without a store, indices are handed out from 0 for this client's lifetime only. */
+  private nextKeyIndex = 0;
 
   constructor(options: SwapClientOptions) {
     this.api = new ServiceApi(options.serviceUrl, { timeoutMs: options.requestTimeoutMs });
@@ -56,6 +71,23 @@ export class SwapClient {
     this.currency = options.currency ?? 'BTC';
     this.timeoutPolicy = options.timeoutPolicy;
     this.sources = options.chain === undefined ? [] : 'currency' in options.chain ? [options.chain] : options.chain;
+    this.rescue = options.rescueKey;
+  }
+
+  /** The given rescue key, else the store's (made on first use, so a restore into a new store can adopt its own). */
+  private rescueKey(): RescueKey | undefined {
+    return this.rescue ?? this.store?.rescueKey();
+  }
+
+  /**
+   * The key (and preimage) of a new swap: the rescue key's next index, so a restore finds and reclaims the swap;
+   * random without a rescue key.
+   */
+  newSwapKey(): SwapKey {
+    const rescue = this.rescueKey();
+    if (rescue === undefined) return { key: newKeyPair(), ...newPreimage() };
+    const keyIndex = this.store?.takeKeyIndex() ?? this.nextKeyIndex++;
+    return { key: rescue.keyAt(keyIndex), ...rescue.preimageAt(keyIndex), keyIndex };
   }
 
   /** The chain source of a currency: the one given for it, else the service's endpoints. */
@@ -75,7 +107,7 @@ export class SwapClient {
    */
   async createSubmarine(request: { invoice: string; currency?: string }): Promise<SubmarineRecord> {
     const currency = request.currency ?? this.currency;
-    const key = newKeyPair();
+    const { key, keyIndex } = this.newSwapKey();
     const pair = (await this.api.submarinePairs())[currency]?.BTC;
     if (pair === undefined) throw new VerificationError(`the service has no ${currency}/BTC submarine pair`);
     const answer = await this.api.createSubmarine({
@@ -105,6 +137,7 @@ export class SwapClient {
       createdAt: new Date().toISOString(),
       privateKey: toHex(key.privateKey),
       publicKey: toHex(key.publicKey),
+      ...(keyIndex !== undefined && { keyIndex }),
       servicePublicKey: toHex(checked.servicePublicKey),
       preimageHash: checked.invoice.paymentHash,
       swapTree: serializeTree(checked.tree),
@@ -133,8 +166,7 @@ export class SwapClient {
       throw new Error('give exactly one of invoiceAmount and onchainAmount');
     }
     const currency = request.currency ?? this.currency;
-    const key = newKeyPair();
-    const { preimage, preimageHash } = newPreimage();
+    const { key, preimage, preimageHash, keyIndex } = this.newSwapKey();
     const pair = (await this.api.reversePairs()).BTC?.[currency];
     if (pair === undefined) throw new VerificationError(`the service has no BTC/${currency} reverse pair`);
     const answer = await this.api.createReverse({
@@ -168,6 +200,7 @@ export class SwapClient {
       createdAt: new Date().toISOString(),
       privateKey: toHex(key.privateKey),
       publicKey: toHex(key.publicKey),
+      ...(keyIndex !== undefined && { keyIndex }),
       servicePublicKey: toHex(checked.servicePublicKey),
       preimageHash: toHex(preimageHash),
       swapTree: serializeTree(checked.tree),
@@ -290,6 +323,13 @@ export class SwapClient {
       chain: this.chainOf(file.currency),
       api: options.useService === false ? undefined : this.api,
     });
+  }
+
+  /** Rebuilds the store's records of every swap the rescue key (default: this client's) made, from the service's restore answer. */
+  restore(rescueKey?: RescueKey): Promise<RestoreResult> {
+    const key = rescueKey ?? this.rescueKey();
+    if (key === undefined) throw new Error('no rescue key to restore from');
+    return restoreFromRescueKey(this, key);
   }
 
   save(record: SwapRecord): void {

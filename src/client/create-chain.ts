@@ -3,7 +3,7 @@
 // before anything is returned — only then should anyone send coins to the lockup address.
 import type { SwapClient } from './client.ts';
 import { VerificationError } from './errors.ts';
-import { newKeyPair, newPreimage, toHex } from './keys.ts';
+import { toHex } from './keys.ts';
 import type { ChainRecord } from './records.ts';
 import { refundFileOf, writeRefundFiles } from './refund-file.ts';
 import { serializeTree } from './taproot.ts';
@@ -20,9 +20,9 @@ export interface ChainSwapRequest {
 export async function createChainSwap(client: SwapClient, request: ChainSwapRequest): Promise<ChainRecord> {
   if (request.userLockAmount !== undefined && request.serverLockAmount !== undefined) throw new Error('give at most one of userLockAmount and serverLockAmount');
   const { from, to } = request;
-  const claimKey = newKeyPair();
-  const refundKey = newKeyPair();
-  const { preimage, preimageHash } = newPreimage();
+  // One derived key claims on one chain and refunds on the other: a restore finds both sides by it.
+  const { key: claimKey, preimage, preimageHash, keyIndex } = client.newSwapKey();
+  const refundKey = claimKey;
   const pair = (await client.api.chainPairs())[from]?.[to];
   if (pair === undefined) throw new VerificationError(`the service has no chain swap from ${from} to ${to}`);
   const answer = await client.api.createChain({
@@ -60,6 +60,7 @@ export async function createChainSwap(client: SwapClient, request: ChainSwapRequ
     createdAt: new Date().toISOString(),
     privateKey: toHex(refundKey.privateKey),
     publicKey: toHex(refundKey.publicKey),
+    ...(keyIndex !== undefined && { keyIndex }),
     servicePublicKey: toHex(user.servicePublicKey),
     preimageHash: toHex(preimageHash),
     swapTree: serializeTree(user.tree),

@@ -1,11 +1,13 @@
 // The client SDK: everything a wallet needs to run swaps against a service of this interface.
-export { SwapClient, type SwapClientOptions, type SpendOptions } from './client.ts';
+export { SwapClient, type SwapClientOptions, type SpendOptions, type SwapKey } from './client.ts';
 export { ServiceApi, type ServiceApiOptions } from './api.ts';
 export { ServiceChain, BitcoinCoreChain, ElementsChain, type ChainSource } from './chain.ts';
 export { swapChain, destinationOf, SWAP_CURRENCIES, type SwapChain, type Lockup, type Destination, type KeyPathDraft } from './chains/index.ts';
 export { StatusStream, type StatusStreamOptions, type ConnectionState } from './status-stream.ts';
 export { followSwap, type FollowEvent, type FollowOptions, type FollowResult } from './follow.ts';
 export { ClientStore, defaultClientDir } from './store.ts';
+export { RescueKey, RESCUE_DERIVATION_PATH } from './rescue-key.ts';
+export { restoreFromRescueKey, type RestoreResult } from './restore.ts';
 export {
   parseRefundFile,
   parseRefundFileBytes,

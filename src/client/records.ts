@@ -30,6 +30,8 @@ interface SwapRecordBase {
   /** Our key for this swap (refund key of submarine swaps, claim key of reverse swaps), hex. */
   privateKey: string;
   publicKey: string;
+  /** Index of privateKey under the rescue key (m/44/0/0/0/index); absent for a random key. */
+  keyIndex?: number;
   /** The service's key: claim key of submarine swaps, refund key of reverse swaps. */
   servicePublicKey: string;
   preimageHash: string;

@@ -1,10 +1,17 @@
 // The client store: one JSON file per swap under <dir>/swaps, refund files under <dir>/refunds. Keys and
 // preimages live here, so files are 0600 in a 0700 directory and every write is atomic (write, then rename):
 // a swap survives its command being killed at any point.
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { SwapRecord } from './records.ts';
+import { RescueKey } from './rescue-key.ts';
+
+/** What rescue-key.json holds: the mnemonic and the next key index to hand out. */
+interface RescueKeyFile {
+  mnemonic: string;
+  nextIndex: number;
+}
 
 const SAFE_ID = /^[A-Za-z0-9]{1,64}$/;
 
@@ -61,6 +68,77 @@ export class ClientStore {
       .filter((name) => name.endsWith('.json'))
       .map((name) => JSON.parse(readFileSync(join(this.swapsDir, name), 'utf8')) as SwapRecord)
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  }
+
+  private get rescuePath(): string {
+    return join(this.dir, 'rescue-key.json');
+  }
+
+  private readRescue(): RescueKeyFile | undefined {
+    return existsSync(this.rescuePath) ? (JSON.parse(readFileSync(this.rescuePath, 'utf8')) as RescueKeyFile) : undefined;
+  }
+
+  private writeRescue(file: RescueKeyFile): void {
+    writePrivateFile(this.rescuePath, JSON.stringify(file, null, 2) + '\n');
+  }
+
+  /** The store's rescue key, made on first use: every swap's key derives from it. */
+  rescueKey(): RescueKey {
+    const known = this.readRescue();
+    if (known) return RescueKey.fromMnemonic(known.mnemonic);
+    const key = RescueKey.generate();
+    this.writeRescue({ mnemonic: key.mnemonic, nextIndex: 0 });
+    return key;
+  }
+
+  /** Adopts a rescue key (e.g. the one a restore used) when the store has none yet; false when it has another. */
+  adoptRescueKey(key: RescueKey): boolean {
+    const known = this.readRescue();
+    if (known) return known.mnemonic === key.mnemonic;
+    this.writeRescue({ mnemonic: key.mnemonic, nextIndex: 0 });
+    return true;
+  }
+
+  /** Hands out the next key index, written down before it is used so no two swaps share a key. */
+  takeKeyIndex(): number {
+    this.rescueKey();
+    return this.exclusively(() => {
+      const file = this.readRescue()!;
+      this.writeRescue({ ...file, nextIndex: file.nextIndex + 1 });
+      return file.nextIndex;
+    });
+  }
+
+  /**
+   * Runs `fn` holding rescue-key.json.lock (created exclusively), so two `ferry swap` commands at once never take the
+   * same index; a lock left by a killed command is broken after 10 s.
+   */
+  private exclusively<T>(fn: () => T): T {
+    const lock = `${this.rescuePath}.lock`;
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      try {
+        closeSync(openSync(lock, 'wx', 0o600));
+        break;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        const held = statSync(lock, { throwIfNoEntry: false });
+        if (held === undefined) continue; // released meanwhile: try again at once
+        if (Date.now() - held.mtimeMs > 10_000 || Date.now() > deadline) rmSync(lock, { force: true });
+        else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5); // a synchronous 5 ms pause
+      }
+    }
+    try {
+      return fn();
+    } finally {
+      rmSync(lock, { force: true });
+    }
+  }
+
+  /** Makes sure no index up to `index` is handed out again (after a restore found swaps up to it). */
+  reserveKeyIndex(index: number): void {
+    const file = this.readRescue();
+    if (file && file.nextIndex <= index) this.writeRescue({ ...file, nextIndex: index + 1 });
   }
 
   /** Where the refund files of a swap go (without extension). */

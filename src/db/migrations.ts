@@ -109,4 +109,29 @@ export const MIGRATIONS: readonly Migration[] = [
       ];
     },
   },
+  {
+    version: 3,
+    name: 'client public keys',
+    statements(dialect) {
+      // The keys a client gave when it created each swap, so POST /v2/swap/restore finds a wallet's swaps by
+      // key through an index instead of reading every swap's data. Filled at creation (SwapRepository.insert);
+      // the swaps already stored are filled here from their data.
+      const field = (path: string) => (dialect === 'sqlite' ? `json_extract(data, '$.${path}')` : `(data::json #>> '{${path.replace('.', ',')}}')`);
+      const fill = (type: string, path: string) =>
+        `INSERT INTO swap_client_keys (public_key, swap_id)
+         SELECT ${field(path)}, id FROM swaps WHERE type = '${type}' AND ${field(path)} IS NOT NULL
+         ON CONFLICT DO NOTHING`;
+      return [
+        `CREATE TABLE swap_client_keys (
+          public_key TEXT NOT NULL,
+          swap_id TEXT NOT NULL REFERENCES swaps (id),
+          PRIMARY KEY (public_key, swap_id)
+        )${types(dialect).tableSuffix}`,
+        fill('submarine', 'refundPublicKey'),
+        fill('reverse', 'claimPublicKey'),
+        fill('chain', 'user.refundPublicKey'),
+        fill('chain', 'server.claimPublicKey'),
+      ];
+    },
+  },
 ];

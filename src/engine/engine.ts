@@ -22,6 +22,11 @@ import type {
   PairList,
   PartialSignatureBody,
   ReferralReport,
+  ReferralStats,
+  RescuableSwapBody,
+  RescueRequest,
+  RestorableSwapBody,
+  RestoreIndexBody,
   RefundRequest,
   ReverseClaimRequest,
   ReversePairBody,
@@ -48,6 +53,9 @@ import { CooperativeClaims } from './legs/user-lockup.ts';
 import { NamedLocks } from './locks.ts';
 import { resolveSettings, type SwapEngineOptions } from './options.ts';
 import { referralReport } from './referrals.ts';
+import { referralStats } from './referral-stats.ts';
+import { rescueSwaps, restoreIndex, restoreSwaps } from './restore/index.ts';
+import { reverseInvoiceExpiry, setMetadata } from './metadata.ts';
 import { refundTimeoutOf, type RefundTimeout } from './refund-timeout.ts';
 import { SigningSessions } from './signing-sessions.ts';
 import { statusBody } from './status-body.ts';
@@ -169,6 +177,30 @@ export class SwapEngine implements SwapService {
 
   referralReport(referralId?: string): Promise<ReferralReport> {
     return referralReport(this.ctx, referralId);
+  }
+
+  referralStats(referralId?: string): Promise<ReferralStats> {
+    return referralStats(this.ctx, referralId);
+  }
+
+  restoreSwaps(request: RescueRequest): Promise<RestorableSwapBody[]> {
+    return restoreSwaps(this.ctx, request);
+  }
+
+  rescueSwaps(request: RescueRequest): Promise<RescuableSwapBody[]> {
+    return rescueSwaps(this.ctx, request);
+  }
+
+  restoreIndex(request: RescueRequest): Promise<RestoreIndexBody> {
+    return restoreIndex(this.ctx, request);
+  }
+
+  setMetadata(id: string, metadata: string): Promise<Record<string, never>> {
+    return setMetadata(this.ctx, id, metadata);
+  }
+
+  async reverseInvoiceExpiry(): Promise<Record<string, Record<string, { min: number; max: number }>>> {
+    return reverseInvoiceExpiry(this.ctx);
   }
 
   createSubmarine(request: CreateSubmarineRequest & { refundPublicKey: string }): Promise<CreateSubmarineResponse>;

@@ -8,6 +8,7 @@ import { swapNotFound } from '../protocol/index.ts';
 import type { NamedLocks } from './locks.ts';
 import type { SwapStatusBody } from '../protocol/index.ts';
 import { statusBody } from './status-body.ts';
+import { clientKeysOf } from '../swaps/client-keys.ts';
 
 export type StatusListener = (id: string, status: SwapStatusBody) => void;
 
@@ -38,7 +39,8 @@ export class SwapStore {
   }
 
   async insert(swap: NewSwap): Promise<SwapRecord> {
-    const record = await this.storage.swaps.insert(swap);
+    const clientPublicKeys = clientKeysOf(swap.type, swap.data ?? {}).map((key) => key.publicKey);
+    const record = await this.storage.swaps.insert({ ...swap, clientPublicKeys });
     this.publish(record);
     return record;
   }

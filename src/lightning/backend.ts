@@ -1,5 +1,6 @@
 // What Ferry needs from a Lightning node. The engine talks only to this interface; LND over REST is the first
 // implementation. Amounts are millisatoshis as bigint; hashes, preimages and keys are lower-case hex.
+import type { LightningGraph } from './lnd/graph.ts';
 import type { Bolt11Invoice } from './bolt11/index.ts';
 
 export type InvoiceState = 'OPEN' | 'ACCEPTED' | 'SETTLED' | 'CANCELED';
@@ -64,6 +65,8 @@ export interface Subscription {
 
 export interface LightningBackend {
   getInfo(): Promise<NodeInfo>;
+  /** The public graph, where the backend can read it (LND); without it the v2 graph calls answer 404. */
+  graph?(): LightningGraph;
   getStats(): Promise<NodeStats>;
   decodeInvoice(paymentRequest: string): Promise<Bolt11Invoice>;
 

@@ -22,6 +22,12 @@ import type {
   SetInvoiceResponse,
   SubmarineClaimDetailsBody,
   ReferralReport,
+  ReferralStats,
+  RescuableSwapBody,
+  InvoiceExpiryRangeBody,
+  RescueRequest,
+  RestorableSwapBody,
+  RestoreIndexBody,
   ReversePairBody,
   SubmarinePairBody,
   SwapStatusBody,
@@ -82,6 +88,20 @@ export interface SwapService {
    * With a referralId only that partner's swaps; without one, every referral id.
    */
   referralReport?(referralId?: string): Promise<ReferralReport>;
+  /** Volume, counts and failure rates of the swaps created with a referral id (every id without one), by month. */
+  referralStats?(referralId?: string): Promise<ReferralStats>;
+
+  /** POST /v2/swap/restore: every swap created with the request's client keys, with all it takes to finish or undo it. */
+  restoreSwaps?(request: RescueRequest): Promise<RestorableSwapBody[]>;
+  /** POST /v2/swap/rescue (deprecated): the submarine and chain swaps of those keys whose lockup can be refunded. */
+  rescueSwaps?(request: RescueRequest): Promise<RescuableSwapBody[]>;
+  /** POST /v2/swap/restore/index: the highest index of those keys any swap used, -1 when none. */
+  restoreIndex?(request: RescueRequest): Promise<RestoreIndexBody>;
+
+  /** PATCH /v2/swap/{id}/metadata: keeps the client's hex string with the swap (restore answers it); notFound for an unknown id. */
+  setMetadata?(id: string, metadata: string): Promise<Record<string, never>>;
+  /** GET /v2/swap/reverse/expiry: the invoice expiry range (seconds) of each reverse pair, keyed as the reverse pair list. */
+  reverseInvoiceExpiry?(): Promise<Record<string, Record<string, InvoiceExpiryRangeBody>>>;
 
   /** undefined for an unknown id. */
   status(id: string): Promise<SwapStatusBody | undefined>;

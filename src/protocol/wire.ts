@@ -277,3 +277,132 @@ export interface PartialSignatureBody {
   partialSignature: string;
 }
 
+
+/**
+ * POST /v2/swap/restore, /v2/swap/rescue and /v2/swap/restore/index: the client keys to search swaps by. An xpub's
+ * children are derived at `derivationPath/index` (default m/44/0/0/0) and scanned until `gapLimit` (1–150, default
+ * 50) unused indices in a row, or exactly `pagination.limit` indices from `startIndex`.
+ */
+export type RescueRequest =
+  | { xpub: string; derivationPath?: string; gapLimit?: number; pagination?: { startIndex: number; limit: number } }
+  | { publicKey: string }
+  | { publicKeys: string[] };
+
+/** Where a swap's coins are locked: the lockup transaction and output. */
+export interface LockupOutpointBody {
+  id: string;
+  vout: number;
+}
+
+/** One UTXO output of a restored swap, as the client claims (claimDetails) or refunds (refundDetails) it. */
+export interface RestoreOutputDetailsBody {
+  type: 'utxo';
+  tree: SwapTreeJson;
+  amount?: number;
+  /** Derivation index of the client's key of this output (its position in the list for a key search). */
+  keyIndex: number;
+  transaction?: LockupOutpointBody;
+  lockupAddress: string;
+  serverPublicKey: string;
+  timeoutBlockHeight: number;
+  /** Liquid: the private key blinding the lockup address, hex. */
+  blindingKey?: string;
+  /** claimDetails only. */
+  preimageHash?: string;
+}
+
+/** An answer entry of POST /v2/swap/restore: everything needed to resume, claim or refund the swap. */
+export interface RestorableSwapBody {
+  id: string;
+  type: 'submarine' | 'reverse' | 'chain';
+  status: string;
+  /** UNIX seconds. */
+  createdAt: number;
+  from: string;
+  to: string;
+  preimageHash: string;
+  invoice?: string;
+  claimDetails?: RestoreOutputDetailsBody;
+  refundDetails?: RestoreOutputDetailsBody;
+  metadata?: string;
+}
+
+/** An answer entry of POST /v2/swap/rescue (deprecated): a submarine or chain swap whose lockup the client can refund. */
+export interface RescuableSwapBody {
+  id: string;
+  type: 'submarine' | 'chain';
+  status: string;
+  symbol: string;
+  keyIndex: number;
+  preimageHash: string;
+  invoice?: string;
+  amount?: number;
+  timeoutBlockHeight: number;
+  serverPublicKey: string;
+  blindingKey?: string;
+  tree: SwapTreeJson;
+  lockupAddress: string;
+  transaction?: LockupOutpointBody;
+  createdAt: number;
+}
+
+/** POST /v2/swap/restore/index: the highest key index any swap used, -1 when none did. */
+export interface RestoreIndexBody {
+  index: number;
+}
+
+/** An entry of GET /v2/swap/reverse/expiry: the invoice expiries a reverse pair accepts, seconds. */
+export interface InvoiceExpiryRangeBody {
+  min: number;
+  max: number;
+}
+
+/** PATCH /v2/swap/{id}/metadata. */
+export interface MetadataRequest {
+  /** Hex, 1–1024 bytes; replaces what was set before. */
+  metadata: string;
+}
+
+/** A node of the Lightning graph (GET /v2/lightning/{currency}/node/{node}, /search). */
+export interface LightningNodeBody {
+  id: string;
+  alias?: string;
+  color?: string;
+}
+
+/** One side's forwarding policy of a channel. */
+export interface LightningChannelPolicyBody {
+  active: boolean;
+  baseFeeMillisatoshi: number;
+  feePpm: number;
+  delay: number;
+  htlcMinimumMillisatoshi?: number;
+  htlcMaximumMillisatoshi?: number;
+}
+
+/** An entry of GET /v2/lightning/{currency}/channels/{node}: a channel of the node, with the node's own policy. */
+export interface LightningChannelBody {
+  source: LightningNodeBody;
+  /** BLOCKxTXxOUTPUT. */
+  shortChannelId: string;
+  capacity?: number;
+  active: boolean;
+  info: LightningChannelPolicyBody;
+}
+
+/** GET /v2/lightning/{currency}/channel/{id}: both sides' policies. */
+export interface LightningChannelInfoBody {
+  shortChannelId: string;
+  capacity?: number;
+  policies: (LightningChannelPolicyBody & { node: LightningNodeBody })[];
+}
+
+/** A month of GET /v2/referral/stats: volume in BTC (text) and swap counts per pair and in total, failure rate per swap type. */
+export interface ReferralMonthStats {
+  volume: Record<string, string> & { total: string };
+  trades: Record<string, number> & { total: number };
+  failureRates: Partial<Record<'submarine' | 'reverse' | 'chain', number>>;
+}
+
+/** GET /v2/referral/stats: year → month (1-12) → that month's statistics. */
+export type ReferralStats = Record<string, Record<string, ReferralMonthStats>>;

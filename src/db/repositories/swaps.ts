@@ -1,6 +1,6 @@
 // Swaps as rows. The columns are what lookups need (ids, hashes, invoices, addresses, status);
 // everything else a swap type carries lives in `data`, a JSON object the domain owns.
-import type { Queryable, SqlValue } from '../types.ts';
+import { isDatabase, type Queryable, type SqlValue } from '../types.ts';
 import { parseObject, placeholderList, type Clock } from './common.ts';
 
 export type SwapData = Record<string, unknown>;
@@ -35,6 +35,8 @@ export interface NewSwap {
   timeoutBlockHeight?: number | null;
   lockupAddress?: string | null;
   data?: SwapData;
+  /** The keys the client gave (hex): restore finds the swap by them (table swap_client_keys). */
+  clientPublicKeys?: readonly string[];
 }
 
 /** A guarded change: applied only while the row still has `expectedStatus` (and `expectedVersion`). */
@@ -94,27 +96,24 @@ export class SwapRepository {
 
   /** Throws UniqueViolation (column id, preimage_hash or invoice) if the swap collides. */
   async insert(swap: NewSwap): Promise<SwapRecord> {
-    const now = this.now();
-    const rows = await this.q.query<SwapRow>(
-      `INSERT INTO swaps (id, type, pair, status, preimage_hash, invoice, key_index, timeout_block_height,
-         lockup_address, data, version, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1, $11, $11)
-       RETURNING *`,
-      [
-        swap.id,
-        swap.type,
-        swap.pair,
-        swap.status,
-        swap.preimageHash,
-        swap.invoice ?? null,
-        swap.keyIndex ?? null,
-        swap.timeoutBlockHeight ?? null,
-        swap.lockupAddress ?? null,
-        JSON.stringify(swap.data ?? {}),
-        now,
-      ],
+    const keys = [...new Set(swap.clientPublicKeys ?? [])];
+    // The swap and its key rows together: a swap restore cannot find is a swap a wallet cannot get back.
+    if (keys.length === 0 || !isDatabase(this.q)) return insertSwap(this.q, swap, keys, this.now());
+    return this.q.transaction((tx) => insertSwap(tx, swap, keys, this.now()));
+  }
+
+  /**
+   * Swaps created with any of these client keys, each with the key that matched (one row per key and swap),
+   * oldest first. Through the primary key of swap_client_keys: no scan of swaps.
+   */
+  async findByClientKeys(publicKeys: readonly string[]): Promise<{ swap: SwapRecord; publicKey: string }[]> {
+    if (publicKeys.length === 0) return [];
+    const rows = await this.q.query<SwapRow & { client_key: string }>(
+      `SELECT s.*, k.public_key AS client_key FROM swap_client_keys k JOIN swaps s ON s.id = k.swap_id
+       WHERE k.public_key IN (${placeholderList(1, publicKeys.length)}) ORDER BY s.created_at, s.id`,
+      publicKeys,
     );
-    return toRecord(rows[0]);
+    return rows.map((row) => ({ swap: toRecord(row), publicKey: row.client_key }));
   }
 
   get(id: string): Promise<SwapRecord | undefined> {
@@ -185,4 +184,28 @@ export class SwapRepository {
     const rows = await this.q.query<SwapRow>(`SELECT * FROM swaps WHERE ${where} ${ORDER} LIMIT 1`, params);
     return rows[0] ? toRecord(rows[0]) : undefined;
   }
+}
+
+async function insertSwap(q: Queryable, swap: NewSwap, keys: readonly string[], now: number): Promise<SwapRecord> {
+  const rows = await q.query<SwapRow>(
+    `INSERT INTO swaps (id, type, pair, status, preimage_hash, invoice, key_index, timeout_block_height,
+       lockup_address, data, version, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1, $11, $11)
+     RETURNING *`,
+    [
+      swap.id,
+      swap.type,
+      swap.pair,
+      swap.status,
+      swap.preimageHash,
+      swap.invoice ?? null,
+      swap.keyIndex ?? null,
+      swap.timeoutBlockHeight ?? null,
+      swap.lockupAddress ?? null,
+      JSON.stringify(swap.data ?? {}),
+      now,
+    ],
+  );
+  for (const key of keys) await q.execute('INSERT INTO swap_client_keys (public_key, swap_id) VALUES ($1, $2)', [key, swap.id]);
+  return toRecord(rows[0]);
 }

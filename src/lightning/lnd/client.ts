@@ -14,6 +14,7 @@ import type {
   Subscription,
 } from '../backend.ts';
 import { LndRestError, LndTransport } from './transport.ts';
+import { LndGraph } from './graph.ts';
 
 export interface LndRestClientOptions {
   url: string;
@@ -88,6 +89,11 @@ export class LndRestClient implements LightningBackend {
       tlsCert: options.tlsCertPath === undefined ? undefined : readFileSync(options.tlsCertPath),
       timeoutMs: options.timeoutMs,
     });
+  }
+
+  /** The public graph as this node sees it (the v2 Lightning node, channel and search calls). */
+  graph(): LndGraph {
+    return new LndGraph(this.http);
   }
 
   async getInfo(): Promise<NodeInfo> {

@@ -194,6 +194,23 @@ const ROUTES: [string, RegExp, Handler][] = [
     }),
   ],
   [
+    'GET',
+    /^\/v1\/graph\/edge\/(\d{1,20})$/,
+    unary(({ network, params }) => {
+      const channel = network.channels.find((c) => c.chanId === params[0]);
+      if (channel === undefined) throw new LndError(GRPC.NOT_FOUND, 'edge not found');
+      return channelEdgeJson(channel, network);
+    }),
+  ],
+  [
+    'GET',
+    /^\/v1\/graph$/,
+    unary(({ network }) => ({
+      nodes: network.nodes.map(lightningNodeJson),
+      edges: network.channels.map((c) => channelEdgeJson(c, network)),
+    })),
+  ],
+  [
     'POST',
     /^\/v1\/invoices$/,
     unary(({ network, node, body }) => {
