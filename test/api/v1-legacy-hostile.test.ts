@@ -128,9 +128,13 @@ test('Ferry takes back a legacy reverse lockup nobody claimed: the refund spends
   const lockup = (await world.rpc.decodeRawTransaction(locked.transaction.hex)) as any;
   const vout = lockup.vout.findIndex((out: any) => out.scriptPubKey.address === created.json.lockupAddress);
   assert.equal(await world.rpc.getTxOut(locked.transaction.id, vout), null);
-  const block = await world.rpc.getBlockVerbose(await world.rpc.getBestBlockHash());
-  const refund = (block.tx as any[]).find((tx) => tx.vin.some((input: any) => input.txid === locked.transaction.id && input.vout === vout));
-  assert.ok(refund, 'the refund is in the last block');
+  // Waiting for the status mined blocks too: the refund is in one of the last few.
+  let refund: any;
+  for (let height = await world.rpc.getBlockCount(); refund === undefined && height > created.json.timeoutBlockHeight - 1; height--) {
+    const block = await world.rpc.getBlockVerbose(await world.rpc.getBlockHash(height));
+    refund = (block.tx as any[]).find((tx) => tx.vin.some((input: any) => input.txid === locked.transaction.id && input.vout === vout));
+  }
+  assert.ok(refund, 'the refund is in a block after the timeout');
   assert.deepEqual(refund.vin[0].txinwitness.slice(1), ['', Buffer.from(hex.decode(created.json.redeemScript)).toString('hex')]);
   assert.ok(refund.locktime >= created.json.timeoutBlockHeight);
   assert.deepEqual(failedRequests(world.log), []);

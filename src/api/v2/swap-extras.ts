@@ -73,7 +73,8 @@ export function swapExtraRoutes(router: Router, swaps: SwapService, notices: Ser
     },
   );
 
-  for (const type of ['submarine', 'chain']) {
+  // The submarine swap's GET .../refund is the engine's (src/api/v2/swap-submarine.ts): EIP-712 for EVM, 400 otherwise.
+  for (const type of ['chain']) {
     documented(router, 'GET', `/v2/swap/${type}/{id}/refund`, { summary: 'EIP-712 signature of a cooperative EVM refund', tags: [type === 'chain' ? 'Chain Swap' : 'Submarine Swap'] }, async ({ params }) => {
       const id = requireSwapId(params.id);
       await requireStatus(swaps, id);
