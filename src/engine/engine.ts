@@ -12,6 +12,7 @@ import type {
   ChainTransactionsBody,
   CreateChainRequest,
   CreateChainResponse,
+  CreateEvmChainResponse,
   CreateReverseRequest,
   CreateReverseResponse,
   CreateEvmReverseResponse,
@@ -53,7 +54,7 @@ import { SwapStore } from './swap-store.ts';
 import { effectKinds, performEffect } from './swap-types/index.ts';
 import { createReverse, reverseClaim, reverseLockupTransaction } from './swap-types/reverse.ts';
 import { chainPairOf, createChain, type CreateChainResult } from './swap-types/chain.ts';
-import { acceptChainQuote, chainClaim, chainClaimDetails, chainCreateResponse, chainQuote, chainPairs, chainRefund, chainTransactions } from './swap-types/chain-calls.ts';
+import { acceptChainQuote, chainClaim, chainClaimDetails, chainCreateResponse, chainQuote, chainPairs, chainRefund, chainRefundSignature, chainTransactions } from './swap-types/chain-calls.ts';
 import {
   createSubmarine,
   setSubmarineInvoice,
@@ -211,7 +212,7 @@ export class SwapEngine implements SwapService {
     return createChain(this.ctx, request);
   }
 
-  async createChain(request: CreateChainRequest): Promise<CreateChainResponse> {
+  async createChain(request: CreateChainRequest): Promise<CreateChainResponse | CreateEvmChainResponse> {
     chainPairOf(this.ctx, request.from, request.to);
     if (request.pairHash !== undefined) {
       const listed = (await chainPairs(this.ctx))[request.from]?.[request.to];
@@ -230,6 +231,10 @@ export class SwapEngine implements SwapService {
 
   chainClaim(id: string, request: ChainClaimRequest): Promise<PartialSignatureBody | Record<string, never>> {
     return chainClaim(this.ctx, this.claims, id, request);
+  }
+
+  chainRefundSignature(id: string): Promise<{ signature: string }> {
+    return chainRefundSignature(this.ctx, id);
   }
 
   chainRefund(id: string, request: RefundRequest): Promise<PartialSignatureBody> {

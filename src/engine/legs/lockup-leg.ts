@@ -77,6 +77,7 @@ function chainSideLeg(swap: SwapRecord, name: LockupLegName, side: ChainSide, cl
     name,
     swap,
     chain: side.chain,
+    ...(side.contract !== undefined && { contract: side.contract }),
     script: side.lockupScript,
     address: side.address,
     tree: side.swapTree,
