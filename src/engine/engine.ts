@@ -253,8 +253,7 @@ export class SwapEngine implements SwapService {
   createReverse(request: CreateReverseRequest): Promise<CreateReverseResponse | CreateEvmReverseResponse>;
   async createReverse(request: CreateReverseRequest): Promise<CreateReverseResponse | CreateEvmReverseResponse> {
     const response = await createReverse(this.ctx, request);
-    const swap = await this.ctx.swaps.require(response.id);
-    this.invoiceWatchOf(swap)?.watch(swap.id, swap.preimageHash, reverseData(swap).invoiceExpiresAt);
+    this.watchHoldInvoices(await this.ctx.swaps.require(response.id));
     return response;
   }
 
@@ -318,9 +317,16 @@ export class SwapEngine implements SwapService {
       this.ctx.watching.script(leg.chain, leg.script, { swapId: swap.id, leg: leg.name });
       if (leg.lockup !== undefined) this.ctx.watching.outpoint(leg.chain, leg.lockup.txid, leg.lockup.vout, { swapId: swap.id, leg: leg.name });
     }
-    if (swap.type === SwapType.Reverse && swap.status === S.Created && reverseData(swap).lockupRequested !== true) {
-      this.invoiceWatchOf(swap)?.watch(swap.id, swap.preimageHash, reverseData(swap).invoiceExpiresAt);
-    }
+    if (swap.type === SwapType.Reverse) this.watchHoldInvoices(swap);
+  }
+
+  /** A reverse swap's hold invoices not yet held, until Ferry decides to lock (a gasless swap has two). */
+  private watchHoldInvoices(swap: SwapRecord): void {
+    const data = reverseData(swap);
+    if ((swap.status !== S.Created && swap.status !== S.MinerFeePaid) || data.lockupRequested === true) return;
+    const watch = this.invoiceWatchOf(swap);
+    if (data.invoiceHeld !== true) watch?.watch(swap.id, swap.preimageHash, data.invoiceExpiresAt);
+    if (data.gas !== undefined && data.gasHeld !== true) watch?.watch(swap.id, data.gas.preimageHash, data.invoiceExpiresAt, 'gas');
   }
 
   private afterTransition(swap: SwapRecord): void {

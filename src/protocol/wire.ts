@@ -198,6 +198,9 @@ export interface CreateReverseRequest {
   pairHash?: string;
   referralId?: string;
   description?: string;
+  /** EVM: a second invoice buys gas Ferry sends to claimAddress with its lock (`prepayMinerFee`: the earlier name). */
+  gasless?: boolean;
+  prepayMinerFee?: boolean;
 }
 export interface CreateReverseResponse {
   id: string;
@@ -235,6 +238,12 @@ export interface CreateEvmReverseResponse {
   refundAddress: string;
   timeoutBlockHeight: number;
   onchainAmount: number;
+  /** `gasless`: the gas sent to claimAddress with the lock (API units) and the invoice paying for it. */
+  gasAssetAmount?: number;
+  gaslessInvoice?: string;
+  /** `prepayMinerFee`: the same under the earlier names. */
+  prepayMinerFeeAmount?: number;
+  minerFeeInvoice?: string;
 }
 
 /** Chain fees of one asset in a v1 pair: the submarine claim (`normal`) and the reverse lockup and claim. */

@@ -38,6 +38,8 @@ export interface LockupLeg {
   requestedKey?: string;
   requested?: boolean;
   amount?: number;
+  /** Server lockup on a contract chain: API units sent to the claim address with the lock (a gasless swap's gas). */
+  prepayAmount?: number;
   /** What a user lockup must pay (unknown until the invoice is set). */
   expectedAmount?: number;
   /** Largest unconfirmed user lockup accepted, as priced at creation. */
@@ -130,6 +132,7 @@ export function serverLockupOf(swap: SwapRecord): LockupLeg {
     requestedKey: 'lockupRequested',
     requested: data.lockupRequested === true,
     amount: data.onchainAmount,
+    ...(data.gas !== undefined && { prepayAmount: data.gas.amount }),
   };
 }
 

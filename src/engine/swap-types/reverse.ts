@@ -31,6 +31,8 @@ import { serverLockupOf } from '../legs/lockup-leg.ts';
 import { lightningBlocksFor } from '../block-time.ts';
 import type { ChainBackend, SwapOutput } from '../../chains/backend.ts';
 import { isContractChain } from '../../chains/contract-chain.ts';
+import type { GasPrepay } from '../../swaps/reverse-machine.ts';
+import { createGasInvoice, gasAnswer, requestedGas } from './reverse-gas.ts';
 
 /** Dust limit of a Taproot output: smaller lockups could not be claimed. */
 const TAPROOT_DUST = 330;
@@ -52,6 +54,7 @@ export async function createReverse(ctx: EngineContext, request: CreateReverseRe
   if (contract !== undefined && !contract.isAddress(request.claimAddress!)) throw invalidParameter('claimAddress');
   if (contract === undefined && request.claimAddress !== undefined) throw invalidParameter('claimAddress');
   const claimPublicKey = contract === undefined ? publicKey(request.claimPublicKey, 'claimPublicKey') : undefined;
+  const gasRequested = requestedGas(request, contract);
   const hashBytes = parsePreimageHash(request.preimageHash);
   const paymentHash = hex.encode(hashBytes);
 
@@ -96,18 +99,27 @@ export async function createReverse(ctx: EngineContext, request: CreateReverseRe
   const lockupAddress = output?.address ?? contract!.contractAddress;
 
   let paymentRequest: string;
+  // The payer's HTLC must outlive the on-chain timeout, so a preimage learned at the last block still settles.
+  const cltvExpiry = lightningBlocksFor(chain, pair.timeouts.reverse) + ctx.settings.reverseCltvMarginBlocks;
   try {
     ({ paymentRequest } = await lightning.createHoldInvoice({
       paymentHash,
       amountMsat: BigInt(invoiceAmount) * 1000n,
       memo: request.description ?? `Send to ${chain.symbol} address`,
       expirySeconds: ctx.settings.invoiceExpirySeconds,
-      // The payer's HTLC must outlive the on-chain timeout, so a preimage learned at the last block still settles.
-      cltvExpiry: lightningBlocksFor(chain, pair.timeouts.reverse) + ctx.settings.reverseCltvMarginBlocks,
+      cltvExpiry,
     }));
   } catch (error) {
     if (/already exists/i.test((error as Error).message)) throw preimageHashExists();
     throw error;
+  }
+  let gas: GasPrepay | undefined;
+  if (gasRequested !== undefined) {
+    const terms = { pair, fees, chain: contract!, requestedAs: gasRequested, expirySeconds: ctx.settings.invoiceExpirySeconds, cltvExpiry };
+    gas = await createGasInvoice(lightning, terms).catch(async (error: unknown) => {
+      await lightning.cancelHoldInvoice(paymentHash).catch(() => {});
+      throw error;
+    });
   }
   const decoded = await lightning.decodeInvoice(paymentRequest);
   const outputData = output === undefined
@@ -127,6 +139,7 @@ export async function createReverse(ctx: EngineContext, request: CreateReverseRe
     invoiceExpiresAt: decoded.timestamp + decoded.expiry,
     // The invoice converted at the rate without any fee, less what is locked and the lockup fee estimate.
     serviceFee: reverseOnchainAmount(invoiceAmount, rate, 0, 0) - onchainAmount - lockupFee,
+    ...(gas !== undefined && { gas }),
     ...(request.referralId !== undefined && { referralId: request.referralId }),
   } as ReverseData;
 
@@ -147,13 +160,15 @@ export async function createReverse(ctx: EngineContext, request: CreateReverseRe
     if (error instanceof UniqueViolation && (error.column === 'preimage_hash' || error.column === 'invoice')) {
       // Another swap took the hash between the check and the insert: its invoice is not ours to keep.
       await lightning.cancelHoldInvoice(paymentHash).catch(() => {});
+      if (gas !== undefined) await lightning.cancelHoldInvoice(gas.preimageHash).catch(() => {});
       throw preimageHashExists();
     }
     throw error;
   }
   ctx.logger.info('reverse swap created', { swap: record.id, invoiceAmount, onchainAmount, timeoutBlockHeight });
   if (output === undefined) {
-    return { id: record.id, invoice: paymentRequest, lockupAddress, refundAddress: contract!.serviceAddress, timeoutBlockHeight, onchainAmount };
+    const answer = { id: record.id, invoice: paymentRequest, lockupAddress, refundAddress: contract!.serviceAddress, timeoutBlockHeight, onchainAmount };
+    return { ...answer, ...(gas !== undefined && gasAnswer(gas)) };
   }
   ctx.watching.script(chain.symbol, data.lockupScript, { swapId: record.id, leg: 'serverLockup' });
   return {
