@@ -95,8 +95,11 @@ export interface ContractChain {
   isLocked(values: ContractLockupValues): Promise<boolean>;
   /** Claims with the preimage as the claim address (Ferry); calls due together go out as one claimBatch. */
   claim(values: ContractLockupValues, preimage: string): Promise<ContractTransaction>;
-  /** Locks `values.amount` from Ferry's account (the refund address); ContractCallRefused when nothing was sent. */
-  lock(values: ContractLockupValues): Promise<ContractTransaction>;
+  /**
+   * Locks `values.amount` from Ferry's account (the refund address); ContractCallRefused when nothing was sent.
+   * `prepay` (base units) goes to the claim address in the same transaction: the gas of a gasless swap.
+   */
+  lock(values: ContractLockupValues, prepay?: bigint): Promise<ContractTransaction>;
   /** Takes Ferry's lockup back after its timelock. */
   refund(values: ContractLockupValues): Promise<ContractTransaction>;
   /** The claim address' (Ferry's) EIP-712 signature letting the refund address refund at once (`refundCooperative`). */

@@ -10,6 +10,7 @@ import type { EngineContext } from './context.ts';
 import { lockupLegsOf, serverLockupOf, timeoutLegOf } from './legs/lockup-leg.ts';
 import { SwapType } from '../swaps/status.ts';
 import { onServerContractLockup, onServerContractSpend, onServerLockup, onServerLockupSpend, restoreServerLockup } from './legs/server-lockup.ts';
+import { onContractReorg } from './legs/contract-reorg.ts';
 import { onUserContractLockup, onUserContractSpend, onUserLockup, onUserLockupSpend } from './legs/user-lockup.ts';
 import type { ContractChain, ContractSwapEvent } from '../chains/contract-chain.ts';
 
@@ -66,8 +67,9 @@ export class ChainEventRouter {
         chain.subscribe({
           event: (event) => withRetries(this.ctx, 'contract event handling', () => this.contractEvent(chain, event)),
           block: (event) => withRetries(this.ctx, 'timeout check', () => this.timeouts(event.height, chain.symbol)),
-          // A lockup taken back before Ferry paid is caught by startPayment's check of the contract state.
-          reorg: (reorg) => this.ctx.logger.warn('contract chain reorganisation', { chain: chain.symbol, forkHeight: reorg.forkHeight, removed: reorg.removed.length }),
+          // A lockup taken back before Ferry acted is caught by the checks of the contract state before paying or
+          // locking; one taken back after is rechecked here (contract-reorg.ts).
+          reorg: (reorg) => withRetries(this.ctx, 'contract reorg handling', () => onContractReorg(this.ctx, chain, reorg)),
         }),
       );
     }

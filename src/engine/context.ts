@@ -48,6 +48,9 @@ export function anyChainOf(ctx: EngineContext, symbol: string): AnyChain {
   return chain;
 }
 
+/** Whether Ferry serves a chain of that symbol, of either kind. */
+export const servesChain = (ctx: EngineContext, symbol: string): boolean => ctx.chains.has(symbol) || ctx.contracts.has(symbol);
+
 export function contractChainOf(ctx: EngineContext, symbol: string): ContractChain {
   const chain = ctx.contracts.get(symbol);
   if (chain === undefined) throw new Error(`no contract chain for ${symbol}`);

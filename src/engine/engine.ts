@@ -12,6 +12,7 @@ import type {
   ChainTransactionsBody,
   CreateChainRequest,
   CreateChainResponse,
+  CreateEvmChainResponse,
   CreateReverseRequest,
   CreateReverseResponse,
   CreateEvmReverseResponse,
@@ -64,7 +65,7 @@ import { effectKinds, performEffect } from './swap-types/index.ts';
 import { createReverse, reverseClaim, reverseLockupTransaction } from './swap-types/reverse.ts';
 import { createLegacyReverse, createLegacySubmarine } from './swap-types/legacy-create.ts';
 import { chainPairOf, createChain, type CreateChainResult } from './swap-types/chain.ts';
-import { acceptChainQuote, chainClaim, chainClaimDetails, chainCreateResponse, chainQuote, chainPairs, chainRefund, chainTransactions } from './swap-types/chain-calls.ts';
+import { acceptChainQuote, chainClaim, chainClaimDetails, chainCreateResponse, chainQuote, chainPairs, chainRefund, chainRefundSignature, chainTransactions } from './swap-types/chain-calls.ts';
 import {
   createSubmarine,
   setSubmarineInvoice,
@@ -246,7 +247,7 @@ export class SwapEngine implements SwapService {
     return createChain(this.ctx, request);
   }
 
-  async createChain(request: CreateChainRequest): Promise<CreateChainResponse> {
+  async createChain(request: CreateChainRequest): Promise<CreateChainResponse | CreateEvmChainResponse> {
     chainPairOf(this.ctx, request.from, request.to);
     if (request.pairHash !== undefined) {
       const listed = (await chainPairs(this.ctx))[request.from]?.[request.to];
@@ -267,6 +268,10 @@ export class SwapEngine implements SwapService {
     return chainClaim(this.ctx, this.claims, id, request);
   }
 
+  chainRefundSignature(id: string): Promise<{ signature: string }> {
+    return chainRefundSignature(this.ctx, id);
+  }
+
   chainRefund(id: string, request: RefundRequest): Promise<PartialSignatureBody> {
     return chainRefund(this.ctx, id, request);
   }
@@ -283,8 +288,7 @@ export class SwapEngine implements SwapService {
   createReverse(request: CreateReverseRequest): Promise<CreateReverseResponse | CreateEvmReverseResponse>;
   async createReverse(request: CreateReverseRequest): Promise<CreateReverseResponse | CreateEvmReverseResponse> {
     const response = await createReverse(this.ctx, request);
-    const swap = await this.ctx.swaps.require(response.id);
-    this.invoiceWatchOf(swap)?.watch(swap.id, swap.preimageHash, reverseData(swap).invoiceExpiresAt);
+    this.watchHoldInvoices(await this.ctx.swaps.require(response.id));
     return response;
   }
 
@@ -358,9 +362,16 @@ export class SwapEngine implements SwapService {
       this.ctx.watching.script(leg.chain, leg.script, { swapId: swap.id, leg: leg.name });
       if (leg.lockup !== undefined) this.ctx.watching.outpoint(leg.chain, leg.lockup.txid, leg.lockup.vout, { swapId: swap.id, leg: leg.name });
     }
-    if (swap.type === SwapType.Reverse && swap.status === S.Created && reverseData(swap).lockupRequested !== true) {
-      this.invoiceWatchOf(swap)?.watch(swap.id, swap.preimageHash, reverseData(swap).invoiceExpiresAt);
-    }
+    if (swap.type === SwapType.Reverse) this.watchHoldInvoices(swap);
+  }
+
+  /** A reverse swap's hold invoices not yet held, until Ferry decides to lock (a gasless swap has two). */
+  private watchHoldInvoices(swap: SwapRecord): void {
+    const data = reverseData(swap);
+    if ((swap.status !== S.Created && swap.status !== S.MinerFeePaid) || data.lockupRequested === true) return;
+    const watch = this.invoiceWatchOf(swap);
+    if (data.invoiceHeld !== true) watch?.watch(swap.id, swap.preimageHash, data.invoiceExpiresAt);
+    if (data.gas !== undefined && data.gasHeld !== true) watch?.watch(swap.id, data.gas.preimageHash, data.invoiceExpiresAt, 'gas');
   }
 
   private afterTransition(swap: SwapRecord): void {

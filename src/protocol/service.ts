@@ -8,6 +8,7 @@ import type {
   ChainTransactionsBody,
   CreateChainRequest,
   CreateChainResponse,
+  CreateEvmChainResponse,
   CreateReverseRequest,
   CreateReverseResponse,
   CreateEvmReverseResponse,
@@ -62,7 +63,10 @@ export interface SwapService {
   reverseTransaction(id: string): Promise<LockupTransactionBody>;
   reverseClaim(id: string, request: ReverseClaimRequest): Promise<PartialSignatureBody | Record<string, never>>;
 
-  createChain(request: CreateChainRequest): Promise<CreateChainResponse>;
+  /** An EVM side takes claimAddress (to) or no refund key (from) and is answered with its contract and addresses. */
+  createChain(request: CreateChainRequest): Promise<CreateChainResponse | CreateEvmChainResponse>;
+  /** EVM `from`: the EIP-712 signature for refundCooperative of the user's lock, under the chain swap refund rules. */
+  chainRefundSignature(id: string): Promise<{ signature: string }>;
   chainTransactions(id: string): Promise<ChainTransactionsBody>;
   chainClaimDetails(id: string): Promise<ChainClaimDetailsBody>;
   chainClaim(id: string, request: ChainClaimRequest): Promise<PartialSignatureBody | Record<string, never>>;

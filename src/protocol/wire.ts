@@ -71,8 +71,12 @@ export interface CreateChainRequest {
   from: string;
   to: string;
   preimageHash: string;
-  claimPublicKey: string;
-  refundPublicKey: string;
+  /** UTXO `to` chain: the client's claim key, hex. */
+  claimPublicKey?: string;
+  /** UTXO `from` chain: the client's refund key, hex (an EVM lock names its refund address). */
+  refundPublicKey?: string;
+  /** EVM `to` chain: the account Ferry's lock can be claimed to. */
+  claimAddress?: string;
   userLockAmount?: number;
   serverLockAmount?: number;
   pairHash?: string;
@@ -90,6 +94,27 @@ export interface ChainSwapDetailsBody {
   blindingKey?: string;
   /** The user's side only. */
   bip21?: string;
+}
+
+/** The EVM side of a chain swap: the contract and the addresses of its `lock`, no keys or tree. */
+export interface EvmChainSwapDetailsBody {
+  /** The swap contract (EtherSwap). */
+  lockupAddress: string;
+  /** Who can claim: Ferry's account on the user's side, the client's on Ferry's. */
+  claimAddress: string;
+  /** Ferry's side: Ferry's account, the refund address of its lock. */
+  refundAddress?: string;
+  /** EVM block height: the lock's timelock. */
+  timeoutBlockHeight: number;
+  amount: number;
+}
+
+/** A chain swap with an EVM side: that side's details are EvmChainSwapDetailsBody. */
+export interface CreateEvmChainResponse {
+  id: string;
+  referralId?: string;
+  claimDetails: ChainSwapDetailsBody | EvmChainSwapDetailsBody;
+  lockupDetails: ChainSwapDetailsBody | EvmChainSwapDetailsBody;
 }
 
 export interface CreateChainResponse {
@@ -173,6 +198,9 @@ export interface CreateReverseRequest {
   pairHash?: string;
   referralId?: string;
   description?: string;
+  /** EVM: a second invoice buys gas Ferry sends to claimAddress with its lock (`prepayMinerFee`: the earlier name). */
+  gasless?: boolean;
+  prepayMinerFee?: boolean;
 }
 export interface CreateReverseResponse {
   id: string;
@@ -210,6 +238,12 @@ export interface CreateEvmReverseResponse {
   refundAddress: string;
   timeoutBlockHeight: number;
   onchainAmount: number;
+  /** `gasless`: the gas sent to claimAddress with the lock (API units) and the invoice paying for it. */
+  gasAssetAmount?: number;
+  gaslessInvoice?: string;
+  /** `prepayMinerFee`: the same under the earlier names. */
+  prepayMinerFeeAmount?: number;
+  minerFeeInvoice?: string;
 }
 
 /** v1 POST /createswap, type submarine: a legacy swap (the client checks `address` against `redeemScript`). */

@@ -1,6 +1,9 @@
 // The reverse swap (Lightning → chain) as data. The user pays Ferry's hold invoice; once the payment is held,
 // Ferry locks coins to the swap address; the user claims them with the preimage, which lets Ferry settle the
 // invoice. If the user never claims, Ferry takes its coins back after the timeout and cancels the invoice.
+// With a gas invoice (EVM `gasless`/`prepayMinerFee`) Ferry locks only once both are held: the gas payment moves
+// the swap to minerfee.paid, Ferry's lock sends the gas amount to the claim address in the same transaction and
+// its gas invoice is settled then; a swap failing before that cancels both.
 import type { ContractLockupValues } from '../chains/contract-chain.ts';
 import type { SwapOutputData } from './lockup.ts';
 import type { MachineDefinition } from './machine.ts';
@@ -29,10 +32,30 @@ export interface ReverseData extends SwapOutputData {
   refundRequested?: boolean;
   refundTransaction?: StoredTransaction;
   refundConfirmed?: boolean;
+  /** EVM gasless: the second hold invoice, paying for the gas Ferry sends to the claim address with its lock. */
+  gas?: GasPrepay;
+  /** The main invoice's payment is held while the gas invoice is not yet (gasless). */
+  invoiceHeld?: boolean;
+  gasHeld?: boolean;
+}
+
+/** A gasless reverse swap's gas invoice: Ferry's own preimage, so only Ferry settles it, once it has sent the gas. */
+export interface GasPrepay {
+  invoice: string;
+  /** 64 hex characters. */
+  preimageHash: string;
+  preimage: string;
+  /** Sat of the gas invoice. */
+  invoiceAmount: number;
+  /** API units of the chain's asset sent to the claim address with the lock. */
+  amount: number;
+  /** The request's name for it: `gasless` (gasAssetAmount, gaslessInvoice) or `prepayMinerFee` (the earlier names). */
+  requestedAs: 'gasless' | 'prepayMinerFee';
 }
 
 export const REVERSE_STATUSES = [
   S.Created,
+  S.MinerFeePaid,
   S.TransactionMempool,
   S.TransactionConfirmed,
   S.InvoiceSettled,
@@ -45,6 +68,7 @@ export type ReverseStatus = (typeof REVERSE_STATUSES)[number];
 
 export const REVERSE_EVENTS = [
   'invoice.accepted', // the user's payment is held on the hold invoice
+  'gas.accepted', // gasless: the payment of the gas invoice is held
   'server.sent', // Ferry's lockup transaction is in the mempool
   'server.confirmed', // Ferry's lockup is in a block
   'server.failed', // Ferry could not lock (e.g. insufficient funds)
@@ -60,12 +84,13 @@ export type ReverseEvent = (typeof REVERSE_EVENTS)[number];
 export const REVERSE_EFFECTS = [
   'sendLockup', // lock the on-chain amount from the operator wallet, at most once
   'settleInvoice',
-  'cancelInvoice',
+  'cancelInvoice', // the hold invoice, and a gas invoice not settled
+  'settleGasInvoice', // gasless: Ferry's lock sent the gas, the gas invoice is Ferry's
   'refundLockup', // spend the lockup back through the refund leaf (nLockTime = timeout)
 ] as const;
 export type ReverseEffect = (typeof REVERSE_EFFECTS)[number];
 
-type ReverseGuard = 'lockupNotRequested' | 'lockupRequested' | 'preimageUnknown' | 'refundNotRequested' | 'refundUnconfirmed' | 'claimableAfterRefund';
+type ReverseGuard = 'awaitingGas' | 'invoiceHeld' | 'lockupNotRequested' | 'lockupRequested' | 'preimageUnknown' | 'refundNotRequested' | 'refundUnconfirmed' | 'claimableAfterRefund';
 
 const timedOut = { failureReason: TIMED_OUT_REASON };
 
@@ -76,11 +101,19 @@ export const reverseMachine: MachineDefinition<ReverseStatus, ReverseEvent, Reve
   succeeded: [S.InvoiceSettled],
   failed: [S.TransactionFailed, S.TransactionRefunded, S.Expired, S.InvoiceExpired],
   chainEvents: ['server.sent', 'server.confirmed', 'preimage.learned', 'refund.broadcast', 'refund.confirmed'],
-  effectLegs: { sendLockup: 'serverLockup', refundLockup: 'serverLockup', settleInvoice: 'holdInvoice', cancelInvoice: 'holdInvoice' },
+  effectLegs: {
+    sendLockup: 'serverLockup',
+    refundLockup: 'serverLockup',
+    settleInvoice: 'holdInvoice',
+    cancelInvoice: 'holdInvoice',
+    settleGasInvoice: 'holdInvoice',
+  },
   statuses: REVERSE_STATUSES,
   events: REVERSE_EVENTS,
   effects: REVERSE_EFFECTS,
   guards: {
+    awaitingGas: { label: 'gas invoice not paid', test: (data) => data.gas !== undefined && data.gasHeld !== true },
+    invoiceHeld: { label: 'invoice held, no lockup requested', test: (data) => data.invoiceHeld === true && data.lockupRequested !== true },
     lockupNotRequested: { label: 'no lockup requested', test: (data) => data.lockupRequested !== true },
     lockupRequested: { label: 'lockup requested', test: (data) => data.lockupRequested === true },
     preimageUnknown: { label: 'preimage unknown', test: (data) => typeof data.preimage !== 'string' },
@@ -93,12 +126,23 @@ export const reverseMachine: MachineDefinition<ReverseStatus, ReverseEvent, Reve
     },
   },
   rows: [
+    // Gasless: whichever invoice is held second makes Ferry lock.
+    { from: S.Created, event: 'invoice.accepted', to: S.Created, effects: [], guard: 'awaitingGas', set: { invoiceHeld: true } },
     { from: S.Created, event: 'invoice.accepted', to: S.Created, effects: ['sendLockup'], guard: 'lockupNotRequested', set: { lockupRequested: true } },
+    { from: S.Created, event: 'gas.accepted', to: S.MinerFeePaid, effects: ['sendLockup'], guard: 'invoiceHeld', set: { gasHeld: true, lockupRequested: true } },
+    { from: S.Created, event: 'gas.accepted', to: S.MinerFeePaid, effects: [], guard: 'lockupNotRequested', set: { gasHeld: true } },
     { from: S.Created, event: 'server.sent', to: S.TransactionMempool, effects: [], guard: 'lockupRequested' },
     { from: S.Created, event: 'server.confirmed', to: S.TransactionConfirmed, effects: [], guard: 'lockupRequested' },
     { from: S.Created, event: 'server.failed', to: S.TransactionFailed, effects: ['cancelInvoice'] },
     { from: S.Created, event: 'invoice.expired', to: S.InvoiceExpired, effects: ['cancelInvoice'], guard: 'lockupNotRequested' },
     { from: S.Created, event: 'timeout', to: S.Expired, effects: ['cancelInvoice'], guard: 'lockupNotRequested', set: timedOut },
+
+    { from: S.MinerFeePaid, event: 'invoice.accepted', to: S.MinerFeePaid, effects: ['sendLockup'], guard: 'lockupNotRequested', set: { lockupRequested: true } },
+    { from: S.MinerFeePaid, event: 'server.sent', to: S.TransactionMempool, effects: ['settleGasInvoice'], guard: 'lockupRequested' },
+    { from: S.MinerFeePaid, event: 'server.confirmed', to: S.TransactionConfirmed, effects: ['settleGasInvoice'], guard: 'lockupRequested' },
+    { from: S.MinerFeePaid, event: 'server.failed', to: S.TransactionFailed, effects: ['cancelInvoice'] },
+    { from: S.MinerFeePaid, event: 'invoice.expired', to: S.InvoiceExpired, effects: ['cancelInvoice'], guard: 'lockupNotRequested' },
+    { from: S.MinerFeePaid, event: 'timeout', to: S.Expired, effects: ['cancelInvoice'], guard: 'lockupNotRequested', set: timedOut },
 
     { from: S.TransactionMempool, event: 'server.confirmed', to: S.TransactionConfirmed, effects: [] },
     { from: S.TransactionMempool, event: 'preimage.learned', to: S.TransactionMempool, effects: ['settleInvoice'], guard: 'preimageUnknown' },

@@ -151,6 +151,10 @@ export class MemorySwaps implements SwapService {
     this.known('chainClaim', id, request);
     return request.toSign ? { pubNonce: '77'.repeat(66), partialSignature: '88'.repeat(32) } : {};
   }
+  async chainRefundSignature(id: string) {
+    this.known('chainRefundSignature', id);
+    return { signature: `0x${'77'.repeat(65)}` };
+  }
   async chainRefund(id: string, request: { pubNonce: string; transaction: string; index: number }) {
     this.known('chainRefund', id, request);
     return { pubNonce: '55'.repeat(66), partialSignature: '66'.repeat(32) };

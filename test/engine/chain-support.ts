@@ -44,13 +44,17 @@ export interface ChainWorld extends ClientSide {
   close(): Promise<void>;
 }
 
-/** A Ferry with its devnet, watching quickly and claiming alone one second after it learns the preimage. */
-export async function startChainWorld(name: string): Promise<ChainWorld> {
+/**
+ * A Ferry with its devnet, watching quickly (the EVM chain too) and claiming alone one second after it learns the
+ * preimage, unless `claimDelayMs` leaves the client longer to co-sign.
+ */
+export async function startChainWorld(name: string, options: { claimDelayMs?: number } = {}): Promise<ChainWorld> {
   const dataDir = mkdtempSync(join(tmpdir(), `ferry-${name}-`));
   const config = loadConfig({ env: { FERRY_DATA_DIR: dataDir, ...ephemeralPorts } });
   config.bitcoin.pollIntervalMs = 100;
   config.liquid.pollIntervalMs = 100;
-  config.swap.claimDelayMs = 1_000;
+  config.evm.pollIntervalMs = 100;
+  config.swap.claimDelayMs = options.claimDelayMs ?? 1_000;
   const ferry = await startFerry(config, silentLogger);
   const info = ferry.devnet!.info;
   const [btc, lbtc] = [new DevnetChain(info), new LiquidChain(info)];

@@ -184,7 +184,8 @@ async function api(method: 'GET' | 'POST', path: string, body?: unknown): Promis
 
 test('over the v2 API: pairs, creation, lockups, no refund while Ferry can be claimed, and both key-path claims co-signed', async () => {
   const pairs = await api('GET', '/v2/swap/chain');
-  assert.deepEqual(Object.keys(pairs.json).sort(), ['BTC', 'L-BTC']);
+  // RBTC: chain swaps BTC ⇄ RBTC (test/engine/evm-chain.test.ts).
+  assert.deepEqual(Object.keys(pairs.json).sort(), ['BTC', 'L-BTC', 'RBTC']);
   const pair = pairs.json.BTC['L-BTC'];
   assert.equal(pair.fees.percentage, 0.1);
   assert.ok(pair.fees.minerFees.server > 0 && pair.fees.minerFees.user.claim > 0 && pair.fees.minerFees.user.lockup > 0);

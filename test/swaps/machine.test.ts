@@ -91,6 +91,8 @@ const submarineCases: Case[] = [
   { from: S.Expired, event: 'refund.signed', to: S.Expired, effects: [], sets: { refundSigned: true } },
 ];
 
+/** A gasless reverse swap: its gas invoice, not yet held. */
+const GAS = { gas: { invoice: 'lnbcrt1', preimageHash: 'cd', preimage: 'ef', invoiceAmount: 1, amount: 1, requestedAs: 'gasless' } };
 const reverseCases: Case[] = [
   { from: S.Created, event: 'invoice.accepted', to: S.Created, effects: ['sendLockup'], sets: { lockupRequested: true } },
   { from: S.Created, event: 'invoice.accepted', data: { lockupRequested: true } },
@@ -103,6 +105,23 @@ const reverseCases: Case[] = [
   { from: S.Created, event: 'invoice.expired', data: { lockupRequested: true } },
   { from: S.Created, event: 'timeout', to: S.Expired, effects: ['cancelInvoice'], sets: TIMED_OUT },
   { from: S.Created, event: 'timeout', data: { lockupRequested: true } },
+
+  // Gasless: Ferry locks once both the invoice and the gas invoice are held, whichever comes second.
+  { from: S.Created, event: 'invoice.accepted', data: GAS, to: S.Created, effects: [], sets: { invoiceHeld: true } },
+  { from: S.Created, event: 'gas.accepted', data: GAS, to: S.MinerFeePaid, effects: [], sets: { gasHeld: true } },
+  { from: S.Created, event: 'gas.accepted', data: { ...GAS, invoiceHeld: true }, to: S.MinerFeePaid, effects: ['sendLockup'], sets: { gasHeld: true, lockupRequested: true } },
+  { from: S.Created, event: 'gas.accepted', data: { ...GAS, lockupRequested: true } },
+  { from: S.MinerFeePaid, event: 'invoice.accepted', data: { ...GAS, gasHeld: true }, to: S.MinerFeePaid, effects: ['sendLockup'], sets: { lockupRequested: true } },
+  { from: S.MinerFeePaid, event: 'invoice.accepted', data: { ...GAS, gasHeld: true, lockupRequested: true } },
+  { from: S.MinerFeePaid, event: 'gas.accepted', data: { ...GAS, gasHeld: true } },
+  { from: S.MinerFeePaid, event: 'server.sent', data: { lockupRequested: true }, to: S.TransactionMempool, effects: ['settleGasInvoice'] },
+  { from: S.MinerFeePaid, event: 'server.sent' },
+  { from: S.MinerFeePaid, event: 'server.confirmed', data: { lockupRequested: true }, to: S.TransactionConfirmed, effects: ['settleGasInvoice'] },
+  { from: S.MinerFeePaid, event: 'server.failed', data: { lockupRequested: true }, to: S.TransactionFailed, effects: ['cancelInvoice'] },
+  { from: S.MinerFeePaid, event: 'invoice.expired', to: S.InvoiceExpired, effects: ['cancelInvoice'] },
+  { from: S.MinerFeePaid, event: 'invoice.expired', data: { lockupRequested: true } },
+  { from: S.MinerFeePaid, event: 'timeout', to: S.Expired, effects: ['cancelInvoice'], sets: TIMED_OUT },
+  { from: S.MinerFeePaid, event: 'timeout', data: { lockupRequested: true } },
 
   { from: S.TransactionMempool, event: 'server.confirmed', to: S.TransactionConfirmed, effects: [] },
   { from: S.TransactionMempool, event: 'preimage.learned', to: S.TransactionMempool, effects: ['settleInvoice'] },
@@ -276,7 +295,7 @@ describe('reverse machine', () => {
 
   test('the invoice is only cancelled when no preimage can still arrive', () => {
     for (const row of reverseMachine.rows.filter((r) => r.effects.includes('cancelInvoice'))) {
-      const beforeLockup = row.from === S.Created;
+      const beforeLockup = row.from === S.Created || row.from === S.MinerFeePaid;
       assert.ok(beforeLockup || row.event === 'refund.confirmed', `${row.from} --${row.event}--> cancels too early`);
     }
   });

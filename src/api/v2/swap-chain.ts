@@ -1,7 +1,8 @@
 // v2 Chain Swap endpoints (chain -> chain): shapes are checked here, every semantic check is the engine's. Served:
-// the pair list, creation with an amount, the lockups, both cooperative claims (GET .../claim for Ferry's claim the
-// client signs; POST .../claim with the preimage, that signature, and the client's claim for Ferry to co-sign) and
-// the cooperative refund, quotes for a lockup of another amount, and zero-amount swaps (neither amount given).
+// the pair list, creation with an amount (claimAddress for an EVM `to`, no refund key for an EVM `from`), the
+// lockups, both cooperative claims (GET .../claim for Ferry's claim the client signs; POST .../claim with the
+// preimage, that signature, and the client's claim for Ferry to co-sign), the cooperative refund (MuSig2, or EVM's
+// EIP-712 signature), quotes for a lockup of another amount, and zero-amount swaps (neither amount given).
 import type { SwapService } from '../../protocol/index.ts';
 import { badRequest } from '../http/errors.ts';
 import type { Router } from '../http/router.ts';
@@ -40,13 +41,15 @@ export function chainSwapRoutes(router: Router, swaps: SwapService): void {
 
   router.post('/v2/swap/chain', async ({ body }) => {
     const input = bodyObject(body);
-    if (input.claimAddress !== undefined) throw badRequest('invalid parameter: claimAddress');
+    const optionalKey = (name: string) => (input[name] === undefined || input[name] === null ? undefined : requirePublicKey(input, name));
+    // Which of the keys and claimAddress a side needs depends on its chain (EVM or UTXO): the engine says.
     const request = {
       from: requireString(input, 'from'),
       to: requireString(input, 'to'),
       preimageHash: requirePreimageHash(input),
-      claimPublicKey: requirePublicKey(input, 'claimPublicKey'),
-      refundPublicKey: requirePublicKey(input, 'refundPublicKey'),
+      claimPublicKey: optionalKey('claimPublicKey'),
+      refundPublicKey: optionalKey('refundPublicKey'),
+      claimAddress: optionalString(input, 'claimAddress'),
       userLockAmount: optionalAmount(input, 'userLockAmount'),
       serverLockAmount: optionalAmount(input, 'serverLockAmount'),
       pairHash: optionalString(input, 'pairHash'),
@@ -84,6 +87,9 @@ export function chainSwapRoutes(router: Router, swaps: SwapService): void {
     if (amount === undefined) throw badRequest('undefined parameter: amount');
     return { body: await engineCall(() => swaps.acceptChainQuote(id, amount)) };
   });
+
+  // EVM lockups: Ferry's EIP-712 signature for refundCooperative.
+  getById(router, '/v2/swap/chain/{id}/refund', (id) => swaps.chainRefundSignature(id));
 
   router.post('/v2/swap/chain/{id}/refund', async ({ params, body }) => {
     const id = requireSwapId(params.id);

@@ -1,13 +1,13 @@
 // The smaller v2 calls wallets make around their swaps: service infos and warnings, swap metadata, the reverse invoice
 // expiry range, a reverse swap's BIP-21 (Ferry's invoices carry no magic routing hint, so there is none), pair fee
-// history (not kept: 501, as the reference answers) and the EVM refund signature (UTXO swaps refund through POST).
+// history (not kept: 501, as the reference answers). The EVM refund signatures (GET .../refund) are the swap routes'.
 import type { MetadataRequest, SwapService } from '../../protocol/index.ts';
 import { HttpError, badRequest, notFound } from '../http/errors.ts';
 import type { Router } from '../http/router.ts';
 import { requireSwapId } from '../http/validate.ts';
 import { documented } from '../schema/documented.ts';
 import type { JsonSchema } from '../schema/validator.ts';
-import { engineCall, requireStatus } from './swap-errors.ts';
+import { engineCall } from './swap-errors.ts';
 
 export interface ServiceNotices {
   /** GET /v2/infos: what the operator wants wallets to show. */
@@ -72,13 +72,4 @@ export function swapExtraRoutes(router: Router, swaps: SwapService, notices: Ser
       throw new HttpError(501, 'historical data is not kept: Ferry records no fee history');
     },
   );
-
-  // The submarine swap's GET .../refund is the engine's (src/api/v2/swap-submarine.ts): EIP-712 for EVM, 400 otherwise.
-  for (const type of ['chain']) {
-    documented(router, 'GET', `/v2/swap/${type}/{id}/refund`, { summary: 'EIP-712 signature of a cooperative EVM refund', tags: [type === 'chain' ? 'Chain Swap' : 'Submarine Swap'] }, async ({ params }) => {
-      const id = requireSwapId(params.id);
-      await requireStatus(swaps, id);
-      throw badRequest(`swap ${id} is not an EVM swap: refund it cooperatively with POST /v2/swap/${type}/${id}/refund`);
-    });
-  }
 }

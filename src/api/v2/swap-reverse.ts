@@ -18,6 +18,14 @@ import {
 import { engineCall, getById } from './swap-errors.ts';
 import { withoutUndefined } from './swap-submarine.ts';
 
+/** A boolean flag of the body, or undefined; anything else is a 400. */
+function optionalBoolean(input: Record<string, unknown>, name: string): boolean | undefined {
+  const value = input[name];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'boolean') throw badRequest(`invalid parameter: ${name}`);
+  return value;
+}
+
 // BOLT11 descriptions are limited to 639 bytes (the tagged field's length limit).
 const maxDescriptionBytes = 639;
 
@@ -53,6 +61,8 @@ export function reverseRoutes(router: Router, swaps: SwapService): void {
       pairHash: optionalString(input, 'pairHash'),
       referralId: optionalString(input, 'referralId'),
       description,
+      gasless: optionalBoolean(input, 'gasless'),
+      prepayMinerFee: optionalBoolean(input, 'prepayMinerFee'),
     };
     return { status: 201, body: await engineCall(() => swaps.createReverse(withoutUndefined(request))) };
   });

@@ -134,12 +134,15 @@ export class EvmContractChain implements ContractChain {
     return this.batcher.claim(values, preimage);
   }
 
-  lock(values: ContractLockupValues): Promise<ContractTransaction> {
+  lock(values: ContractLockupValues, prepay = 0n): Promise<ContractTransaction> {
     if (getAddress(values.refundAddress) !== this.serviceAddress) throw new Error('Ferry locks only with its own refund address');
+    const swap = this.backend.etherSwap;
+    // lockPrepayMinerfee locks value − prepay and pays the prepay to the claim address: one transaction, so the
+    // gas is sent exactly when the lock is, never alone.
     return this.send(() =>
-      this.backend.etherSwap.getFunction('lock(bytes32,address,uint256)')(bytes32(values.preimageHash), values.claimAddress, values.timelock, {
-        value: BigInt(values.amount),
-      }),
+      prepay > 0n
+        ? swap.getFunction('lockPrepayMinerfee')(bytes32(values.preimageHash), values.claimAddress, values.timelock, prepay, { value: BigInt(values.amount) + prepay })
+        : swap.getFunction('lock(bytes32,address,uint256)')(bytes32(values.preimageHash), values.claimAddress, values.timelock, { value: BigInt(values.amount) }),
     );
   }
 

@@ -3,6 +3,7 @@
 // payment is held long enough; never refund while the preimage can still settle it). One ListInvoices of the node's pending invoices per poll serves every swap, so the node
 // sees O(1) calls however many swaps wait; only an invoice that left the pending list is looked up, to learn
 // whether it was settled, cancelled or expired. A few swaps also get a subscription, for a quick lockup.
+// A gasless swap's gas invoice is followed the same way, as a second entry of the swap (`gas.accepted`).
 import type { EffectRecord } from '../../db/index.ts';
 import type { InvoiceUpdate, LightningBackend, Subscription } from '../../lightning/backend.ts';
 import { SwapStatus as S } from '../../swaps/status.ts';
@@ -13,7 +14,14 @@ import type { ServerLockupHooks } from './server-lockup.ts';
 import { reverseData } from '../data.ts';
 import { PermanentEffectError } from '../effects.ts';
 
+/** Which of a swap's hold invoices: the one the swap is for, or a gasless swap's gas invoice. */
+export type HoldInvoiceKind = 'invoice' | 'gas';
+
+const keyOf = (swapId: string, kind: HoldInvoiceKind): string => (kind === 'gas' ? `${swapId}/gas` : swapId);
+
 interface Followed {
+  swapId: string;
+  kind: HoldInvoiceKind;
   paymentHash: string;
   expiresAt: number;
   subscription?: Subscription;
@@ -46,21 +54,28 @@ export class InvoiceWatch {
   stop(): void {
     this.stopped = true;
     clearInterval(this.timer);
-    for (const id of [...this.followed.keys()]) this.unwatch(id);
+    for (const key of [...this.followed.keys()]) this.unwatchKey(key);
   }
 
-  watch(swapId: string, paymentHash: string, expiresAt: number): void {
-    if (this.followed.has(swapId) || this.stopped) return;
-    this.followed.set(swapId, { paymentHash, expiresAt });
+  watch(swapId: string, paymentHash: string, expiresAt: number, kind: HoldInvoiceKind = 'invoice'): void {
+    const key = keyOf(swapId, kind);
+    if (this.followed.has(key) || this.stopped) return;
+    this.followed.set(key, { swapId, kind, paymentHash, expiresAt });
     // A new invoice is open; one beyond the cap waits for the next poll, which covers it with the others.
-    if (this.subscriptions() < INVOICE_SUBSCRIPTION_CAP) this.subscribe(swapId);
+    if (this.subscriptions() < INVOICE_SUBSCRIPTION_CAP) this.subscribe(key);
   }
 
+  /** Stops following every hold invoice of the swap. */
   unwatch(swapId: string): void {
-    const entry = this.followed.get(swapId);
+    this.unwatchKey(keyOf(swapId, 'invoice'));
+    this.unwatchKey(keyOf(swapId, 'gas'));
+  }
+
+  private unwatchKey(key: string): void {
+    const entry = this.followed.get(key);
     if (entry === undefined) return;
     entry.subscription?.close();
-    this.followed.delete(swapId);
+    this.followed.delete(key);
     if (entry.subscription !== undefined && !this.stopped) this.promote();
   }
 
@@ -92,10 +107,10 @@ export class InvoiceWatch {
       this.ctx.logger.warn('pending invoice list failed', { error: String(error) });
       return;
     }
-    for (const [swapId, entry] of [...this.followed]) {
+    for (const [key, entry] of [...this.followed]) {
       const update = pending.get(entry.paymentHash);
-      if (update !== undefined) await this.handle(swapId, update);
-      else await this.check(swapId);
+      if (update !== undefined) await this.handle(key, update);
+      else await this.check(key);
     }
   }
 
@@ -107,60 +122,64 @@ export class InvoiceWatch {
 
   // A freed stream goes to the longest-waiting swap without one.
   private promote(): void {
-    for (const [swapId, entry] of this.followed) {
+    for (const [key, entry] of this.followed) {
       if (entry.subscription === undefined) {
-        this.subscribe(swapId);
+        this.subscribe(key);
         return;
       }
     }
   }
 
-  private subscribe(swapId: string): void {
-    const entry = this.followed.get(swapId);
+  private subscribe(key: string): void {
+    const entry = this.followed.get(key);
     if (entry === undefined || this.stopped) return;
-    const subscription = this.lightning.subscribeInvoice(entry.paymentHash, (update) => void this.handle(swapId, update));
+    const subscription = this.lightning.subscribeInvoice(entry.paymentHash, (update) => void this.handle(key, update));
     entry.subscription = subscription;
     const again = () => {
-      if (this.followed.get(swapId)?.subscription !== subscription || this.stopped) return;
+      if (this.followed.get(key)?.subscription !== subscription || this.stopped) return;
       setTimeout(() => {
-        if (this.followed.get(swapId)?.subscription === subscription) this.subscribe(swapId);
+        if (this.followed.get(key)?.subscription === subscription) this.subscribe(key);
       }, RESUBSCRIBE_MS).unref();
     };
     subscription.done.then(again, (error: unknown) => {
-      this.ctx.logger.debug('invoice subscription ended', { swap: swapId, error: String(error) });
+      this.ctx.logger.debug('invoice subscription ended', { swap: entry.swapId, error: String(error) });
       again();
     });
   }
 
   // For an invoice no longer pending: the lookup says whether it was settled, cancelled or expired.
-  private async check(swapId: string): Promise<void> {
-    const entry = this.followed.get(swapId);
+  private async check(key: string): Promise<void> {
+    const entry = this.followed.get(key);
     if (entry === undefined) return;
     try {
       const update = await this.lightning.lookupInvoice(entry.paymentHash);
-      if (update !== undefined) await this.handle(swapId, update);
+      if (update !== undefined) await this.handle(key, update);
     } catch (error) {
-      this.ctx.logger.warn('invoice lookup failed', { swap: swapId, error: String(error) });
+      this.ctx.logger.warn('invoice lookup failed', { swap: entry.swapId, error: String(error) });
     }
   }
 
-  private async handle(swapId: string, update: InvoiceUpdate): Promise<void> {
-    const entry = this.followed.get(swapId);
+  private async handle(key: string, update: InvoiceUpdate): Promise<void> {
+    const entry = this.followed.get(key);
     if (entry === undefined) return;
+    const { swapId, kind } = entry;
     const expired = update.state === 'CANCELED' || (update.state === 'OPEN' && Date.now() / 1000 >= entry.expiresAt);
-    if (update.state === 'SETTLED') this.unwatch(swapId);
+    if (update.state === 'SETTLED') this.unwatchKey(key);
     if (update.state !== 'ACCEPTED' && !expired) return;
     try {
+      // Either invoice expiring unpaid expires the swap (both are cancelled).
       await this.ctx.swaps.dispatch(
         swapId,
-        update.state === 'ACCEPTED'
-          ? { type: 'invoice.accepted', data: { htlcExpiryHeights: update.htlcExpiryHeights } }
-          : { type: 'invoice.expired' },
+        update.state !== 'ACCEPTED'
+          ? { type: 'invoice.expired' }
+          : kind === 'gas'
+            ? { type: 'gas.accepted' }
+            : { type: 'invoice.accepted', data: { htlcExpiryHeights: update.htlcExpiryHeights } },
       );
       // Only once the event is stored: until then the next poll delivers it again.
-      this.unwatch(swapId);
+      this.unwatchKey(key);
     } catch (error) {
-      this.ctx.logger.error('invoice update not applied', { swap: swapId, state: update.state, error: String(error) });
+      this.ctx.logger.error('invoice update not applied', { swap: swapId, kind, state: update.state, error: String(error) });
     }
   }
 }
@@ -181,9 +200,18 @@ export async function settleInvoice(ctx: EngineContext, effect: EffectRecord): P
   await ctx.swaps.dispatch(swap.id, { type: 'settlement.done' });
 }
 
-/** cancelInvoice: gives the payer their HTLC back; idempotent at the node. */
+/** cancelInvoice: gives the payer their HTLC back (and a gas invoice's, unless Ferry settled it); idempotent at the node. */
 export async function cancelInvoice(ctx: EngineContext, effect: EffectRecord): Promise<void> {
   const swap = await ctx.swaps.require(effect.swapId);
+  const gas = reverseData(swap).gas;
+  if (gas !== undefined) {
+    try {
+      await swapLightning(ctx, swap).cancelHoldInvoice(gas.preimageHash);
+    } catch (error) {
+      // Settled: Ferry's lock sent the gas, so that payment is Ferry's whatever becomes of the swap.
+      if (!/settled/i.test((error as Error).message)) throw error;
+    }
+  }
   try {
     await swapLightning(ctx, swap).cancelHoldInvoice(swap.preimageHash);
   } catch (error) {
@@ -192,12 +220,25 @@ export async function cancelInvoice(ctx: EngineContext, effect: EffectRecord): P
   }
 }
 
+/** settleGasInvoice: Ferry's lock has sent the gas to the claim address; the gas invoice is settled with Ferry's preimage. */
+export async function settleGasInvoice(ctx: EngineContext, effect: EffectRecord): Promise<void> {
+  const swap = await ctx.swaps.require(effect.swapId);
+  const gas = reverseData(swap).gas;
+  if (gas === undefined) return;
+  await swapLightning(ctx, swap).settleHoldInvoice(gas.preimage);
+}
+
 /** What the hold invoice asks of the server lockup it pays for. */
 export const holdInvoiceLockupHooks: ServerLockupHooks = {
   /** Lock only for a held payment whose HTLCs outlive the swap timeout, while enough blocks remain. */
   async lockRefusal(ctx, swap) {
     const invoice = await swapLightning(ctx, swap).lookupInvoice(swap.preimageHash);
     if (invoice?.state !== 'ACCEPTED') return `hold invoice is ${invoice?.state ?? 'unknown'}, not accepted`;
+    const gas = reverseData(swap).gas;
+    if (gas !== undefined) {
+      const gasInvoice = await swapLightning(ctx, swap).lookupInvoice(gas.preimageHash);
+      if (gasInvoice?.state !== 'ACCEPTED') return `gas invoice is ${gasInvoice?.state ?? 'unknown'}, not accepted`;
+    }
     const timeout = swap.timeoutBlockHeight!;
     const chain = legAnyChain(ctx, serverLockupOf(swap));
     const blocksLeft = timeout - (await chain.height());

@@ -42,6 +42,8 @@ export interface LockupLeg {
   requestedKey?: string;
   requested?: boolean;
   amount?: number;
+  /** Server lockup on a contract chain: API units sent to the claim address with the lock (a gasless swap's gas). */
+  prepayAmount?: number;
   /** What a user lockup must pay (unknown until the invoice is set). */
   expectedAmount?: number;
   /** Largest unconfirmed user lockup accepted, as priced at creation. */
@@ -82,6 +84,7 @@ function chainSideLeg(swap: SwapRecord, name: LockupLegName, side: ChainSide, cl
     name,
     swap,
     chain: side.chain,
+    ...(side.contract !== undefined && { contract: side.contract }),
     script: side.lockupScript,
     address: side.address,
     tree: side.swapTree,
@@ -134,6 +137,7 @@ export function serverLockupOf(swap: SwapRecord): LockupLeg {
     requestedKey: 'lockupRequested',
     requested: data.lockupRequested === true,
     amount: data.onchainAmount,
+    ...(data.gas !== undefined && { prepayAmount: data.gas.amount }),
   };
 }
 

@@ -107,10 +107,10 @@ function contractValues(contract: ContractChain, leg: LockupLeg): ContractLockup
   };
 }
 
-/** Ferry's `lock` of the amount, mined (so confirmed) when it resolves. */
+/** Ferry's `lock` of the amount (with a gasless swap's gas for the claim address), mined (so confirmed) when it resolves. */
 async function lockOnContract(contract: ContractChain, leg: LockupLeg): Promise<ReverseLockup> {
   const values = contractValues(contract, leg);
-  const sent = await contract.lock(values);
+  const sent = await contract.lock(values, leg.prepayAmount === undefined ? undefined : contract.toBaseUnits(leg.prepayAmount));
   return { txid: sent.txHash, vout: 0, value: leg.amount!, hex: '', confirmed: true, contract: values };
 }
 

@@ -25,6 +25,7 @@ import { SwapType } from '../../swaps/status.ts';
 import { Defer } from '../effects.ts';
 import { hexBytes } from '../input.ts';
 import { isRefundSpend, legChain, legContractChain, lockupOutput, signerOf, userLockupOf } from './lockup-leg.ts';
+import { clearUserLockupReorged, userLockupReorged } from './contract-reorg.ts';
 
 /** Share of the current fee estimate an unconfirmed lockup must pay to be accepted (REFERENCE: 80%). */
 const ZERO_CONF_FEE_SHARE = 0.8;
@@ -212,7 +213,7 @@ export async function claimWhenSilent(ctx: EngineContext, effect: EffectRecord):
 /**
  * A contract chain has no cooperative claim to wait for: Ferry claims at once with the preimage, batched with the
  * other claims due (the chain's claimBatch). A lockup no longer locked was claimed before a crash (or refunded by
- * the user after the timeout, which the follower's event reports).
+ * the user after the timeout, which the follower's event reports) — unless a reorg took it back (contract-reorg.ts).
  */
 function claimFromContract(ctx: EngineContext, id: string): Promise<void> {
   return ctx.locks.run(id, async () => {
@@ -221,10 +222,14 @@ function claimFromContract(ctx: EngineContext, id: string): Promise<void> {
     const leg = userLockupOf(swap);
     const chain = legContractChain(ctx, leg);
     const values = leg.lockup!.contract!;
+    const reorged = await userLockupReorged(ctx, swap.id);
     if (!(await chain.isLocked(values))) {
+      // Taken back by a reorg: not claimed, only gone for now; retried until the new chain has it again.
+      if (reorged) throw new Error(`the user lockup of swap ${swap.id} was taken back by a reorg and is not locked: not recording a claim`);
       await ctx.swaps.applyLocked(swap.id, { type: 'lockup.spent' });
       return;
     }
+    if (reorged) await clearUserLockupReorged(ctx, swap.id);
     const claim = await chain.claim(values, claimFacts(swap).preimage!);
     crashPoint('user-lockup.claim-broadcast');
     await ctx.swaps.applyLocked(swap.id, { type: 'claim.broadcast', data: { claimTransaction: { txid: claim.txHash, hex: '' } } });

@@ -5,6 +5,10 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { hex } from '@scure/base';
 import {
   RefundRefusal,
+  SwapError,
+  noLockup,
+  type CreateEvmChainResponse,
+  type EvmChainSwapDetailsBody,
   incorrectPreimage,
   invalid,
   notEligibleForClaim,
@@ -26,12 +30,12 @@ import { statusesWith } from '../../swaps/derive.ts';
 import { pairHash } from '../../swaps/pairs.ts';
 import { SwapType } from '../../swaps/status.ts';
 import { etaOf } from '../block-time.ts';
-import { chainOf, type EngineContext } from '../context.ts';
+import { anyChainOf, chainOf, servesChain, type EngineContext } from '../context.ts';
 import { chainData } from '../data.ts';
 import { hexBytes } from '../input.ts';
 import { coSignClientSpend } from '../legs/cosign.ts';
 import type { CooperativeClaims } from '../legs/user-lockup.ts';
-import { serverLockupOf, userLockupOf } from '../legs/lockup-leg.ts';
+import { legContractChain, serverLockupOf, userLockupOf } from '../legs/lockup-leg.ts';
 import { chainMinerFees, chainPairOf, type CreateChainResult } from './chain.ts';
 import { limitViolation, reverseOnchainAmount } from '../../swaps/amounts.ts';
 import type { SwapRecord } from '../../db/index.ts';
@@ -40,7 +44,7 @@ import type { SwapRecord } from '../../db/index.ts';
 export async function chainPairs(ctx: EngineContext): Promise<PairList<ChainPairBody>> {
   const out: PairList<ChainPairBody> = {};
   for (const pair of ctx.settings.pairs.values()) {
-    if (!ctx.chains.has(pair.base) || !ctx.chains.has(pair.quote) || pair.base === pair.quote) continue;
+    if (!servesChain(ctx, pair.base) || !servesChain(ctx, pair.quote) || pair.base === pair.quote) continue;
     for (const [from, to] of [[pair.base, pair.quote], [pair.quote, pair.base]]) {
       const rest = {
         rate: pair.rate,
@@ -53,7 +57,12 @@ export async function chainPairs(ctx: EngineContext): Promise<PairList<ChainPair
   return out;
 }
 
-function details(ctx: EngineContext, side: ChainSide, serverPublicKey: string): ChainSwapDetailsBody {
+function details(side: ChainSide, serverPublicKey: string): ChainSwapDetailsBody | EvmChainSwapDetailsBody {
+  if (side.contract !== undefined) {
+    // A contract side: the contract, who claims and (Ferry's lock) the refund address the client's claim names.
+    const { address, claimAddress, refundAddress } = side.contract;
+    return { lockupAddress: address, claimAddress, ...(refundAddress !== undefined && { refundAddress }), timeoutBlockHeight: side.timeoutBlockHeight, amount: side.amount };
+  }
   return {
     swapTree: treeOf({ tree: side.swapTree }),
     lockupAddress: side.address,
@@ -65,19 +74,19 @@ function details(ctx: EngineContext, side: ChainSide, serverPublicKey: string): 
 }
 
 /** POST /v2/swap/chain's answer: where the client claims (Ferry's lockup) and where it locks (its own). */
-export function chainCreateResponse(ctx: EngineContext, created: CreateChainResult, referralId?: string): CreateChainResponse {
+export function chainCreateResponse(ctx: EngineContext, created: CreateChainResult, referralId?: string): CreateChainResponse | CreateEvmChainResponse {
   const { user, server } = created;
-  const fromChain = chainOf(ctx, user.chain);
+  const fromChain = user.contract === undefined ? chainOf(ctx, user.chain) : undefined;
   return {
     id: created.id,
     ...(referralId !== undefined && { referralId }),
-    claimDetails: details(ctx, server, server.refundPublicKey),
+    claimDetails: details(server, server.refundPublicKey),
     lockupDetails: {
-      ...details(ctx, user, user.claimPublicKey),
+      ...details(user, user.claimPublicKey),
       // A zero-amount swap (amount 0) takes whatever is locked within limits: there is no amount to ask for.
-      ...(user.amount > 0 && { bip21: fromChain.paymentUri(user.address, user.amount, `Send to ${server.chain}`) }),
+      ...(fromChain !== undefined && user.amount > 0 && { bip21: fromChain.paymentUri(user.address, user.amount, `Send to ${server.chain}`) }),
     },
-  };
+  } as CreateChainResponse | CreateEvmChainResponse;
 }
 
 /** GET /v2/swap/chain/{id}/transactions: both lockups seen so far, with their timeouts. */
@@ -86,8 +95,9 @@ export async function chainTransactions(ctx: EngineContext, id: string): Promise
   const data = chainData(swap);
   const body: ChainTransactionsBody = {};
   const timeout = async (side: ChainSide) => {
-    const blocksLeft = side.timeoutBlockHeight - (await chainOf(ctx, side.chain).height());
-    return { blockHeight: side.timeoutBlockHeight, ...(blocksLeft > 0 && { eta: etaOf(chainOf(ctx, side.chain), blocksLeft) }) };
+    const chain = anyChainOf(ctx, side.chain);
+    const blocksLeft = side.timeoutBlockHeight - (await chain.height());
+    return { blockHeight: side.timeoutBlockHeight, ...(blocksLeft > 0 && { eta: etaOf(chain, blocksLeft) }) };
   };
   if (data.lockup) body.userLock = { transaction: { id: data.lockup.txid, hex: data.lockup.hex }, timeout: await timeout(data.user) };
   if (data.serverLockup) body.serverLock = { transaction: { id: data.serverLockup.txid, hex: data.serverLockup.hex }, timeout: await timeout(data.server) };
@@ -183,6 +193,7 @@ export function acceptChainQuote(ctx: EngineContext, id: string, amount: number)
 export function chainRefund(ctx: EngineContext, id: string, request: RefundRequest): Promise<PartialSignatureBody> {
   return ctx.locks.run(id, async () => {
     const swap = await ctx.swaps.require(id, SwapType.Chain);
+    if (userLockupOf(swap).contract !== undefined) throw new SwapError('invalid', 'swap not eligible for a cooperative refund: an EVM lockup is refunded with the signature of GET /v2/swap/chain/{id}/refund');
     if (!REFUNDABLE.includes(swap.status)) throw notEligibleForRefund(RefundRefusal.status);
     const signed = await coSignClientSpend(ctx, userLockupOf(swap), request, {
       recordedLockupOnly: false,
@@ -193,5 +204,28 @@ export function chainRefund(ctx: EngineContext, id: string, request: RefundReque
     });
     ctx.logger.info('signed a cooperative refund of a chain swap', { swap: id, status: swap.status });
     return signed;
+  });
+}
+
+/**
+ * GET /v2/swap/chain/{id}/refund: Ferry's EIP-712 signature letting the client `refundCooperative` its lock on a
+ * contract chain before the timelock. The same rule as the MuSig2 refund: refund.signed is recorded first, and the
+ * machine takes it only while nothing of Ferry's can be claimed any more (never locked, or its refund in a block),
+ * so no swap has both a refund signature out and a claimable lockup of Ferry's.
+ */
+export function chainRefundSignature(ctx: EngineContext, id: string): Promise<{ signature: string }> {
+  return ctx.locks.run(id, async () => {
+    const swap = await ctx.swaps.require(id, SwapType.Chain);
+    const leg = userLockupOf(swap);
+    if (leg.contract === undefined) throw new SwapError('invalid', 'swap not eligible for a cooperative refund: not an EVM lockup (POST the refund transaction instead)');
+    if (!REFUNDABLE.includes(swap.status)) throw notEligibleForRefund(RefundRefusal.status);
+    const values = leg.lockup?.contract;
+    if (values === undefined) throw noLockup();
+    if (values.claimAddress.toLowerCase() !== leg.contract.claimAddress.toLowerCase()) throw notEligibleForRefund('the lockup does not name Ferry as claim address');
+    const recorded = await ctx.swaps.applyLocked(id, { type: 'refund.signed' });
+    if (!recorded.applied) throw notEligibleForRefund(RefundRefusal.status);
+    const signature = await legContractChain(ctx, leg).signCooperativeRefund(values);
+    ctx.logger.info('signed a cooperative EVM refund of a chain swap', { swap: id, status: swap.status });
+    return { signature };
   });
 }

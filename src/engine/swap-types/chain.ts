@@ -8,13 +8,14 @@ import { UniqueViolation } from '../../db/index.ts';
 import { SwapError, preimageHashExists, type CreateChainRequest } from '../../protocol/index.ts';
 import { limitViolation, reverseInvoiceAmount, reverseOnchainAmount } from '../../swaps/amounts.ts';
 import type { ChainSide, ChainSwapData } from '../../swaps/chain-machine.ts';
-import { minerFeesFor, type PairConfig } from '../../swaps/pairs.ts';
+import type { PairConfig } from '../../swaps/pairs.ts';
 import { SwapStatus as S, SwapType } from '../../swaps/status.ts';
 import { chainBlocksFor, lightningBlocksFor } from '../block-time.ts';
-import { chainOf, type EngineContext } from '../context.ts';
+import { anyChainOf, currentMinerFees, servesChain, type EngineContext } from '../context.ts';
 import { chainData } from '../data.ts';
-import { positiveInteger, preimageHash as parsePreimageHash, publicKey } from '../input.ts';
-import { legChain, serverLockupOf, userLockupOf } from '../legs/lockup-leg.ts';
+import { positiveInteger, preimageHash as parsePreimageHash } from '../input.ts';
+import { legAnyChain, legChain, legContractChain, serverLockupOf, userLockupOf } from '../legs/lockup-leg.ts';
+import { clientCredentials, serverSide, userSide } from './chain-sides.ts';
 import type { ServerLockupHooks } from '../legs/server-lockup.ts';
 
 export interface CreateChainResult {
@@ -26,7 +27,7 @@ export interface CreateChainResult {
 /** The configured pair serving a chain swap between two chains, whichever way round it is listed. */
 export function chainPairOf(ctx: EngineContext, from: string, to: string): PairConfig {
   const pair = ctx.settings.pairs.get(`${from}/${to}`) ?? ctx.settings.pairs.get(`${to}/${from}`);
-  if (pair === undefined || from === to || !ctx.chains.has(from) || !ctx.chains.has(to)) {
+  if (pair === undefined || from === to || !servesChain(ctx, from) || !servesChain(ctx, to)) {
     throw new SwapError('invalid', `could not find pair with id: ${from}/${to}`);
   }
   return pair;
@@ -34,19 +35,18 @@ export function chainPairOf(ctx: EngineContext, from: string, to: string): PairC
 
 /**
  * Ferry's miner fees of a chain swap: its lockup on `to` and its claim of the user's lockup on `from`; and the
- * client's, for its information: its lockup on `from` and its claim on `to`.
+ * client's, for its information: its lockup on `from` and its claim on `to`. A contract chain prices its calls in gas.
  */
 export async function chainMinerFees(ctx: EngineContext, from: string, to: string): Promise<{ server: number; user: { claim: number; lockup: number } }> {
-  const [fromChain, toChain] = [chainOf(ctx, from), chainOf(ctx, to)];
-  const fromFees = minerFeesFor(await fromChain.feeRate(), fromChain.typicalSizes);
-  const toFees = minerFeesFor(await toChain.feeRate(), toChain.typicalSizes);
+  const fromFees = await currentMinerFees(anyChainOf(ctx, from));
+  const toFees = await currentMinerFees(anyChainOf(ctx, to));
   return { server: toFees.reverse.lockup + fromFees.normal, user: { claim: toFees.reverse.claim, lockup: fromFees.reverse.lockup } };
 }
 
 export async function createChain(ctx: EngineContext, request: CreateChainRequest): Promise<CreateChainResult> {
   const pair = chainPairOf(ctx, request.from, request.to);
-  const claimPublicKey = publicKey(request.claimPublicKey, 'claimPublicKey');
-  const refundPublicKey = publicKey(request.refundPublicKey, 'refundPublicKey');
+  const [fromChain, toChain] = [anyChainOf(ctx, request.from), anyChainOf(ctx, request.to)];
+  const client = clientCredentials(request, fromChain, toChain);
   const hashBytes = parsePreimageHash(request.preimageHash);
   const paymentHash = hex.encode(hashBytes);
   if (request.userLockAmount !== undefined && request.serverLockAmount !== undefined) {
@@ -74,41 +74,14 @@ export async function createChain(ctx: EngineContext, request: CreateChainReques
 
   // Ferry's lockup times out first (the pair's reverse window), the user's later (its longest submarine window), so
   // Ferry can always take its own coins back before the user can take theirs: both counted in time, not blocks.
-  const [fromChain, toChain] = [chainOf(ctx, request.from), chainOf(ctx, request.to)];
-  const base = chainOf(ctx, pair.base);
+  const base = anyChainOf(ctx, pair.base);
   const serverWindow = chainBlocksFor(toChain, lightningBlocksFor(base, pair.timeouts.reverse));
   const userWindow = chainBlocksFor(fromChain, lightningBlocksFor(base, pair.timeouts.swapMaximal));
   const [fromHeight, toHeight] = [await fromChain.height(), await toChain.height()];
   const keyIndex = await ctx.storage.counters.nextSwapKeyIndex();
   const key = ctx.keys.keyAt(keyIndex);
-
-  const side = (chain: typeof fromChain, terms: Parameters<typeof fromChain.swapOutput>[0], amount: number, startHeight: number): ChainSide => {
-    const output = chain.swapOutput(terms);
-    return {
-      chain: chain.symbol,
-      claimPublicKey: hex.encode(terms.claimPublicKey),
-      refundPublicKey: hex.encode(terms.refundPublicKey),
-      swapTree: output.tree,
-      lockupScript: output.script,
-      address: output.address,
-      ...(output.blindingKey !== undefined && { blindingKey: output.blindingKey }),
-      timeoutBlockHeight: terms.timeoutBlockHeight,
-      amount,
-      startHeight,
-    };
-  };
-  const user = side(
-    fromChain,
-    { kind: 'chainUser', preimageHash: hashBytes, claimPublicKey: key.publicKey, refundPublicKey, timeoutBlockHeight: fromHeight + userWindow, servicePublicKey: key.publicKey },
-    userAmount,
-    fromHeight,
-  );
-  const server = side(
-    toChain,
-    { kind: 'reverse', preimageHash: hashBytes, claimPublicKey, refundPublicKey: key.publicKey, timeoutBlockHeight: toHeight + serverWindow, servicePublicKey: key.publicKey },
-    serverAmount,
-    toHeight,
-  );
+  const user = userSide(fromChain, key.publicKey, client, { preimageHash: hashBytes, timeoutBlockHeight: fromHeight + userWindow, amount: userAmount, startHeight: fromHeight });
+  const server = serverSide(toChain, key.publicKey, client, { preimageHash: hashBytes, timeoutBlockHeight: toHeight + serverWindow, amount: serverAmount, startHeight: toHeight });
   const data: ChainSwapData = {
     user,
     server,
@@ -139,8 +112,9 @@ export async function createChain(ctx: EngineContext, request: CreateChainReques
     if (error instanceof UniqueViolation && error.column === 'preimage_hash') throw preimageHashExists();
     throw error;
   }
-  ctx.watching.script(user.chain, user.lockupScript, { swapId: record.id, leg: 'userLockup' });
-  ctx.watching.script(server.chain, server.lockupScript, { swapId: record.id, leg: 'serverLockup' });
+  // A contract side needs no registration: its events are routed by preimage hash.
+  if (user.contract === undefined) ctx.watching.script(user.chain, user.lockupScript, { swapId: record.id, leg: 'userLockup' });
+  if (server.contract === undefined) ctx.watching.script(server.chain, server.lockupScript, { swapId: record.id, leg: 'serverLockup' });
   ctx.logger.info('chain swap created', { swap: record.id, from: request.from, to: request.to, userAmount, serverAmount });
   return { id: record.id, user, server };
 }
@@ -151,11 +125,12 @@ export const chainLockupHooks: ServerLockupHooks = {
   async lockRefusal(ctx, swap) {
     const user = userLockupOf(swap);
     if (user.lockup === undefined) return 'no user lockup is recorded';
-    if ((await legChain(ctx, user).unspentConfirmations(user.lockup.txid, user.lockup.vout)) === undefined) {
-      return 'the user lockup is spent or gone';
-    }
+    const there = user.contract === undefined
+      ? (await legChain(ctx, user).unspentConfirmations(user.lockup.txid, user.lockup.vout)) !== undefined
+      : await legContractChain(ctx, user).isLocked(user.lockup.contract!);
+    if (!there) return 'the user lockup is spent or gone';
     const server = chainData(swap).server;
-    const blocksLeft = server.timeoutBlockHeight - (await legChain(ctx, serverLockupOf(swap)).height());
+    const blocksLeft = server.timeoutBlockHeight - (await legAnyChain(ctx, serverLockupOf(swap)).height());
     if (blocksLeft < Math.ceil((server.timeoutBlockHeight - (server.startHeight as number)) / 2)) return 'too close to the swap timeout to lock';
     return undefined;
   },

@@ -4,7 +4,7 @@ import type { EffectRecord } from '../../db/index.ts';
 import { machineFor } from '../../swaps/index.ts';
 import { SwapType } from '../../swaps/status.ts';
 import type { EngineContext } from '../context.ts';
-import { cancelInvoice, holdInvoiceLockupHooks, settleInvoice } from '../legs/hold-invoice.ts';
+import { cancelInvoice, holdInvoiceLockupHooks, settleGasInvoice, settleInvoice } from '../legs/hold-invoice.ts';
 import { payInvoice, startPayment } from '../legs/pay-invoice.ts';
 import { refundServerLockup, sendServerLockup } from '../legs/server-lockup.ts';
 import { claimWhenSilent, startClaim } from '../legs/user-lockup.ts';
@@ -19,6 +19,7 @@ export const EFFECTS: Record<SwapType, Record<string, EffectHandler>> = {
     refundLockup: (ctx, effect) => refundServerLockup(ctx, effect, holdInvoiceLockupHooks),
     settleInvoice,
     cancelInvoice,
+    settleGasInvoice,
   },
   [SwapType.Chain]: {
     sendLockup: (ctx, effect) => sendServerLockup(ctx, effect, chainLockupHooks),

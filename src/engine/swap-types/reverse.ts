@@ -32,6 +32,8 @@ import { serverLockupOf } from '../legs/lockup-leg.ts';
 import { lightningBlocksFor } from '../block-time.ts';
 import { treeOf, type ChainBackend, type SwapOutput, type SwapOutputKind } from '../../chains/backend.ts';
 import { isContractChain, type ContractChain } from '../../chains/contract-chain.ts';
+import type { GasPrepay } from '../../swaps/reverse-machine.ts';
+import { createGasInvoice, gasAnswer, requestedGas } from './reverse-gas.ts';
 
 /** Dust limit of a Taproot output: smaller lockups could not be claimed. */
 const TAPROOT_DUST = 330;
@@ -42,12 +44,16 @@ export interface CreatedReverse {
   data: ReverseData;
   output?: SwapOutput;
   contract?: ContractChain;
+  /** A gasless or prepaid-miner-fee reverse swap to a contract chain: its second invoice. */
+  gas?: GasPrepay;
 }
 
 export async function createReverse(ctx: EngineContext, request: CreateReverseRequest): Promise<CreateReverseResponse | CreateEvmReverseResponse> {
-  const { record, data, output, contract } = await createReverseSwap(ctx, request, 'taproot');
+  const { record, data, output, contract, gas } = await createReverseSwap(ctx, request, 'taproot');
   const common = { id: record.id, invoice: record.invoice!, timeoutBlockHeight: record.timeoutBlockHeight!, onchainAmount: data.onchainAmount };
-  if (contract !== undefined) return { ...common, lockupAddress: record.lockupAddress!, refundAddress: contract.serviceAddress };
+  if (contract !== undefined) {
+    return { ...common, lockupAddress: record.lockupAddress!, refundAddress: contract.serviceAddress, ...(gas !== undefined && gasAnswer(gas)) };
+  }
   return {
     ...common,
     swapTree: treeOf(output!),
@@ -76,6 +82,7 @@ export async function createReverseSwap(ctx: EngineContext, request: CreateRever
   if (contract === undefined && request.claimAddress !== undefined) throw invalidParameter('claimAddress');
   const claimPublicKey = contract === undefined ? publicKey(request.claimPublicKey, 'claimPublicKey') : undefined;
   if (outputKind === 'legacy' && (contract !== undefined || (chain as ChainBackend).legacyOutputs !== true)) throw noLegacySwaps(chain.symbol);
+  const gasRequested = requestedGas(request, contract);
   const hashBytes = parsePreimageHash(request.preimageHash);
   const paymentHash = hex.encode(hashBytes);
 
@@ -121,18 +128,27 @@ export async function createReverseSwap(ctx: EngineContext, request: CreateRever
   const lockupAddress = output?.address ?? contract!.contractAddress;
 
   let paymentRequest: string;
+  // The payer's HTLC must outlive the on-chain timeout, so a preimage learned at the last block still settles.
+  const cltvExpiry = lightningBlocksFor(chain, pair.timeouts.reverse) + ctx.settings.reverseCltvMarginBlocks;
   try {
     ({ paymentRequest } = await lightning.createHoldInvoice({
       paymentHash,
       amountMsat: BigInt(invoiceAmount) * 1000n,
       memo: request.description ?? `Send to ${chain.symbol} address`,
       expirySeconds: ctx.settings.invoiceExpirySeconds,
-      // The payer's HTLC must outlive the on-chain timeout, so a preimage learned at the last block still settles.
-      cltvExpiry: lightningBlocksFor(chain, pair.timeouts.reverse) + ctx.settings.reverseCltvMarginBlocks,
+      cltvExpiry,
     }));
   } catch (error) {
     if (/already exists/i.test((error as Error).message)) throw preimageHashExists();
     throw error;
+  }
+  let gas: GasPrepay | undefined;
+  if (gasRequested !== undefined) {
+    const terms = { pair, fees, chain: contract!, requestedAs: gasRequested, expirySeconds: ctx.settings.invoiceExpirySeconds, cltvExpiry };
+    gas = await createGasInvoice(lightning, terms).catch(async (error: unknown) => {
+      await lightning.cancelHoldInvoice(paymentHash).catch(() => {});
+      throw error;
+    });
   }
   const decoded = await lightning.decodeInvoice(paymentRequest);
   const outputData = output === undefined
@@ -153,6 +169,7 @@ export async function createReverseSwap(ctx: EngineContext, request: CreateRever
     invoiceExpiresAt: decoded.timestamp + decoded.expiry,
     // The invoice converted at the rate without any fee, less what is locked and the lockup fee estimate.
     serviceFee: reverseOnchainAmount(invoiceAmount, rate, 0, 0) - onchainAmount - lockupFee,
+    ...(gas !== undefined && { gas }),
     ...(request.referralId !== undefined && { referralId: request.referralId }),
   } as ReverseData;
 
@@ -173,12 +190,13 @@ export async function createReverseSwap(ctx: EngineContext, request: CreateRever
     if (error instanceof UniqueViolation && (error.column === 'preimage_hash' || error.column === 'invoice')) {
       // Another swap took the hash between the check and the insert: its invoice is not ours to keep.
       await lightning.cancelHoldInvoice(paymentHash).catch(() => {});
+      if (gas !== undefined) await lightning.cancelHoldInvoice(gas.preimageHash).catch(() => {});
       throw preimageHashExists();
     }
     throw error;
   }
   ctx.logger.info('reverse swap created', { swap: record.id, invoiceAmount, onchainAmount, timeoutBlockHeight });
-  if (output === undefined) return { record, data, contract };
+  if (output === undefined) return { record, data, contract, ...(gas !== undefined && { gas }) };
   ctx.watching.script(chain.symbol, data.lockupScript, { swapId: record.id, leg: 'serverLockup' });
   return { record, data, output };
 }
