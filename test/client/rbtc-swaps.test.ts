@@ -1,12 +1,13 @@
 // The client SDK's RBTC swaps against Ferry on the devnet's anvil: a submarine swap locked from a private key and a
 // reverse swap claimed into a mnemonic's account, followed to their end; a failed submarine swap refunded with the
 // service's EIP-712 signature; a store lost, the lockup found again from the Lockup logs by refund address and
-// refunded after the timelock. Asserted on the account balances, the contract's swaps() and the Lightning nodes.
+// refunded after the timelock; a lying service (contracts, addresses, timelock, amounts, its lockup, a forged EIP-712
+// signature) refused before a wei moves. Asserted on the account balances, the contract's swaps() and the Lightning nodes.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HDNodeWallet, JsonRpcProvider, Mnemonic, Wallet, parseEther, randomBytes, toQuantity } from 'ethers';
-import { ClientStore, RefundTooEarlyError, SwapClient, followContractSwap, type ContractFollowEvent, type ContractRecord, type ContractSwaps, type EvmAccount } from '../../src/client/index.ts';
-import { startService, temporaryDir, type Service } from './support.ts';
+import { ClientStore, RefundTooEarlyError, SwapClient, VerificationError, followContractSwap, type ContractFollowEvent, type ContractRecord, type ContractSwaps, type EvmAccount } from '../../src/client/index.ts';
+import { TamperingProxy, startService, temporaryDir, type Service } from './support.ts';
 
 let service: Service;
 let provider: JsonRpcProvider;
@@ -35,9 +36,20 @@ async function fundedAccount(kind: 'key' | 'mnemonic' = 'key'): Promise<{ accoun
   return { account: { mnemonic, index: 2 }, address };
 }
 
-function clientFor(account: EvmAccount, store = new ClientStore(temporaryDir('ferry-rbtc-client-'))): SwapClient {
-  return new SwapClient({ serviceUrl: service.apiUrl, network: 'regtest', store, evm: { rpcUrl: service.info.evm.rpcUrl, account } });
+function clientFor(account: EvmAccount, store = new ClientStore(temporaryDir('ferry-rbtc-client-')), serviceUrl = service.apiUrl): SwapClient {
+  return new SwapClient({ serviceUrl, network: 'regtest', store, evm: { rpcUrl: service.info.evm.rpcUrl, account } });
 }
+
+/** Rewrites the JSON answer of one method and path (query aside) of the proxied service. */
+function lieAbout(proxy: TamperingProxy, method: string, path: string | RegExp, change: (body: Record<string, unknown>) => Record<string, unknown>): void {
+  proxy.rewrite = (m, p, body) => (m === method && (typeof path === 'string' ? p === path : path.test(p)) ? change(body as Record<string, unknown>) : body);
+}
+
+const refused = (pattern: RegExp) => (error: unknown) => {
+  assert.ok(error instanceof VerificationError, String(error));
+  assert.match(error.message, pattern);
+  return true;
+};
 
 async function follow(swaps: ContractSwaps, client: SwapClient, record: ContractRecord, options: { refund?: boolean } = {}) {
   const stream = client.statusStream({ pollIntervalMs: 200 });
@@ -136,6 +148,72 @@ describe('client SDK: RBTC swaps on the EVM chain', { timeout: 180_000 }, () => 
       assert.equal((client.store!.loadContract(record.id) as { refund?: { path: string } }).refund?.path, 'cooperative');
     } finally {
       await client.close();
+    }
+  });
+
+  test('a lying service is refused before a wei moves: contract, claim and refund address, timelock, amounts, lockup, signature', async () => {
+    const proxy = await TamperingProxy.start(service.apiUrl);
+    const { account, address } = await fundedAccount();
+    const client = clientFor(account, undefined, proxy.url);
+    try {
+      // A contracts endpoint naming another contract, or another chain: nothing connects.
+      const { erc20Swap } = service.info.evm.contracts;
+      lieAbout(proxy, 'GET', '/v2/chain/RBTC/contracts', (body) => ({ ...body, swapContracts: { ...(body.swapContracts as object), EtherSwap: erc20Swap } }));
+      await assert.rejects(client.contracts(), refused(/does not run boltz-core's EtherSwap code/));
+      lieAbout(proxy, 'GET', '/v2/chain/RBTC/contracts', (body) => ({ ...body, network: { chainId: 31 } }));
+      await assert.rejects(client.contracts(), refused(/are on chain 31, but the node .* is chain 31337/));
+      proxy.rewrite = (_m, _p, body) => body;
+      const swaps = await client.contracts();
+
+      // An honest first swap through the same proxy: the service's account is known from now on.
+      const honest = await swaps.createSubmarine({ invoice: (await service.invoice('alice', 20_000)).invoice });
+      const before = await provider.getBalance(address);
+      const submarine = async (change: (body: Record<string, unknown>) => Record<string, unknown>) => {
+        lieAbout(proxy, 'POST', '/v2/swap/submarine', change);
+        return swaps.createSubmarine({ invoice: (await service.invoice('alice', 20_000)).invoice });
+      };
+      const height = await provider.getBlockNumber();
+      await assert.rejects(submarine((b) => ({ ...b, address: erc20Swap })), refused(/address .* is not .*, the EtherSwap/));
+      await assert.rejects(submarine((b) => ({ ...b, claimAddress: Wallet.createRandom().address })), refused(/is not .*, the account this service used before/));
+      await assert.rejects(submarine((b) => ({ ...b, claimAddress: address })), refused(/is our own account/));
+      await assert.rejects(submarine((b) => ({ ...b, claimAddress: 'nonsense' })), refused(/not an EVM address/));
+      await assert.rejects(submarine((b) => ({ ...b, timeoutBlockHeight: height + 100_000 })), refused(/at most 11520 accepted/));
+      await assert.rejects(submarine((b) => ({ ...b, timeoutBlockHeight: height + 10 })), refused(/at least 120 wanted/));
+      await assert.rejects(submarine((b) => ({ ...b, expectedAmount: (b.expectedAmount as number) + 1_000 })), refused(/more than the advertised fees allow/));
+
+      const reverse = (change: (body: Record<string, unknown>) => Record<string, unknown>) => {
+        lieAbout(proxy, 'POST', '/v2/swap/reverse', change);
+        return swaps.createReverse({ invoiceAmount: 30_000 });
+      };
+      await assert.rejects(reverse((b) => ({ ...b, lockupAddress: erc20Swap })), refused(/lockupAddress .* is not/));
+      await assert.rejects(reverse((b) => ({ ...b, refundAddress: Wallet.createRandom().address })), refused(/the account this service used before/));
+      await assert.rejects(reverse((b) => ({ ...b, onchainAmount: (b.onchainAmount as number) - 1_000 })), refused(/less than the advertised fees allow/));
+      assert.equal(await provider.getBalance(address), before, 'nothing was sent');
+      assert.deepEqual(await swaps.chain.lockupsOf(), []);
+
+      // A reverse answer whose timelock differs by a block from Ferry's lock: paid, but never claimed.
+      const shifted = await reverse((b) => ({ ...b, timeoutBlockHeight: (b.timeoutBlockHeight as number) + 1 }));
+      proxy.rewrite = (_m, _p, body) => body;
+      void service.lightning('alice').payInvoice({ paymentRequest: shifted.invoice, feeLimitMsat: 10_000n, timeoutSeconds: 60 }).catch(() => undefined);
+      const { result } = await follow(swaps, client, shifted);
+      assert.equal(result.success, false);
+      assert.match(result.message ?? '', /not claiming: the contract does not hold .* timelock \d+; locked for the hash: .* timelock \d+/);
+      assert.equal(await provider.getBalance(address), before, 'no gas spent on a claim the contract would refuse');
+
+      // A forged EIP-712 signature (another key's) is refused before refundCooperative is sent.
+      const failing = await swaps.createSubmarine({ invoice: (await unpayableInvoice()).invoice });
+      const lock = await swaps.lock(failing);
+      assert.equal((await follow(swaps, client, failing, { refund: false })).result.status, 'invoice.failedToPay');
+      const forger = Wallet.createRandom();
+      lieAbout(proxy, 'GET', `/v2/swap/submarine/${failing.id}/refund`, () => ({ signature: forger.signingKey.sign(randomBytes(32)).serialized }));
+      await assert.rejects(swaps.refund(failing), (error: unknown) => error instanceof RefundTooEarlyError && /refund signature is not .*'s for this lockup/.test(error.message));
+      assert.equal(await provider.getBalance(address), before - lock.fee - swaps.submarineValues(failing).amount, 'no gas spent on the forgery');
+      proxy.rewrite = (_m, _p, body) => body;
+      assert.equal((await swaps.refund(failing)).path, 'cooperative', "the service's own signature refunds it");
+      assert.equal(honest.contract.serviceAddress, failing.contract.serviceAddress);
+    } finally {
+      await client.close();
+      await proxy.close();
     }
   });
 
