@@ -31,5 +31,5 @@ const valued = new Set([
   'config', 'data-dir', 'node', 'memo', 'wallet', 'chain',
   // ferry swap
   'service', 'client-dir', 'address', 'amount', 'onchain-amount', 'invoice', 'file', 'lockup', 'network', 'bitcoin-rpc', 'elements-rpc', 'fee-rate', 'from', 'to',
-  'server-amount', 'refund-address', 'mnemonic', 'xpub',
+  'server-amount', 'refund-address', 'mnemonic', 'xpub', 'evm-rpc', 'evm-key', 'evm-mnemonic', 'evm-account',
 ]);

@@ -3,6 +3,7 @@
 // running — checked against the chain of each swap's currency.
 import { BitcoinCoreChain, ElementsChain, type ChainSource } from '../client/chain.ts';
 import { SWAP_CURRENCIES, destinationOf, swapChain } from '../client/chains/index.ts';
+import { CONTRACT_CURRENCIES } from '../client/chains/contract.ts';
 import { SwapClient } from '../client/client.ts';
 import { NETWORK_NAMES, type NetworkName } from '../client/network.ts';
 import { ClientStore, defaultClientDir } from '../client/store.ts';
@@ -21,10 +22,11 @@ export function stringFlag(flags: Flags, name: string): string | undefined {
   return value;
 }
 
-/** --from / --to: the swap's chain currency, BTC unless given. */
-export function currencyFlag(flags: Flags, name: 'from' | 'to'): string {
+/** --from / --to: the swap's chain currency, BTC unless given; `known`: UTXO chains and contract chains (RBTC). */
+export function currencyFlag(flags: Flags, name: 'from' | 'to', known: readonly string[] = [...SWAP_CURRENCIES, ...CONTRACT_CURRENCIES]): string {
   const value = stringFlag(flags, name) ?? 'BTC';
-  if (!SWAP_CURRENCIES.includes(value)) throw new UsageError(`--${name} must be ${SWAP_CURRENCIES.join(' or ')}, not ${value}`);
+  const names = known.length > 1 ? `${known.slice(0, -1).join(', ')} or ${known.at(-1)}` : known[0];
+  if (!known.includes(value)) throw new UsageError(`--${name} must be ${names}, not ${value}`);
   return value;
 }
 

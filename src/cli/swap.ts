@@ -1,9 +1,10 @@
 // `ferry swap`: submarine, reverse and chain swaps from the command line, on top of the client SDK (src/client), on
 // Bitcoin (BTC) or Liquid (L-BTC): --from picks a submarine swap's chain, --to a reverse swap's, both a chain swap's.
+// Submarine and reverse swaps on RBTC (a contract chain) are in swap-contract.ts.
 import { ServiceUnreachableError, VerificationError } from '../client/errors.ts';
 import { followSwap, type FollowResult } from '../client/follow.ts';
 import { noteStatus, type SwapRecord } from '../client/records.ts';
-import { swapChain } from '../client/chains/index.ts';
+import { SWAP_CURRENCIES, swapChain } from '../client/chains/index.ts';
 import { readRefundFile } from '../client/refund-file.ts';
 import type { RefundResult } from '../client/refund.ts';
 import { FINAL_STATUSES } from '../client/types.ts';
@@ -12,6 +13,8 @@ import { UsageError } from './devnet-tools.ts';
 import { btc, createOutput, describeStatus, printFollowEvent, type Output } from './swap-output.ts';
 import { currencyFlag, stringFlag, swapContext, type Flags, type SwapContext } from './swap-context.ts';
 import { rescueKeyCommand, restoreCommand } from './swap-restore.ts';
+import { isContractCurrency } from '../client/chains/contract.ts';
+import { contractRecover, contractRefund, contractResume, contractReverse, contractSubmarine, contractSummary } from './swap-contract.ts';
 
 export const swapUsage = `swaps (the client side; keys and preimages stay in the client store):
   ferry swap reverse --amount SATS [--to C] [--address A]
@@ -25,6 +28,8 @@ export const swapUsage = `swaps (the client side; keys and preimages stay in the
   ferry swap status ID [--follow]                  the swap's status (--follow: every change until it ends)
   ferry swap claim ID [--address A]                resume a swap: claim a reverse or chain swap, co-sign a submarine claim
   ferry swap refund ID | --file FILE [--address A] [--lockup TXID]   refund a failed submarine or chain swap
+  ferry swap refund --recover [--from RBTC]        refund every lockup of your EVM account still in the swap contract,
+                                                   found from its Lockup logs (no client store needed)
   ferry swap list                                  the swaps in the client store
   ferry swap restore [--mnemonic WORDS | --xpub X]  rebuild the store from the rescue key (default: the store's own), then
                                                    claim or refund every restored swap (--xpub of another key: list only)
@@ -33,8 +38,12 @@ export const swapUsage = `swaps (the client side; keys and preimages stay in the
   FERRY_CLIENT_DIR; default ~/.ferry-client), --json (one JSON object per line), --no-wait (exit after
   creating), --script-path (do not ask the service to sign), --no-refund (leave a failed swap for
   \`ferry swap refund\`), --bitcoin-rpc URL / --elements-rpc URL (a Bitcoin / Elements node for BTC / L-BTC chain
-  data and broadcasts instead of the service), --fee-rate SAT_PER_VBYTE. C is BTC (the default) or L-BTC (Liquid).
-  Claims and refunds pay to --address (for L-BTC a confidential Liquid address), else to the devnet's user wallet.
+  data and broadcasts instead of the service), --fee-rate SAT_PER_VBYTE. C is BTC (the default), L-BTC (Liquid) or,
+  for submarine and reverse swaps, RBTC. Claims and refunds pay to --address (for L-BTC a confidential Liquid
+  address), else to the devnet's user wallet.
+  RBTC: the submarine swap is locked at once from your EVM account, the reverse swap claimed into it, refunds paid
+  back to it: --evm-key HEX (or FERRY_EVM_KEY) or --evm-mnemonic "WORDS" [--evm-account N] (or FERRY_EVM_MNEMONIC;
+  m/44'/60'/0'/0/N), --evm-rpc URL (or FERRY_EVM_RPC) an EVM node; default: the devnet's user account and anvil.
 `;
 
 function positiveInteger(text: string | undefined, what: string): number {
@@ -101,11 +110,12 @@ async function follow(context: SwapContext, record: SwapRecord, flags: Flags, ou
   return result.success ? 0 : 1;
 }
 
-async function submarine(context: SwapContext, flags: Flags, output: Output): Promise<number> {
+async function submarine(context: SwapContext, flags: Flags, config: FerryConfig, output: Output): Promise<number> {
   const invoice = stringFlag(flags, 'invoice');
-  if (invoice === undefined) throw new UsageError('usage: ferry swap submarine --invoice INVOICE [--from BTC|L-BTC]');
+  if (invoice === undefined) throw new UsageError('usage: ferry swap submarine --invoice INVOICE [--from BTC|L-BTC|RBTC]');
   refuseFlag(flags, 'to', 'a submarine swap pays Lightning; --from names the chain it is paid from');
   const currency = currencyFlag(flags, 'from');
+  if (isContractCurrency(currency)) return contractSubmarine(context, flags, config, output, invoice, currency);
   context.checkAddress(currency);
   feeRateOf(flags, currency);
   const record = await context.client().createSubmarine({ invoice, currency });
@@ -132,13 +142,14 @@ async function submarine(context: SwapContext, flags: Flags, output: Output): Pr
   return flags['no-wait'] === true ? 0 : follow(context, record, flags, output);
 }
 
-async function reverse(context: SwapContext, flags: Flags, output: Output): Promise<number> {
+async function reverse(context: SwapContext, flags: Flags, config: FerryConfig, output: Output): Promise<number> {
   const amount = stringFlag(flags, 'amount');
   const onchain = stringFlag(flags, 'onchain-amount');
-  if ((amount === undefined) === (onchain === undefined)) throw new UsageError('usage: ferry swap reverse --amount SATS (or --onchain-amount SATS) [--to BTC|L-BTC]');
+  if ((amount === undefined) === (onchain === undefined)) throw new UsageError('usage: ferry swap reverse --amount SATS (or --onchain-amount SATS) [--to BTC|L-BTC|RBTC]');
   refuseFlag(flags, 'from', 'a reverse swap is paid from Lightning; --to names the chain it pays to');
   const currency = currencyFlag(flags, 'to');
   const request = amount !== undefined ? { invoiceAmount: positiveInteger(amount, '--amount') } : { onchainAmount: positiveInteger(onchain, '--onchain-amount') };
+  if (isContractCurrency(currency)) return contractReverse(context, flags, config, output, request, currency);
   feeRateOf(flags, currency);
   // Ask where the coins go before anything is created: a missing address should fail now, not after paying.
   const destination = await context.destination(currency);
@@ -167,8 +178,11 @@ async function reverse(context: SwapContext, flags: Flags, output: Output): Prom
 }
 
 async function chainSwap(context: SwapContext, flags: Flags, output: Output): Promise<number> {
-  const from = currencyFlag(flags, 'from');
-  const to = currencyFlag(flags, 'to');
+  if ([flags.from, flags.to].some((currency) => typeof currency === 'string' && isContractCurrency(currency))) {
+    throw new UsageError('chain swaps with RBTC are not supported by ferry swap yet');
+  }
+  const from = currencyFlag(flags, 'from', SWAP_CURRENCIES);
+  const to = currencyFlag(flags, 'to', SWAP_CURRENCIES);
   if (from === to) throw new UsageError('usage: ferry swap chain --from BTC|L-BTC --to L-BTC|BTC (two different chains)');
   const user = stringFlag(flags, 'amount');
   const server = stringFlag(flags, 'server-amount');
@@ -216,6 +230,7 @@ async function chainSwap(context: SwapContext, flags: Flags, output: Output): Pr
 
 async function status(context: SwapContext, id: string | undefined, flags: Flags, output: Output): Promise<number> {
   if (id === undefined) throw new UsageError('usage: ferry swap status ID [--follow]');
+  if (context.store.hasContract(id)) return contractStatus(context, id, output);
   const record = context.store.load(id);
   const client = context.client(record.serviceUrl);
   let live;
@@ -240,8 +255,24 @@ async function status(context: SwapContext, id: string | undefined, flags: Flags
   }
 }
 
-async function claim(context: SwapContext, id: string | undefined, flags: Flags, output: Output): Promise<number> {
+/** A contract swap's status: the service's word, noted in the record (following it is `ferry swap claim ID`). */
+async function contractStatus(context: SwapContext, id: string, output: Output): Promise<number> {
+  const record = context.store.loadContract(id);
+  let live;
+  try {
+    live = await context.client(record.serviceUrl).status(id);
+  } catch (error) {
+    output.problem(`the service does not answer for ${id}: ${(error as Error).message}; last known status: ${record.status ?? 'none'}`);
+  }
+  if (live !== undefined && noteStatus(record, live.status)) context.store.saveContract(record);
+  const status = live?.status ?? record.status ?? 'unknown';
+  output.event('status', { ...contractSummary(record), status, live: live !== undefined }, `swap ${id} (${record.type}, ${record.currency}): ${status}`);
+  return live === undefined ? 1 : 0;
+}
+
+async function claim(context: SwapContext, id: string | undefined, flags: Flags, config: FerryConfig, output: Output): Promise<number> {
   if (id === undefined) throw new UsageError('usage: ferry swap claim ID [--address A]');
+  if (context.store.hasContract(id)) return contractResume(context, flags, config, output, context.store.loadContract(id));
   const record = context.store.load(id);
   context.checkAddress(record.type === 'chain' ? record.claimSide.currency : record.currency);
   if (record.type === 'chain') context.checkAddress(record.currency, 'refund-address');
@@ -257,7 +288,14 @@ function printRefund(output: Output, id: string, refund: RefundResult): void {
   );
 }
 
-async function refund(context: SwapContext, id: string | undefined, flags: Flags, output: Output): Promise<number> {
+async function refund(context: SwapContext, id: string | undefined, flags: Flags, config: FerryConfig, output: Output): Promise<number> {
+  if (flags.recover === true) {
+    if (id !== undefined || flags.file !== undefined) throw new UsageError('usage: ferry swap refund --recover [--from RBTC]: it finds the lockups itself');
+    const currency = stringFlag(flags, 'from') ?? 'RBTC';
+    if (!isContractCurrency(currency)) throw new UsageError(`--recover finds lockups in a swap contract: --from RBTC, not ${currency} (refund files recover UTXO swaps)`);
+    return contractRecover(context, flags, config, output, currency);
+  }
+  if (id !== undefined && context.store.hasContract(id)) return contractRefund(context, flags, config, output, context.store.loadContract(id));
   const file = stringFlag(flags, 'file');
   if ((id === undefined) === (file === undefined)) throw new UsageError('usage: ferry swap refund ID, or ferry swap refund --file FILE');
   const optionsFor = async (currency: string) => ({
@@ -307,10 +345,17 @@ function summary(record: SwapRecord): Record<string, unknown> {
 
 function list(context: SwapContext, output: Output): number {
   const records = context.store.list();
+  const contracts = context.store.listContracts();
   if (output.json) {
     for (const record of records) output.event('swap', summary(record), '');
+    for (const record of contracts) output.event('swap', contractSummary(record), '');
     return 0;
   }
+  for (const record of contracts) {
+    const spent = record.type === 'submarine' ? (record.refund ? ` refunded ${record.refund.txHash}` : '') : record.claim ? ` claimed ${record.claim.txHash}` : '';
+    output.event('swap', contractSummary(record), `${record.id}  ${record.type.padEnd(9)}  ${record.currency.padEnd(11)}  ${`${record.invoiceAmount} sat`.padStart(13)}  ${(record.status ?? 'unknown').padEnd(25)}  ${record.createdAt}${spent}`);
+  }
+  if (records.length === 0 && contracts.length > 0) return 0;
   if (records.length === 0) {
     output.event('swap', {}, `no swaps in ${context.store.dir}`);
     return 0;
@@ -332,17 +377,17 @@ export async function runSwapCommand(sub: string | undefined, args: string[], fl
     const context = swapContext(flags, config);
     switch (sub) {
       case 'submarine':
-        return await submarine(context, flags, output);
+        return await submarine(context, flags, config, output);
       case 'reverse':
-        return await reverse(context, flags, output);
+        return await reverse(context, flags, config, output);
       case 'chain':
         return await chainSwap(context, flags, output);
       case 'status':
         return await status(context, args[0], flags, output);
       case 'claim':
-        return await claim(context, args[0], flags, output);
+        return await claim(context, args[0], flags, config, output);
       case 'refund':
-        return await refund(context, args[0], flags, output);
+        return await refund(context, args[0], flags, config, output);
       case 'list':
         return list(context, output);
       case 'restore':

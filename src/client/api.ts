@@ -1,5 +1,7 @@
 // JSON over HTTP to a swap service of this interface (v2 REST). Every call either returns the parsed body of
 // a success or throws ServiceError (the service said no) / ServiceUnreachableError (it said nothing usable).
+import type { ContractsInfo } from '../chains/evm/contracts-info.ts';
+import type { CreateEvmReverseResponse as ContractReverseCreated, CreateEvmSubmarineResponse as ContractSubmarineCreated } from '../protocol/index.ts';
 import { ServiceError, ServiceUnreachableError } from './errors.ts';
 import type { RescueRequest, RestorableSwapBody, RestoreIndexBody } from '../protocol/index.ts';
 import type {
@@ -73,6 +75,15 @@ export class ServiceApi {
     pairHash?: string;
     description?: string;
   }) => this.request<ReverseCreated>('POST', '/v2/swap/reverse', body);
+
+  /** Contract chains (RBTC): no keys in the requests, addresses in the answers. */
+  createContractSubmarine = (body: { from: string; to: string; invoice: string; pairHash?: string }) =>
+    this.request<ContractSubmarineCreated>('POST', '/v2/swap/submarine', body);
+  createContractReverse = (body: { from: string; to: string; preimageHash: string; claimAddress: string; invoiceAmount?: number; onchainAmount?: number; pairHash?: string; description?: string }) =>
+    this.request<ContractReverseCreated>('POST', '/v2/swap/reverse', body);
+  contracts = (currency: string) => this.request<ContractsInfo>('GET', `/v2/chain/${encodeURIComponent(currency)}/contracts`);
+  /** The EIP-712 signature for refundCooperative of a failed contract submarine swap (by id, or by preimage hash where served). */
+  submarineRefundSignature = (id: string) => this.request<{ signature: string }>('GET', `/v2/swap/submarine/${encodeURIComponent(id)}/refund`);
 
   swapStatus = (id: string) => this.request<Omit<StatusUpdate, 'id'>>('GET', `/v2/swap/${encodeURIComponent(id)}`);
 

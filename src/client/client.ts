@@ -1,6 +1,7 @@
 // The SDK's front door: create swaps against any service of this interface, check every answer before a
 // coin moves, keep what is needed to finish or undo each swap in the client store, and claim or refund — on
-// Bitcoin (BTC) or Liquid (L-BTC), whichever chain each swap's currency names; chain swaps between the two.
+// Bitcoin (BTC) or Liquid (L-BTC), whichever chain each swap's currency names; chain swaps between the two. Swaps on
+// a contract chain (RBTC) go through `contracts(currency)`, on the user's EVM account.
 import { ServiceApi } from './api.ts';
 import { ServiceChain, type ChainSource } from './chain.ts';
 import { agreedServerAmount, claimChain } from './chain-claim.ts';
@@ -19,6 +20,9 @@ import type { ClientStore } from './store.ts';
 import { serializeTree } from './taproot.ts';
 import type { StatusUpdate } from './types.ts';
 import { chainMinimalServerAmount, chainPricingOf } from './verify-chain.ts';
+import { isContractCurrency } from './chains/contract.ts';
+import { connectEvmChain, type EvmAccount } from './chains/evm.ts';
+import { ContractSwaps } from './contract-swaps.ts';
 import { verifyReverse, verifySubmarine, type TimeoutPolicy } from './verify.ts';
 
 export interface SwapClientOptions {
@@ -35,6 +39,8 @@ export interface SwapClientOptions {
   requestTimeoutMs?: number;
   /** Where swap keys and preimages derive from; default: the store's rescue key, else (no store) random ones. */
   rescueKey?: RescueKey;
+  /** Contract-chain (RBTC) swaps: a node of the chain and the user's account on it. */
+  evm?: EvmSwapOptions;
 }
 
 /** A new swap's key and the preimage that goes with it; keyIndex when both derive from the rescue key. */
@@ -43,6 +49,16 @@ export interface SwapKey {
   preimage: Uint8Array;
   preimageHash: Uint8Array;
   keyIndex?: number;
+}
+
+export interface EvmSwapOptions {
+  /** JSON-RPC URL of a node of the chain. */
+  rpcUrl: string;
+  account: EvmAccount;
+  /** The service's account, when known out of band (else: as its stored swaps name it, else as it first answers). */
+  serviceAddress?: string;
+  /** Default: DEFAULT_CONTRACT_TIMEOUT_POLICY (RSK's 30-second blocks). */
+  timeoutPolicy?: TimeoutPolicy;
 }
 
 export interface SpendOptions {
@@ -63,6 +79,8 @@ export class SwapClient {
   private readonly rescue?: RescueKey;
   /** Without a store, indices are handed out from 0 for this client's lifetime only. */
   private nextKeyIndex = 0;
+  private readonly evm?: EvmSwapOptions;
+  private readonly contractSwaps = new Map<string, Promise<ContractSwaps>>();
 
   constructor(options: SwapClientOptions) {
     this.api = new ServiceApi(options.serviceUrl, { timeoutMs: options.requestTimeoutMs });
@@ -72,6 +90,7 @@ export class SwapClient {
     this.timeoutPolicy = options.timeoutPolicy;
     this.sources = options.chain === undefined ? [] : 'currency' in options.chain ? [options.chain] : options.chain;
     this.rescue = options.rescueKey;
+    this.evm = options.evm;
   }
 
   /** The given rescue key, else the store's (made on first use, so a restore into a new store can adopt its own). */
@@ -88,6 +107,33 @@ export class SwapClient {
     if (rescue === undefined) return { key: newKeyPair(), ...newPreimage() };
     const keyIndex = this.store?.takeKeyIndex() ?? this.nextKeyIndex++;
     return { key: rescue.keyAt(keyIndex), ...rescue.preimageAt(keyIndex), keyIndex };
+  }
+
+  /**
+   * Swaps on a contract chain (RBTC): connected once, on the `evm` node and account, to the contract the service
+   * names — checked to be boltz-core's EtherSwap on the node's chain before anything is sent to it.
+   */
+  contracts(currency = 'RBTC'): Promise<ContractSwaps> {
+    if (!isContractCurrency(currency)) throw new Error(`${currency} is not a contract chain`);
+    const evm = this.evm;
+    if (evm === undefined) throw new Error(`swaps on ${currency} need an EVM node and account (the evm option)`);
+    let connected = this.contractSwaps.get(currency);
+    if (connected === undefined) {
+      connected = (async () => {
+        const chain = await connectEvmChain({ rpcUrl: evm.rpcUrl, account: evm.account, contracts: await this.api.contracts(currency), currency });
+        return new ContractSwaps({ api: this.api, network: this.network, chain, store: this.store, policy: evm.timeoutPolicy, serviceAddress: evm.serviceAddress });
+      })();
+      connected.catch(() => this.contractSwaps.delete(currency));
+      this.contractSwaps.set(currency, connected);
+    }
+    return connected;
+  }
+
+  /** Lets go of the contract chains' node connections. */
+  async close(): Promise<void> {
+    const connected = [...this.contractSwaps.values()];
+    this.contractSwaps.clear();
+    for (const swaps of await Promise.allSettled(connected)) if (swaps.status === 'fulfilled') swaps.value.chain.close();
   }
 
   /** The chain source of a currency: the one given for it, else the service's endpoints. */

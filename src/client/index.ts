@@ -1,5 +1,10 @@
 // The client SDK: everything a wallet needs to run swaps against a service of this interface.
-export { SwapClient, type SwapClientOptions, type SpendOptions, type SwapKey } from './client.ts';
+export { SwapClient, type SwapClientOptions, type SpendOptions, type SwapKey, type EvmSwapOptions } from './client.ts';
+export { CONTRACT_CURRENCIES, isContractCurrency, type ContractChain, type ContractLock, type ContractTx, type LoggedLockup } from './chains/contract.ts';
+export { connectEvmChain, EvmSwapChain, ETHER_SWAP_VERSION, type EvmAccount, type EvmChainOptions } from './chains/evm.ts';
+export { ContractSwaps, type ContractRefund, type ContractSwapsOptions, type RecoveredLockup } from './contract-swaps.ts';
+export { followContractSwap, CONTRACT_SUBMARINE_SUCCESS, type ContractFollowEvent, type ContractFollowOptions, type ContractFollowResult } from './follow-contract.ts';
+export { verifyContractSubmarine, verifyContractReverse, DEFAULT_CONTRACT_TIMEOUT_POLICY } from './verify-contract.ts';
 export { ServiceApi, type ServiceApiOptions } from './api.ts';
 export { ServiceChain, BitcoinCoreChain, ElementsChain, type ChainSource } from './chain.ts';
 export { swapChain, destinationOf, SWAP_CURRENCIES, type SwapChain, type Lockup, type Destination, type KeyPathDraft } from './chains/index.ts';
@@ -49,6 +54,10 @@ export {
   type SwapOutputRecord,
   type SpendRecord,
   type SpendPath,
+  type ContractRecord,
+  type ContractSubmarineRecord,
+  type ContractReverseRecord,
+  type ContractSpendRecord,
 } from './records.ts';
 export { FINAL_STATUSES, type StatusUpdate, type SwapType, type SerializedSwapTree } from './types.ts';
 export { qrPng, readQrPng, encodeQr, decodeQrGrid, readPng, writePng } from './qr/index.ts';

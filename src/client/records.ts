@@ -113,8 +113,62 @@ export type SwapRecord = SubmarineRecord | ReverseRecord | ChainRecord;
 /** Records of swaps with a lockup of ours, which a refund can take back. */
 export type RefundableRecord = SubmarineRecord | ChainRecord;
 
+/** A claim or refund on a contract chain: the transaction, how it went, what it moved (wei, as decimal text). */
+export interface ContractSpendRecord {
+  txHash: string;
+  path: 'claim' | 'cooperative' | 'timelock';
+  amount: string;
+  fee: string;
+}
+
+/**
+ * A swap on a contract chain (RBTC): no keys, tree or address of its own, only the contract's values. Our side is an
+ * account (refund address of our lock, claim address of the service's), whose key the client is given, never stores.
+ */
+interface ContractRecordBase {
+  version: 1;
+  id: string;
+  type: 'submarine' | 'reverse';
+  serviceUrl: string;
+  network: NetworkName;
+  currency: string;
+  createdAt: string; // ISO 8601
+  /** The swap contract, its chain, and the service's account: claim address of our lock, refund address of its. */
+  contract: { address: string; chainId: number; serviceAddress: string };
+  /** Our account. */
+  account: string;
+  preimageHash: string;
+  timeoutBlockHeight: number;
+  status?: string;
+  history: { status: string; at: string }[];
+  /** The lock transaction, once sent (submarine) or seen (reverse). */
+  lockup?: { txHash: string };
+}
+
+export interface ContractSubmarineRecord extends ContractRecordBase {
+  type: 'submarine';
+  invoice: string;
+  invoiceAmount: number;
+  /** What we lock, in API units (× 10^10 wei). */
+  expectedAmount: number;
+  preimage?: string;
+  refund?: ContractSpendRecord;
+}
+
+export interface ContractReverseRecord extends ContractRecordBase {
+  type: 'reverse';
+  preimage: string;
+  invoice: string;
+  invoiceAmount: number;
+  /** What the service locks, in API units; the claim pays it all, its gas paid by our account. */
+  onchainAmount: number;
+  claim?: ContractSpendRecord;
+}
+
+export type ContractRecord = ContractSubmarineRecord | ContractReverseRecord;
+
 /** Notes a status in the record; returns false when it is the one already known. */
-export function noteStatus(record: SwapRecord, status: string, at = new Date()): boolean {
+export function noteStatus(record: SwapRecord | ContractRecord, status: string, at = new Date()): boolean {
   if (record.status === status) return false;
   record.status = status;
   record.history.push({ status, at: at.toISOString() });

@@ -1,10 +1,11 @@
-// The client store: one JSON file per swap under <dir>/swaps, refund files under <dir>/refunds. Keys and
+// The client store: one JSON file per swap under <dir>/swaps (contract-chain swaps, RBTC, under
+// <dir>/contract-swaps: their records have another shape), refund files under <dir>/refunds. Keys and
 // preimages live here, so files are 0600 in a 0700 directory and every write is atomic (write, then rename):
 // a swap survives its command being killed at any point.
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { SwapRecord } from './records.ts';
+import type { ContractRecord, SwapRecord } from './records.ts';
 import { RescueKey } from './rescue-key.ts';
 
 /** What rescue-key.json holds: the mnemonic and the next key index to hand out. */
@@ -32,12 +33,14 @@ export class ClientStore {
   readonly dir: string;
   readonly swapsDir: string;
   readonly refundsDir: string;
+  readonly contractSwapsDir: string;
 
   constructor(dir: string) {
     this.dir = dir;
     this.swapsDir = join(dir, 'swaps');
     this.refundsDir = join(dir, 'refunds');
-    for (const path of [dir, this.swapsDir, this.refundsDir]) {
+    this.contractSwapsDir = join(dir, 'contract-swaps');
+    for (const path of [dir, this.swapsDir, this.refundsDir, this.contractSwapsDir]) {
       mkdirSync(path, { recursive: true, mode: 0o700 });
       chmodSync(path, 0o700);
     }
@@ -145,5 +148,32 @@ export class ClientStore {
   refundFileBase(id: string): string {
     if (!SAFE_ID.test(id)) throw new Error(`not a swap id: ${JSON.stringify(id)}`);
     return join(this.refundsDir, id);
+  }
+
+  private contractPath(id: string): string {
+    if (!SAFE_ID.test(id)) throw new Error(`not a swap id: ${JSON.stringify(id)}`);
+    return join(this.contractSwapsDir, `${id}.json`);
+  }
+
+  saveContract(record: ContractRecord): void {
+    writePrivateFile(this.contractPath(record.id), JSON.stringify(record, null, 2) + '\n');
+  }
+
+  hasContract(id: string): boolean {
+    return SAFE_ID.test(id) && existsSync(this.contractPath(id));
+  }
+
+  loadContract(id: string): ContractRecord {
+    const path = this.contractPath(id);
+    if (!existsSync(path)) throw new Error(`no contract swap ${id} in the client store ${this.dir}`);
+    return JSON.parse(readFileSync(path, 'utf8')) as ContractRecord;
+  }
+
+  /** Every stored contract-chain swap, oldest first. */
+  listContracts(): ContractRecord[] {
+    return readdirSync(this.contractSwapsDir)
+      .filter((name) => name.endsWith('.json'))
+      .map((name) => JSON.parse(readFileSync(join(this.contractSwapsDir, name), 'utf8')) as ContractRecord)
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
   }
 }

@@ -47,7 +47,7 @@ export function checkTimeout(timeout: unknown, height: number, policy: TimeoutPo
   return timeout as number;
 }
 
-function checkInvoiceNetwork(invoice: Bolt11Invoice, network: NetworkName): void {
+export function checkInvoiceNetwork(invoice: Bolt11Invoice, network: NetworkName): void {
   check(invoice.network === INVOICE_NETWORK[network], `the invoice is for network "${invoice.network}", not ${network}`);
 }
 

@@ -90,7 +90,7 @@ test('L-BTC usage mistakes exit with 2 and say what is wrong', async () => {
   for (const [args, message] of [
     [['swap', 'reverse', '--amount', '1000', '--to', 'L-BTC', '--address', bitcoinAddress], /--address: bcrt1\w+ is a Bitcoin address, but a swap on L-BTC pays to a confidential Liquid address/],
     [['swap', 'submarine', '--invoice', invoice, '--from', 'L-BTC', '--address', bitcoinAddress], /is a Bitcoin address, but a swap on L-BTC/],
-    [['swap', 'reverse', '--amount', '1000', '--to', 'DOGE'], /--to must be BTC or L-BTC, not DOGE/],
+    [['swap', 'reverse', '--amount', '1000', '--to', 'DOGE'], /--to must be BTC, L-BTC or RBTC, not DOGE/],
     [['swap', 'reverse', '--amount', '1000', '--from', 'L-BTC'], /--from: a reverse swap is paid from Lightning/],
     [['swap', 'submarine', '--invoice', invoice, '--to', 'L-BTC'], /--to: a submarine swap pays Lightning/],
     [['swap', 'reverse', '--amount', '1000', '--to', 'L-BTC', '--fee-rate', '0.05'], /--fee-rate must be a number of sat\/vbyte, at least 0.1 on L-BTC/],

@@ -1,6 +1,6 @@
 // One scenario world: Ferry started in this process exactly as `ferry start` starts it (embedded devnet,
 // SQLite, API on an ephemeral port), plus the wallets, chain and Lightning views the scenarios assert with: the
-// Bitcoin wallet and chain, the Elements chain, and Liquid wallets opened on demand with either swap library.
+// Bitcoin wallet and chain, the Elements chain, and Liquid and RBTC wallets opened on demand with either swap library.
 // Everything the scenarios do goes through Ferry's API or the devnet's Core/Elements RPC and LND REST endpoints.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import type { PayRequest } from '../../../../src/lightning/backend.ts';
 import { createLogger } from '../../../../src/log/index.ts';
 import { LiquidSwapWallet, type LiquidSwapLibrary } from '../../../helpers/liquid-swap-wallet.ts';
 import { SwapWallet } from '../../../helpers/swap-wallet.ts';
+import { EvmSwapWallet, type EtherSwapLibrary } from '../../../helpers/evm-swap-wallet.ts';
 import { DevnetChain } from './chain.ts';
 import { LiquidChain } from './liquid-chain.ts';
 import { LightningNodes } from './lightning.ts';
@@ -27,6 +28,8 @@ export interface World {
   lightning: LightningNodes;
   /** A Liquid wallet on `library`, closed with the world. */
   liquidWallet(library: LiquidSwapLibrary): Promise<LiquidSwapWallet>;
+  /** An RBTC wallet with its own funded key on `library`'s EtherSwap ABI, closed with the world. */
+  evmWallet(library: EtherSwapLibrary): Promise<EvmSwapWallet>;
   /** Ferry's log lines (warn and above), for failure messages. */
   log: string[];
   /** What Ferry asked its Lightning node to pay, in order (the request as its node gets it, cltv_limit included). */
@@ -45,6 +48,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   // A fast watcher keeps each scenario step to a fraction of a second.
   config.bitcoin.pollIntervalMs = 100;
   config.liquid.pollIntervalMs = 100;
+  config.evm.pollIntervalMs = 100;
   if (options.claimDelayMs !== undefined) config.swap.claimDelayMs = options.claimDelayMs;
   const log: string[] = [];
   const logger = createLogger({ level: 'warn', json: true, write: (line) => log.push(line) });
@@ -59,6 +63,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   };
   const wallet = await SwapWallet.open({ apiUrl: ferry.apiUrl, devnet: info });
   const liquidWallets: LiquidSwapWallet[] = [];
+  const evmWallets: EvmSwapWallet[] = [];
   return {
     ferry,
     info,
@@ -71,11 +76,17 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       liquidWallets.push(opened);
       return opened;
     },
+    evmWallet: async (library) => {
+      const opened = await EvmSwapWallet.open({ apiUrl: ferry.apiUrl, devnet: info, library });
+      evmWallets.push(opened);
+      return opened;
+    },
     log,
     payRequests,
     close: async () => {
       wallet.close();
       for (const opened of liquidWallets) opened.close();
+      for (const opened of evmWallets) opened.close();
       await ferry.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
