@@ -8,6 +8,7 @@ import { connectChains } from './chains/registry.ts';
 import type { EvmBackend } from './chains/evm/backend.ts';
 import { createApiServer } from './api/index.ts';
 import { listen, stopServer } from './api/http/server.ts';
+import { limitsFromConfig } from './api/limits/from-config.ts';
 import type { ReferralCredential } from './api/v1/referrals.ts';
 import { ConfigError, databaseUrl, usesDevnetBitcoin, usesDevnetEvm, usesDevnetLightning, usesDevnetLiquid, type FerryConfig } from './config/index.ts';
 import type { LightningBackend } from './lightning/backend.ts';
@@ -59,6 +60,7 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
   };
   try {
     const referral = referralCredentials(config);
+    const limits = limitsFromConfig(config);
     let devnet: Devnet | undefined;
     if (usesDevnetBitcoin(config) || usesDevnetLightning(config) || usesDevnetLiquid(config) || usesDevnetEvm(config)) {
       devnet = await startDevnet({
@@ -130,6 +132,7 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
       logger: logger.child('api'),
       maxBodyBytes: config.api.maxBodyBytes,
       referralCredentials: referral,
+      limits,
     });
     const address = await listen(server, config.api.port, config.api.host);
     closers.push(() => stopServer(server));
