@@ -9,6 +9,7 @@ import type { EvmBackend } from './chains/evm/backend.ts';
 import { createApiServer } from './api/index.ts';
 import { listen, stopServer } from './api/http/server.ts';
 import { limitsFromConfig } from './api/limits/from-config.ts';
+import { privateDirectory } from './fs/private.ts';
 import type { ReferralCredential } from './api/v1/referrals.ts';
 import { ConfigError, databaseUrl, usesDevnetBitcoin, usesDevnetEvm, usesDevnetLightning, usesDevnetLiquid, type FerryConfig } from './config/index.ts';
 import type { LightningBackend } from './lightning/backend.ts';
@@ -61,6 +62,7 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
   try {
     const referral = referralCredentials(config);
     const limits = limitsFromConfig(config);
+    privateDirectory(config.dataDir); // mnemonic, database, devnet keys: the operator's account only
     let devnet: Devnet | undefined;
     if (usesDevnetBitcoin(config) || usesDevnetLightning(config) || usesDevnetLiquid(config) || usesDevnetEvm(config)) {
       devnet = await startDevnet({
