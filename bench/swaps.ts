@@ -153,6 +153,7 @@ export async function benchSwaps(): Promise<string[]> {
       env: {
         FERRY_DATA_DIR: dataDir,
         FERRY_API_PORT: '0',
+        FERRY_METRICS_PORT: '0',
         FERRY_DEVNET_ENABLED: 'false',
         FERRY_BITCOIN_RPC_URL: info.bitcoin.rpcUrl,
         FERRY_BITCOIN_RPC_USER: info.bitcoin.rpcUser,

@@ -10,6 +10,8 @@ import { createApiServer } from './api/index.ts';
 import { listen, stopServer } from './api/http/server.ts';
 import { limitsFromConfig } from './api/limits/from-config.ts';
 import { privateDirectory } from './fs/private.ts';
+import { FerryMetrics } from './metrics/metrics.ts';
+import { createMetricsServer } from './metrics/server.ts';
 import type { ReferralCredential } from './api/v1/referrals.ts';
 import { ConfigError, databaseUrl, usesDevnetBitcoin, usesDevnetEvm, usesDevnetLightning, usesDevnetLiquid, type FerryConfig } from './config/index.ts';
 import type { LightningBackend } from './lightning/backend.ts';
@@ -26,6 +28,8 @@ import { masterBlindingKeyFromSeed } from './chains/liquid/blinding.ts';
 
 export interface Ferry {
   apiUrl: string;
+  /** Where GET /metrics is served; none when metrics.enabled is false. */
+  metricsUrl?: string;
   devnet?: Devnet;
   chains: ChainRegistry;
   /** The EVM chains (RBTC) by symbol; empty when none is served. */
@@ -126,6 +130,9 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
       for (const chain of chains.values()) await chain.watcher.start();
     }
 
+    // every chain whose watcher or follower keeps a checkpoint under its symbol
+    const watched = [...chains.entries(), ...connected.evm.entries()].map(([symbol, chain]) => ({ symbol, height: () => chain.height() }));
+    const metrics = config.metrics.enabled ? new FerryMetrics({ storage, chains: watched }) : undefined;
     const server: Server = createApiServer({
       chains,
       evm: connected.evm,
@@ -135,12 +142,27 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
       maxBodyBytes: config.api.maxBodyBytes,
       referralCredentials: referral,
       limits,
+      observeRequest: metrics?.observeRequest,
+      onRealtime: ({ webSocket, streams }) =>
+        metrics?.attachRealtime({
+          webSocketClients: () => webSocket.clients,
+          webSocketSubscriptions: () => webSocket.subscriptions,
+          statusStreams: () => streams.size,
+        }),
     });
     const address = await listen(server, config.api.port, config.api.host);
     closers.push(() => stopServer(server));
     const apiUrl = `http://${address.address}:${address.port}`;
     logger.info('API listening', { url: apiUrl });
-    return { apiUrl, devnet, chains, evm: connected.evm, storage, lightning, swaps, close };
+    let metricsUrl: string | undefined;
+    if (metrics) {
+      const metricsServer = createMetricsServer(metrics, logger.child('metrics'));
+      const at = await listen(metricsServer, config.metrics.port, config.metrics.host);
+      closers.push(() => stopServer(metricsServer));
+      metricsUrl = `http://${at.address}:${at.port}/metrics`;
+      logger.info('metrics listening', { url: metricsUrl });
+    }
+    return { apiUrl, metricsUrl, devnet, chains, evm: connected.evm, storage, lightning, swaps, close };
   } catch (error) {
     await close();
     throw error;

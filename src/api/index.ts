@@ -48,8 +48,8 @@ export interface ApiDependencies {
   limits?: ApiLimits;
   /** Told of every answered request (route pattern, status, seconds): metrics. */
   observeRequest?: (method: string, route: string, status: number, seconds: number) => void;
-  /** Handed the WebSocket server once attached: metrics read its counts. */
-  onWebSocket?: (webSocket: SwapWebSocket) => void;
+  /** Handed the push channels once attached: metrics read their counts. */
+  onRealtime?: (channels: { webSocket: SwapWebSocket; streams: StatusStreams }) => void;
 }
 
 /** The HTTP server's share of the limits: request rates, socket caps and timeouts. */
@@ -115,7 +115,7 @@ export function createApiServer(deps: ApiDependencies): Server {
   const server = createHttpServer({ router, ...http, rawRoutes });
   const addresses = http.limiter?.addresses;
   const webSocket = attachWebSocket(server, { swaps: deps.swaps, feed, logger: logger.child('ws'), addresses }, webSocketOptions(deps));
-  deps.onWebSocket?.(webSocket);
+  deps.onRealtime?.({ webSocket, streams });
 
   // Upgraded sockets and open streams would otherwise keep server.close() waiting forever.
   const close = server.close.bind(server);

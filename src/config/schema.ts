@@ -51,6 +51,11 @@ export const schema: Section = {
   log: {
     level: { type: 'level', default: 'info', doc: 'debug, info, warn or error' },
   },
+  metrics: {
+    enabled: { type: 'boolean', default: true, doc: 'serve Prometheus metrics at GET /metrics on their own listener' },
+    host: { type: 'string', default: '127.0.0.1', doc: 'address the metrics listener binds (keep it private)' },
+    port: { type: 'port', default: 9002, doc: 'port of the metrics listener' },
+  },
   /** Limits of the API against floods (src/api/limits/options.ts); 0 turns one off. */
   limits: {
     readBurst: { type: 'integer', default: 100, doc: 'requests per client address at once (every call but swap creation)' },
@@ -167,6 +172,7 @@ export interface FerryConfig {
   dataDir: string;
   api: { host: string; port: number; maxBodyBytes: number };
   log: { level: 'debug' | 'info' | 'warn' | 'error' };
+  metrics: { enabled: boolean; host: string; port: number };
   limits: {
     readBurst: number;
     readPerSecond: number;
@@ -210,6 +216,9 @@ export const environment: Record<string, string> = {
   FERRY_API_HOST: 'api.host',
   FERRY_API_PORT: 'api.port',
   FERRY_LOG_LEVEL: 'log.level',
+  FERRY_METRICS_ENABLED: 'metrics.enabled',
+  FERRY_METRICS_HOST: 'metrics.host',
+  FERRY_METRICS_PORT: 'metrics.port',
   FERRY_LIMITS_TRUSTED_PROXIES: 'limits.trustedProxies',
   FERRY_LIMITS_READ_BURST: 'limits.readBurst',
   FERRY_LIMITS_CREATE_BURST: 'limits.createBurst',
