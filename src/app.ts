@@ -12,6 +12,8 @@ import { limitsFromConfig } from './api/limits/from-config.ts';
 import { privateDirectory } from './fs/private.ts';
 import { FerryMetrics } from './metrics/metrics.ts';
 import { createMetricsServer } from './metrics/server.ts';
+import { WebhookSender } from './webhooks/sender.ts';
+import { Webhooks } from './webhooks/webhooks.ts';
 import type { ReferralCredential } from './api/v1/referrals.ts';
 import { ConfigError, databaseUrl, usesDevnetBitcoin, usesDevnetEvm, usesDevnetLightning, usesDevnetLiquid, type FerryConfig } from './config/index.ts';
 import type { LightningBackend } from './lightning/backend.ts';
@@ -48,6 +50,16 @@ function loadOrCreateInstanceId(dataDir: string): string {
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(path, `${id}\n`);
   return id;
+}
+
+/** The key webhook calls are signed with: configured, or a file in the data directory made on first start. */
+function loadOrCreateWebhookSecret(config: FerryConfig): string {
+  if (config.webhooks.secret !== '') return config.webhooks.secret;
+  const path = join(config.dataDir, 'webhook-secret');
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(path, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+  return secret;
 }
 
 /** The partner credential of the referral report, if one is configured; half of one is a configuration error. */
@@ -133,6 +145,14 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
     // every chain whose watcher or follower keeps a checkpoint under its symbol
     const watched = [...chains.entries(), ...connected.evm.entries()].map(([symbol, chain]) => ({ symbol, height: () => chain.height() }));
     const metrics = config.metrics.enabled ? new FerryMetrics({ storage, chains: watched }) : undefined;
+    let webhooks: Webhooks | undefined;
+    if (swaps) {
+      const { allowPrivate, attempts, backoffMs, timeoutMs } = config.webhooks;
+      const sender = new WebhookSender({ secret: loadOrCreateWebhookSecret(config), allowPrivate, attempts, backoffMs, timeoutMs }, logger.child('webhooks'));
+      webhooks = new Webhooks(storage, sender, logger.child('webhooks'));
+      const stop = webhooks.connect(swaps);
+      closers.push(async () => stop());
+    }
     const server: Server = createApiServer({
       chains,
       evm: connected.evm,
@@ -143,6 +163,7 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
       referralCredentials: referral,
       limits,
       observeRequest: metrics?.observeRequest,
+      webhooks: webhooks && { registry: webhooks, policy: config.webhooks },
       onRealtime: ({ webSocket, streams }) =>
         metrics?.attachRealtime({
           webSocketClients: () => webSocket.clients,

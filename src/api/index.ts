@@ -25,6 +25,9 @@ import { StatusStreams, defaultStreamOptions, streamPath, type StatusStreamOptio
 import { attachWebSocket, defaultWebSocketOptions, type SwapWebSocket, type WebSocketOptions } from './ws/server.ts';
 import { HttpLimiter } from './limits/http-limiter.ts';
 import { noLimits, type ApiLimits } from './limits/options.ts';
+import type { WebhookPolicy } from '../webhooks/hook.ts';
+import { webhookRoutes } from '../webhooks/routes.ts';
+import type { Webhooks } from '../webhooks/webhooks.ts';
 
 export interface ApiDependencies {
   chains: ChainRegistry;
@@ -48,6 +51,8 @@ export interface ApiDependencies {
   limits?: ApiLimits;
   /** Told of every answered request (route pattern, status, seconds): metrics. */
   observeRequest?: (method: string, route: string, status: number, seconds: number) => void;
+  /** Swap status webhooks (`webhook` in the v2 create calls); none: the field is ignored. */
+  webhooks?: { registry: Webhooks; policy: WebhookPolicy };
   /** Handed the push channels once attached: metrics read their counts. */
   onRealtime?: (channels: { webSocket: SwapWebSocket; streams: StatusStreams }) => void;
 }
@@ -99,6 +104,7 @@ export function createRouter(deps: ApiDependencies): Router {
     createSwapRouteV1(router, deps.swaps, Object.keys(deps.lightning));
     swapCallRoutesV1(router, deps.swaps);
     referralRoutesV1(router, deps.swaps, deps.referralCredentials ?? []);
+    if (deps.webhooks) webhookRoutes(router, deps.swaps, deps.webhooks.registry, deps.webhooks.policy);
   }
   return router;
 }

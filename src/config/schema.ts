@@ -51,6 +51,18 @@ export const schema: Section = {
   log: {
     level: { type: 'level', default: 'info', doc: 'debug, info, warn or error' },
   },
+  webhooks: {
+    secret: {
+      type: 'string',
+      default: '',
+      doc: 'HMAC-SHA256 key signing webhook calls; empty: <dataDir>/webhook-secret, created (0600) on first start',
+    },
+    allowHttp: { type: 'boolean', default: false, doc: 'accept http:// webhook URLs (https only otherwise, as the reference)' },
+    allowPrivate: { type: 'boolean', default: false, doc: 'accept webhook hosts resolving to private, loopback or link-local addresses' },
+    attempts: { type: 'integer', default: 8, doc: 'calls per webhook delivery before giving up' },
+    backoffMs: { type: 'integer', default: 1000, doc: 'first retry delay of a failed webhook call, doubled each time' },
+    timeoutMs: { type: 'integer', default: 5000, doc: 'time a webhook receiver has to answer' },
+  },
   metrics: {
     enabled: { type: 'boolean', default: true, doc: 'serve Prometheus metrics at GET /metrics on their own listener' },
     host: { type: 'string', default: '127.0.0.1', doc: 'address the metrics listener binds (keep it private)' },
@@ -173,6 +185,7 @@ export interface FerryConfig {
   api: { host: string; port: number; maxBodyBytes: number };
   log: { level: 'debug' | 'info' | 'warn' | 'error' };
   metrics: { enabled: boolean; host: string; port: number };
+  webhooks: { secret: string; allowHttp: boolean; allowPrivate: boolean; attempts: number; backoffMs: number; timeoutMs: number };
   limits: {
     readBurst: number;
     readPerSecond: number;
@@ -217,6 +230,9 @@ export const environment: Record<string, string> = {
   FERRY_API_PORT: 'api.port',
   FERRY_LOG_LEVEL: 'log.level',
   FERRY_METRICS_ENABLED: 'metrics.enabled',
+  FERRY_WEBHOOKS_SECRET: 'webhooks.secret',
+  FERRY_WEBHOOKS_ALLOW_HTTP: 'webhooks.allowHttp',
+  FERRY_WEBHOOKS_ALLOW_PRIVATE: 'webhooks.allowPrivate',
   FERRY_METRICS_HOST: 'metrics.host',
   FERRY_METRICS_PORT: 'metrics.port',
   FERRY_LIMITS_TRUSTED_PROXIES: 'limits.trustedProxies',
