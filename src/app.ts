@@ -13,6 +13,9 @@ import { privateDirectory } from './fs/private.ts';
 import { FerryMetrics } from './metrics/metrics.ts';
 import { createMetricsServer } from './metrics/server.ts';
 import { WebhookSender } from './webhooks/sender.ts';
+import { AdminService } from './admin/service.ts';
+import { startAdminServer } from './admin/server.ts';
+import { adminSocketPath } from './admin/socket.ts';
 import { Webhooks } from './webhooks/webhooks.ts';
 import type { ReferralCredential } from './api/v1/referrals.ts';
 import { ConfigError, databaseUrl, usesDevnetBitcoin, usesDevnetEvm, usesDevnetLightning, usesDevnetLiquid, type FerryConfig } from './config/index.ts';
@@ -32,6 +35,8 @@ export interface Ferry {
   apiUrl: string;
   /** Where GET /metrics is served; none when metrics.enabled is false. */
   metricsUrl?: string;
+  /** The unix socket `ferry admin` talks to; none when admin.enabled is false. */
+  adminSocket?: string;
   devnet?: Devnet;
   chains: ChainRegistry;
   /** The EVM chains (RBTC) by symbol; empty when none is served. */
@@ -183,7 +188,15 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
       metricsUrl = `http://${at.address}:${at.port}/metrics`;
       logger.info('metrics listening', { url: metricsUrl });
     }
-    return { apiUrl, metricsUrl, devnet, chains, evm: connected.evm, storage, lightning, swaps, close };
+    let adminSocket: string | undefined;
+    if (config.admin.enabled) {
+      adminSocket = adminSocketPath(config.dataDir, config.admin.socketPath);
+      const service = new AdminService({ storage, chains, evm: connected.evm, lightning, swaps });
+      const adminServer = await startAdminServer(service, adminSocket, logger.child('admin'));
+      closers.push(() => stopServer(adminServer));
+      logger.info('admin socket listening', { path: adminSocket });
+    }
+    return { apiUrl, metricsUrl, adminSocket, devnet, chains, evm: connected.evm, storage, lightning, swaps, close };
   } catch (error) {
     await close();
     throw error;

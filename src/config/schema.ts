@@ -63,6 +63,10 @@ export const schema: Section = {
     backoffMs: { type: 'integer', default: 1000, doc: 'first retry delay of a failed webhook call, doubled each time' },
     timeoutMs: { type: 'integer', default: 5000, doc: 'time a webhook receiver has to answer' },
   },
+  admin: {
+    enabled: { type: 'boolean', default: true, doc: 'serve `ferry admin` on a unix socket (never on the public API)' },
+    socketPath: { type: 'string', default: '', doc: 'the admin socket; empty: <dataDir>/admin.sock' },
+  },
   metrics: {
     enabled: { type: 'boolean', default: true, doc: 'serve Prometheus metrics at GET /metrics on their own listener' },
     host: { type: 'string', default: '127.0.0.1', doc: 'address the metrics listener binds (keep it private)' },
@@ -185,6 +189,7 @@ export interface FerryConfig {
   api: { host: string; port: number; maxBodyBytes: number };
   log: { level: 'debug' | 'info' | 'warn' | 'error' };
   metrics: { enabled: boolean; host: string; port: number };
+  admin: { enabled: boolean; socketPath: string };
   webhooks: { secret: string; allowHttp: boolean; allowPrivate: boolean; attempts: number; backoffMs: number; timeoutMs: number };
   limits: {
     readBurst: number;
@@ -230,6 +235,7 @@ export const environment: Record<string, string> = {
   FERRY_API_PORT: 'api.port',
   FERRY_LOG_LEVEL: 'log.level',
   FERRY_METRICS_ENABLED: 'metrics.enabled',
+  FERRY_ADMIN_SOCKET: 'admin.socketPath',
   FERRY_WEBHOOKS_SECRET: 'webhooks.secret',
   FERRY_WEBHOOKS_ALLOW_HTTP: 'webhooks.allowHttp',
   FERRY_WEBHOOKS_ALLOW_PRIVATE: 'webhooks.allowPrivate',
