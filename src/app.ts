@@ -181,20 +181,31 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
     const apiUrl = `http://${address.address}:${address.port}`;
     logger.info('API listening', { url: apiUrl });
     let metricsUrl: string | undefined;
+    // Metrics and admin are the operator's side: one that cannot listen (port taken, socket path too long) is
+    // logged as an error, and Ferry serves swaps without it rather than not at all.
     if (metrics) {
       const metricsServer = createMetricsServer(metrics, logger.child('metrics'));
-      const at = await listen(metricsServer, config.metrics.port, config.metrics.host);
-      closers.push(() => stopServer(metricsServer));
-      metricsUrl = `http://${at.address}:${at.port}/metrics`;
-      logger.info('metrics listening', { url: metricsUrl });
+      try {
+        const at = await listen(metricsServer, config.metrics.port, config.metrics.host);
+        closers.push(() => stopServer(metricsServer));
+        metricsUrl = `http://${at.address}:${at.port}/metrics`;
+        logger.info('metrics listening', { url: metricsUrl });
+      } catch (error) {
+        logger.error('metrics not served', { host: config.metrics.host, port: config.metrics.port, error: (error as Error).message });
+      }
     }
     let adminSocket: string | undefined;
     if (config.admin.enabled) {
-      adminSocket = adminSocketPath(config.dataDir, config.admin.socketPath);
+      const path = adminSocketPath(config.dataDir, config.admin.socketPath);
       const service = new AdminService({ storage, chains, evm: connected.evm, lightning, swaps });
-      const adminServer = await startAdminServer(service, adminSocket, logger.child('admin'));
-      closers.push(() => stopServer(adminServer));
-      logger.info('admin socket listening', { path: adminSocket });
+      try {
+        const adminServer = await startAdminServer(service, path, logger.child('admin'));
+        closers.push(() => stopServer(adminServer));
+        adminSocket = path;
+        logger.info('admin socket listening', { path });
+      } catch (error) {
+        logger.error('admin socket not served', { path, error: (error as Error).message });
+      }
     }
     return { apiUrl, metricsUrl, adminSocket, devnet, chains, evm: connected.evm, storage, lightning, swaps, close };
   } catch (error) {
