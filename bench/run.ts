@@ -3,12 +3,14 @@ import { benchVerify } from './verify.ts';
 import { benchSwaps } from './swaps.ts';
 import { benchWatcher } from './watcher.ts';
 import { benchRestore } from './restore.ts';
+import { benchWsMemory } from './ws-memory.ts';
 
 const benches: [string, () => Promise<string[]>][] = [
   ['devnet transaction verification (bitcoin, liquid)', benchVerify],
   ['chain watcher', benchWatcher],
   ['swap API', benchSwaps],
   ['restore on a large store', benchRestore],
+  ['WebSocket subscription memory', benchWsMemory],
 ];
 
 const only = process.argv.slice(2);

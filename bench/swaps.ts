@@ -153,6 +153,7 @@ export async function benchSwaps(): Promise<string[]> {
       env: {
         FERRY_DATA_DIR: dataDir,
         FERRY_API_PORT: '0',
+        FERRY_METRICS_PORT: '0',
         FERRY_DEVNET_ENABLED: 'false',
         FERRY_BITCOIN_RPC_URL: info.bitcoin.rpcUrl,
         FERRY_BITCOIN_RPC_USER: info.bitcoin.rpcUser,
@@ -166,6 +167,8 @@ export async function benchSwaps(): Promise<string[]> {
         FERRY_LND_MACAROON: info.lightning.ferry.macaroon,
       },
     });
+    // throughput of the engine and the API, not of the rate limiter: one client address sends every request
+    Object.assign(config.limits, { readBurst: 0, createBurst: 0, maxConnections: 0 });
     ferry = await startFerry(config, silentLogger);
     const baseline = await bareServer();
     bare = baseline;

@@ -8,6 +8,15 @@ import { connectChains } from './chains/registry.ts';
 import type { EvmBackend } from './chains/evm/backend.ts';
 import { createApiServer } from './api/index.ts';
 import { listen, stopServer } from './api/http/server.ts';
+import { limitsFromConfig } from './api/limits/from-config.ts';
+import { privateDirectory } from './fs/private.ts';
+import { FerryMetrics } from './metrics/metrics.ts';
+import { createMetricsServer } from './metrics/server.ts';
+import { WebhookSender } from './webhooks/sender.ts';
+import { AdminService } from './admin/service.ts';
+import { startAdminServer } from './admin/server.ts';
+import { adminSocketPath } from './admin/socket.ts';
+import { Webhooks } from './webhooks/webhooks.ts';
 import type { ReferralCredential } from './api/v1/referrals.ts';
 import { ConfigError, databaseUrl, usesDevnetBitcoin, usesDevnetEvm, usesDevnetLightning, usesDevnetLiquid, type FerryConfig } from './config/index.ts';
 import type { LightningBackend } from './lightning/backend.ts';
@@ -24,6 +33,10 @@ import { masterBlindingKeyFromSeed } from './chains/liquid/blinding.ts';
 
 export interface Ferry {
   apiUrl: string;
+  /** Where GET /metrics is served; none when metrics.enabled is false. */
+  metricsUrl?: string;
+  /** The unix socket `ferry admin` talks to; none when admin.enabled is false. */
+  adminSocket?: string;
   devnet?: Devnet;
   chains: ChainRegistry;
   /** The EVM chains (RBTC) by symbol; empty when none is served. */
@@ -44,6 +57,16 @@ function loadOrCreateInstanceId(dataDir: string): string {
   return id;
 }
 
+/** The key webhook calls are signed with: configured, or a file in the data directory made on first start. */
+function loadOrCreateWebhookSecret(config: FerryConfig): string {
+  if (config.webhooks.secret !== '') return config.webhooks.secret;
+  const path = join(config.dataDir, 'webhook-secret');
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(path, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+  return secret;
+}
+
 /** The partner credential of the referral report, if one is configured; half of one is a configuration error. */
 function referralCredentials(config: FerryConfig): ReferralCredential[] {
   const { id, apiKey, apiSecret } = config.referral;
@@ -59,6 +82,8 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
   };
   try {
     const referral = referralCredentials(config);
+    const limits = limitsFromConfig(config);
+    privateDirectory(config.dataDir); // mnemonic, database, devnet keys: the operator's account only
     // One mnemonic: the swap keys, the master blinding key of Liquid lockups and the operator's EVM account.
     const mnemonic = loadOrCreateMnemonic(config.swap.mnemonicPath || join(config.dataDir, 'mnemonic'));
     let devnet: Devnet | undefined;
@@ -126,6 +151,17 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
       for (const chain of chains.values()) await chain.watcher.start();
     }
 
+    // every chain whose watcher or follower keeps a checkpoint under its symbol
+    const watched = [...chains.entries(), ...connected.evm.entries()].map(([symbol, chain]) => ({ symbol, height: () => chain.height() }));
+    const metrics = config.metrics.enabled ? new FerryMetrics({ storage, chains: watched }) : undefined;
+    let webhooks: Webhooks | undefined;
+    if (swaps) {
+      const { allowPrivate, attempts, backoffMs, timeoutMs } = config.webhooks;
+      const sender = new WebhookSender({ secret: loadOrCreateWebhookSecret(config), allowPrivate, attempts, backoffMs, timeoutMs }, logger.child('webhooks'));
+      webhooks = new Webhooks(storage, sender, logger.child('webhooks'));
+      const stop = webhooks.connect(swaps);
+      closers.push(async () => stop());
+    }
     const server: Server = createApiServer({
       chains,
       evm: connected.evm,
@@ -134,12 +170,48 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
       logger: logger.child('api'),
       maxBodyBytes: config.api.maxBodyBytes,
       referralCredentials: referral,
+      limits,
+      observeRequest: metrics?.observeRequest,
+      webhooks: webhooks && { registry: webhooks, policy: config.webhooks },
+      onRealtime: ({ webSocket, streams }) =>
+        metrics?.attachRealtime({
+          webSocketClients: () => webSocket.clients,
+          webSocketSubscriptions: () => webSocket.subscriptions,
+          statusStreams: () => streams.size,
+        }),
     });
     const address = await listen(server, config.api.port, config.api.host);
     closers.push(() => stopServer(server));
     const apiUrl = `http://${address.address}:${address.port}`;
     logger.info('API listening', { url: apiUrl });
-    return { apiUrl, devnet, chains, evm: connected.evm, storage, lightning, swaps, close };
+    let metricsUrl: string | undefined;
+    // Metrics and admin are the operator's side: one that cannot listen (port taken, socket path too long) is
+    // logged as an error, and Ferry serves swaps without it rather than not at all.
+    if (metrics) {
+      const metricsServer = createMetricsServer(metrics, logger.child('metrics'));
+      try {
+        const at = await listen(metricsServer, config.metrics.port, config.metrics.host);
+        closers.push(() => stopServer(metricsServer));
+        metricsUrl = `http://${at.address}:${at.port}/metrics`;
+        logger.info('metrics listening', { url: metricsUrl });
+      } catch (error) {
+        logger.error('metrics not served', { host: config.metrics.host, port: config.metrics.port, error: (error as Error).message });
+      }
+    }
+    let adminSocket: string | undefined;
+    if (config.admin.enabled) {
+      const path = adminSocketPath(config.dataDir, config.admin.socketPath);
+      const service = new AdminService({ storage, chains, evm: connected.evm, lightning, swaps });
+      try {
+        const adminServer = await startAdminServer(service, path, logger.child('admin'));
+        closers.push(() => stopServer(adminServer));
+        adminSocket = path;
+        logger.info('admin socket listening', { path });
+      } catch (error) {
+        logger.error('admin socket not served', { path, error: (error as Error).message });
+      }
+    }
+    return { apiUrl, metricsUrl, adminSocket, devnet, chains, evm: connected.evm, storage, lightning, swaps, close };
   } catch (error) {
     await close();
     throw error;

@@ -28,7 +28,12 @@ import { referralRoutesV2 } from './v2/referral.ts';
 import { unsupportedRoutes } from './v2/unsupported.ts';
 import { apiDocumentRoute } from './v2/api-document.ts';
 import { StatusStreams, defaultStreamOptions, streamPath, type StatusStreamOptions } from './sse/stream.ts';
-import { attachWebSocket, defaultWebSocketOptions, type WebSocketOptions } from './ws/server.ts';
+import { attachWebSocket, defaultWebSocketOptions, type SwapWebSocket, type WebSocketOptions } from './ws/server.ts';
+import { HttpLimiter } from './limits/http-limiter.ts';
+import { noLimits, type ApiLimits } from './limits/options.ts';
+import type { WebhookPolicy } from '../webhooks/hook.ts';
+import { webhookRoutes } from '../webhooks/routes.ts';
+import type { Webhooks } from '../webhooks/webhooks.ts';
 
 export interface ApiDependencies {
   chains: ChainRegistry;
@@ -50,6 +55,42 @@ export interface ApiDependencies {
   referralCredentials?: readonly ReferralCredential[];
   /** GET /v2/infos and /v2/warnings; none: both answer []. */
   notices?: ServiceNotices;
+  /** Rates, connection caps and timeouts; none: no limits (Ferry itself passes the configured ones). */
+  limits?: ApiLimits;
+  /** Told of every answered request (route pattern, status, seconds): metrics. */
+  observeRequest?: (method: string, route: string, status: number, seconds: number) => void;
+  /** Swap status webhooks (`webhook` in the v2 create calls); none: the field is ignored. */
+  webhooks?: { registry: Webhooks; policy: WebhookPolicy };
+  /** Handed the push channels once attached: metrics read their counts. */
+  onRealtime?: (channels: { webSocket: SwapWebSocket; streams: StatusStreams }) => void;
+}
+
+/** The HTTP server's share of the limits: request rates, socket caps and timeouts. */
+function httpOptions(deps: ApiDependencies) {
+  const limits = deps.limits ?? noLimits;
+  return {
+    logger: deps.logger,
+    maxBodyBytes: deps.maxBodyBytes,
+    limiter: deps.limits ? new HttpLimiter(limits) : undefined,
+    sockets: deps.limits ? limits : undefined,
+    observe: deps.observeRequest,
+  };
+}
+
+/** The WebSocket's share: per-connection and total caps from the limits, explicit webSocket options on top. */
+function webSocketOptions(deps: ApiDependencies): WebSocketOptions {
+  const limits = deps.limits;
+  return {
+    ...defaultWebSocketOptions,
+    ...(limits && {
+      maxSubscriptions: limits.wsSubscriptionsPerConnection,
+      maxTotalSubscriptions: limits.wsSubscriptions,
+      messagesPerMinute: limits.wsMessagesPerMinute,
+      maxConnectionsPerIp: limits.wsConnectionsPerIp,
+      maxConnections: limits.wsConnections,
+    }),
+    ...deps.webSocket,
+  };
 }
 
 export function createRouter(deps: ApiDependencies): Router {
@@ -76,6 +117,7 @@ export function createRouter(deps: ApiDependencies): Router {
     restoreRoutes(router, deps.swaps);
     swapExtraRoutes(router, deps.swaps, deps.notices);
     referralRoutesV2(router, deps.swaps, deps.referralCredentials ?? []);
+    if (deps.webhooks) webhookRoutes(router, deps.swaps, deps.webhooks.registry, deps.webhooks.policy);
   }
   apiDocumentRoute(router);
   return router;
@@ -83,14 +125,17 @@ export function createRouter(deps: ApiDependencies): Router {
 
 export function createApiServer(deps: ApiDependencies): Server {
   const router = createRouter(deps);
-  if (!deps.swaps) return createHttpServer({ router, logger: deps.logger, maxBodyBytes: deps.maxBodyBytes });
+  const http = httpOptions(deps);
+  if (!deps.swaps) return createHttpServer({ router, ...http });
   const logger = deps.logger;
   const feed = deps.statusFeed ?? new StatusFeed((error, id) => logger.error('status listener failed', { id, error: String(error) }));
   const disconnect = deps.statusFeed ? () => {} : feed.connect(deps.swaps);
   const streams = new StatusStreams(deps.swaps, feed, logger.child('sse'), { ...defaultStreamOptions, ...deps.statusStream });
   const rawRoutes = new Map([[streamPath, (request: IncomingMessage, response: ServerResponse, url: URL) => streams.handle(request, response, url)]]);
-  const server = createHttpServer({ router, logger, maxBodyBytes: deps.maxBodyBytes, rawRoutes });
-  const webSocket = attachWebSocket(server, { swaps: deps.swaps, feed, logger: logger.child('ws') }, { ...defaultWebSocketOptions, ...deps.webSocket });
+  const server = createHttpServer({ router, ...http, rawRoutes });
+  const addresses = http.limiter?.addresses;
+  const webSocket = attachWebSocket(server, { swaps: deps.swaps, feed, logger: logger.child('ws'), addresses }, webSocketOptions(deps));
+  deps.onRealtime?.({ webSocket, streams });
 
   // Upgraded sockets and open streams would otherwise keep server.close() waiting forever.
   const close = server.close.bind(server);

@@ -211,6 +211,8 @@ export interface ChainBackend {
   readonly blockSeconds: number;
 
   height(): Promise<number>;
+  /** The operator wallet's confirmed balance of the chain's own asset, sat (for the admin CLI). */
+  walletBalance?(): Promise<number>;
   /** UNIX time of the block at a height. */
   blockTime(height: number): Promise<number>;
   /** sat/vbyte for confirmation within two blocks: the one fee estimate of this chain. */

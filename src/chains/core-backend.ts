@@ -1,7 +1,7 @@
 // What every chain backend over a node of Bitcoin Core's family (Bitcoin Core, Elements) does the same way: chain
 // reads, broadcasts that tolerate a replay, output and mempool lookups, and paying from the operator's wallet —
 // same RPC methods, same error codes. Each chain's backend adds its own transactions and swap outputs.
-import { RpcError, satToBtc, type CoreRpcClient } from './core-rpc.ts';
+import { RpcError, btcToSat, satToBtc, type CoreRpcClient } from './core-rpc.ts';
 import { TransactionNotFound, TransactionRejected, WalletRefused, type ChainTransaction } from './backend.ts';
 
 /** Core's RPC_INVALID_ADDRESS_OR_KEY: no such transaction. */
@@ -19,6 +19,12 @@ export abstract class CoreFamilyBackend {
 
   height(): Promise<number> {
     return this.rpc.getBlockCount();
+  }
+
+  async walletBalance(): Promise<number> {
+    // Elements reports a balance per asset, its own as "bitcoin"; Core reports one number
+    const trusted = (await this.rpc.getBalances()).mine.trusted as number | Record<string, number>;
+    return Number(btcToSat(typeof trusted === 'number' ? trusted : (trusted.bitcoin ?? 0)));
   }
 
   async blockTime(height: number): Promise<number> {

@@ -32,4 +32,6 @@ const valued = new Set([
   // ferry swap
   'service', 'client-dir', 'address', 'amount', 'onchain-amount', 'invoice', 'file', 'lockup', 'network', 'bitcoin-rpc', 'elements-rpc', 'fee-rate', 'from', 'to',
   'server-amount', 'refund-address', 'mnemonic', 'xpub', 'evm-rpc', 'evm-key', 'evm-mnemonic', 'evm-account',
+  // ferry admin
+  'status', 'limit',
 ]);

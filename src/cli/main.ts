@@ -7,6 +7,7 @@ import { version } from '../version.ts';
 import { parseArgs } from './args.ts';
 import { devnetToolsUsage, runDevnetTool, UsageError } from './devnet-tools.ts';
 import { runSwapCommand, swapUsage } from './swap.ts';
+import { adminUsage, runAdminCommand } from './admin.ts';
 
 const usage = `ferry ${version}: a non-custodial swap service
 
@@ -18,6 +19,7 @@ usage:
 
 ${devnetToolsUsage}
 ${swapUsage}
+${adminUsage}
 options:
   --config FILE     TOML configuration file (or FERRY_CONFIG)
   --data-dir DIR    data directory (or FERRY_DATA_DIR; default ./data)
@@ -59,6 +61,7 @@ async function run(argv: string[]): Promise<number> {
     return 0;
   }
   if (command === 'swap') return runSwapCommand(sub, rest, flags, config);
+  if (command === 'admin') return runAdminCommand(sub, rest, flags, config);
   if (command === 'devnet' && sub === 'info') {
     try {
       process.stdout.write(JSON.stringify(readDevnetInfo(config.dataDir), null, 2) + '\n');

@@ -53,6 +53,47 @@ export const schema: Section = {
   log: {
     level: { type: 'level', default: 'info', doc: 'debug, info, warn or error' },
   },
+  webhooks: {
+    secret: {
+      type: 'string',
+      default: '',
+      doc: 'HMAC-SHA256 key signing webhook calls; empty: <dataDir>/webhook-secret, created (0600) on first start',
+    },
+    allowHttp: { type: 'boolean', default: false, doc: 'accept http:// webhook URLs (https only otherwise, as the reference)' },
+    allowPrivate: { type: 'boolean', default: false, doc: 'accept webhook hosts resolving to private, loopback or link-local addresses' },
+    attempts: { type: 'integer', default: 8, doc: 'calls per webhook delivery before giving up' },
+    backoffMs: { type: 'integer', default: 1000, doc: 'first retry delay of a failed webhook call, doubled each time' },
+    timeoutMs: { type: 'integer', default: 5000, doc: 'time a webhook receiver has to answer' },
+  },
+  admin: {
+    enabled: { type: 'boolean', default: true, doc: 'serve `ferry admin` on a unix socket (never on the public API)' },
+    socketPath: { type: 'string', default: '', doc: 'the admin socket; empty: <dataDir>/admin.sock' },
+  },
+  metrics: {
+    enabled: { type: 'boolean', default: true, doc: 'serve Prometheus metrics at GET /metrics on their own listener' },
+    host: { type: 'string', default: '127.0.0.1', doc: 'address the metrics listener binds (keep it private)' },
+    port: { type: 'port', default: 9002, doc: 'port of the metrics listener' },
+  },
+  /** Limits of the API against floods (src/api/limits/options.ts); 0 turns one off. */
+  limits: {
+    readBurst: { type: 'integer', default: 100, doc: 'requests per client address at once (every call but swap creation)' },
+    readPerSecond: { type: 'number', default: 20, doc: 'requests per second per client address, sustained' },
+    createBurst: { type: 'integer', default: 20, doc: 'swap creations (POST /v2/swap/*, /createswap) per address at once' },
+    createPerSecond: { type: 'number', default: 1, doc: 'swap creations per second per client address, sustained' },
+    trustedProxies: {
+      type: 'string',
+      default: '',
+      doc: 'comma-separated addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client; empty: the header is ignored',
+    },
+    maxConnections: { type: 'integer', default: 20_000, doc: 'sockets the API holds at once (HTTP, SSE, WebSocket)' },
+    headersTimeoutMs: { type: 'integer', default: 10_000, doc: 'time to send a request head; slower sockets are closed' },
+    requestTimeoutMs: { type: 'integer', default: 30_000, doc: 'time to send a whole request' },
+    wsConnectionsPerIp: { type: 'integer', default: 100, doc: 'WebSocket connections per client address' },
+    wsConnections: { type: 'integer', default: 15_000, doc: 'WebSocket connections in all' },
+    wsMessagesPerMinute: { type: 'integer', default: 600, doc: 'messages a WebSocket client may send per minute; more closes it (1008)' },
+    wsSubscriptionsPerConnection: { type: 'integer', default: 1_000, doc: 'swaps one WebSocket connection may watch' },
+    wsSubscriptions: { type: 'integer', default: 1_000_000, doc: 'swaps all WebSocket connections together may watch' },
+  },
   database: {
     url: {
       type: 'string',
@@ -149,6 +190,24 @@ export interface FerryConfig {
   dataDir: string;
   api: { host: string; port: number; maxBodyBytes: number };
   log: { level: 'debug' | 'info' | 'warn' | 'error' };
+  metrics: { enabled: boolean; host: string; port: number };
+  admin: { enabled: boolean; socketPath: string };
+  webhooks: { secret: string; allowHttp: boolean; allowPrivate: boolean; attempts: number; backoffMs: number; timeoutMs: number };
+  limits: {
+    readBurst: number;
+    readPerSecond: number;
+    createBurst: number;
+    createPerSecond: number;
+    trustedProxies: string;
+    maxConnections: number;
+    headersTimeoutMs: number;
+    requestTimeoutMs: number;
+    wsConnectionsPerIp: number;
+    wsConnections: number;
+    wsMessagesPerMinute: number;
+    wsSubscriptionsPerConnection: number;
+    wsSubscriptions: number;
+  };
   database: { url: string };
   devnet: { enabled: boolean; bitcoinPort: number; elementsPort: number; evmPort: number; blockIntervalMs: number };
   bitcoin: { rpcUrl: string; rpcUser: string; rpcPassword: string; wallet: string; pollIntervalMs: number };
@@ -177,6 +236,16 @@ export const environment: Record<string, string> = {
   FERRY_API_HOST: 'api.host',
   FERRY_API_PORT: 'api.port',
   FERRY_LOG_LEVEL: 'log.level',
+  FERRY_METRICS_ENABLED: 'metrics.enabled',
+  FERRY_ADMIN_SOCKET: 'admin.socketPath',
+  FERRY_WEBHOOKS_SECRET: 'webhooks.secret',
+  FERRY_WEBHOOKS_ALLOW_HTTP: 'webhooks.allowHttp',
+  FERRY_WEBHOOKS_ALLOW_PRIVATE: 'webhooks.allowPrivate',
+  FERRY_METRICS_HOST: 'metrics.host',
+  FERRY_METRICS_PORT: 'metrics.port',
+  FERRY_LIMITS_TRUSTED_PROXIES: 'limits.trustedProxies',
+  FERRY_LIMITS_READ_BURST: 'limits.readBurst',
+  FERRY_LIMITS_CREATE_BURST: 'limits.createBurst',
   FERRY_DATABASE_URL: 'database.url',
   FERRY_DEVNET_ENABLED: 'devnet.enabled',
   FERRY_DEVNET_BITCOIN_PORT: 'devnet.bitcoinPort',

@@ -3,6 +3,7 @@
 import { mkdirSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import { privateSqliteFile } from '../fs/private.ts';
 import { DatabaseError, fromSqliteError } from './errors.ts';
 import { Mutex } from './mutex.ts';
 import { normalizeParams } from './params.ts';
@@ -178,6 +179,7 @@ export function openSqlite(path: string): SqliteDatabase {
   const key = join(realpathSync(dir), basename(path));
   let shared = sharedByFile.get(key);
   if (!shared) {
+    privateSqliteFile(key); // swaps, keys' indexes and preimages: no other account reads them
     shared = new SharedConnection(connect(key));
     sharedByFile.set(key, shared);
   }

@@ -1,7 +1,8 @@
 // The embedded regtest world: starts each devnet part and writes devnet.json, the one file tools and tests
 // read to find every endpoint and credential the devnet serves. The EVM chain is anvil in its own process, started
 // first so it boots and deploys its contracts while the in-process nodes start.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { privateDirectory } from '../fs/private.ts';
 import { join } from 'node:path';
 import { startBitcoinDevnet, type BitcoinDevnet } from './bitcoin/index.ts';
 import { startElementsDevnet, type ElementsDevnet } from './elements/index.ts';
@@ -56,7 +57,7 @@ function recordedContracts(dataDir: string): EvmInfo['contracts'] | undefined {
 }
 
 export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
-  mkdirSync(options.dataDir, { recursive: true });
+  privateDirectory(options.dataDir); // wallets' keys and credentials: the operator's account only
   // Loaded here, not with this module: every `ferry` command imports it, and ethers takes ~150 ms to load.
   const evmStarting = import('./evm/index.ts').then(({ startEvmDevnet }) =>
     startEvmDevnet({

@@ -333,6 +333,20 @@ export class SwapEngine implements SwapService {
     return this.router.timeouts(height);
   }
 
+  /** The operator's retry of a stuck swap: its failed effects pending again and queued; returns how many. */
+  async retryEffects(id: string): Promise<number> {
+    const reopened = await this.ctx.storage.effects.reopenFailed(id);
+    this.ctx.effects.enqueue(reopened);
+    return reopened.length;
+  }
+
+  /** Runs one chain's timeout check at its current height now (Ferry's timed-out lockups are refunded). */
+  async checkChainTimeouts(symbol: string): Promise<number> {
+    const height = await chainOf(this.ctx, symbol).height();
+    await this.router.timeouts(height, symbol);
+    return height;
+  }
+
   /** Looks up every followed hold invoice now instead of at the next poll. */
   async pollInvoices(): Promise<void> {
     await Promise.all([...this.invoices.values()].map((watch) => watch.poll()));

@@ -1,12 +1,14 @@
 // In-process fan-out of swap status changes: the engine publishes once, every WebSocket connection and SSE
 // stream that watches a swap hears about it. Listeners are indexed by swap id, so a change costs O(watchers of
-// that swap), not O(connections).
+// that swap), not O(connections). A swap watched by one listener (the usual case: a wallet watches its own swaps)
+// keeps that listener itself, not a set of one: a subscription then costs a map entry, which is what lets one
+// process hold millions of them.
 import type { SwapService, SwapStatusBody } from '../protocol/index.ts';
 
 export type StatusListener = (id: string, status: SwapStatusBody) => void;
 
 export class StatusFeed {
-  private readonly listeners = new Map<string, Set<StatusListener>>();
+  private readonly listeners = new Map<string, StatusListener | Set<StatusListener>>();
 
   /** @param onListenerError called when a listener throws; one broken subscriber must not starve the others. */
   constructor(private readonly onListenerError: (error: unknown, id: string) => void = () => {}) {}
@@ -17,10 +19,10 @@ export class StatusFeed {
   }
 
   publish(id: string, status: SwapStatusBody): void {
-    const set = this.listeners.get(id);
-    if (!set) return;
+    const held = this.listeners.get(id);
+    if (!held) return;
     // a listener may unsubscribe (itself or others) while we iterate: walk a snapshot
-    for (const listener of [...set]) {
+    for (const listener of typeof held === 'function' ? [held] : [...held]) {
       try {
         listener(id, status);
       } catch (error) {
@@ -29,26 +31,37 @@ export class StatusFeed {
     }
   }
 
+  /** Watches one swap with a listener; adding the same pair twice keeps one. */
+  add(id: string, listener: StatusListener): void {
+    const held = this.listeners.get(id);
+    if (held === undefined) this.listeners.set(id, listener);
+    else if (typeof held === 'function') {
+      if (held !== listener) this.listeners.set(id, new Set([held, listener]));
+    } else held.add(listener);
+  }
+
+  /** Stops one listener watching one swap; removing what is not there is harmless. */
+  remove(id: string, listener: StatusListener): void {
+    const held = this.listeners.get(id);
+    if (held === undefined) return;
+    if (typeof held === 'function') {
+      if (held === listener) this.listeners.delete(id);
+      return;
+    }
+    held.delete(listener);
+    if (held.size === 1) this.listeners.set(id, held.values().next().value!);
+  }
+
   /** Watches one swap; returns the function that stops watching. Calling it twice is harmless. */
   subscribe(id: string, listener: StatusListener): () => void {
-    let set = this.listeners.get(id);
-    if (!set) {
-      set = new Set();
-      this.listeners.set(id, set);
-    }
-    set.add(listener);
-    return () => {
-      const current = this.listeners.get(id);
-      if (!current) return;
-      current.delete(listener);
-      if (current.size === 0) this.listeners.delete(id);
-    };
+    this.add(id, listener);
+    return () => this.remove(id, listener);
   }
 
   /** Number of (swap, listener) pairs; lets tests and operators see that disconnects clean up. */
   get size(): number {
     let total = 0;
-    for (const set of this.listeners.values()) total += set.size;
+    for (const held of this.listeners.values()) total += typeof held === 'function' ? 1 : held.size;
     return total;
   }
 }

@@ -77,6 +77,7 @@ interface RunningFerry {
 /** `ferry start` against the devnet process, as an operator with external nodes runs it. */
 async function startFerryProcess(crashAt?: string, config = configFile): Promise<RunningFerry> {
   const env: Record<string, string> = {
+    ...ephemeralPorts, // the metrics port, and no request buckets
     FERRY_CONFIG: config,
     FERRY_DATA_DIR: ferryDir,
     FERRY_API_PORT: '0',

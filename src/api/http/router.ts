@@ -27,6 +27,7 @@ interface Route {
   handler: Handler;
 }
 
+
 /** A registered route as added: method and pattern ("/v2/swap/{id}"). */
 export interface RouteInfo {
   method: string;
@@ -44,6 +45,13 @@ export class Router {
   /** Every registered route, in the order added. */
   list(): RouteInfo[] {
     return this.routes.map(({ method, pattern }) => ({ method, pattern }));
+  }
+
+  /** Wraps the handler of a registered route, to act before and after it; false when no such route exists. */
+  wrap(method: string, pattern: string, wrapper: (handler: Handler) => Handler): boolean {
+    const route = this.routes.find((r) => r.method === method && r.pattern === pattern);
+    if (route) route.handler = wrapper(route.handler);
+    return route !== undefined;
   }
 
   get = (pattern: string, handler: Handler) => this.add('GET', pattern, handler);

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from '../../log/index.ts';
 import { HttpError } from './errors.ts';
 import type { Request, Router } from './router.ts';
+import type { HttpLimiter } from '../limits/http-limiter.ts';
 
 /** A handler that owns the raw response (e.g. a server-sent event stream) instead of answering one JSON body. */
 export type RawHandler = (request: IncomingMessage, response: ServerResponse, url: URL) => Promise<void>;
@@ -13,6 +14,18 @@ export interface HttpServerOptions {
   logger: Logger;
   maxBodyBytes: number;
   rawRoutes?: Map<string, RawHandler>; // by exact path
+  /** Per-address request rates; none: unlimited. */
+  limiter?: HttpLimiter;
+  /** Socket limits and timeouts (see ApiLimits); none: Node's defaults. */
+  sockets?: SocketLimits;
+  /** Called once per answered request with the route pattern (or what was refused) and the time taken. */
+  observe?: (method: string, route: string, status: number, seconds: number) => void;
+}
+
+export interface SocketLimits {
+  maxConnections: number; // 0: unlimited
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
 }
 
 export function sendJson(response: ServerResponse, status: number, body: unknown): void {
@@ -25,6 +38,8 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
 }
 
 class BodyTooLarge extends Error {}
+/** The client went away (aborted or reset) while sending its body: nothing to answer, nothing to alarm about. */
+class ClientGone extends Error {}
 
 function readBody(request: IncomingMessage, limit: number): Promise<string> {
   const declared = Number(request.headers['content-length']);
@@ -42,26 +57,37 @@ function readBody(request: IncomingMessage, limit: number): Promise<string> {
       chunks.push(chunk);
     });
     request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
+    request.on('error', (error) => reject(new ClientGone(error.message)));
   });
 }
 
 export function createHttpServer(options: HttpServerOptions): Server {
-  const { router, logger, maxBodyBytes } = options;
+  const { router, logger, maxBodyBytes, limiter } = options;
 
-  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+  // `route` is what metrics name the request by: the matched pattern, never the raw path (unbounded labels)
+  const handle = async (request: IncomingMessage, response: ServerResponse, route: { name: string }): Promise<void> => {
     let url: URL;
     try {
       url = new URL(request.url ?? '/', 'http://localhost');
     } catch {
       return sendJson(response, 400, { error: 'invalid request target' });
     }
+    const retryAfter = limiter?.admit(request, url.pathname) ?? 0;
+    if (retryAfter > 0) {
+      route.name = 'limited';
+      response.setHeader('retry-after', String(retryAfter));
+      return sendJson(response, 429, { error: `too many requests: try again in ${retryAfter} s` });
+    }
     const raw = options.rawRoutes?.get(url.pathname);
-    if (raw) return raw(request, response, url);
+    if (raw) {
+      route.name = url.pathname;
+      return raw(request, response, url);
+    }
     const method = request.method ?? 'GET';
     const match = router.match(method, url.pathname);
     if (match === 'not-found') return sendJson(response, 404, { error: `not found: ${method} ${url.pathname}` });
     if (match === 'method') return sendJson(response, 405, { error: `method not allowed: ${method} ${url.pathname}` });
+    route.name = match.pattern;
 
     let rawBody = '';
     let body: unknown;
@@ -72,6 +98,10 @@ export function createHttpServer(options: HttpServerOptions): Server {
         if (error instanceof BodyTooLarge) {
           response.setHeader('connection', 'close');
           return sendJson(response, 413, { error: `request body is larger than ${maxBodyBytes} bytes` });
+        }
+        if (error instanceof ClientGone) {
+          logger.debug('client left while sending its body', { method, path: url.pathname, reason: error.message });
+          return;
         }
         throw error;
       }
@@ -107,14 +137,36 @@ export function createHttpServer(options: HttpServerOptions): Server {
     }
   };
 
-  const server = createServer((request, response) => {
-    handle(request, response).catch((error) => {
-      logger.error('request handling crashed', { error: (error as Error).stack ?? String(error) });
-      if (!response.headersSent) sendJson(response, 500, { error: 'internal error' });
-      else response.destroy();
-    });
-  });
+  const sockets = options.sockets;
+  const server = createServer(
+    sockets
+      ? {
+          headersTimeout: sockets.headersTimeoutMs,
+          requestTimeout: sockets.requestTimeoutMs,
+          // Node checks both timeouts on this interval (30 s by default): a slow-header socket would live that much
+          // longer. headersTimeout also covers a socket that sends nothing at all (its clock starts on connect).
+          connectionsCheckingInterval: Math.max(250, Math.min(sockets.headersTimeoutMs, sockets.requestTimeoutMs) / 4),
+        }
+      : {},
+    (request, response) => {
+      const started = process.hrtime.bigint();
+      const route = { name: 'unmatched' };
+      if (options.observe) {
+        const observe = options.observe;
+        response.once('finish', () =>
+          observe(request.method ?? 'GET', route.name, response.statusCode, Number(process.hrtime.bigint() - started) / 1e9),
+        );
+      }
+      handle(request, response, route).catch((error) => {
+        logger.error('request handling crashed', { error: (error as Error).stack ?? String(error) });
+        if (!response.headersSent) sendJson(response, 500, { error: 'internal error' });
+        else response.destroy();
+      });
+    },
+  );
   server.keepAliveTimeout = 5_000;
+  if (sockets && sockets.maxConnections > 0) server.maxConnections = sockets.maxConnections;
+  if (limiter) server.on('close', () => limiter.close());
   return server;
 }
 

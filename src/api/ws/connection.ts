@@ -1,8 +1,11 @@
 // One WebSocket client: its swap.update subscriptions and the answers to its messages. Messages are handled one
 // at a time, in order, so an acknowledgement, its snapshot and later updates never overtake each other.
+// Memory per subscription is what limits how many one process holds: a subscription is the id in this
+// connection's set plus one entry in the feed, both pointing at the same string and at this connection's one
+// listener — no closure or object per subscription.
 import WebSocket from 'ws';
 import type { SwapService, SwapStatusBody } from '../../protocol/index.ts';
-import { watchWithSnapshot, type StatusFeed } from '../../events/index.ts';
+import type { StatusFeed } from '../../events/index.ts';
 import type { Logger } from '../../log/index.ts';
 import { isSwapId } from '../http/validate.ts';
 import { ProtocolError, parseClientMessage, swapUpdateChannel, type ClientCommand } from './messages.ts';
@@ -12,16 +15,35 @@ export interface ConnectionLimits {
   maxSubscriptions: number;
   /** A client that stops reading is dropped once this much output is queued for it. */
   maxBufferedBytes: number;
+  /** Messages per minute (a bucket of this many, refilled evenly); more closes the connection. 0: unlimited. */
+  messagesPerMinute: number;
 }
+
+/** Subscriptions of every connection together, against one ceiling. */
+export class SubscriptionBudget {
+  used = 0;
+  constructor(readonly max: number) {}
+}
+
+/** Close codes: 1008 policy violation (the client broke a limit), as RFC 6455 names it. */
+export const policyViolation = 1008;
 
 // Above this many unprocessed messages we stop reading from the socket until the backlog drains.
 const maxBacklog = 8;
 
 export class SwapUpdateConnection {
-  private readonly watching = new Map<string, () => void>();
+  private readonly watching = new Set<string>();
+  /** While a subscribe reads its snapshot: the ids read, with the changes heard meanwhile (null: none yet). */
+  private reading?: Map<string, SwapStatusBody | null>;
   private queue: Promise<void> = Promise.resolve();
   private backlog = 0;
   private closed = false;
+  private tokens: number;
+  private refilledAt = Date.now();
+  private readonly onChange = (id: string, status: SwapStatusBody): void => {
+    if (this.reading?.has(id)) this.reading.set(id, status);
+    else this.sendUpdate([{ id, status }]);
+  };
 
   constructor(
     private readonly socket: WebSocket,
@@ -29,13 +51,27 @@ export class SwapUpdateConnection {
     private readonly feed: StatusFeed,
     private readonly logger: Logger,
     private readonly limits: ConnectionLimits,
-  ) {}
+    private readonly budget: SubscriptionBudget = new SubscriptionBudget(0),
+  ) {
+    this.tokens = limits.messagesPerMinute;
+  }
 
   get subscriptions(): number {
     return this.watching.size;
   }
 
+  /** True while this connection has stopped reading its socket to work off its own backlog. */
+  get behind(): boolean {
+    return this.backlog > maxBacklog;
+  }
+
   receive(text: string): void {
+    if (this.closed) return;
+    if (!this.takeToken()) {
+      this.logger.debug('websocket client over its message rate, closing it');
+      this.closeWith(policyViolation, `too many messages: at most ${this.limits.messagesPerMinute} per minute`);
+      return;
+    }
     this.backlog++;
     if (this.backlog > maxBacklog) this.socket.pause();
     this.queue = this.queue
@@ -52,9 +88,28 @@ export class SwapUpdateConnection {
 
   /** Stops every subscription; called when the socket closes. */
   close(): void {
+    if (this.closed) return;
     this.closed = true;
-    for (const stop of this.watching.values()) stop();
+    for (const id of this.watching) this.feed.remove(id, this.onChange);
+    this.budget.used -= this.watching.size;
     this.watching.clear();
+  }
+
+  private takeToken(): boolean {
+    const perMinute = this.limits.messagesPerMinute;
+    if (perMinute <= 0) return true;
+    const now = Date.now();
+    this.tokens = Math.min(perMinute, this.tokens + ((now - this.refilledAt) / 60_000) * perMinute);
+    this.refilledAt = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+
+  /** Closes with a code and a reason the client can read; stops answering at once. */
+  private closeWith(code: number, reason: string): void {
+    this.close();
+    if (this.socket.readyState === WebSocket.OPEN) this.socket.close(code, reason);
   }
 
   private async handle(text: string): Promise<void> {
@@ -79,41 +134,52 @@ export class SwapUpdateConnection {
   private async subscribe(args: string[]): Promise<void> {
     const ids = [...new Set(args)];
     const added = ids.filter((id) => !this.watching.has(id)).length;
-    if (this.watching.size + added > this.limits.maxSubscriptions) {
+    if (this.limits.maxSubscriptions > 0 && this.watching.size + added > this.limits.maxSubscriptions) {
       return this.send({
         event: 'error',
         error: `too many subscriptions: at most ${this.limits.maxSubscriptions} swaps per connection`,
       });
     }
+    if (this.budget.max > 0 && this.budget.used + added > this.budget.max) {
+      return this.send({ event: 'error', error: 'too many subscriptions on this server: try again later' });
+    }
     this.send({ event: 'subscribe', channel: swapUpdateChannel, args });
-    // Ids watched already are re-watched, so their snapshot and live changes go through the same merge.
+    // Listen before reading; a change heard during the read replaces what the read returned (the engine
+    // publishes only after committing, so it is at least as new). Ids watched already go through the same merge.
+    const reading = new Map<string, SwapStatusBody | null>(ids.map((id) => [id, null]));
+    this.reading = reading;
     for (const id of ids) {
-      this.watching.get(id)?.();
-      this.watching.delete(id);
+      // a re-subscribed id moves to the end, as a new one would: the unsubscribe answer lists them in that order
+      if (this.watching.delete(id)) this.watching.add(id);
+      else {
+        this.watching.add(id);
+        this.feed.add(id, this.onChange);
+      }
     }
-    const stops = await watchWithSnapshot({
-      feed: this.feed,
-      ids,
-      read: (id) => this.read(id),
-      onSnapshot: (found) => {
-        if (found.length > 0) this.sendUpdate(found);
-      },
-      onChange: (id, status) => this.sendUpdate([{ id, status }]),
+    this.budget.used += added;
+    let read: (SwapStatusBody | undefined)[];
+    try {
+      read = await Promise.all(ids.map((id) => this.read(id)));
+    } finally {
+      this.reading = undefined;
+    }
+    if (this.closed) return;
+    const found: { id: string; status: SwapStatusBody }[] = [];
+    ids.forEach((id, i) => {
+      const status = reading.get(id) ?? read[i];
+      if (status) found.push({ id, status });
     });
-    if (this.closed) {
-      for (const stop of stops.values()) stop();
-      return;
-    }
-    for (const [id, stop] of stops) this.watching.set(id, stop);
+    if (found.length > 0) this.sendUpdate(found);
   }
 
   private unsubscribe(args: string[]): void {
     for (const id of args) {
-      this.watching.get(id)?.();
-      this.watching.delete(id);
+      if (!this.watching.delete(id)) continue;
+      this.feed.remove(id, this.onChange);
+      this.budget.used--;
     }
     // the spec shows the reply with `op`, deployed servers send `event`: clients look for either
-    const still = [...this.watching.keys()];
+    const still = [...this.watching];
     this.send({ event: 'unsubscribe', op: 'unsubscribe', channel: swapUpdateChannel, args: still });
   }
 
@@ -136,8 +202,8 @@ export class SwapUpdateConnection {
     if (this.socket.readyState !== WebSocket.OPEN) return;
     this.socket.send(JSON.stringify({ ...message, timestamp: Date.now().toString() }));
     if (this.socket.bufferedAmount > this.limits.maxBufferedBytes) {
-      this.logger.warn('websocket client too slow, dropping it', { buffered: this.socket.bufferedAmount });
-      this.socket.terminate();
+      this.logger.debug('websocket client too slow, closing it', { buffered: this.socket.bufferedAmount });
+      this.closeWith(policyViolation, 'too slow: the client does not read its messages');
     }
   }
 }

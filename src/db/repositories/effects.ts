@@ -102,6 +102,19 @@ export class EffectRepository {
   }
 
   /** Pending → done. False if the effect is not pending (already done, failed, or unknown). */
+  /** The operator's retry: a swap's failed effects back to pending, attempts counted anew; returns them. */
+  async reopenFailed(swapId: string): Promise<EffectRecord[]> {
+    const failed = (await this.listForSwap(swapId)).filter((effect) => effect.state === 'failed');
+    for (const effect of failed) {
+      await this.q.execute("UPDATE swap_effects SET state = 'pending', attempts = 0, updated_at = $2 WHERE id = $1 AND state = 'failed'", [
+        effect.id,
+        this.now(),
+      ]);
+    }
+    const reopened = new Set(failed.map((effect) => effect.id));
+    return (await this.listPending({ swapId })).filter((effect) => reopened.has(effect.id));
+  }
+
   async markDone(id: number): Promise<boolean> {
     const result = await this.q.execute(
       `UPDATE swap_effects SET state = 'done', attempts = attempts + 1, updated_at = $2

@@ -2,6 +2,7 @@
 // mempool, wallets and their issued keys, and small settings (RPC credentials). Every state change is
 // one SQLite transaction, so a crash leaves either the old or the new state.
 import Database from 'better-sqlite3';
+import { privateSqliteFile } from '../../fs/private.ts';
 
 export interface StoredBlock {
   hash: string;
@@ -44,6 +45,7 @@ export class NodeStore {
   private readonly db: Database.Database;
 
   constructor(path: string) {
+    privateSqliteFile(path); // the devnet's wallets' keys are in it
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
