@@ -65,7 +65,7 @@ describe('v2 surface', () => {
     assert.equal((await call(api, 'PATCH', '/v2/swap/NoSuchSwap12/metadata', { metadata: 'ab' })).status, 404);
   });
 
-  test('BIP-21 of a reverse invoice, pair stats, and the EVM refund signature of a UTXO swap', async () => {
+  test('BIP-21 of a reverse invoice, pair stats, and the EVM refund signature of a UTXO or other-type swap', async () => {
     const created = await call(api, 'POST', '/v2/swap/reverse', { from: 'BTC', to: 'BTC', invoiceAmount: 20_000, preimageHash: '11'.repeat(32), claimPublicKey: hex.encode(newKeyPair().publicKey) });
     assert.equal(created.status, 201);
     const bip21 = await call(api, 'GET', `/v2/swap/reverse/${created.json.invoice}/bip21`);
@@ -84,7 +84,11 @@ describe('v2 surface', () => {
     assert.equal(kept.status, 501);
     assert.match(kept.json.error, /historical data is not kept/);
 
-    const refund = await call(api, 'GET', `/v2/swap/chain/${created.json.id}/refund`);
+    // The EIP-712 refund of a swap of another type is not found; of a UTXO submarine swap, refused with the reason.
+    assert.equal((await call(api, 'GET', `/v2/swap/chain/${created.json.id}/refund`)).status, 404);
+    const submarine = await call(api, 'POST', '/v2/swap/submarine', { from: 'BTC', to: 'BTC', preimageHash: '22'.repeat(32), refundPublicKey: hex.encode(newKeyPair().publicKey) });
+    assert.equal(submarine.status, 201);
+    const refund = await call(api, 'GET', `/v2/swap/submarine/${submarine.json.id}/refund`);
     assert.equal(refund.status, 400);
     assert.match(refund.json.error, /not an EVM swap/);
     assert.equal((await call(api, 'GET', '/v2/swap/submarine/NoSuchSwap12/refund')).status, 404);
