@@ -9,3 +9,4 @@ export {
   decodeInvoiceRequest, invoiceRequestFromBytes, createInvoiceRequest, encodeInvoiceRequest, offerBytesOf, type InvoiceRequest,
 } from './invoice-request.ts';
 export { decodeInvoice, invoiceFromBytes, createInvoice, encodeInvoice, checkInvoiceAnswers, invoiceExpiresAt, type Invoice } from './invoice.ts';
+export { OWNER_MESSAGES, checkOwnerSignature, parseSignatureHex, signOwnerMessage } from './ownership.ts';
