@@ -26,6 +26,8 @@ import { swapExtraRoutes, type ServiceNotices } from './v2/swap-extras.ts';
 import { lightningRoutes } from './v2/lightning.ts';
 import { referralRoutesV2 } from './v2/referral.ts';
 import { unsupportedRoutes } from './v2/unsupported.ts';
+import { bolt12Routes } from './v2/bolt12.ts';
+import { OfferRegistry } from '../lightning/bolt12/index.ts';
 import { apiDocumentRoute } from './v2/api-document.ts';
 import { StatusStreams, defaultStreamOptions, streamPath, type StatusStreamOptions } from './sse/stream.ts';
 import { attachWebSocket, defaultWebSocketOptions, type SwapWebSocket, type WebSocketOptions } from './ws/server.ts';
@@ -67,6 +69,8 @@ export interface ApiDependencies {
    * invoice requests calls its `requestInvoice`. None: the API makes its own (and hands it to onRealtime).
    */
   invoiceRequests?: InvoiceRequestHub;
+  /** BOLT12 offers registered through /v2/lightning/{currency}/bolt12; none: the router keeps its own. */
+  offers?: OfferRegistry;
   /** Handed the push channels once attached: metrics read their counts. */
   onRealtime?: (channels: { webSocket: SwapWebSocket; streams: StatusStreams; invoiceRequests: InvoiceRequestHub }) => void;
 }
@@ -110,6 +114,7 @@ export function createRouter(deps: ApiDependencies): Router {
   nodeRoutes(router, deps.lightning, deps.chains);
   lightningRoutes(router, deps.lightning);
   unsupportedRoutes(router);
+  bolt12Routes(router, deps.offers ?? new OfferRegistry(), Object.keys(deps.lightning), deps.swaps);
   if (deps.swaps) {
     submarineRoutes(router, deps.swaps);
     reverseRoutes(router, deps.swaps);
