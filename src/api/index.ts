@@ -26,9 +26,12 @@ import { swapExtraRoutes, type ServiceNotices } from './v2/swap-extras.ts';
 import { lightningRoutes } from './v2/lightning.ts';
 import { referralRoutesV2 } from './v2/referral.ts';
 import { unsupportedRoutes } from './v2/unsupported.ts';
+import { bolt12Routes } from './v2/bolt12.ts';
+import { OfferRegistry } from '../lightning/bolt12/index.ts';
 import { apiDocumentRoute } from './v2/api-document.ts';
 import { StatusStreams, defaultStreamOptions, streamPath, type StatusStreamOptions } from './sse/stream.ts';
 import { attachWebSocket, defaultWebSocketOptions, type SwapWebSocket, type WebSocketOptions } from './ws/server.ts';
+import { InvoiceRequestHub } from './ws/invoice-requests.ts';
 import { HttpLimiter } from './limits/http-limiter.ts';
 import { noLimits, type ApiLimits } from './limits/options.ts';
 import type { WebhookPolicy } from '../webhooks/hook.ts';
@@ -61,8 +64,15 @@ export interface ApiDependencies {
   observeRequest?: (method: string, route: string, status: number, seconds: number) => void;
   /** Swap status webhooks (`webhook` in the v2 create calls); none: the field is ignored. */
   webhooks?: { registry: Webhooks; policy: WebhookPolicy };
+  /**
+   * BOLT12 invoice requests for offers wallets subscribed to over the WebSocket; the Lightning backend that receives
+   * invoice requests calls its `requestInvoice`. None: the API makes its own (and hands it to onRealtime).
+   */
+  invoiceRequests?: InvoiceRequestHub;
+  /** BOLT12 offers registered through /v2/lightning/{currency}/bolt12; none: the router keeps its own. */
+  offers?: OfferRegistry;
   /** Handed the push channels once attached: metrics read their counts. */
-  onRealtime?: (channels: { webSocket: SwapWebSocket; streams: StatusStreams }) => void;
+  onRealtime?: (channels: { webSocket: SwapWebSocket; streams: StatusStreams; invoiceRequests: InvoiceRequestHub }) => void;
 }
 
 /** The HTTP server's share of the limits: request rates, socket caps and timeouts. */
@@ -104,6 +114,7 @@ export function createRouter(deps: ApiDependencies): Router {
   nodeRoutes(router, deps.lightning, deps.chains);
   lightningRoutes(router, deps.lightning);
   unsupportedRoutes(router);
+  bolt12Routes(router, deps.offers ?? new OfferRegistry(), Object.keys(deps.lightning), deps.swaps);
   if (deps.swaps) {
     submarineRoutes(router, deps.swaps);
     reverseRoutes(router, deps.swaps);
@@ -134,8 +145,9 @@ export function createApiServer(deps: ApiDependencies): Server {
   const rawRoutes = new Map([[streamPath, (request: IncomingMessage, response: ServerResponse, url: URL) => streams.handle(request, response, url)]]);
   const server = createHttpServer({ router, ...http, rawRoutes });
   const addresses = http.limiter?.addresses;
-  const webSocket = attachWebSocket(server, { swaps: deps.swaps, feed, logger: logger.child('ws'), addresses }, webSocketOptions(deps));
-  deps.onRealtime?.({ webSocket, streams });
+  const invoiceRequests = deps.invoiceRequests ?? new InvoiceRequestHub();
+  const webSocket = attachWebSocket(server, { swaps: deps.swaps, feed, logger: logger.child('ws'), addresses, invoiceRequests }, webSocketOptions(deps));
+  deps.onRealtime?.({ webSocket, streams, invoiceRequests });
 
   // Upgraded sockets and open streams would otherwise keep server.close() waiting forever.
   const close = server.close.bind(server);

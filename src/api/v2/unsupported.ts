@@ -1,6 +1,6 @@
 // Reference endpoints of chains and features Ferry does not have, answered with a 4xx that names what is missing
-// instead of a bare 404: Ark (no ARK chain), EVM token quotes and commitments (the EVM chain has no tokens yet),
-// BOLT12 offers (Ferry's Lightning nodes are LND, which has none) and Liquid asset rescue.
+// instead of a bare 404: Ark (no ARK chain), EVM token quotes and commitments (the EVM chain has no tokens yet)
+// and Liquid asset rescue.
 import { HttpError } from '../http/errors.ts';
 import type { Router } from '../http/router.ts';
 import { documented } from '../schema/documented.ts';
@@ -9,7 +9,6 @@ type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 const ark = 'Ark is not supported: Ferry has no ARK chain';
 const tokens = (currency: string) => `token swaps are not supported: ${currency} has no tokens in Ferry`;
-const bolt12 = 'BOLT12 is not supported: Ferry has no BOLT12 offers (its Lightning nodes are LND)';
 const assetRescue = (currency: string) => `asset rescue is not supported on ${currency}: Ferry cannot yet recover other Liquid assets sent to a swap address`;
 
 const UNSUPPORTED: [Method, string, number, (params: Record<string, string>) => string][] = [
@@ -21,12 +20,6 @@ const UNSUPPORTED: [Method, string, number, (params: Record<string, string>) => 
   ['GET', '/v2/commitment/{currency}/details', 400, (p) => tokens(p.currency)],
   ['POST', '/v2/commitment/{currency}', 400, (p) => tokens(p.currency)],
   ['POST', '/v2/commitment/{currency}/refund', 400, (p) => tokens(p.currency)],
-  ['POST', '/v2/lightning/{currency}/bolt12', 400, () => bolt12],
-  ['PATCH', '/v2/lightning/{currency}/bolt12', 400, () => bolt12],
-  ['DELETE', '/v2/lightning/{currency}/bolt12', 400, () => bolt12],
-  ['POST', '/v2/lightning/{currency}/bolt12/delete', 400, () => bolt12],
-  ['GET', '/v2/lightning/{currency}/bolt12/{receiving}', 404, () => bolt12],
-  ['POST', '/v2/lightning/{currency}/bolt12/fetch', 404, () => bolt12],
   ['POST', '/v2/asset/{currency}/rescue/setup', 400, (p) => assetRescue(p.currency)],
   ['POST', '/v2/asset/{currency}/rescue/broadcast', 400, (p) => assetRescue(p.currency)],
 ];

@@ -8,7 +8,9 @@ import type { SwapService, SwapStatusBody } from '../../protocol/index.ts';
 import type { StatusFeed } from '../../events/index.ts';
 import type { Logger } from '../../log/index.ts';
 import { isSwapId } from '../http/validate.ts';
-import { ProtocolError, parseClientMessage, swapUpdateChannel, type ClientCommand } from './messages.ts';
+import { ProtocolError, invoiceRequestChannel, isOfferCommand, parseClientMessage, swapUpdateChannel, type ClientCommand } from './messages.ts';
+import type { InvoiceRequestHub } from './invoice-requests.ts';
+import { OfferChannel } from './offer-channel.ts';
 
 export interface ConnectionLimits {
   /** Swaps one connection may watch at once. */
@@ -40,6 +42,8 @@ export class SwapUpdateConnection {
   private closed = false;
   private tokens: number;
   private refilledAt = Date.now();
+  /** The `invoice.request` channel; none where BOLT12 requests are not served. */
+  private readonly offers?: OfferChannel;
   private readonly onChange = (id: string, status: SwapStatusBody): void => {
     if (this.reading?.has(id)) this.reading.set(id, status);
     else this.sendUpdate([{ id, status }]);
@@ -52,8 +56,10 @@ export class SwapUpdateConnection {
     private readonly logger: Logger,
     private readonly limits: ConnectionLimits,
     private readonly budget: SubscriptionBudget = new SubscriptionBudget(0),
+    invoiceRequests?: InvoiceRequestHub,
   ) {
     this.tokens = limits.messagesPerMinute;
+    if (invoiceRequests) this.offers = new OfferChannel(invoiceRequests, (message) => this.send(message));
   }
 
   get subscriptions(): number {
@@ -90,6 +96,7 @@ export class SwapUpdateConnection {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.offers?.close();
     for (const id of this.watching) this.feed.remove(id, this.onChange);
     this.budget.used -= this.watching.size;
     this.watching.clear();
@@ -120,6 +127,10 @@ export class SwapUpdateConnection {
     } catch (error) {
       if (!(error instanceof ProtocolError)) throw error;
       return this.send({ event: 'error', error: error.message });
+    }
+    if (isOfferCommand(command)) {
+      if (!this.offers) return this.send({ event: 'error', error: `unsupported channel: ${invoiceRequestChannel}` });
+      return this.offers.handle(command);
     }
     switch (command.op) {
       case 'ping':

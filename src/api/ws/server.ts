@@ -10,6 +10,7 @@ import type { StatusFeed } from '../../events/index.ts';
 import type { Logger } from '../../log/index.ts';
 import { ClientAddresses } from '../limits/client-address.ts';
 import { SubscriptionBudget, SwapUpdateConnection, policyViolation } from './connection.ts';
+import type { InvoiceRequestHub } from './invoice-requests.ts';
 
 export const webSocketPath = '/v2/ws';
 
@@ -63,7 +64,7 @@ function refuse(socket: Duplex, status: string): void {
 
 export function attachWebSocket(
   server: Server,
-  deps: { swaps: SwapService; feed: StatusFeed; logger: Logger; addresses?: ClientAddresses },
+  deps: { swaps: SwapService; feed: StatusFeed; logger: Logger; addresses?: ClientAddresses; invoiceRequests?: InvoiceRequestHub },
   options: WebSocketOptions = defaultWebSocketOptions,
 ): SwapWebSocket {
   const { swaps, feed, logger } = deps;
@@ -99,7 +100,7 @@ export function attachWebSocket(
     }
     accepted++;
     perAddress.set(address, fromAddress + 1);
-    const connection = new SwapUpdateConnection(ws, swaps, feed, logger, options, budget);
+    const connection = new SwapUpdateConnection(ws, swaps, feed, logger, options, budget, deps.invoiceRequests);
     connections.set(ws, connection);
     alive.set(ws, true);
     ws.on('pong', () => alive.set(ws, true));
