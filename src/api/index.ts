@@ -28,6 +28,7 @@ import { referralRoutesV2 } from './v2/referral.ts';
 import { unsupportedRoutes } from './v2/unsupported.ts';
 import { apiDocumentRoute } from './v2/api-document.ts';
 import { StatusStreams, defaultStreamOptions, streamPath, type StatusStreamOptions } from './sse/stream.ts';
+import { healthHandler, healthPath, type HealthReport } from './health.ts';
 import { attachWebSocket, defaultWebSocketOptions, type SwapWebSocket, type WebSocketOptions } from './ws/server.ts';
 import { HttpLimiter } from './limits/http-limiter.ts';
 import { noLimits, type ApiLimits } from './limits/options.ts';
@@ -63,6 +64,8 @@ export interface ApiDependencies {
   webhooks?: { registry: Webhooks; policy: WebhookPolicy };
   /** Handed the push channels once attached: metrics read their counts. */
   onRealtime?: (channels: { webSocket: SwapWebSocket; streams: StatusStreams }) => void;
+  /** GET /health: this instance's role and state; none: the route is not served. */
+  health?: HealthReport;
 }
 
 /** The HTTP server's share of the limits: request rates, socket caps and timeouts. */
@@ -132,6 +135,7 @@ export function createApiServer(deps: ApiDependencies): Server {
   const disconnect = deps.statusFeed ? () => {} : feed.connect(deps.swaps);
   const streams = new StatusStreams(deps.swaps, feed, logger.child('sse'), { ...defaultStreamOptions, ...deps.statusStream });
   const rawRoutes = new Map([[streamPath, (request: IncomingMessage, response: ServerResponse, url: URL) => streams.handle(request, response, url)]]);
+  if (deps.health) rawRoutes.set(healthPath, healthHandler(deps.health));
   const server = createHttpServer({ router, ...http, rawRoutes });
   const addresses = http.limiter?.addresses;
   const webSocket = attachWebSocket(server, { swaps: deps.swaps, feed, logger: logger.child('ws'), addresses }, webSocketOptions(deps));
