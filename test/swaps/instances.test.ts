@@ -14,6 +14,10 @@ import { readDevnetInfo, type DevnetInfo } from '../../src/devnet/index.ts';
 import { runFerry, type FerryProcess } from '../helpers/ferry-process.ts';
 import { ephemeralPorts } from '../helpers/ports.ts';
 import { SwapWallet } from '../helpers/swap-wallet.ts';
+import { ChainSwapWallet } from '../helpers/chain-swap-wallet.ts';
+import { LiquidSwapWallet } from '../helpers/liquid-swap-wallet.ts';
+import { boltzCore4 } from '../helpers/liquid-boltz-core-4.ts';
+import { LiquidChain } from './scenarios/support/liquid-chain.ts';
 import { POSTGRES_URL } from '../db/harness.ts';
 import { DevnetChain } from './scenarios/support/chain.ts';
 import { LightningNodes } from './scenarios/support/lightning.ts';
@@ -25,6 +29,7 @@ let schema: string;
 let devnet: FerryProcess;
 let info: DevnetInfo;
 let chain: DevnetChain;
+let liquid: LiquidChain;
 let lightning: LightningNodes;
 const started = new Set<FerryProcess>();
 const failovers: { test: string; leaderMs: number; swapMs: number }[] = [];
@@ -35,11 +40,12 @@ before(async () => {
   databaseUrl = `${POSTGRES_URL}?schema=${schema}`;
   configFile = join(root, 'ferry.toml');
   // Both instances share the operator's mnemonic (the swap keys); each keeps its own data directory (instance id).
-  writeFileSync(configFile, `[bitcoin]\npollIntervalMs = 150\n[swap]\nmnemonicPath = "${join(root, 'mnemonic')}"\n`);
+  writeFileSync(configFile, `[bitcoin]\npollIntervalMs = 150\n[liquid]\npollIntervalMs = 150\n[swap]\nmnemonicPath = "${join(root, 'mnemonic')}"\n`);
   devnet = runFerry(['devnet'], { FERRY_DATA_DIR: join(root, 'devnet'), ...ephemeralPorts });
   await devnet.waitFor((entry) => entry.message === 'devnet running');
   info = readDevnetInfo(join(root, 'devnet'));
   chain = new DevnetChain(info);
+  liquid = new LiquidChain(info);
   lightning = new LightningNodes(info);
 });
 
@@ -177,6 +183,39 @@ describe('two instances on one PostgreSQL database', { timeout: 240_000 }, () =>
       assert.equal((await health(standby.apiUrl)).role, 'standby', 'the standby never led');
     } finally {
       wallet.close();
+      await stop(standby);
+      await stop(leader);
+    }
+  });
+
+  test('a chain swap through the standby: the leader locks L-BTC, the standby co-signs the claim (chain claim)', async () => {
+    const { leader, standby } = await startPair();
+    const bitcoin = await SwapWallet.open({ apiUrl: standby.apiUrl, devnet: info });
+    const wallet = new ChainSwapWallet(bitcoin, await LiquidSwapWallet.open({ apiUrl: standby.apiUrl, devnet: info, library: boltzCore4 }));
+    try {
+      const [bitcoinFrom, liquidFrom] = [(await chain.height()) + 1, (await liquid.height()) + 1];
+      const operatorBefore = await liquid.balance(liquid.operator);
+      const swap = await wallet.create('BTC', 'L-BTC', 100_000);
+      const lockup = await wallet.fund(swap);
+      await chain.mine(1); // the devnet wallet's lockup signals RBF: Ferry locks once it is in a block
+      const sent = await wallet.status.waitFor(swap.id, 'transaction.server.mempool');
+      const serverLockup = wallet.serviceLockup(swap, sent.transaction!.hex!);
+      await liquid.mine(1);
+      await wallet.status.waitFor(swap.id, 'transaction.server.confirmed');
+      const claim = await wallet.cooperativeClaim(swap, serverLockup);
+      await wallet.status.waitFor(swap.id, 'transaction.claimed');
+      await Promise.all([chain.mine(1), liquid.mine(1)]);
+
+      const lockups = await liquid.paymentsTo(Buffer.from(swap.claim.outputScript), liquidFrom);
+      assert.deepEqual(lockups.map((tx) => tx.txid), [serverLockup.txid], "one transaction pays Ferry's lockup address");
+      const lockupFee = await liquid.fee(serverLockup.txid);
+      assert.equal(await liquid.balance(liquid.operator), operatorBefore - BigInt(swap.claim.amount) - lockupFee, 'the operator wallet locked once');
+      assert.deepEqual((await liquid.spendsOf(serverLockup.txid, serverLockup.vout, liquidFrom)).map((spend) => spend.txid), [claim.txid]);
+      assert.equal((await chain.spendsOf(lockup.txid, lockup.vout, bitcoinFrom)).length, 1, "Ferry claimed the user's BTC once");
+      assert.equal((await health(standby.apiUrl)).role, 'standby');
+    } finally {
+      bitcoin.close();
+      wallet.liquid.close();
       await stop(standby);
       await stop(leader);
     }
