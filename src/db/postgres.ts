@@ -52,7 +52,8 @@ export class PostgresDatabase implements Database {
    */
   async dedicatedClient(): Promise<pg.Client> {
     if (this.dedicated === undefined) throw new DatabaseError('this database was opened without its connection settings');
-    const client = new pg.Client(this.dedicated.config);
+    // TCP keepalive: a session that lives as long as the process (a leader's lock) must notice a vanished server.
+    const client = new pg.Client({ ...this.dedicated.config, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
     try {
       await client.connect();
     } catch (error) {

@@ -32,7 +32,7 @@ let chain: DevnetChain;
 let liquid: LiquidChain;
 let lightning: LightningNodes;
 const started = new Set<FerryProcess>();
-const failovers: { test: string; leaderMs: number; swapMs: number }[] = [];
+const failovers: { test: string; leaderMs: number; swapMs: number; freed: boolean }[] = [];
 
 before(async () => {
   root = mkdtempSync(join(tmpdir(), 'ferry-instances-'));
@@ -67,7 +67,10 @@ after(async () => {
   await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   await client.end();
   if (root) rmSync(root, { recursive: true, force: true });
-  for (const f of failovers) process.stdout.write(`# failover (${f.test}): leader after ${f.leaderMs} ms, swap moving again after ${f.swapMs} ms\n`);
+  for (const f of failovers) {
+    const freed = f.freed ? "; the dead leader's swap locks freed at once" : '';
+    process.stdout.write(`# failover (${f.test}): leader after ${f.leaderMs} ms, swap moving again after ${f.swapMs} ms${freed}\n`);
+  }
 });
 
 interface Instance {
@@ -133,6 +136,9 @@ async function untilCrash(leader: Instance, point: string): Promise<number> {
   assert.ok(leader.process.lines.some((line) => line.includes(`FERRY_CRASH_AT=${point}`)), 'killed at the named point');
   return died;
 }
+
+/** The new leader found swap locks of the dead one and freed them instead of waiting for their leases to expire. */
+const freedLocks = (instance: Instance): boolean => instance.process.lines.some((line) => line.includes('freed the swap locks'));
 
 async function stop(instance: Instance): Promise<void> {
   instance.process.child.kill('SIGTERM');
@@ -237,7 +243,7 @@ describe('two instances on one PostgreSQL database', { timeout: 240_000 }, () =>
       await standby.process.waitFor((entry) => entry.message === 'leading');
       const leaderMs = Date.now() - died;
       await wallet.status.waitFor(swap.id, 'transaction.claim.pending');
-      failovers.push({ test: 'payment in flight', leaderMs, swapMs: Date.now() - died });
+      failovers.push({ test: 'payment in flight', leaderMs, swapMs: Date.now() - died, freed: freedLocks(standby) });
       assert.equal((await health(standby.apiUrl)).role, 'leader');
       await wallet.cooperativeClaim(swap);
       await wallet.status.waitFor(swap.id, 'transaction.claimed');
@@ -272,7 +278,7 @@ describe('two instances on one PostgreSQL database', { timeout: 240_000 }, () =>
       await standby.process.waitFor((entry) => entry.message === 'leading');
       const leaderMs = Date.now() - died;
       await wallet.status.waitFor(swap.id, 'transaction.mempool');
-      failovers.push({ test: 'reverse lockup broadcast', leaderMs, swapMs: Date.now() - died });
+      failovers.push({ test: 'reverse lockup broadcast', leaderMs, swapMs: Date.now() - died, freed: freedLocks(standby) });
       const { hex: lockupHex } = await wallet.api.expect('GET', `/v2/swap/reverse/${swap.id}/transaction`, undefined, 200);
       const lockup = wallet.reverseLockup(swap, lockupHex);
       await wallet.cooperativeReverseClaim(swap, lockup, await wallet.destination());
