@@ -29,6 +29,8 @@ import { openStorage, type Storage } from './db/index.ts';
 import { startDevnet, type Devnet } from './devnet/index.ts';
 import type { Logger } from './log/index.ts';
 import { mnemonicToSeedSync } from '@scure/bip39';
+import { StatusFeed } from './events/index.ts';
+import { startInstances, type Instances } from './instances/index.ts';
 import { masterBlindingKeyFromSeed } from './chains/liquid/blinding.ts';
 
 export interface Ferry {
@@ -130,14 +132,20 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
 
     // Swaps need both sides: without a Lightning node Ferry serves chain data only.
     let swaps: SwapEngine | undefined;
+    // On PostgreSQL several instances may share the database: one leads (runs the engine), all serve the API.
+    const shared = storage.database.dialect === 'postgres';
+    let instances: Instances | undefined;
+    let statusFeed: StatusFeed | undefined;
     if (lightning.BTC) {
+      const instanceId = loadOrCreateInstanceId(config.dataDir);
       swaps = new SwapEngine({
         storage,
         chains,
         contracts: connected.contracts,
         lightning: new Map(Object.entries(lightning)),
         keys: SwapKeys.fromMnemonic(mnemonic, config.network),
-        instanceId: loadOrCreateInstanceId(config.dataDir),
+        instanceId,
+        standby: shared,
         pairs: pairsFromConfig(config),
         network: config.network,
         claimDelayMs: config.swap.claimDelayMs,
@@ -145,7 +153,26 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
         paymentTimeoutSeconds: config.swap.paymentTimeoutSeconds,
         logger: logger.child('engine'),
       });
-      await swaps.start(); // re-registers active swaps, replays pending effects, starts the watchers
+      if (shared) {
+        const apiLogger = logger.child('api');
+        statusFeed = new StatusFeed((error, id) => apiLogger.error('status listener failed', { id, error: String(error) }));
+        // Starts the engine at once if this instance takes the leader lock, or whenever it takes it later.
+        instances = await startInstances({
+          storage,
+          engine: swaps,
+          instanceId,
+          feed: statusFeed,
+          logger: logger.child('instances'),
+          onLost: (reason) => {
+            // Another instance may lead already: going on risks two leaders. A supervisor restarts this one as a standby.
+            logger.error('leadership lost: exiting', { reason });
+            process.exit(75);
+          },
+        });
+        closers.push(() => instances!.close()); // after the engine stopped (closers run in reverse): then the lock goes
+      } else {
+        await swaps.start(); // re-registers active swaps, replays pending effects, starts the watchers
+      }
       closers.push(() => swaps!.stop());
     } else {
       for (const chain of chains.values()) await chain.watcher.start();
@@ -179,6 +206,8 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
           webSocketSubscriptions: () => webSocket.subscriptions,
           statusStreams: () => streams.size,
         }),
+      statusFeed,
+      health: () => (instances ? { ...instances.health() } : { role: 'single' }),
     });
     const address = await listen(server, config.api.port, config.api.host);
     closers.push(() => stopServer(server));

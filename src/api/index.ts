@@ -30,6 +30,7 @@ import { bolt12Routes } from './v2/bolt12.ts';
 import { OfferRegistry } from '../lightning/bolt12/index.ts';
 import { apiDocumentRoute } from './v2/api-document.ts';
 import { StatusStreams, defaultStreamOptions, streamPath, type StatusStreamOptions } from './sse/stream.ts';
+import { healthHandler, healthPath, type HealthReport } from './health.ts';
 import { attachWebSocket, defaultWebSocketOptions, type SwapWebSocket, type WebSocketOptions } from './ws/server.ts';
 import { InvoiceRequestHub } from './ws/invoice-requests.ts';
 import { HttpLimiter } from './limits/http-limiter.ts';
@@ -73,6 +74,8 @@ export interface ApiDependencies {
   offers?: OfferRegistry;
   /** Handed the push channels once attached: metrics read their counts. */
   onRealtime?: (channels: { webSocket: SwapWebSocket; streams: StatusStreams; invoiceRequests: InvoiceRequestHub }) => void;
+  /** GET /health: this instance's role and state; none: the route is not served. */
+  health?: HealthReport;
 }
 
 /** The HTTP server's share of the limits: request rates, socket caps and timeouts. */
@@ -143,6 +146,7 @@ export function createApiServer(deps: ApiDependencies): Server {
   const disconnect = deps.statusFeed ? () => {} : feed.connect(deps.swaps);
   const streams = new StatusStreams(deps.swaps, feed, logger.child('sse'), { ...defaultStreamOptions, ...deps.statusStream });
   const rawRoutes = new Map([[streamPath, (request: IncomingMessage, response: ServerResponse, url: URL) => streams.handle(request, response, url)]]);
+  if (deps.health) rawRoutes.set(healthPath, healthHandler(deps.health));
   const server = createHttpServer({ router, ...http, rawRoutes });
   const addresses = http.limiter?.addresses;
   const invoiceRequests = deps.invoiceRequests ?? new InvoiceRequestHub();

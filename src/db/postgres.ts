@@ -35,7 +35,32 @@ export class PostgresDatabase implements Database {
   readonly dialect = 'postgres' as const;
   private readonly scope = new TransactionScope();
 
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    /** How a connection outside the pool is made, and the schema (if any) the tables live in. */
+    private readonly dedicated?: { config: pg.ClientConfig; schema?: string },
+  ) {}
+
+  /** The schema Ferry's tables live in; undefined: the server's default search_path (usually public). */
+  get schema(): string | undefined {
+    return this.dedicated?.schema;
+  }
+
+  /**
+   * A connected client of its own, outside the pool, for state bound to one session (advisory locks, LISTEN):
+   * a pooled client would hand that state to whoever borrows it next. The caller ends it.
+   */
+  async dedicatedClient(): Promise<pg.Client> {
+    if (this.dedicated === undefined) throw new DatabaseError('this database was opened without its connection settings');
+    // TCP keepalive: a session that lives as long as the process (a leader's lock) must notice a vanished server.
+    const client = new pg.Client({ ...this.dedicated.config, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
+    try {
+      await client.connect();
+    } catch (error) {
+      throw fromPostgresError(error);
+    }
+    return client;
+  }
 
   async query<T = Record<string, unknown>>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
     this.scope.assertOutside();
@@ -102,18 +127,18 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
     throw new DatabaseError(`invalid PostgreSQL schema name ${JSON.stringify(schema)}: use [a-z_][a-z0-9_]*`);
   }
-  const pool = new pg.Pool({
+  const config: pg.ClientConfig = {
     connectionString: parsed.connectionString,
-    max: options.poolSize ?? 10,
     connectionTimeoutMillis: 10_000,
     types: numericTypes,
     // A startup parameter, so every pooled connection has it before its first statement.
     options: schema ? `-c search_path=${schema}` : undefined,
-  });
+  };
+  const pool = new pg.Pool({ ...config, max: options.poolSize ?? 10 });
   // An idle client whose server went away emits 'error'; the pool drops it and the next query
   // reconnects, so there is nothing to do here but keep the process alive.
   pool.on('error', () => {});
-  const db = new PostgresDatabase(pool);
+  const db = new PostgresDatabase(pool, { config, schema });
   try {
     if (schema) await createSchema(db, schema);
   } catch (error) {

@@ -20,7 +20,15 @@ export type EffectHandler = (effect: EffectRecord) => Promise<void>;
 export interface EffectRunnerOptions {
   retryBaseMs: number;
   retryMaxMs: number;
+  /**
+   * Perform nothing until release(): on a standby instance effects stay pending in the database, where the leader
+   * (or this instance, once it leads) picks them up.
+   */
+  held?: boolean;
 }
+
+/** How many finished effect ids are remembered, so a stale list of pending effects does not run one again. */
+const FINISHED_MEMORY = 10_000;
 
 export class EffectRunner {
   private readonly queues = new Map<string, EffectRecord[]>();
@@ -29,13 +37,22 @@ export class EffectRunner {
   private readonly attempts = new Map<number, number>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly handlers = new Map<string, EffectHandler>();
+  private readonly finished = new Set<number>();
   private stopped = false;
+  private held: boolean;
 
   constructor(
     private readonly storage: Storage,
     private readonly logger: Logger,
     private readonly options: EffectRunnerOptions,
-  ) {}
+  ) {
+    this.held = options.held ?? false;
+  }
+
+  /** Starts performing effects (see EffectRunnerOptions.held); effects enqueued while held were dropped. */
+  release(): void {
+    this.held = false;
+  }
 
   register(kind: string, handler: EffectHandler): void {
     this.handlers.set(kind, handler);
@@ -43,7 +60,7 @@ export class EffectRunner {
 
   enqueue(effects: readonly EffectRecord[]): void {
     for (const effect of effects) {
-      if (this.known.has(effect.id) || this.stopped) continue;
+      if (this.known.has(effect.id) || this.finished.has(effect.id) || this.stopped || this.held) continue;
       this.known.add(effect.id);
       this.attempts.set(effect.id, effect.attempts);
       this.push(effect);
@@ -52,10 +69,27 @@ export class EffectRunner {
 
   /** Resolves once the swap has no effect running or queued (ones waiting for a retry or a deferral excepted). */
   async whenIdle(swapId: string): Promise<void> {
+    if (this.held) return this.whenIdleElsewhere(swapId);
     let current = this.running.get(swapId);
     while (current !== undefined) {
       await current;
       current = this.running.get(swapId);
+    }
+  }
+
+  /**
+   * whenIdle on a standby, whose effects the leader performs: polls the log until each effect of the swap pending when
+   * asked is done, failed or has been tried (a failed attempt waits for its retry, as whenIdle does), at most
+   * `timeoutMs`; the caller checks the outcome it needs itself.
+   */
+  private async whenIdleElsewhere(swapId: string, timeoutMs = 30_000, pollMs = 50): Promise<void> {
+    const attemptsOf = async () => new Map((await this.storage.effects.listPending({ swapId })).map((effect) => [effect.id, effect.attempts]));
+    const waiting = await attemptsOf();
+    const deadline = Date.now() + timeoutMs;
+    while (waiting.size > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+      const pending = await attemptsOf();
+      for (const [id, attempts] of waiting) if (!pending.has(id) || pending.get(id)! > attempts) waiting.delete(id);
     }
   }
 
@@ -140,5 +174,9 @@ export class EffectRunner {
   private forget(id: number): void {
     this.known.delete(id);
     this.attempts.delete(id);
+    // A list of pending effects read before this one was marked done may be enqueued after it (a leader re-reads
+    // the log when other instances write to it): remember it, oldest forgotten first.
+    this.finished.add(id);
+    if (this.finished.size > FINISHED_MEMORY) this.finished.delete(this.finished.values().next().value!);
   }
 }

@@ -85,6 +85,7 @@ export class SwapEngine implements SwapService {
   private readonly invoices = new Map<string, InvoiceWatch>();
   private readonly claims: CooperativeClaims;
   private started = false;
+  private readonly standby: boolean;
 
   constructor(options: SwapEngineOptions) {
     const settings = resolveSettings(options);
@@ -97,7 +98,9 @@ export class SwapEngine implements SwapService {
     const effects = new EffectRunner(options.storage, logger.child('effects'), {
       retryBaseMs: settings.effectRetryMs,
       retryMaxMs: settings.effectRetryMaxMs,
+      held: options.standby === true,
     });
+    this.standby = options.standby === true;
     const locks = new NamedLocks(options.storage.locks, { owner: options.instanceId });
     const swaps = new SwapStore(options.storage, locks, (records) => effects.enqueue(records), logger);
     this.ctx = {
@@ -131,12 +134,39 @@ export class SwapEngine implements SwapService {
     if (this.started) return;
     this.started = true;
     this.router.attach();
-    for (const swap of await this.ctx.storage.swaps.listByStatus(chainFollowedInAny())) this.follow(swap);
-    this.ctx.effects.enqueue(await this.ctx.storage.effects.listPending());
+    this.ctx.effects.release();
+    await this.resync();
     for (const watch of this.invoices.values()) watch.start();
     for (const chain of this.ctx.chains.values()) await chain.watcher.start();
     for (const chain of this.ctx.contracts.values()) await chain.start();
     for (const chain of [...this.ctx.chains.values(), ...this.ctx.contracts.values()]) await this.router.timeouts(await chain.height(), chain.symbol);
+  }
+
+  /**
+   * Follows every active swap and queues every pending effect, whoever wrote them: at the start, and on a leader
+   * after it may have missed other instances' notices (its notice connection was down).
+   */
+  async resync(): Promise<void> {
+    for (const swap of await this.ctx.storage.swaps.listByStatus(chainFollowedInAny())) this.follow(swap);
+    this.ctx.effects.enqueue(await this.ctx.storage.effects.listPending());
+  }
+
+  /**
+   * Takes up a swap another instance created or changed (a notice from the database): follows or forgets it on
+   * chain and queues its pending effects. Only a started engine (the leader) does anything.
+   */
+  async adopt(id: string): Promise<void> {
+    if (!this.started) return;
+    const swap = await this.ctx.swaps.get(id);
+    if (swap === undefined) return;
+    if (needsChain(swap)) this.follow(swap);
+    else this.afterTransition(swap);
+    this.ctx.effects.enqueue(await this.ctx.storage.effects.listPending({ swapId: id }));
+  }
+
+  /** Queues every pending effect now (a leader's safety net against a lost notice). */
+  async sweepEffects(): Promise<void> {
+    if (this.started) this.ctx.effects.enqueue(await this.ctx.storage.effects.listPending());
   }
 
   /** Stops following chains and Lightning and waits briefly for effects in progress; the watchers keep running. */
@@ -298,7 +328,7 @@ export class SwapEngine implements SwapService {
 
   async createLegacyReverse(request: CreateReverseRequest): Promise<V1CreateReverseResponse> {
     const { created, response } = await createLegacyReverse(this.ctx, request);
-    this.invoiceWatchOf(created.record)?.watch(created.record.id, created.record.preimageHash, created.data.invoiceExpiresAt);
+    if (this.follows()) this.invoiceWatchOf(created.record)?.watch(created.record.id, created.record.preimageHash, created.data.invoiceExpiresAt);
     return response;
   }
 
@@ -365,6 +395,11 @@ export class SwapEngine implements SwapService {
     return out;
   }
 
+  /** A standby leaves following invoices to the leader, which adopts the swap from its notice. */
+  private follows(): boolean {
+    return this.started || !this.standby;
+  }
+
   private invoiceWatchOf(swap: SwapRecord): InvoiceWatch | undefined {
     return this.invoices.get(swap.pair.split('/')[1]);
   }
@@ -381,6 +416,7 @@ export class SwapEngine implements SwapService {
 
   /** A reverse swap's hold invoices not yet held, until Ferry decides to lock (a gasless swap has two). */
   private watchHoldInvoices(swap: SwapRecord): void {
+    if (!this.follows()) return;
     const data = reverseData(swap);
     if ((swap.status !== S.Created && swap.status !== S.MinerFeePaid) || data.lockupRequested === true) return;
     const watch = this.invoiceWatchOf(swap);

@@ -21,6 +21,11 @@ export interface SwapEngineOptions {
    * restarts (ferry start keeps it in the data directory) so locks held at a crash are taken back at once.
    */
   instanceId?: string;
+  /**
+   * One of several instances on one PostgreSQL database: until start() (when this instance becomes the leader) it
+   * serves API calls only, performing no effects (they wait in the database) and following no invoice. Default false.
+   */
+  standby?: boolean;
   /** Default: [DEFAULT_BTC_PAIR]. */
   pairs?: PairConfig[];
   /** Default: 'regtest'. Decides the address and invoice network. */

@@ -58,6 +58,11 @@ export class StatusFeed {
     return () => this.remove(id, listener);
   }
 
+  /** Whether anyone watches this swap (so a relay from another instance can skip reading it back). */
+  watches(id: string): boolean {
+    return this.listeners.has(id);
+  }
+
   /** Number of (swap, listener) pairs; lets tests and operators see that disconnects clean up. */
   get size(): number {
     let total = 0;
