@@ -1,13 +1,15 @@
 // `ferry swap` on a contract chain (RBTC): the submarine swap is locked from the user's EVM account at once (the CLI
 // holds its key), the reverse swap claimed into it, a failed submarine swap refunded (EIP-712 signature, else the
 // timelock), and `refund --recover` finds the account's lockups from the contract's Lockup logs when the store is
-// gone. The account: --evm-key / FERRY_EVM_KEY, or --evm-mnemonic / FERRY_EVM_MNEMONIC (--evm-account N), else the
+// gone, and `restore --evm-key|--evm-mnemonic` rebuilds the account's records from the service's restore by address
+// and claims or refunds what is left. The account: --evm-key / FERRY_EVM_KEY, or --evm-mnemonic / FERRY_EVM_MNEMONIC (--evm-account N), else the
 // devnet's user account; the node: --evm-rpc / FERRY_EVM_RPC, else the devnet's anvil.
 import { formatEther } from 'ethers';
 import type { EvmAccount } from '../client/chains/evm.ts';
 import { SwapClient, type EvmSwapOptions } from '../client/client.ts';
 import type { ContractRefund, ContractSwaps } from '../client/contract-swaps.ts';
-import { followContractSwap, type ContractFollowEvent } from '../client/follow-contract.ts';
+import { CONTRACT_SUBMARINE_SUCCESS, followContractSwap, type ContractFollowEvent } from '../client/follow-contract.ts';
+import { FINAL_STATUSES } from '../client/types.ts';
 import type { ContractRecord } from '../client/records.ts';
 import type { FerryConfig } from '../config/index.ts';
 import { readDevnetInfo } from '../devnet/index.ts';
@@ -36,6 +38,9 @@ export function evmOptions(flags: Flags, config: FerryConfig, env: Record<string
   }
   return { rpcUrl, account };
 }
+
+/** Whether the command names an EVM account of its own (a restore by address then), not only the environment's. */
+export const evmAccountGiven = (flags: Flags): boolean => stringFlag(flags, 'evm-key') !== undefined || stringFlag(flags, 'evm-mnemonic') !== undefined;
 
 const rbtc = (wei: bigint | string): string => formatEther(BigInt(wei));
 
@@ -178,6 +183,42 @@ export async function contractRecover(context: SwapContext, flags: Flags, config
       }
     }
     return waiting === 0 ? 0 : 1;
+  } finally {
+    await client.close();
+  }
+}
+
+/** Over for us: succeeded, or failed with nothing of ours left in the contract. */
+function contractOver(record: ContractRecord): boolean {
+  const status = record.status ?? '';
+  if (record.type === 'submarine') return CONTRACT_SUBMARINE_SUCCESS.includes(status) || (FINAL_STATUSES.submarine.failure.includes(status) && record.lockup === undefined);
+  return record.claim !== undefined || FINAL_STATUSES.reverse.success.includes(status) || FINAL_STATUSES.reverse.failure.includes(status);
+}
+
+/** `ferry swap restore --evm-key|--evm-mnemonic`: the account's swaps back in the store, then claimed or refunded. */
+export async function contractRestore(context: SwapContext, flags: Flags, config: FerryConfig, output: Output, currency = 'RBTC'): Promise<number> {
+  const { client, swaps } = await contractSwaps(context, flags, config, currency);
+  try {
+    const result = await swaps.restore();
+    for (const record of result.restored) {
+      output.event('restored', { id: record.id, type: record.type, currency, status: record.status, account: record.account }, `swap ${record.id} (${record.type}, ${currency}) restored: ${record.status}`);
+    }
+    for (const { id, reason } of result.skipped) output.problem(`swap ${id} not restored: ${reason}`);
+    output.event(
+      'summary',
+      { currency, account: swaps.chain.address, restored: result.restored.length, known: result.known.length, skipped: result.skipped.length },
+      `${result.restored.length} ${currency} swaps of ${swaps.chain.address} restored, ${result.known.length} known already, ${result.skipped.length} skipped`,
+    );
+    let code = result.skipped.length === 0 ? 0 : 1;
+    if (flags['no-wait'] === true) return code;
+    for (const record of result.restored) {
+      if (contractOver(record)) continue;
+      const followed = await follow(client, swaps, record, flags, output);
+      if (followed === 130) return followed;
+      // A failed swap refunded is what a restore is for: only a failed step counts against it.
+      if (followed !== 0 && !(record.type === 'submarine' && record.refund)) code = 1;
+    }
+    return code;
   } finally {
     await client.close();
   }

@@ -1,6 +1,8 @@
 // `ferry swap restore`: rebuilds the client store from the rescue key alone (--mnemonic, or the store's own), through
 // the service's POST /v2/swap/restore, then follows every restored swap that is not over — claiming what can be
-// claimed, refunding what failed. With --xpub of another key it can only list what the service knows.
+// claimed, refunding what failed. With --xpub of another key it can only list what the service knows. With
+// --evm-key / --evm-mnemonic (FERRY_EVM_*) the RBTC swaps of that EVM account are restored by its address instead
+// (swap-contract.ts), and with --mnemonic too, both.
 import { RescueKey } from '../client/rescue-key.ts';
 import type { SwapRecord } from '../client/records.ts';
 import { FINAL_STATUSES } from '../client/types.ts';
@@ -28,10 +30,16 @@ async function listOnly(context: SwapContext, xpub: string, output: Output): Pro
   return 0;
 }
 
-export async function restoreCommand(context: SwapContext, flags: Flags, output: Output, follow: Follow): Promise<number> {
+export async function restoreCommand(context: SwapContext, flags: Flags, output: Output, follow: Follow, evm?: () => Promise<number>): Promise<number> {
   const mnemonic = stringFlag(flags, 'mnemonic');
   const xpub = stringFlag(flags, 'xpub');
   if (mnemonic !== undefined && xpub !== undefined) throw new UsageError('give --mnemonic or --xpub, not both');
+  if (evm !== undefined) {
+    const code = await evm();
+    if ((mnemonic === undefined && xpub === undefined) || code === 130) return code;
+    const keys = await restoreCommand(context, flags, output, follow);
+    return Math.max(code, keys);
+  }
   let rescue: RescueKey;
   if (mnemonic !== undefined) {
     try {

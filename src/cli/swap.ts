@@ -14,7 +14,7 @@ import { btc, createOutput, describeStatus, printFollowEvent, type Output } from
 import { currencyFlag, stringFlag, swapContext, type Flags, type SwapContext } from './swap-context.ts';
 import { rescueKeyCommand, restoreCommand } from './swap-restore.ts';
 import { isContractCurrency } from '../client/chains/contract.ts';
-import { contractRecover, contractRefund, contractResume, contractReverse, contractSubmarine, contractSummary } from './swap-contract.ts';
+import { contractRecover, contractRefund, contractRestore, contractResume, contractReverse, contractSubmarine, contractSummary, evmAccountGiven } from './swap-contract.ts';
 
 export const swapUsage = `swaps (the client side; keys and preimages stay in the client store):
   ferry swap reverse --amount SATS [--to C] [--address A]
@@ -33,6 +33,8 @@ export const swapUsage = `swaps (the client side; keys and preimages stay in the
   ferry swap list                                  the swaps in the client store
   ferry swap restore [--mnemonic WORDS | --xpub X]  rebuild the store from the rescue key (default: the store's own), then
                                                    claim or refund every restored swap (--xpub of another key: list only)
+  ferry swap restore --evm-key HEX | --evm-mnemonic WORDS   the RBTC swaps of that EVM account, found by its address
+                                                   (signed proof), back in the store, then claimed or refunded
   ferry swap rescue-key                            the store's rescue key (a mnemonic): every swap's key derives from it
   swap options: --service URL (or FERRY_SERVICE_URL; default http://127.0.0.1:9001), --client-dir DIR (or
   FERRY_CLIENT_DIR; default ~/.ferry-client), --json (one JSON object per line), --no-wait (exit after
@@ -391,7 +393,7 @@ export async function runSwapCommand(sub: string | undefined, args: string[], fl
       case 'list':
         return list(context, output);
       case 'restore':
-        return await restoreCommand(context, flags, output, follow);
+        return await restoreCommand(context, flags, output, follow, evmAccountGiven(flags) ? () => contractRestore(context, flags, config, output) : undefined);
       case 'rescue-key':
         return rescueKeyCommand(context, output);
       default:

@@ -3,7 +3,7 @@
 import type { ContractsInfo } from '../chains/evm/contracts-info.ts';
 import type { CreateEvmReverseResponse as ContractReverseCreated, CreateEvmSubmarineResponse as ContractSubmarineCreated } from '../protocol/index.ts';
 import { ServiceError, ServiceUnreachableError } from './errors.ts';
-import type { RescueRequest, RestorableSwapBody, RestoreIndexBody } from '../protocol/index.ts';
+import type { RescueRequest, RestorableSwapBody, RestoreIndexBody, RestoreRequest } from '../protocol/index.ts';
 import type {
   ChainClaimDetails,
   ChainCreated,
@@ -110,7 +110,7 @@ export class ServiceApi {
   chainQuote = (id: string) => this.request<{ amount: number }>('GET', `/v2/swap/chain/${encodeURIComponent(id)}/quote`);
   acceptChainQuote = (id: string, amount: number) => this.request<Record<string, never>>('POST', `/v2/swap/chain/${encodeURIComponent(id)}/quote`, { amount });
 
-  restoreSwaps = (body: RescueRequest) => this.request<RestorableSwapBody[]>('POST', '/v2/swap/restore', body);
+  restoreSwaps = (body: RestoreRequest) => this.request<RestorableSwapBody[]>('POST', '/v2/swap/restore', body);
   restoreIndex = (body: RescueRequest) => this.request<RestoreIndexBody>('POST', '/v2/swap/restore/index', body);
 
   chainHeight = (currency: string) => this.request<{ height: number }>('GET', `/v2/chain/${currency}/height`);

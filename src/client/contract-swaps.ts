@@ -11,6 +11,7 @@ import type { ContractRecord, ContractReverseRecord, ContractSubmarineRecord } f
 import type { ClientStore } from './store.ts';
 import type { TimeoutPolicy } from './verify.ts';
 import { verifyContractReverse, verifyContractSubmarine } from './verify-contract.ts';
+import { derivedPreimage, restoreContractSwaps, type ContractRestoreResult } from './contract-restore.ts';
 
 export interface ContractSwapsOptions {
   api: ServiceApi;
@@ -117,7 +118,9 @@ export class ContractSwaps {
     const { api, chain } = this.options;
     const pair = (await api.reversePairs()).BTC?.[chain.currency];
     if (pair === undefined) throw new VerificationError(`the service has no BTC/${chain.currency} reverse pair`);
-    const { preimage, preimageHash } = newPreimage();
+    // Derived from the account (at an index of the store's, written down first) so a restore by address can claim.
+    const preimageIndex = this.options.store?.takeKeyIndex();
+    const { preimage, preimageHash } = preimageIndex === undefined ? newPreimage() : derivedPreimage(chain, preimageIndex);
     const answer = await api.createContractReverse({
       from: 'BTC',
       to: chain.currency,
@@ -132,6 +135,7 @@ export class ContractSwaps {
       ...this.base(checked.id, checked.serviceAddress, toHex(preimageHash), checked.timeoutBlockHeight),
       type: 'reverse',
       preimage: toHex(preimage),
+      ...(preimageIndex !== undefined && { preimageIndex }),
       invoice: checked.invoice,
       invoiceAmount: checked.invoiceAmount,
       onchainAmount: checked.onchainAmount,
@@ -154,6 +158,7 @@ export class ContractSwaps {
   /** Claims the service's lockup — only if the contract holds exactly the agreed values (VerificationError otherwise). */
   async claim(record: ContractReverseRecord): Promise<ContractTx> {
     this.checkAccount(record);
+    if (record.contract.serviceAddress === '') await this.learnServiceAddress(record);
     const values = this.reverseValues(record);
     if (!(await this.chain.isLocked(values))) {
       const seen = await this.chain.lockupsFor(record.preimageHash);
@@ -219,6 +224,25 @@ export class ContractSwaps {
       record.preimage = paid.preimage.toLowerCase();
       this.save(record);
     }
+  }
+
+  /**
+   * A restored reverse swap whose lock was not seen yet does not know who locks: the refund address of a lock of
+   * exactly the agreed amount and timelock for us is the service's (who refunds is no concern of our claim).
+   */
+  private async learnServiceAddress(record: ContractReverseRecord): Promise<void> {
+    const amount = this.chain.toChainAmount(record.onchainAmount);
+    const lock = (await this.chain.lockupsFor(record.preimageHash)).find(
+      (l) => l.claimAddress.toLowerCase() === record.account.toLowerCase() && l.amount === amount && l.timelock === record.timeoutBlockHeight,
+    );
+    if (lock === undefined) return;
+    record.contract.serviceAddress = lock.refundAddress;
+    this.save(record);
+  }
+
+  /** Rebuilds the store's records of this account's swaps from the service's restore by address (contract-restore.ts). */
+  restore(): Promise<ContractRestoreResult> {
+    return restoreContractSwaps(this, this.options, this.knownServiceAddress());
   }
 
   private checkInput(answer: unknown) {

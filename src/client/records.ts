@@ -158,6 +158,8 @@ export interface ContractSubmarineRecord extends ContractRecordBase {
 export interface ContractReverseRecord extends ContractRecordBase {
   type: 'reverse';
   preimage: string;
+  /** The key index the preimage was derived at from the account's key (ContractChain.preimageAt); none when random. */
+  preimageIndex?: number;
   invoice: string;
   invoiceAmount: number;
   /** What the service locks, in API units; the claim pays it all, its gas paid by our account. */

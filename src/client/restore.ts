@@ -3,7 +3,7 @@
 // we derive at its index and the service's key, and a claimed swap's preimage hash to the preimage we derive — so a
 // restored record is as trustworthy as one made at creation.
 import { decodeBolt11 } from '../lightning/bolt11/index.ts';
-import type { RestorableSwapBody, RestoreOutputDetailsBody } from '../protocol/index.ts';
+import type { RestorableSwapBody, RestoreEvmDetailsBody, RestoreOutputDetailsBody } from '../protocol/index.ts';
 import type { SwapOutputTerms } from '../chains/backend.ts';
 import { swapChain } from './chains/index.ts';
 import type { SwapClient } from './client.ts';
@@ -26,7 +26,7 @@ export interface RestoreResult {
 }
 
 /** One output: our key at its index, the service's key, the tree and address checked against both. */
-function restoreOutput(client: SwapClient, rescue: RescueKey, kind: SwapOutputTerms['kind'], currency: string, details: RestoreOutputDetailsBody | undefined, preimageHash: Uint8Array) {
+function restoreOutput(client: SwapClient, rescue: RescueKey, kind: SwapOutputTerms['kind'], currency: string, details: RestoreOutputDetailsBody | RestoreEvmDetailsBody | undefined, preimageHash: Uint8Array) {
   check(details !== undefined && details.type === 'utxo', `no ${kind === 'reverse' ? 'claim' : 'refund'} details`);
   const key: KeyPair = rescue.keyAt(details.keyIndex);
   const servicePublicKey = publicKeyFromHex(details.serverPublicKey, 'serverPublicKey');
@@ -129,7 +129,7 @@ export async function restoreFromRescueKey(client: SwapClient, rescue: RescueKey
   const result: RestoreResult = { restored: [], known: [], skipped: [], highestIndex: -1 };
   const swaps = await client.api.restoreSwaps({ xpub: rescue.xpub });
   for (const swap of swaps) {
-    for (const details of [swap.claimDetails, swap.refundDetails]) if (details) result.highestIndex = Math.max(result.highestIndex, details.keyIndex);
+    for (const details of [swap.claimDetails, swap.refundDetails]) if (details?.type === 'utxo') result.highestIndex = Math.max(result.highestIndex, details.keyIndex);
     if (client.store?.has(swap.id)) {
       result.known.push(swap.id);
       continue;

@@ -134,4 +134,29 @@ export const MIGRATIONS: readonly Migration[] = [
       ];
     },
   },
+  {
+    version: 4,
+    name: 'client EVM addresses',
+    statements(dialect) {
+      // The client's EVM addresses of contract swaps (src/swaps/client-addresses.ts), lower case, so a restore by
+      // EVM address finds them through an index. Filled at creation and when a user's lock names its refund
+      // address (SwapStore); the swaps already stored are filled here from their data.
+      const field = (path: string) => (dialect === 'sqlite' ? `json_extract(data, '$.${path}')` : `(data::json #>> '{${path.replaceAll('.', ',')}}')`);
+      const fill = (type: string, path: string, when: string) =>
+        `INSERT INTO swap_client_addresses (address, swap_id)
+         SELECT lower(${field(path)}), id FROM swaps WHERE type = '${type}' AND ${field(when)} IS NOT NULL AND ${field(path)} IS NOT NULL
+         ON CONFLICT DO NOTHING`;
+      return [
+        `CREATE TABLE swap_client_addresses (
+          address TEXT NOT NULL,
+          swap_id TEXT NOT NULL REFERENCES swaps (id),
+          PRIMARY KEY (address, swap_id)
+        )${types(dialect).tableSuffix}`,
+        fill('submarine', 'lockup.contract.refundAddress', 'contract.claimAddress'),
+        fill('reverse', 'contract.claimAddress', 'contract.claimAddress'),
+        fill('chain', 'lockup.contract.refundAddress', 'user.contract.address'),
+        fill('chain', 'server.contract.claimAddress', 'server.contract.claimAddress'),
+      ];
+    },
+  },
 ];

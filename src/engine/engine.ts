@@ -26,6 +26,7 @@ import type {
   ReferralStats,
   RescuableSwapBody,
   RescueRequest,
+  RestoreRequest,
   RestorableSwapBody,
   RestoreIndexBody,
   RefundRequest,
@@ -214,7 +215,7 @@ export class SwapEngine implements SwapService {
     return referralStats(this.ctx, referralId);
   }
 
-  restoreSwaps(request: RescueRequest): Promise<RestorableSwapBody[]> {
+  restoreSwaps(request: RestoreRequest): Promise<RestorableSwapBody[]> {
     return restoreSwaps(this.ctx, request);
   }
 

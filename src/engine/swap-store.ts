@@ -9,6 +9,7 @@ import type { NamedLocks } from './locks.ts';
 import type { SwapStatusBody } from '../protocol/index.ts';
 import { statusBody } from './status-body.ts';
 import { clientKeysOf } from '../swaps/client-keys.ts';
+import { clientAddressesOf } from '../swaps/client-addresses.ts';
 
 export type StatusListener = (id: string, status: SwapStatusBody) => void;
 
@@ -40,7 +41,8 @@ export class SwapStore {
 
   async insert(swap: NewSwap): Promise<SwapRecord> {
     const clientPublicKeys = clientKeysOf(swap.type, swap.data ?? {}).map((key) => key.publicKey);
-    const record = await this.storage.swaps.insert({ ...swap, clientPublicKeys });
+    const clientAddresses = clientAddressesOf(swap.type, swap.data ?? {});
+    const record = await this.storage.swaps.insert({ ...swap, clientPublicKeys, clientAddresses });
     this.publish(record);
     return record;
   }
@@ -76,8 +78,11 @@ export class SwapStore {
       }
       const data = outcome.swap.data;
       const invoice = typeof data.invoice === 'string' && data.invoice !== swap.invoice ? data.invoice : undefined;
+      // A user's lock names its refund address: indexed with the transition that records it, for restore by address.
+      const known = new Set(clientAddressesOf(swap.type, swap.data));
+      const clientAddresses = clientAddressesOf(swap.type, data).filter((address) => !known.has(address));
       const result = await this.storage.saveTransition(
-        { id, expectedStatus: swap.status, expectedVersion: swap.version, status: outcome.swap.status, data, invoice },
+        { id, expectedStatus: swap.status, expectedVersion: swap.version, status: outcome.swap.status, data, invoice, clientAddresses },
         // Each effect names the leg that performs it.
         outcome.effects.map((kind) => ({ kind, payload: { event: event.type, leg: machine.effectLegs[kind] } })),
       );

@@ -1,7 +1,8 @@
 // The refusals of the swap interface: a domain error with its kind, and each condition's text (the reference
 // implementation's where it has one, REFERENCE.md). The engine throws these; src/api maps a kind to an HTTP status.
 
-export type SwapErrorKind = 'invalid' | 'notFound' | 'conflict' | 'unsupported';
+/** unprocessable: a well-formed request that proves nothing (a forged or stale EVM restore signature). */
+export type SwapErrorKind = 'invalid' | 'notFound' | 'conflict' | 'unsupported' | 'unprocessable';
 
 /** A refusal the API answers verbatim: `{"error": message, ...extra}` with the status of its kind. */
 export class SwapError extends Error {

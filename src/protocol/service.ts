@@ -27,6 +27,7 @@ import type {
   RescuableSwapBody,
   InvoiceExpiryRangeBody,
   RescueRequest,
+  RestoreRequest,
   RestorableSwapBody,
   RestoreIndexBody,
   ReversePairBody,
@@ -95,8 +96,11 @@ export interface SwapService {
   /** Volume, counts and failure rates of the swaps created with a referral id (every id without one), by month. */
   referralStats?(referralId?: string): Promise<ReferralStats>;
 
-  /** POST /v2/swap/restore: every swap created with the request's client keys, with all it takes to finish or undo it. */
-  restoreSwaps?(request: RescueRequest): Promise<RestorableSwapBody[]>;
+  /**
+   * POST /v2/swap/restore: every swap created with the request's client keys, or naming its EVM address (once the
+   * signature proves it the caller's: unprocessable otherwise), with all it takes to finish or undo it.
+   */
+  restoreSwaps?(request: RestoreRequest): Promise<RestorableSwapBody[]>;
   /** POST /v2/swap/rescue (deprecated): the submarine and chain swaps of those keys whose lockup can be refunded. */
   rescueSwaps?(request: RescueRequest): Promise<RescuableSwapBody[]>;
   /** POST /v2/swap/restore/index: the highest index of those keys any swap used, -1 when none. */

@@ -322,6 +322,19 @@ export type RescueRequest =
   | { publicKey: string }
   | { publicKeys: string[] };
 
+/**
+ * POST /v2/swap/restore by EVM address: the swaps naming `address` as the client's claim or refund address, once
+ * `signature` (EIP-191 personal_sign, 65 bytes hex) over evmRestoreMessage(address, timestamp) proves it is the
+ * caller's; `timestamp` (UNIX seconds) within 60 s of the server's clock.
+ */
+export interface EvmRestoreRequest {
+  address: string;
+  timestamp: number;
+  signature: string;
+}
+
+export type RestoreRequest = RescueRequest | EvmRestoreRequest;
+
 /** Where a swap's coins are locked: the lockup transaction and output. */
 export interface LockupOutpointBody {
   id: string;
@@ -345,6 +358,21 @@ export interface RestoreOutputDetailsBody {
   preimageHash?: string;
 }
 
+/**
+ * The EVM side of a restored swap, as the client claims (claimDetails) or refunds (refundDetails) it in the swap
+ * contract; the Lockup event of the preimage hash has the exact values. `amount` in API units (10^-8).
+ */
+export interface RestoreEvmDetailsBody {
+  type: 'evm';
+  contractAddress: string;
+  /** Who may claim: the client's address in claimDetails, Ferry's in refundDetails. */
+  claimAddress?: string;
+  /** The lockup transaction, once there is one. */
+  transaction?: { id: string };
+  amount?: number;
+  timeoutBlockHeight: number;
+}
+
 /** An answer entry of POST /v2/swap/restore: everything needed to resume, claim or refund the swap. */
 export interface RestorableSwapBody {
   id: string;
@@ -356,8 +384,8 @@ export interface RestorableSwapBody {
   to: string;
   preimageHash: string;
   invoice?: string;
-  claimDetails?: RestoreOutputDetailsBody;
-  refundDetails?: RestoreOutputDetailsBody;
+  claimDetails?: RestoreOutputDetailsBody | RestoreEvmDetailsBody;
+  refundDetails?: RestoreOutputDetailsBody | RestoreEvmDetailsBody;
   metadata?: string;
 }
 

@@ -139,7 +139,6 @@ describe('restore', () => {
       ['/v2/swap/restore', { xpub, publicKey: key }, /exactly one of/],
       ['/v2/swap/restore', {}, /exactly one of/],
       ['/v2/swap/restore', [xpub], /JSON object/],
-      ['/v2/swap/restore', { address: '0x' + '11'.repeat(20), timestamp: 1, signature: '0x' + '22'.repeat(65) }, /EVM/],
       ['/v2/swap/rescue', { address: '0x' + '11'.repeat(20), timestamp: 1, signature: '0x' + '22'.repeat(65) }, /exactly one of/],
       ['/v2/swap/restore/index', 'null', /JSON object|request body/],
     ];

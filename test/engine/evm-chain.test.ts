@@ -6,7 +6,8 @@
 //   hands over the preimage and Ferry claims the RBTC from the contract;
 // - unclaimed: Ferry's lockup is refunded at its timeout (first), then the user's refund is signed (MuSig2 for BTC,
 //   EIP-712 for RBTC) — never before; a lock with the wrong amount fails and is refunded cooperatively at once.
-// Balances are asserted on both chains, and the contract's state of each lock.
+// Balances are asserted on both chains, and the contract's state of each lock. Last, restore by the user's EVM
+// address finds every one of these swaps by its RBTC side.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -16,6 +17,7 @@ import { deserializeTree } from '../../src/chains/bitcoin/htlc.ts';
 import { scriptOf } from '../../src/chains/bitcoin/network.ts';
 import { findOutput, keyPathDraft } from '../../src/chains/bitcoin/spends.ts';
 import { bitcoinSwapMusig } from '../../src/keys/index.ts';
+import { evmRestoreMessage } from '../../src/protocol/index.ts';
 import { api, cooperativeRefund, startChainWorld, untilStatus, untilSwap, type ChainWorld, type ClientSwap } from './chain-support.ts';
 import { EvmUser, WEI_PER_UNIT, gasCost, type LockValues } from './evm-chain-support.ts';
 
@@ -33,6 +35,8 @@ after(async () => {
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
+const createdSwaps: { id: string; from: string; to: string }[] = [];
+
 /** A swap created over the API by a client with fresh keys and preimage. */
 async function create(from: string, to: string, userLockAmount: number, extra: Record<string, unknown> = {}) {
   const preimage = randomBytes(32);
@@ -49,6 +53,7 @@ async function create(from: string, to: string, userLockAmount: number, extra: R
   };
   const created = await api(world, 'POST', '/v2/swap/chain', body);
   assert.equal(created.status, 201, JSON.stringify(created.json));
+  createdSwaps.push({ id: created.json.id, from, to });
   return { id: created.json.id as string, preimage, claimKey, refundKey, claimDetails: created.json.claimDetails, lockupDetails: created.json.lockupDetails };
 }
 
@@ -252,5 +257,30 @@ describe('RBTC → BTC', () => {
     const refused = await api(world, 'GET', `/v2/swap/chain/${swap.id}/refund`);
     assert.equal(refused.status, 400);
     assert.match(refused.json.error, /does not name Ferry/);
+  });
+});
+
+describe('restore by EVM address', () => {
+  test("every chain swap above by its RBTC side: the claim address of BTC → RBTC, the user's lock's refund address of RBTC → BTC", async () => {
+    const timestamp = Math.floor(Date.now() / 1000);
+    const address = evm.wallet.address;
+    const answer = await api(world, 'POST', '/v2/swap/restore', { address, timestamp, signature: await evm.wallet.signMessage(evmRestoreMessage(address, timestamp)) });
+    assert.equal(answer.status, 200, JSON.stringify(answer.json));
+    const found = new Map<string, any>(answer.json.map((swap: any) => [swap.id, swap]));
+    // RBTC → BTC swaps the user never locked name no address of the user's yet.
+    const expected = createdSwaps.filter(({ id, from }) => from === 'BTC' || found.has(id));
+    assert.ok(expected.filter((s) => s.from === 'RBTC').length >= 3, 'the locked RBTC → BTC swaps are found');
+    assert.deepEqual([...found.keys()].sort(), expected.map((s) => s.id).sort());
+    for (const { id, from } of expected) {
+      const swap = found.get(id);
+      assert.equal(swap.type, 'chain');
+      // The BTC side needs a key index: a key search answers it, not an address search.
+      const [evmSide, other] = from === 'BTC' ? [swap.claimDetails, swap.refundDetails] : [swap.refundDetails, swap.claimDetails];
+      assert.equal(other, undefined, id);
+      assert.equal(evmSide.type, 'evm');
+      assert.equal(evmSide.contractAddress.toLowerCase(), evm.contractAddress.toLowerCase());
+      assert.equal(evmSide.claimAddress, from === 'BTC' ? address : evm.ferry.signer.address);
+      assert.ok(evmSide.amount > 0 && evmSide.timeoutBlockHeight > 0);
+    }
   });
 });

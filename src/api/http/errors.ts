@@ -18,7 +18,7 @@ export const badRequest = (message: string, extra?: Record<string, unknown>) => 
 export const notFound = (message: string) => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
 
-const SWAP_ERROR_STATUS: Record<SwapErrorKind, number> = { invalid: 400, notFound: 404, conflict: 409, unsupported: 501 };
+const SWAP_ERROR_STATUS: Record<SwapErrorKind, number> = { invalid: 400, notFound: 404, conflict: 409, unsupported: 501, unprocessable: 422 };
 
 /** The HTTP status v2 answers an engine refusal with. */
 export const httpStatusOf = (error: SwapError): number => SWAP_ERROR_STATUS[error.kind];

@@ -1,7 +1,8 @@
 // v2 restore and rescue: POST /v2/swap/restore, /v2/swap/rescue (deprecated) and /v2/swap/restore/index. The body
-// names the client keys (an xpub, one public key, a list); its shape is checked against the schema served in the API
-// document, the search is the engine's. Restore by EVM address is refused until Ferry has EVM swaps.
-import type { RescueRequest, SwapService } from '../../protocol/index.ts';
+// names the client keys (an xpub, one public key, a list) or, for restore only, an EVM address with its signed proof;
+// its shape is checked against the schema served in the API document, the proof and the search are the engine's
+// (a failed proof is the reference's 422).
+import type { RescueRequest, RestoreRequest, SwapService } from '../../protocol/index.ts';
 import { HttpError } from '../http/errors.ts';
 import type { Router } from '../http/router.ts';
 import { documented } from '../schema/documented.ts';
@@ -41,20 +42,26 @@ const evmSearch: JsonSchema = {
   required: ['address', 'timestamp', 'signature'],
   additionalProperties: false,
   properties: {
-    address: { type: 'string', pattern: '^(0x)?[a-fA-F0-9]{40}$' },
-    timestamp: { type: 'integer' },
-    signature: { type: 'string', pattern: '^(0x)?[a-fA-F0-9]{130}$' },
+    address: { type: 'string', pattern: '^(0x)?[a-fA-F0-9]{40}$', description: 'EVM address (checksummed or lower case) whose swaps are searched' },
+    timestamp: { type: 'integer', description: 'UNIX seconds in the signed message, within 60 s of the server clock' },
+    signature: {
+      type: 'string',
+      pattern: '^(0x)?[a-fA-F0-9]{130}$',
+      description: 'EIP-191 personal_sign by the address of "Boltz swap restore\\naddress: <EIP-55 address>\\ntimestamp: <timestamp>"',
+    },
   },
 };
 
 export const rescueRequestSchema: JsonSchema = { oneOf: [xpubSearch, keySearch, keysSearch] };
 export const restoreRequestSchema: JsonSchema = { oneOf: [xpubSearch, keySearch, keysSearch, evmSearch] };
 const oneOfHint = 'give exactly one of xpub, publicKey or publicKeys';
+const restoreHint = 'give exactly one of xpub, publicKey, publicKeys or address (with timestamp and signature)';
 
 const unsupported = (what: string) => new HttpError(501, `the swap engine does not serve ${what}`);
 
 /** Keys as the index holds them: lower-case hex. */
-function normalized(request: RescueRequest): RescueRequest {
+function normalized<T extends RestoreRequest>(request: T): T;
+function normalized(request: RestoreRequest): RestoreRequest {
   if ('publicKey' in request) return { publicKey: request.publicKey.toLowerCase() };
   if ('publicKeys' in request) return { publicKeys: request.publicKeys.map((key) => key.toLowerCase()) };
   return request;
@@ -62,13 +69,17 @@ function normalized(request: RescueRequest): RescueRequest {
 
 export function restoreRoutes(router: Router, swaps: SwapService): void {
   const tags = ['Swap'];
-  documented<RescueRequest | { address: string }>(
+  documented<RestoreRequest>(
     router,
     'POST',
     '/v2/swap/restore',
-    { summary: 'Every swap created with these client keys, with what it takes to resume, claim or refund it', tags, body: restoreRequestSchema, oneOfHint },
+    {
+      summary: 'Every swap created with these client keys, or naming this EVM address (proven by its signature), with what it takes to resume, claim or refund it',
+      tags,
+      body: restoreRequestSchema,
+      oneOfHint: restoreHint,
+    },
     async (_request, body) => {
-      if ('address' in body) throw new HttpError(400, 'restore by EVM address is not supported: Ferry has no EVM swaps to restore');
       if (!swaps.restoreSwaps) throw unsupported('restore');
       return { body: await engineCall(() => swaps.restoreSwaps!(normalized(body))) };
     },

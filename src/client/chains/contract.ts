@@ -56,6 +56,13 @@ export interface ContractChain {
   lockupsOf(refundAddress?: string): Promise<LoggedLockup[]>;
   /** Every lockup logged for a preimage hash, locked or not. */
   lockupsFor(preimageHash: string): Promise<LoggedLockup[]>;
+  /** The account's EIP-191 personal_sign of `message` (65 bytes, 0x hex): proves the account to the service. */
+  signMessage(message: string): Promise<string>;
+  /**
+   * The preimage of our reverse swap number `index`: derived from the account's key, which alone can derive it, so a
+   * restore by the account's address claims what a lost store was to claim.
+   */
+  preimageAt(index: number): Uint8Array;
   close(): void;
 }
 

@@ -2,6 +2,7 @@
 // account) over any JSON-RPC node, and the service's EtherSwap — accepted only once the node's chain id is the one
 // the service names, the address runs boltz-core 4.x's EtherSwap runtime code and answers version() 6 — called with
 // the ABI of boltz-core's own artifact.
+import { createHmac } from 'node:crypto';
 import { Contract, HDNodeWallet, JsonRpcProvider, Signature, Wallet, getAddress, isError, verifyTypedData, type ContractTransactionResponse } from 'ethers';
 import { abiOf } from '../../chains/evm/abi.ts';
 import type { ContractsInfo } from '../../chains/evm/contracts-info.ts';
@@ -161,6 +162,16 @@ export class EvmSwapChain implements ContractChain {
 
   lockupsFor(preimageHash: string): Promise<LoggedLockup[]> {
     return this.logs(this.etherSwap.filters.Lockup(bytes32(preimageHash)));
+  }
+
+  signMessage(message: string): Promise<string> {
+    return this.signer.signMessage(message);
+  }
+
+  preimageAt(index: number): Uint8Array {
+    // A domain of its own: the HMAC output reveals nothing of the key, and no other use of the key yields it.
+    const key = Buffer.from(plain(this.signer.privateKey), 'hex');
+    return new Uint8Array(createHmac('sha256', key).update(`ferry/contract-reverse-preimage/${index}`).digest());
   }
 
   close(): void {

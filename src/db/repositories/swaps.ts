@@ -37,6 +37,8 @@ export interface NewSwap {
   data?: SwapData;
   /** The keys the client gave (hex): restore finds the swap by them (table swap_client_keys). */
   clientPublicKeys?: readonly string[];
+  /** The client's EVM addresses, lower case: restore by address finds the swap by them (table swap_client_addresses). */
+  clientAddresses?: readonly string[];
 }
 
 /** A guarded change: applied only while the row still has `expectedStatus` (and `expectedVersion`). */
@@ -50,6 +52,8 @@ export interface SwapUpdate {
   invoice?: string | null;
   lockupAddress?: string | null;
   timeoutBlockHeight?: number | null;
+  /** Client EVM addresses the new data names (lower case): added to the index with the update, kept if known. */
+  clientAddresses?: readonly string[];
 }
 
 interface SwapRow {
@@ -98,7 +102,7 @@ export class SwapRepository {
   async insert(swap: NewSwap): Promise<SwapRecord> {
     const keys = [...new Set(swap.clientPublicKeys ?? [])];
     // The swap and its key rows together: a swap restore cannot find is a swap a wallet cannot get back.
-    if (keys.length === 0 || !isDatabase(this.q)) return insertSwap(this.q, swap, keys, this.now());
+    if ((keys.length === 0 && !swap.clientAddresses?.length) || !isDatabase(this.q)) return insertSwap(this.q, swap, keys, this.now());
     return this.q.transaction((tx) => insertSwap(tx, swap, keys, this.now()));
   }
 
@@ -114,6 +118,15 @@ export class SwapRepository {
       publicKeys,
     );
     return rows.map((row) => ({ swap: toRecord(row), publicKey: row.client_key }));
+  }
+
+  /** Swaps naming this client EVM address (lower case), oldest first. Through the primary key of swap_client_addresses. */
+  async findByClientAddress(address: string): Promise<SwapRecord[]> {
+    const rows = await this.q.query<SwapRow>(
+      `SELECT s.* FROM swap_client_addresses a JOIN swaps s ON s.id = a.swap_id WHERE a.address = $1 ORDER BY s.created_at, s.id`,
+      [address],
+    );
+    return rows.map(toRecord);
   }
 
   get(id: string): Promise<SwapRecord | undefined> {
@@ -177,6 +190,7 @@ export class SwapRepository {
       where += ` AND version = $${params.length}`;
     }
     const rows = await this.q.query<SwapRow>(`UPDATE swaps SET ${sets.join(', ')} WHERE ${where} RETURNING *`, params);
+    if (rows[0] && update.clientAddresses?.length) await addClientAddresses(this.q, update.id, update.clientAddresses);
     return rows[0] ? toRecord(rows[0]) : undefined;
   }
 
@@ -207,5 +221,12 @@ async function insertSwap(q: Queryable, swap: NewSwap, keys: readonly string[], 
     ],
   );
   for (const key of keys) await q.execute('INSERT INTO swap_client_keys (public_key, swap_id) VALUES ($1, $2)', [key, swap.id]);
+  await addClientAddresses(q, swap.id, swap.clientAddresses ?? []);
   return toRecord(rows[0]);
+}
+
+async function addClientAddresses(q: Queryable, swapId: string, addresses: readonly string[]): Promise<void> {
+  for (const address of new Set(addresses)) {
+    await q.execute('INSERT INTO swap_client_addresses (address, swap_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [address.toLowerCase(), swapId]);
+  }
 }
