@@ -2,11 +2,18 @@
 // "<timestamp>.<body>" under the operator's webhook secret (headers X-Ferry-Timestamp, X-Ferry-Signature:
 // sha256=<hex>), so a receiver can tell Ferry's calls from forgeries and replays. A call that fails (network,
 // timeout, non-2xx) is retried with exponential backoff; redirects are not followed (they could lead anywhere).
+// A receiver is untrusted: the whole call has one deadline (a socket idle timeout alone lets a receiver trickle a
+// byte at a time forever), at most MAX_ANSWER_BYTES of its answer are read, and an IP literal is checked here
+// because Node connects to one without calling the guarded lookup.
 import { createHmac } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Logger } from '../log/index.ts';
-import { guardedLookup } from './address-guard.ts';
+import { isIP } from 'node:net';
+import { ForbiddenAddress, guardedLookup, isPublicAddress } from './address-guard.ts';
+
+/** Enough for any status answer; a receiver sending more is cut off (its body is never used anyway). */
+export const MAX_ANSWER_BYTES = 64 * 1024;
 
 export interface SenderOptions {
   secret: string;
@@ -64,6 +71,10 @@ export class WebhookSender {
   private call(url: string, body: string): Promise<number> {
     const timestamp = String(Math.floor(Date.now() / 1000));
     const target = new URL(url);
+    const host = target.hostname.replace(/^\[|\]$/g, '');
+    if (isIP(host) && !this.options.allowPrivate && !isPublicAddress(host)) {
+      return Promise.reject(new ForbiddenAddress(`${host} is not a public address`));
+    }
     const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise((resolve, reject) => {
       const req = request(
@@ -81,11 +92,18 @@ export class WebhookSender {
           },
         },
         (res) => {
-          res.resume(); // the answer's body is not ours to read
+          let read = 0;
+          res.on('data', (chunk: Buffer) => {
+            read += chunk.length;
+            if (read > MAX_ANSWER_BYTES) req.destroy(new Error(`answer larger than ${MAX_ANSWER_BYTES} bytes`));
+          });
           res.on('end', () => resolve(res.statusCode ?? 0));
           res.on('error', reject);
         },
       );
+      const deadline = setTimeout(() => req.destroy(new Error(`not done within ${this.options.timeoutMs} ms`)), this.options.timeoutMs);
+      deadline.unref();
+      req.on('close', () => clearTimeout(deadline));
       req.on('timeout', () => req.destroy(new Error(`no answer within ${this.options.timeoutMs} ms`)));
       req.on('error', reject);
       req.end(body);
