@@ -29,7 +29,7 @@ describe('audit: preimage detection from a witness by hash', () => {
     const mempool = await world.waitForStatus(created.id, 'transaction.mempool');
     const found = findOutput(mempool.transaction!.hex!, lockup.script);
     const utxo = {
-      type: OutputType.Taproot,
+      type: OutputType.Taproot as const,
       transactionId: mempool.transaction!.id,
       vout: found.vout,
       script: lockup.script,
