@@ -1,5 +1,6 @@
 // Witness v0 key-hash spends (P2WPKH) with Elements' BIP143 variant of the sighash and Core's ECDSA
-// signature and key encoding rules (interpreter.cpp: CheckSignatureEncoding, CheckPubKeyEncoding).
+// signature and key encoding rules (interpreter.cpp: CheckSignatureEncoding, CheckPubKeyEncoding); the same
+// signature check serves OP_CHECKSIG in witness v0 scripts (p2wsh.ts).
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';
@@ -22,13 +23,31 @@ export function verifyP2wpkh(
   const [signature, pubkey] = witness;
   // The implied script: OP_DUP OP_HASH160 <program> OP_EQUALVERIFY OP_CHECKSIG.
   if (!Buffer.from(ripemd160(sha256(pubkey))).equals(Buffer.from(program))) return fail('EQUALVERIFY');
+  const scriptCode = Uint8Array.from([0x76, 0xa9, 0x14, ...program, 0x88, 0xac]);
+  const result = checkEcdsa(ctx, index, scriptCode, signature, pubkey, standard);
+  if (typeof result !== 'boolean') return result;
+  return result ? undefined : fail('EVAL_FALSE');
+}
+
+/**
+ * Core's OP_CHECKSIG before Tapscript (EvalChecksigPreTapscript) under witness v0: encoding checks, then ECDSA over
+ * Elements' segwit v0 sighash of `scriptCode`. false for an empty signature; a failing non-empty one is NULLFAIL
+ * under policy, false by consensus.
+ */
+export function checkEcdsa(
+  ctx: SpendContext,
+  index: number,
+  scriptCode: Uint8Array,
+  signature: Uint8Array,
+  pubkey: Uint8Array,
+  standard: boolean,
+): ScriptFailure | boolean {
   // liquidjs-lib cannot compute this sighash variant, so such a signature cannot be judged here.
   if (signature.length > 0 && signature[signature.length - 1] & SIGHASH_RANGEPROOF) {
     return unsupported('SIGHASH_RANGEPROOF signatures are not supported by the devnet');
   }
   const encodingError = checkSignatureEncoding(signature, standard) ?? checkPubKeyEncoding(pubkey, standard);
   if (encodingError !== undefined) return encodingError;
-  const scriptCode = Uint8Array.from([0x76, 0xa9, 0x14, ...program, 0x88, 0xac]);
   let valid = false;
   if (signature.length > 0) {
     const hashType = signature[signature.length - 1];
@@ -39,10 +58,10 @@ export function verifyP2wpkh(
       valid = false;
     }
   }
-  if (valid) return undefined;
+  if (valid) return true;
   // NULLFAIL (policy): a failing signature must be empty.
   if (standard && signature.length > 0) return fail('NULLFAIL');
-  return fail('EVAL_FALSE');
+  return false;
 }
 
 function checkSignatureEncoding(signature: Uint8Array, standard: boolean): ScriptFailure | undefined {

@@ -96,7 +96,7 @@ export function runTapscript(script: Uint8Array, witness: Uint8Array[], ctx: Tap
 /** Elements needed on the stack by each implemented non-push opcode. */
 const STACK_NEEDS: Record<number, number> = { 0x69: 1, 0x75: 1, 0x82: 1, 0x87: 2, 0x88: 2, 0xa8: 1, 0xa9: 1, 0xac: 2, 0xad: 2, 0xb1: 1 };
 
-function readPush(script: Uint8Array, pc: number, opcode: number): { data: Uint8Array; next: number } | undefined {
+export function readPush(script: Uint8Array, pc: number, opcode: number): { data: Uint8Array; next: number } | undefined {
   let size = opcode;
   let start = pc;
   if (opcode === 0x4c) [size, start] = [script[pc], pc + 1];
@@ -106,7 +106,7 @@ function readPush(script: Uint8Array, pc: number, opcode: number): { data: Uint8
   return { data: script.slice(start, start + size), next: start + size };
 }
 
-function isTrue(item: Uint8Array): boolean {
+export function isTrue(item: Uint8Array): boolean {
   for (let i = 0; i < item.length; i++) {
     if (item[i] !== 0) return !(i === item.length - 1 && item[i] === 0x80); // negative zero is false
   }
@@ -129,7 +129,7 @@ function checkSig(signature: Uint8Array, pubkey: Uint8Array, ctx: TapscriptConte
 }
 
 /** Core's CHECKLOCKTIMEVERIFY + CheckLockTime, without chain height: the node checks finality. */
-function checkLockTime(operand: Uint8Array, ctx: TapscriptContext): ScriptFailure | undefined {
+export function checkLockTime(operand: Uint8Array, ctx: { locktime: number; sequence: number }): ScriptFailure | undefined {
   const lockTime = decodeNumber(operand, 5);
   if (lockTime === undefined) return fail('UNKNOWN');
   if (lockTime < 0) return fail('NEGATIVE_LOCKTIME');

@@ -9,6 +9,7 @@ import { REGTEST_GENESIS_BLOCK_HASH, type ElementsCheck, type ElementsPrevout, t
 import { isNullIssuance, isReissuance } from './issuance.ts';
 import type { SpendContext } from './sighash.ts';
 import { verifyP2wpkh } from './segwit.ts';
+import { verifyP2wsh } from './p2wsh.ts';
 import { verifyTaproot } from './taproot.ts';
 import { loadZkp } from '../../../chains/liquid/zkp.ts';
 
@@ -61,11 +62,12 @@ function verifyInput(ctx: SpendContext, index: number, standard: boolean): Scrip
   const script = ctx.prevouts[index].script;
   const witness = input.witness ?? [];
   const program = witnessProgram(script);
-  if (program === undefined) return unsupported('only witness outputs (P2WPKH, P2TR) can be spent on the devnet');
+  if (program === undefined) return unsupported('only witness outputs (P2WPKH, P2WSH, P2TR) can be spent on the devnet');
   if (input.script.length > 0) return fail('WITNESS_MALLEATED');
   if (program.version === 0 && program.program.length === 20) return verifyP2wpkh(ctx, index, program.program, witness, standard);
   if (program.version === 1 && program.program.length === 32) return verifyTaproot(ctx, index, program.program, witness, standard);
-  if (program.version === 0) return unsupported('P2WSH spends are not supported by the devnet');
+  if (program.version === 0 && program.program.length === 32) return verifyP2wsh(ctx, index, program.program, witness, standard);
+  if (program.version === 0) return fail('WITNESS_PROGRAM_WRONG_LENGTH');
   // Future witness versions are anyone-can-spend by consensus and not relayed.
   return standard ? fail('DISCOURAGE_UPGRADABLE_WITNESS_PROGRAM') : undefined;
 }
