@@ -86,17 +86,18 @@ export function parseRefundFile(value: unknown): RefundFile {
       if (file.serverPublicKey !== undefined && file.claimPublicKey !== undefined && file.serverPublicKey.toLowerCase() !== file.claimPublicKey.toLowerCase()) {
         throw new RefundFileError('serverPublicKey and claimPublicKey disagree');
       }
-      if (raw.blindingKey !== undefined) {
-        fromHex(raw.blindingKey, 'blindingKey', 32);
-        file.blindingKey = (raw.blindingKey as string).toLowerCase();
-      } else if (SWAP_CURRENCIES.includes(currency) && swapChain(currency).confidential) {
-        throw new RefundFileError(`a refund file of ${currency} needs the blindingKey that unblinds its lockup`);
-      }
     } else if (raw.redeemScript !== undefined) {
       fromHex(raw.redeemScript, 'redeemScript');
       file.redeemScript = (raw.redeemScript as string).toLowerCase();
     } else {
       throw new RefundFileError('neither a swapTree nor a redeemScript: nothing to refund from');
+    }
+    // Taproot or legacy, a Liquid lockup is blinded.
+    if (raw.blindingKey !== undefined) {
+      fromHex(raw.blindingKey, 'blindingKey', 32);
+      file.blindingKey = (raw.blindingKey as string).toLowerCase();
+    } else if (SWAP_CURRENCIES.includes(currency) && swapChain(currency).confidential) {
+      throw new RefundFileError(`a refund file of ${currency} needs the blindingKey that unblinds its lockup`);
     }
     return file;
   } catch (error) {

@@ -2,7 +2,8 @@
 // no waiting), or alone through the refund leaf once the timeout block is reached (nLockTime = timeout,
 // non-final sequence). Works from the client store's record or from a refund file, with or without the
 // service: the lockup is found from a known txid, or by asking the service. The swap's SwapChain finds (and on
-// Liquid unblinds) the lockup and builds the transactions; legacy refund files are Bitcoin's.
+// Liquid unblinds) the lockup and builds the transactions; a legacy refund file's lockup is P2WSH or P2SH-P2WSH on
+// Bitcoin, blinded P2WSH on Liquid (opened with the file's blindingKey).
 import type { ServiceApi } from './api.ts';
 import type { ChainSource } from './chain.ts';
 import { cooperationFailure, ownerOf, type SwapOwner } from './claim.ts';
@@ -31,7 +32,7 @@ export interface Refundable {
   publicKey: Uint8Array;
   timeoutBlockHeight: number;
   taproot?: SwapOwner;
-  legacy?: { redeemScript: Uint8Array; outputScripts: Record<LegacyOutputType, Uint8Array> };
+  legacy?: { redeemScript: Uint8Array; outputScripts: Partial<Record<LegacyOutputType, Uint8Array>>; blindingKey?: Uint8Array };
   /** The funding transaction, when known. */
   lockupTxid?: string;
 }
@@ -54,8 +55,12 @@ export function refundableFromFile(file: RefundFile): Refundable {
     }
     return { ...base, taproot: owner };
   }
-  if (swapChain(file.currency).confidential) throw new VerificationError(`legacy (redeemScript) refund files of ${file.currency} are not supported`);
   const redeemScript = fromHex(file.redeemScript, 'redeemScript');
+  if (swapChain(file.currency).confidential) {
+    // Liquid's legacy lockups are P2WSH only, blinded.
+    const blindingKey = fromHex(file.blindingKey, 'blindingKey', 32);
+    return { ...base, legacy: { redeemScript, outputScripts: { p2wsh: legacyOutputScripts(redeemScript).p2wsh }, blindingKey } };
+  }
   return { ...base, legacy: { redeemScript, outputScripts: legacyOutputScripts(redeemScript) } };
 }
 
@@ -92,8 +97,10 @@ async function locate(refundable: Refundable, txHex: string, network: NetworkNam
     const lockup = await taproot.chain.findLockup(txHex, taproot.outputScript, network, taproot.blindingKey);
     return lockup && { lockup };
   }
-  for (const [type, script] of Object.entries(refundable.legacy!.outputScripts) as [LegacyOutputType, Uint8Array][]) {
-    const lockup = findOutput(txHex, script);
+  const { outputScripts, blindingKey } = refundable.legacy!;
+  const chain = swapChain(refundable.currency);
+  for (const [type, script] of Object.entries(outputScripts) as [LegacyOutputType, Uint8Array][]) {
+    const lockup = chain.confidential ? await chain.findLockup(txHex, script, network, blindingKey) : findOutput(txHex, script);
     if (lockup) return { lockup, legacyType: type };
   }
   return undefined;
@@ -159,15 +166,17 @@ export async function refundSwap(refundable: Refundable, options: RefundOptions)
   const { timeoutBlockHeight, privateKey } = refundable;
   const built = taproot
     ? chain.scriptPathRefund({ ...spend, tree: taproot.tree, internalKey: taproot.internalKey, privateKey, timeoutBlockHeight })
-    : legacyRefund({
-        output: lockup,
-        outputType: legacyType!,
-        redeemScript: refundable.legacy!.redeemScript,
-        privateKey,
-        timeoutBlockHeight,
-        destination: spend.destination.script,
-        feeRate: spend.feeRate,
-      });
+    : chain.legacyRefund !== undefined
+      ? chain.legacyRefund({ ...spend, redeemScript: refundable.legacy!.redeemScript, privateKey, timeoutBlockHeight })
+      : legacyRefund({
+          output: lockup,
+          outputType: legacyType!,
+          redeemScript: refundable.legacy!.redeemScript,
+          privateKey,
+          timeoutBlockHeight,
+          destination: spend.destination.script,
+          feeRate: spend.feeRate,
+        });
   await options.chain.broadcast(built.hex);
   return { ...built, path: 'script', destination: options.destination, cooperativeFailure };
 }

@@ -157,8 +157,11 @@ test('POST /createswap: valid requests of either type create legacy swaps; L-BTC
     assert.equal('onchainAmount' in answer.json, body.invoiceAmount !== undefined);
   }
   assert.equal(await world.ferry.storage.swaps.count(), 5);
+  // Liquid's legacy lockups are blinded P2WSH, with the key that blinded them.
   const liquid = await world.call('POST', '/createswap', { type: 'submarine', pairId: 'L-BTC/BTC', orderSide: 'sell', preimageHash: 'ef'.repeat(32), refundPublicKey });
-  assert.deepEqual(liquid, { status: 400, json: { error: 'L-BTC has no legacy (API v1) swaps: create this swap with API v2' } });
-  assert.equal(await world.ferry.storage.swaps.count(), 5);
+  assert.equal(liquid.status, 201, JSON.stringify(liquid.json));
+  assert.match(liquid.json.address, /^el1qq/); // confidential P2WSH on elementsregtest
+  assert.match(liquid.json.blindingKey, /^[0-9a-f]{64}$/);
+  assert.equal(await world.ferry.storage.swaps.count(), 6);
   assert.deepEqual(failedRequests(world.log), []);
 });

@@ -1,7 +1,9 @@
 // ChainBackend for Liquid over Elements' JSON-RPC (elementsd or the devnet's node): Core-family reads and
 // broadcasts, the operator's wallet for blinded lockups and sweep addresses, the watcher that unblinds lockups, and
-// Taproot swap outputs paid to confidential addresses. Every swap lockup is blinded to a key derived from its own
-// script (SLIP-77 under Ferry's master blinding key), so the key is re-derived whenever needed and never stored.
+// Taproot (and, for API v1, legacy P2WSH: legacy.ts) swap outputs paid to confidential addresses. Every swap
+// lockup is blinded to a key derived from its own script (SLIP-77 under Ferry's master blinding key), so the key is
+// re-derived whenever needed and never stored.
+import { hex } from '@scure/base';
 import { Transaction, type TxOutput } from 'liquidjs-lib';
 import type { Network, SwapMusig } from '../../keys/index.ts';
 import {
@@ -26,7 +28,18 @@ import type { ChainWatcher } from '../watcher/watcher.ts';
 import { blindingKeyForScript } from './blinding.ts';
 import { deserializeLiquidTree, liquidSwapMusig, liquidSwapOutput, liquidSwapOutputKey, serializeLiquidTree } from './htlc.ts';
 import { confidentialAddress, decodeAddress, paymentUriScheme, policyAsset } from './network.ts';
-import { clientSpendSighash, finishKeyPathSpend, keyPathDraft, scriptPathClaim, scriptPathRefund, type LiquidDestination, type LiquidLockup } from './spends.ts';
+import {
+  clientSpendSighash,
+  finishKeyPathSpend,
+  keyPathDraft,
+  legacyClaim,
+  legacyRefund,
+  scriptPathClaim,
+  scriptPathRefund,
+  type LiquidDestination,
+  type LiquidLockup,
+} from './spends.ts';
+import { liquidLegacyOutput } from './legacy.ts';
 
 /** Typical discounted virtual sizes of Liquid's Taproot swap transactions (REFERENCE.md). */
 export const LIQUID_SIZES: TypicalSizes = { claim: 181, serverLockup: 269, clientClaim: 193 };
@@ -49,6 +62,7 @@ export class LiquidBackend extends CoreFamilyBackend implements ChainBackend {
   readonly watcher: ChainWatcher;
   readonly typicalSizes = LIQUID_SIZES;
   readonly blockSeconds = 60;
+  readonly legacyOutputs = true;
   readonly network: Network;
   private readonly masterBlindingKey: Uint8Array;
 
@@ -112,6 +126,10 @@ export class LiquidBackend extends CoreFamilyBackend implements ChainBackend {
   }
 
   swapOutput(terms: SwapOutputTerms): SwapOutput {
+    if (terms.outputKind === 'legacy') {
+      const { legacy, outputScript, address } = liquidLegacyOutput(terms, (script) => this.blindingKeyOf(script).publicKey, this.network);
+      return { legacy, script: toHex(outputScript), address, blindingKey: toHex(this.blindingKeyOf(outputScript).privateKey) };
+    }
     const { tree, outputScript, address } = liquidSwapOutput(terms, (script) => this.blindingKeyOf(script).publicKey, this.network);
     return { tree: serializeLiquidTree(tree), script: toHex(outputScript), address, blindingKey: toHex(this.blindingKeyOf(outputScript).privateKey) };
   }
@@ -121,10 +139,12 @@ export class LiquidBackend extends CoreFamilyBackend implements ChainBackend {
   }
 
   async scriptPathClaim(lockup: SwapLockup, signer: SwapSigner, preimage: Uint8Array): Promise<SignedTransaction> {
+    if (signer.legacy) return signed(legacyClaim({ ...(await this.legacyPath(lockup, signer)), preimage }));
     return signed(scriptPathClaim({ ...(await this.scriptPath(lockup, signer)), preimage }));
   }
 
   async scriptPathRefund(lockup: SwapLockup, signer: SwapSigner, timeoutBlockHeight: number): Promise<SignedTransaction> {
+    if (signer.legacy) return signed(legacyRefund({ ...(await this.legacyPath(lockup, signer)), timeoutBlockHeight }));
     return signed(scriptPathRefund({ ...(await this.scriptPath(lockup, signer)), timeoutBlockHeight }));
   }
 
@@ -180,6 +200,17 @@ export class LiquidBackend extends CoreFamilyBackend implements ChainBackend {
       lockup: await this.spent(lockup),
       tree,
       internalKey,
+      privateKey: signer.servicePrivateKey,
+      destination: await this.walletDestination(),
+      feeRate: await this.feeRate(),
+      network: this.network,
+    };
+  }
+
+  private async legacyPath(lockup: SwapLockup, signer: SwapSigner) {
+    return {
+      lockup: await this.spent(lockup),
+      redeemScript: hex.decode(signer.legacy!.redeemScript),
       privateKey: signer.servicePrivateKey,
       destination: await this.walletDestination(),
       feeRate: await this.feeRate(),

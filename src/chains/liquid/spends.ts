@@ -1,5 +1,6 @@
-// Claim and refund transactions of Liquid Taproot swap outputs, for whichever side spends them (Ferry's Liquid
-// backend and the client SDK both build them here), as src/chains/bitcoin/spends.ts does for Bitcoin: one input,
+// Claim and refund transactions of Liquid swap outputs (Taproot, and legacy P2WSH through the redeem script), for
+// whichever side spends them (Ferry's Liquid backend and the client SDK both build them here), as
+// src/chains/bitcoin/spends.ts does for Bitcoin: one input,
 // one output to the destination and the explicit fee output Elements requires. A blinded lockup is unblinded with
 // its blinding private key, and the destination output is blinded to the destination's blinding public key. The
 // fee is given, or a rate (sat/vbyte) times the transaction's discounted virtual size, the size Liquid's fee
@@ -115,6 +116,23 @@ export const scriptPathClaim = (spend: LiquidScriptPathSpend & { preimage: Uint8
  */
 export const scriptPathRefund = (spend: LiquidScriptPathSpend & { timeoutBlockHeight: number }): BuiltTransaction =>
   result(build(spend, { ...scriptPath(spend), preimage: new Uint8Array(0) }, spend.timeoutBlockHeight));
+
+/** A legacy (P2WSH) lockup spent through its redeem script by the key it names. */
+export interface LiquidLegacySpend extends LiquidSpend {
+  redeemScript: Uint8Array;
+  privateKey: Uint8Array;
+}
+
+const legacySpending = (spend: LiquidLegacySpend, preimage: Uint8Array) =>
+  ({ type: OutputType.Bech32, redeemScript: spend.redeemScript, privateKey: spend.privateKey, preimage }) as Spending;
+
+/** Claim of a legacy lockup: witness <signature> <preimage> <redeem script>. */
+export const legacyClaim = (spend: LiquidLegacySpend & { preimage: Uint8Array }): BuiltTransaction =>
+  result(build(spend, legacySpending(spend, spend.preimage)));
+
+/** Refund of a legacy lockup: an empty item in the preimage's place, nLockTime = the timeout. */
+export const legacyRefund = (spend: LiquidLegacySpend & { timeoutBlockHeight: number }): BuiltTransaction =>
+  result(build(spend, legacySpending(spend, new Uint8Array(0)), spend.timeoutBlockHeight));
 
 /** An unsigned key-path spend, its Elements Taproot sighash (SIGHASH_DEFAULT), and how to finish it. */
 export interface LiquidKeyPathDraft {

@@ -76,6 +76,11 @@ export interface SwapChain {
   keyPathDraft(spend: Spend): KeyPathDraft;
   scriptPathClaim(spend: ScriptSpend & { preimage: Uint8Array }): BuiltTransaction;
   scriptPathRefund(spend: ScriptSpend & { timeoutBlockHeight: number }): BuiltTransaction;
+  /**
+   * Confidential chains: the refund of a legacy (P2WSH) lockup through its redeem script (Bitcoin's legacy spends are
+   * src/chains/bitcoin/spends.ts, which also knows P2SH-P2WSH).
+   */
+  legacyRefund?(spend: Spend & { redeemScript: Uint8Array; privateKey: Uint8Array; timeoutBlockHeight: number }): BuiltTransaction;
 }
 
 const CHAINS: readonly SwapChain[] = [bitcoinChain, liquidChain];

@@ -1,10 +1,20 @@
 // L-BTC swaps for the client: Liquid's Taproot swap outputs behind confidential addresses (src/chains/liquid/htlc.ts,
 // Elements' tweak), lockups unblinded with the swap's blinding key, and claims and refunds blinded to the
-// destination's key (src/chains/liquid/spends.ts), the builders Ferry's Liquid backend uses too.
+// destination's key (src/chains/liquid/spends.ts), the builders Ferry's Liquid backend uses too; and the refund of a
+// legacy (v1, P2WSH) lockup from a refund file.
 import { Transaction } from 'liquidjs-lib';
 import { LIQUID_LEAF_VERSION, liquidSwapMusig, liquidSwapOutput, liquidSwapOutputKey } from '../../chains/liquid/htlc.ts';
 import { decodeAddress, paymentUriScheme, policyAsset } from '../../chains/liquid/network.ts';
-import { LockupUnblindError, MIN_FEE_RATE, keyPathDraft, scriptPathClaim, scriptPathRefund, unblindLockup, type LiquidSpend } from '../../chains/liquid/spends.ts';
+import {
+  LockupUnblindError,
+  MIN_FEE_RATE,
+  keyPathDraft,
+  legacyRefund,
+  scriptPathClaim,
+  scriptPathRefund,
+  unblindLockup,
+  type LiquidSpend,
+} from '../../chains/liquid/spends.ts';
 import { initLiquid } from '../../chains/liquid/zkp.ts';
 import { VerificationError } from '../errors.ts';
 import { equalBytes } from '../keys.ts';
@@ -65,4 +75,6 @@ export const liquidChain: SwapChain = {
   keyPathDraft: (spend) => keyPathDraft(liquidSpend(spend)),
   scriptPathClaim: (spend) => scriptPathClaim({ ...scriptPath(spend), preimage: spend.preimage }),
   scriptPathRefund: (spend) => scriptPathRefund({ ...scriptPath(spend), timeoutBlockHeight: spend.timeoutBlockHeight }),
+  legacyRefund: (spend) =>
+    legacyRefund({ ...liquidSpend(spend), redeemScript: spend.redeemScript, privateKey: spend.privateKey, timeoutBlockHeight: spend.timeoutBlockHeight }),
 };
