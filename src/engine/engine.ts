@@ -99,6 +99,7 @@ export class SwapEngine implements SwapService {
     const effects = new EffectRunner(options.storage, logger.child('effects'), {
       retryBaseMs: settings.effectRetryMs,
       retryMaxMs: settings.effectRetryMaxMs,
+      maxAttempts: settings.effectMaxAttempts,
       held: options.standby === true,
     });
     this.standby = options.standby === true;
