@@ -70,6 +70,12 @@ export class EffectRunner {
     }
   }
 
+  /** Queues effects the operator reopened (`ferry admin retry`): remembered as finished here, they run again all the same. */
+  retry(effects: readonly EffectRecord[]): void {
+    for (const effect of effects) this.finished.delete(effect.id);
+    this.enqueue(effects);
+  }
+
   /** Resolves once the swap has no effect running or queued (ones waiting for a retry or a deferral excepted). */
   async whenIdle(swapId: string): Promise<void> {
     if (this.held) return this.whenIdleElsewhere(swapId);

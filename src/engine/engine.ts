@@ -368,7 +368,7 @@ export class SwapEngine implements SwapService {
   /** The operator's retry of a stuck swap: its failed effects pending again and queued; returns how many. */
   async retryEffects(id: string): Promise<number> {
     const reopened = await this.ctx.storage.effects.reopenFailed(id);
-    this.ctx.effects.enqueue(reopened);
+    this.ctx.effects.retry(reopened);
     return reopened.length;
   }
 
