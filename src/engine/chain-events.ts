@@ -12,6 +12,7 @@ import { SwapType } from '../swaps/status.ts';
 import { onServerContractLockup, onServerContractSpend, onServerLockup, onServerLockupSpend, restoreServerLockup } from './legs/server-lockup.ts';
 import { onContractReorg } from './legs/contract-reorg.ts';
 import { recheckUserLockups } from './legs/lockup-reorg.ts';
+import { rebroadcastClaims } from './legs/claim-rebroadcast.ts';
 import { onUserContractLockup, onUserContractSpend, onUserLockup, onUserLockupSpend } from './legs/user-lockup.ts';
 import type { ContractChain, ContractSwapEvent } from '../chains/contract-chain.ts';
 
@@ -40,7 +41,10 @@ export class ChainEventRouter {
   private readonly detach: (() => void)[] = [];
   /** Chains a reorg went through whose lockups of Ferry's are not all back yet. */
   private readonly reorged = new Set<string>();
-  /** Chains a reorg went through where a user's lockup vanished and may still come back or be double spent. */
+  /**
+   * Chains a reorg went through where a user's lockup vanished and may still come back or be double spent, or
+   * where Ferry's claim of one waits for its lockup to come back to be broadcast again.
+   */
   private readonly userReorged = new Set<string>();
 
   constructor(private readonly ctx: EngineContext) {}
@@ -107,9 +111,14 @@ export class ChainEventRouter {
     if (restored) this.reorged.delete(chain);
   }
 
-  /** Rolls back swaps whose user lockup left `chain`; the chain is rechecked at its blocks while one stays vanished. */
+  /**
+   * Rolls back swaps whose user lockup left `chain` and sends Ferry's vanished claims again; the chain is rechecked
+   * at its blocks while a lockup stays vanished or a claim waits.
+   */
   async recheckUserLockups(chain: string): Promise<void> {
-    if (await recheckUserLockups(this.ctx, chain)) this.userReorged.add(chain);
+    const lockupsWaiting = await recheckUserLockups(this.ctx, chain);
+    const claimsWaiting = await rebroadcastClaims(this.ctx, chain);
+    if (lockupsWaiting || claimsWaiting) this.userReorged.add(chain);
     else this.userReorged.delete(chain);
   }
 
