@@ -11,6 +11,8 @@ import { lockupLegsOf, serverLockupOf, timeoutLegOf } from './legs/lockup-leg.ts
 import { SwapType } from '../swaps/status.ts';
 import { onServerContractLockup, onServerContractSpend, onServerLockup, onServerLockupSpend, restoreServerLockup } from './legs/server-lockup.ts';
 import { onContractReorg } from './legs/contract-reorg.ts';
+import { recheckUserLockups } from './legs/lockup-reorg.ts';
+import { rebroadcastClaims } from './legs/claim-rebroadcast.ts';
 import { onUserContractLockup, onUserContractSpend, onUserLockup, onUserLockupSpend } from './legs/user-lockup.ts';
 import type { ContractChain, ContractSwapEvent } from '../chains/contract-chain.ts';
 
@@ -39,6 +41,11 @@ export class ChainEventRouter {
   private readonly detach: (() => void)[] = [];
   /** Chains a reorg went through whose lockups of Ferry's are not all back yet. */
   private readonly reorged = new Set<string>();
+  /**
+   * Chains a reorg went through where a user's lockup vanished and may still come back or be double spent, or
+   * where Ferry's claim of one waits for its lockup to come back to be broadcast again.
+   */
+  private readonly userReorged = new Set<string>();
 
   constructor(private readonly ctx: EngineContext) {}
 
@@ -47,6 +54,7 @@ export class ChainEventRouter {
     for (const chain of this.ctx.chains.values()) {
       // A reorg handled before a restart may have left a lockup to restore: each chain is checked at its next block.
       this.reorged.add(chain.symbol);
+      this.userReorged.add(chain.symbol);
       this.detach.push(
         chain.watcher.subscribe({
           lockup: (event) => withRetries(this.ctx, 'lockup handling', () => this.lockup(chain, event)),
@@ -54,10 +62,12 @@ export class ChainEventRouter {
           block: async (event) => {
             await withRetries(this.ctx, 'timeout check', () => this.timeouts(event.height, chain.symbol));
             if (this.reorged.has(chain.symbol)) await withRetries(this.ctx, 'lockup restore', () => this.restoreLockups(chain.symbol));
+            if (this.userReorged.has(chain.symbol)) await withRetries(this.ctx, 'user lockup recheck', () => this.recheckUserLockups(chain.symbol));
           },
-          reorg: () => {
+          reorg: async () => {
             this.reorged.add(chain.symbol);
-            return withRetries(this.ctx, 'lockup restore', () => this.restoreLockups(chain.symbol));
+            await withRetries(this.ctx, 'lockup restore', () => this.restoreLockups(chain.symbol));
+            await withRetries(this.ctx, 'user lockup recheck', () => this.recheckUserLockups(chain.symbol));
           },
         }),
       );
@@ -99,6 +109,17 @@ export class ChainEventRouter {
     let restored = true;
     for (const swap of locked) if (!(await restoreServerLockup(this.ctx, swap))) restored = false;
     if (restored) this.reorged.delete(chain);
+  }
+
+  /**
+   * Rolls back swaps whose user lockup left `chain` and sends Ferry's vanished claims again; the chain is rechecked
+   * at its blocks while a lockup stays vanished or a claim waits.
+   */
+  async recheckUserLockups(chain: string): Promise<void> {
+    const lockupsWaiting = await recheckUserLockups(this.ctx, chain);
+    const claimsWaiting = await rebroadcastClaims(this.ctx, chain);
+    if (lockupsWaiting || claimsWaiting) this.userReorged.add(chain);
+    else this.userReorged.delete(chain);
   }
 
   private async lockup(chain: ChainBackend, event: LockupEvent): Promise<void> {

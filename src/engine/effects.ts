@@ -1,7 +1,8 @@
 // Runs the effect log: every effect a transition wrote is performed after commit, one at a time per swap and in
 // the order decided, then marked done. A failure is retried with backoff (the effect stays pending, so a
-// restart replays it too); handlers are written to be safe to run again. A handler may also ask to run later
-// (Defer) or give up for good (PermanentEffectError).
+// restart replays it too) a bounded number of times, then given up like a permanent failure, so nothing loops
+// silently; handlers are written to be safe to run again. A handler may also ask to run later (Defer) or give up
+// for good (PermanentEffectError).
 import type { EffectRecord, Storage } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
 
@@ -20,6 +21,8 @@ export type EffectHandler = (effect: EffectRecord) => Promise<void>;
 export interface EffectRunnerOptions {
   retryBaseMs: number;
   retryMaxMs: number;
+  /** Failed attempts after which the effect is marked failed (the operator retries it: `ferry admin retry`). */
+  maxAttempts?: number;
   /**
    * Perform nothing until release(): on a standby instance effects stay pending in the database, where the leader
    * (or this instance, once it leads) picks them up.
@@ -65,6 +68,12 @@ export class EffectRunner {
       this.attempts.set(effect.id, effect.attempts);
       this.push(effect);
     }
+  }
+
+  /** Queues effects the operator reopened (`ferry admin retry`): remembered as finished here, they run again all the same. */
+  retry(effects: readonly EffectRecord[]): void {
+    for (const effect of effects) this.finished.delete(effect.id);
+    this.enqueue(effects);
   }
 
   /** Resolves once the swap has no effect running or queued (ones waiting for a retry or a deferral excepted). */
@@ -152,6 +161,12 @@ export class EffectRunner {
       }
       const attempts = (this.attempts.get(effect.id) ?? 0) + 1;
       this.attempts.set(effect.id, attempts);
+      if (attempts >= (this.options.maxAttempts ?? Infinity)) {
+        this.logger.error('effect failed for good after retries', { ...fields, attempts, error: String(error) });
+        await this.storage.effects.markFailed(effect.id, `gave up after ${attempts} attempts: ${String(error)}`).catch(() => {});
+        this.forget(effect.id);
+        return;
+      }
       const delay = Math.min(this.options.retryMaxMs, this.options.retryBaseMs * 2 ** Math.min(attempts - 1, 16));
       this.logger.warn('effect failed, retrying', { ...fields, attempts, retryInMs: delay, error: String(error) });
       await this.storage.effects.recordAttempt(effect.id, String(error)).catch(() => {});

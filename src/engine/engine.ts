@@ -99,6 +99,7 @@ export class SwapEngine implements SwapService {
     const effects = new EffectRunner(options.storage, logger.child('effects'), {
       retryBaseMs: settings.effectRetryMs,
       retryMaxMs: settings.effectRetryMaxMs,
+      maxAttempts: settings.effectMaxAttempts,
       held: options.standby === true,
     });
     this.standby = options.standby === true;
@@ -367,7 +368,7 @@ export class SwapEngine implements SwapService {
   /** The operator's retry of a stuck swap: its failed effects pending again and queued; returns how many. */
   async retryEffects(id: string): Promise<number> {
     const reopened = await this.ctx.storage.effects.reopenFailed(id);
-    this.ctx.effects.enqueue(reopened);
+    this.ctx.effects.retry(reopened);
     return reopened.length;
   }
 

@@ -62,6 +62,11 @@ export interface SwapEngineOptions {
   effectRetryMs?: number;
   /** Default 60 000. */
   effectRetryMaxMs?: number;
+  /**
+   * Failed attempts after which an effect is given up: marked failed in the effect log (shown by `ferry admin swaps`,
+   * counted in metrics, retried with `ferry admin retry`) and logged at error. Default 50 (about 45 minutes).
+   */
+  effectMaxAttempts?: number;
 }
 
 export interface EngineSettings {
@@ -81,6 +86,7 @@ export interface EngineSettings {
   invoicePollMs: number;
   effectRetryMs: number;
   effectRetryMaxMs: number;
+  effectMaxAttempts: number;
 }
 
 export function resolveSettings(options: SwapEngineOptions): EngineSettings {
@@ -102,5 +108,6 @@ export function resolveSettings(options: SwapEngineOptions): EngineSettings {
     invoicePollMs: options.invoicePollMs ?? 5_000,
     effectRetryMs: options.effectRetryMs ?? 1_000,
     effectRetryMaxMs: options.effectRetryMaxMs ?? 60_000,
+    effectMaxAttempts: options.effectMaxAttempts ?? 50,
   };
 }

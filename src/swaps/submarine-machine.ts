@@ -27,6 +27,8 @@ export interface SubmarineData extends SwapOutputData {
   acceptZeroConf?: boolean;
   minFinalCltvExpiry?: number;
   lockup?: LockupRecord;
+  /** A lockup that left the chain before Ferry acted on it, kept to tell a later double spend of its coins. */
+  vanishedLockup?: LockupRecord;
   refundSigned?: boolean;
   routingFeeMsat?: string;
   paymentFailure?: string;
@@ -62,6 +64,9 @@ export const SUBMARINE_EVENTS = [
   'claim.start',
   'claim.broadcast', // Ferry broadcast its claim (cooperative key path or script path)
   'lockup.spent', // the lockup was seen spent while Ferry waited to claim: its own claim
+  'lockup.unconfirmed', // a reorg put the confirmed lockup back into the mempool
+  'lockup.vanished', // a reorg (or the mempool) dropped the lockup, and nothing spent its coins
+  'lockup.doubleSpent', // the lockup is gone and another transaction spent its coins
   'timeout', // the chain reached the swap's timeout block
   'refund.signed', // Ferry handed out a partial signature for a cooperative refund
 ] as const;
@@ -91,6 +96,9 @@ const lockupPayable = (data: SwapData): boolean => {
 
 const timedOut = { failureReason: TIMED_OUT_REASON };
 const refunded = { refundSigned: true };
+/** The lockup's event data moves it to vanishedLockup; the row clears the record so nothing can pay for it. */
+const noLockup = { lockup: undefined };
+const doubleSpent = { failureReason: 'the lockup transaction was double spent' };
 
 export const submarineMachine: MachineDefinition<SubmarineStatus, SubmarineEvent, SubmarineEffect, SubmarineGuard> = {
   name: 'Submarine swap',
@@ -98,7 +106,16 @@ export const submarineMachine: MachineDefinition<SubmarineStatus, SubmarineEvent
   final: [S.TransactionClaimed, S.InvoiceFailedToPay, S.Expired],
   succeeded: [S.TransactionClaimed],
   failed: [S.TransactionLockupFailed, S.InvoiceFailedToPay, S.Expired],
-  chainEvents: ['lockup.rejected', 'lockup.mempool', 'lockup.zeroConf', 'lockup.confirmed', 'lockup.spent'],
+  chainEvents: [
+    'lockup.rejected',
+    'lockup.mempool',
+    'lockup.zeroConf',
+    'lockup.confirmed',
+    'lockup.spent',
+    'lockup.unconfirmed',
+    'lockup.vanished',
+    'lockup.doubleSpent',
+  ],
   effectLegs: { startPayment: 'payInvoice', payInvoice: 'payInvoice', startClaim: 'userLockup', claimWhenSilent: 'userLockup' },
   statuses: SUBMARINE_STATUSES,
   events: SUBMARINE_EVENTS,
@@ -121,6 +138,8 @@ export const submarineMachine: MachineDefinition<SubmarineStatus, SubmarineEvent
     { from: S.Created, event: 'timeout', to: S.Expired, effects: [], set: timedOut },
     // A lockup that cannot count whatever the invoice (Liquid: another asset).
     { from: S.Created, event: 'lockup.rejected', to: S.TransactionLockupFailed, effects: [] },
+    // The coins of a lockup that vanished earlier were spent elsewhere.
+    { from: S.Created, event: 'lockup.doubleSpent', to: S.TransactionLockupFailed, effects: [], set: doubleSpent },
 
     { from: S.InvoiceSet, event: 'lockup.rejected', to: S.TransactionLockupFailed, effects: [] },
     { from: S.InvoiceSet, event: 'lockup.mempool', to: S.TransactionMempool, effects: [] },
@@ -128,6 +147,10 @@ export const submarineMachine: MachineDefinition<SubmarineStatus, SubmarineEvent
     { from: S.InvoiceSet, event: 'lockup.confirmed', to: S.TransactionConfirmed, effects: ['startPayment'] },
     { from: S.InvoiceSet, event: 'payment.start', to: S.InvoicePending, effects: ['payInvoice'], guard: 'readyToPay' },
     { from: S.InvoiceSet, event: 'timeout', to: S.Expired, effects: [], set: timedOut },
+    // Reorgs of a lockup recorded before the invoice was set (payment not started: payment.start leaves this status).
+    { from: S.InvoiceSet, event: 'lockup.unconfirmed', to: S.TransactionMempool, effects: [] },
+    { from: S.InvoiceSet, event: 'lockup.vanished', to: S.InvoiceSet, effects: [], set: noLockup },
+    { from: S.InvoiceSet, event: 'lockup.doubleSpent', to: S.TransactionLockupFailed, effects: [], set: doubleSpent },
 
     { from: S.TransactionMempool, event: 'invoice.provided', to: S.InvoiceSet, effects: ['startPayment'], guard: 'lockupPayable' },
     { from: S.TransactionMempool, event: 'invoice.provided', to: S.InvoiceSet, effects: [] },
@@ -140,6 +163,10 @@ export const submarineMachine: MachineDefinition<SubmarineStatus, SubmarineEvent
     { from: S.TransactionMempool, event: 'lockup.zeroConf', to: S.TransactionMempool, effects: [] },
     { from: S.TransactionMempool, event: 'payment.start', to: S.InvoicePending, effects: ['payInvoice'], guard: 'readyToPay' },
     { from: S.TransactionMempool, event: 'timeout', to: S.Expired, effects: [], set: timedOut },
+    // The lockup left the mempool before the payment started: back to the status before it was seen.
+    { from: S.TransactionMempool, event: 'lockup.vanished', to: S.InvoiceSet, effects: [], guard: 'hasInvoice', set: noLockup },
+    { from: S.TransactionMempool, event: 'lockup.vanished', to: S.Created, effects: [], set: noLockup },
+    { from: S.TransactionMempool, event: 'lockup.doubleSpent', to: S.TransactionLockupFailed, effects: [], set: doubleSpent },
 
     { from: S.TransactionConfirmed, event: 'invoice.provided', to: S.InvoiceSet, effects: ['startPayment'] },
     // Replacements of a lockup reorganised out before the payment started.
@@ -151,6 +178,11 @@ export const submarineMachine: MachineDefinition<SubmarineStatus, SubmarineEvent
     { from: S.TransactionConfirmed, event: 'lockup.confirmed', to: S.TransactionConfirmed, effects: [] },
     { from: S.TransactionConfirmed, event: 'payment.start', to: S.InvoicePending, effects: ['payInvoice'], guard: 'readyToPay' },
     { from: S.TransactionConfirmed, event: 'timeout', to: S.Expired, effects: [], set: timedOut },
+    // A reorg took the confirmed lockup's block before the payment started (after it, no row: Ferry paid).
+    { from: S.TransactionConfirmed, event: 'lockup.unconfirmed', to: S.TransactionMempool, effects: [] },
+    { from: S.TransactionConfirmed, event: 'lockup.vanished', to: S.InvoiceSet, effects: [], guard: 'hasInvoice', set: noLockup },
+    { from: S.TransactionConfirmed, event: 'lockup.vanished', to: S.Created, effects: [], set: noLockup },
+    { from: S.TransactionConfirmed, event: 'lockup.doubleSpent', to: S.TransactionLockupFailed, effects: [], set: doubleSpent },
 
     { from: S.TransactionLockupFailed, event: 'refund.signed', to: S.TransactionLockupFailed, effects: [], set: refunded },
     { from: S.TransactionLockupFailed, event: 'timeout', to: S.Expired, effects: [], set: timedOut },

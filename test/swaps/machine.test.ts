@@ -29,6 +29,8 @@ const CONFIRMED = { lockup: { confirmed: true, zeroConf: false } };
 const ZERO_CONF = { lockup: { confirmed: false, zeroConf: true } };
 const UNCONFIRMED = { lockup: { confirmed: false, zeroConf: false } };
 const TIMED_OUT = { failureReason: 'onchain HTLC timed out' };
+const DOUBLE_SPENT = { failureReason: 'the lockup transaction was double spent' };
+const NO_LOCKUP = { lockup: undefined };
 
 const submarineCases: Case[] = [
   { from: S.Created, event: 'invoice.provided', to: S.InvoiceSet, effects: [] },
@@ -37,7 +39,11 @@ const submarineCases: Case[] = [
   { from: S.Created, event: 'lockup.confirmed', to: S.TransactionConfirmed, effects: [] },
   { from: S.Created, event: 'timeout', to: S.Expired, effects: [], sets: TIMED_OUT },
   { from: S.Created, event: 'lockup.rejected', to: S.TransactionLockupFailed, effects: [] },
+  { from: S.Created, event: 'lockup.doubleSpent', to: S.TransactionLockupFailed, effects: [], sets: DOUBLE_SPENT },
 
+  { from: S.InvoiceSet, event: 'lockup.unconfirmed', data: { ...INVOICE, ...CONFIRMED }, to: S.TransactionMempool, effects: [] },
+  { from: S.InvoiceSet, event: 'lockup.vanished', data: { ...INVOICE, ...CONFIRMED }, to: S.InvoiceSet, effects: [], sets: NO_LOCKUP },
+  { from: S.InvoiceSet, event: 'lockup.doubleSpent', data: INVOICE, to: S.TransactionLockupFailed, effects: [], sets: DOUBLE_SPENT },
   { from: S.InvoiceSet, event: 'lockup.rejected', to: S.TransactionLockupFailed, effects: [] },
   { from: S.InvoiceSet, event: 'lockup.mempool', to: S.TransactionMempool, effects: [] },
   { from: S.InvoiceSet, event: 'lockup.zeroConf', to: S.TransactionMempool, effects: ['startPayment'] },
@@ -63,6 +69,9 @@ const submarineCases: Case[] = [
   { from: S.TransactionMempool, event: 'payment.start', data: ZERO_CONF },
   { from: S.TransactionMempool, event: 'payment.start', data: { ...INVOICE, ...ZERO_CONF, refundSigned: true } },
   { from: S.TransactionMempool, event: 'timeout', to: S.Expired, effects: [], sets: TIMED_OUT },
+  { from: S.TransactionMempool, event: 'lockup.vanished', data: { ...INVOICE, ...ZERO_CONF }, to: S.InvoiceSet, effects: [], sets: NO_LOCKUP },
+  { from: S.TransactionMempool, event: 'lockup.vanished', data: UNCONFIRMED, to: S.Created, effects: [], sets: NO_LOCKUP },
+  { from: S.TransactionMempool, event: 'lockup.doubleSpent', data: INVOICE, to: S.TransactionLockupFailed, effects: [], sets: DOUBLE_SPENT },
 
   { from: S.TransactionConfirmed, event: 'invoice.provided', data: CONFIRMED, to: S.InvoiceSet, effects: ['startPayment'] },
   { from: S.TransactionConfirmed, event: 'lockup.rejected', data: INVOICE, to: S.TransactionLockupFailed, effects: [] },
@@ -75,6 +84,11 @@ const submarineCases: Case[] = [
   { from: S.TransactionConfirmed, event: 'payment.start', data: CONFIRMED },
   { from: S.TransactionConfirmed, event: 'payment.start', data: { ...INVOICE, ...CONFIRMED, refundSigned: true } },
   { from: S.TransactionConfirmed, event: 'timeout', to: S.Expired, effects: [], sets: TIMED_OUT },
+  // A reorg before the payment started; no status after payment.start has these rows.
+  { from: S.TransactionConfirmed, event: 'lockup.unconfirmed', data: { ...INVOICE, ...CONFIRMED }, to: S.TransactionMempool, effects: [] },
+  { from: S.TransactionConfirmed, event: 'lockup.vanished', data: { ...INVOICE, ...CONFIRMED }, to: S.InvoiceSet, effects: [], sets: NO_LOCKUP },
+  { from: S.TransactionConfirmed, event: 'lockup.vanished', data: CONFIRMED, to: S.Created, effects: [], sets: NO_LOCKUP },
+  { from: S.TransactionConfirmed, event: 'lockup.doubleSpent', data: CONFIRMED, to: S.TransactionLockupFailed, effects: [], sets: DOUBLE_SPENT },
 
   { from: S.TransactionLockupFailed, event: 'refund.signed', to: S.TransactionLockupFailed, effects: [], sets: { refundSigned: true } },
   { from: S.TransactionLockupFailed, event: 'timeout', to: S.Expired, effects: [], sets: TIMED_OUT },

@@ -10,6 +10,7 @@ import { swapLightning, type EngineContext } from '../context.ts';
 import { crashPoint } from '../crash-points.ts';
 import { submarineData } from '../data.ts';
 import { PermanentEffectError } from '../effects.ts';
+import { recheckUserLockup } from './lockup-reorg.ts';
 import { legAnyChain, legChain, legContractChain, userLockupOf, type LockupLeg } from './lockup-leg.ts';
 
 /** Statuses the decision to pay can leave. */
@@ -35,8 +36,14 @@ export async function startPayment(ctx: EngineContext, effect: EffectRecord): Pr
   }
   const gone = data.lockup === undefined ? undefined : await lockupLost(ctx, leg);
   if (gone !== undefined) {
-    // Retried with backoff: a lockup mined again is paid then; otherwise the swap times out and this stops.
-    ctx.logger.warn('not paying yet: the lockup is not on chain as recorded', { swap: swap.id, reason: gone });
+    ctx.logger.warn('not paying: the lockup is not on chain as recorded', { swap: swap.id, reason: gone });
+    // A lockup that vanished, was double spent or went back to the mempool moves the swap back (lockup-reorg.ts):
+    // nothing to pay now, and the lockup seen again asks for the payment again through its rows.
+    await recheckUserLockup(ctx, swap.id);
+    const now = await ctx.swaps.require(swap.id);
+    const lockup = submarineData(now).lockup;
+    if (!payable(now.status, now.type) || lockup === undefined || !(lockup.confirmed || lockup.zeroConf)) return;
+    // Still recorded as payable (e.g. the node is catching up): retried with backoff, a bounded number of times.
     throw new Error(`lockup not payable: ${gone}`);
   }
   await ctx.swaps.dispatch(swap.id, { type: 'payment.start' });
