@@ -52,7 +52,12 @@ const evmSearch: JsonSchema = {
   },
 };
 
-export const rescueRequestSchema: JsonSchema = { oneOf: [xpubSearch, keySearch, keysSearch] };
+/** The key-only calls take an address body too, to refuse it as the reference does: a 422, not a malformed body. */
+const keyOnlyRequestSchema: JsonSchema = { oneOf: [xpubSearch, keySearch, keysSearch, evmSearch] };
+const keysOnly = (body: RestoreRequest): RescueRequest => {
+  if ('address' in body) throw new HttpError(422, 'address lookup is only supported for restore');
+  return body;
+};
 export const restoreRequestSchema: JsonSchema = { oneOf: [xpubSearch, keySearch, keysSearch, evmSearch] };
 const oneOfHint = 'give exactly one of xpub, publicKey or publicKeys';
 const restoreHint = 'give exactly one of xpub, publicKey, publicKeys or address (with timestamp and signature)';
@@ -84,24 +89,24 @@ export function restoreRoutes(router: Router, swaps: SwapService): void {
       return { body: await engineCall(() => swaps.restoreSwaps!(normalized(body))) };
     },
   );
-  documented<RescueRequest>(
+  documented<RestoreRequest>(
     router,
     'POST',
     '/v2/swap/rescue',
-    { summary: 'Deprecated (use /v2/swap/restore): the submarine and chain swaps of these keys that can be refunded', tags, body: rescueRequestSchema, oneOfHint, deprecated: true },
+    { summary: 'Deprecated (use /v2/swap/restore): the submarine and chain swaps of these keys that can be refunded', tags, body: keyOnlyRequestSchema, oneOfHint, deprecated: true },
     async (_request, body) => {
       if (!swaps.rescueSwaps) throw unsupported('rescue');
-      return { body: await engineCall(() => swaps.rescueSwaps!(normalized(body))) };
+      return { body: await engineCall(() => swaps.rescueSwaps!(normalized(keysOnly(body)))) };
     },
   );
-  documented<RescueRequest>(
+  documented<RestoreRequest>(
     router,
     'POST',
     '/v2/swap/restore/index',
-    { summary: 'The highest derivation index of these keys any swap used, -1 when none', tags, body: rescueRequestSchema, oneOfHint },
+    { summary: 'The highest derivation index of these keys any swap used, -1 when none', tags, body: keyOnlyRequestSchema, oneOfHint },
     async (_request, body) => {
       if (!swaps.restoreIndex) throw unsupported('restore');
-      return { body: await engineCall(() => swaps.restoreIndex!(normalized(body))) };
+      return { body: await engineCall(() => swaps.restoreIndex!(normalized(keysOnly(body)))) };
     },
   );
 }
