@@ -4,6 +4,7 @@ import { benchSwaps } from './swaps.ts';
 import { benchWatcher } from './watcher.ts';
 import { benchRestore } from './restore.ts';
 import { benchWsMemory } from './ws-memory.ts';
+import { benchWsFanout, benchWsIdle } from './ws-fanout.ts';
 
 const benches: [string, () => Promise<string[]>][] = [
   ['devnet transaction verification (bitcoin, liquid)', benchVerify],
@@ -11,6 +12,8 @@ const benches: [string, () => Promise<string[]>][] = [
   ['swap API', benchSwaps],
   ['restore on a large store', benchRestore],
   ['WebSocket subscription memory', benchWsMemory],
+  ['ws-fanout: one status change to many subscribers', benchWsFanout],
+  ['ws-idle: RSS per idle WebSocket client', benchWsIdle],
 ];
 
 const only = process.argv.slice(2);
