@@ -152,9 +152,10 @@ test('restore by address refuses forged, mismatched, stale and replayed proofs a
   const replayed = await restoreCall(good);
   assert.equal(replayed.status, 422);
   assert.match(replayed.json.error, /used already/);
-  // The deprecated rescue and the index take keys only.
+  // The deprecated rescue and the index take keys only: an address is refused as the reference does, with a 422.
   for (const path of ['/v2/swap/rescue', '/v2/swap/restore/index']) {
     const response = await fetch(`${service.apiUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(await proof(owner, now - 3)) });
-    assert.equal(response.status, 400, path);
+    assert.equal(response.status, 422, path);
+    assert.deepEqual(await response.json(), { error: 'address lookup is only supported for restore' });
   }
 });
