@@ -2,6 +2,7 @@
 // a submarine swap succeeds at transaction.claim.pending or transaction.claimed (the service claims in batches) and
 // a failed one is refunded — with the service's EIP-712 signature, else after the timelock; a reverse swap's lockup is
 // claimed once the contract holds exactly what was agreed, and succeeds when the service settles the invoice.
+import { runStatusLoop } from './status-loop.ts';
 import type { ContractTx } from './chains/contract.ts';
 import type { ContractRefund, ContractSwaps } from './contract-swaps.ts';
 import { RefundTooEarlyError, VerificationError } from './errors.ts';
@@ -37,99 +38,70 @@ export interface ContractFollowResult {
 
 /** The service claims EVM lockups in batches: a pending claim already means the invoice was paid. */
 export const CONTRACT_SUBMARINE_SUCCESS = ['transaction.claim.pending', ...FINAL_STATUSES.submarine.success];
-const MAX_TRIES = 5;
 
 export function followContractSwap(swaps: ContractSwaps, record: ContractRecord, options: ContractFollowOptions): Promise<ContractFollowResult> {
   const { stream } = options;
   const emit = (event: ContractFollowEvent) => options.onEvent?.(event);
   const retryMs = options.retryMs ?? 5_000;
 
-  return new Promise((resolve) => {
-    let queue = Promise.resolve();
-    let done = false;
-    const tries = new Map<string, number>();
-    const timers = new Set<NodeJS.Timeout>();
+  return runStatusLoop<ContractFollowResult>({
+    stream,
+    id: record.id,
+    signal: options.signal,
+    retryMs,
+    warn: (message) => emit({ type: 'warning', id: record.id, message }),
+    stopped: () => ({ record, status: record.status ?? 'unknown', success: false, stopped: true, message: 'stopped before the swap ended' }),
+    gaveUp: (message) => ({ record, status: record.status ?? 'unknown', success: false, message }),
+    handler: (loop) => {
+      const finish = (result: Omit<ContractFollowResult, 'record' | 'status'>) => loop.finish({ record, status: record.status ?? 'unknown', ...result });
+      const { retryLater } = loop;
 
-    const finish = (result: Omit<ContractFollowResult, 'record' | 'status'>) => {
-      if (done) return;
-      done = true;
-      for (const timer of timers) clearTimeout(timer);
-      stream.off('update', listener);
-      options.signal?.removeEventListener('abort', onAbort);
-      resolve({ record, status: record.status ?? 'unknown', ...result });
-    };
-    const onAbort = () => finish({ success: false, stopped: true, message: 'stopped before the swap ended' });
-
-    /** A step failed for a reason that may pass (the node, the service): the same status again a little later. */
-    const retryLater = (update: StatusUpdate, message: string) => {
-      const count = (tries.get(update.status) ?? 0) + 1;
-      tries.set(update.status, count);
-      emit({ type: 'warning', id: record.id, message: count < MAX_TRIES ? `${message} (will retry)` : message });
-      if (count >= MAX_TRIES) return finish({ success: false, message });
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        enqueue(stream.current(record.id) ?? update);
-      }, retryMs);
-      timers.add(timer);
-    };
-
-    const handleSubmarine = async (swap: ContractSubmarineRecord, update: StatusUpdate) => {
-      if (CONTRACT_SUBMARINE_SUCCESS.includes(update.status)) {
-        await swaps.notePreimage(swap);
-        return finish({ success: true });
-      }
-      if (!FINAL_STATUSES.submarine.failure.includes(update.status)) return;
-      if (swap.refund) return finish({ success: false, message: `refunded in ${swap.refund.txHash}` });
-      if (swap.lockup === undefined) return finish({ success: false, message: 'no coins were locked: nothing to refund' });
-      if (options.refund === false) return finish({ success: false, message: `refund it with: ferry swap refund ${swap.id}` });
-      try {
-        const refund = await swaps.refund(swap, { cooperative: options.cooperative });
-        emit({ type: 'refunded', id: swap.id, refund });
-        finish({ success: false, message: `refunded in ${refund.txHash}` });
-      } catch (error) {
-        if (error instanceof RefundTooEarlyError) {
-          return finish({ success: false, message: `${error.message}; then: ferry swap refund ${swap.id}` });
+      const handleSubmarine = async (swap: ContractSubmarineRecord, update: StatusUpdate) => {
+        if (CONTRACT_SUBMARINE_SUCCESS.includes(update.status)) {
+          await swaps.notePreimage(swap);
+          return finish({ success: true });
         }
-        retryLater(update, `the refund failed: ${(error as Error).message}`);
-      }
-    };
-
-    const handleReverse = async (swap: ContractReverseRecord, update: StatusUpdate) => {
-      const { status } = update;
-      if ((status === 'transaction.confirmed' || status === 'transaction.mempool') && swap.claim === undefined) {
-        if (update.transaction?.id && swap.lockup === undefined) swap.lockup = { txHash: update.transaction.id };
+        if (!FINAL_STATUSES.submarine.failure.includes(update.status)) return;
+        if (swap.refund) return finish({ success: false, message: `refunded in ${swap.refund.txHash}` });
+        if (swap.lockup === undefined) return finish({ success: false, message: 'no coins were locked: nothing to refund' });
+        if (options.refund === false) return finish({ success: false, message: `refund it with: ferry swap refund ${swap.id}` });
         try {
-          emit({ type: 'claimed', id: swap.id, tx: await swaps.claim(swap) });
+          const refund = await swaps.refund(swap, { cooperative: options.cooperative });
+          emit({ type: 'refunded', id: swap.id, refund });
+          finish({ success: false, message: `refunded in ${refund.txHash}` });
         } catch (error) {
-          if (error instanceof VerificationError) return finish({ success: false, message: `not claiming: ${error.message}` });
-          retryLater(update, `claiming failed: ${(error as Error).message}`);
+          if (error instanceof RefundTooEarlyError) {
+            return finish({ success: false, message: `${error.message}; then: ferry swap refund ${swap.id}` });
+          }
+          retryLater(update, `the refund failed: ${(error as Error).message}`);
         }
-      } else if (FINAL_STATUSES.reverse.success.includes(status)) {
-        finish({ success: true });
-      } else if (FINAL_STATUSES.reverse.failure.includes(status)) {
-        finish({ success: false, message: 'the Lightning payment, if any, goes back to the payer' });
-      }
-    };
+      };
 
-    const handle = async (update: StatusUpdate) => {
-      if (noteStatus(record, update.status)) emit({ type: 'status', id: record.id, update });
-      swaps.save(record);
-      if (record.type === 'submarine') await handleSubmarine(record, update);
-      else await handleReverse(record, update);
-    };
+      const handleReverse = async (swap: ContractReverseRecord, update: StatusUpdate) => {
+        const { status } = update;
+        if ((status === 'transaction.confirmed' || status === 'transaction.mempool') && swap.claim === undefined) {
+          if (update.transaction?.id && swap.lockup === undefined) swap.lockup = { txHash: update.transaction.id };
+          try {
+            emit({ type: 'claimed', id: swap.id, tx: await swaps.claim(swap) });
+          } catch (error) {
+            if (error instanceof VerificationError) return finish({ success: false, message: `not claiming: ${error.message}` });
+            retryLater(update, `claiming failed: ${(error as Error).message}`);
+          }
+        } else if (FINAL_STATUSES.reverse.success.includes(status)) {
+          finish({ success: true });
+        } else if (FINAL_STATUSES.reverse.failure.includes(status)) {
+          finish({ success: false, message: 'the Lightning payment, if any, goes back to the payer' });
+        }
+      };
 
-    const enqueue = (update: StatusUpdate) => {
-      queue = queue.then(() => (done ? undefined : handle(update))).catch((error) => emit({ type: 'warning', id: record.id, message: (error as Error).message }));
-    };
-    const listener = (update: StatusUpdate) => {
-      if (update.id === record.id) enqueue(update);
-    };
+      const handle = async (update: StatusUpdate) => {
+        if (noteStatus(record, update.status)) emit({ type: 'status', id: record.id, update });
+        swaps.save(record);
+        if (record.type === 'submarine') await handleSubmarine(record, update);
+        else await handleReverse(record, update);
+      };
 
-    if (options.signal?.aborted) return onAbort();
-    options.signal?.addEventListener('abort', onAbort);
-    stream.on('update', listener);
-    stream.subscribe(record.id);
-    const known = stream.current(record.id);
-    if (known) enqueue(known);
+      return handle;
+    },
   });
 }

@@ -1,6 +1,7 @@
 // Drives a stored swap to its end from its status updates, doing the client's part at each step: co-signing
 // the service's claim of a paid submarine swap, claiming a reverse swap's lockup or a chain swap's server lockup,
 // accepting a chain swap's quote, refunding our lockup of a failed submarine or chain swap. Every step is recorded in the store first, so following can stop and resume at any time.
+import { runStatusLoop } from './status-loop.ts';
 import { RefundTooEarlyError, ServiceError, VerificationError } from './errors.ts';
 import type { ClaimResult } from './claim.ts';
 import { fromHex, sha256, toHex } from './keys.ts';
@@ -50,7 +51,6 @@ export interface FollowResult {
 const LOCKUP_STATUSES = ['transaction.mempool', 'transaction.confirmed', 'transaction.lockupFailed'];
 /** A chain swap's statuses that carry the service's lockup. */
 const SERVER_LOCKUP_STATUSES = ['transaction.server.mempool', 'transaction.server.confirmed'];
-const MAX_TRIES = 5;
 
 export function followSwap(client: SwapClient, record: SwapRecord, options: FollowOptions): Promise<FollowResult> {
   const { stream } = options;
@@ -65,192 +65,157 @@ export function followSwap(client: SwapClient, record: SwapRecord, options: Foll
     return known;
   };
 
-  return new Promise((resolve) => {
-    let queue = Promise.resolve();
-    let done = false;
-    const tries = new Map<string, number>();
-    const retryTimers = new Set<NodeJS.Timeout>();
+  return runStatusLoop<FollowResult>({
+    stream,
+    id: record.id,
+    signal: options.signal,
+    retryMs,
+    warn: (message) => emit({ type: 'warning', id: record.id, message }),
+    stopped: () => ({ record, status: record.status ?? 'unknown', success: false, stopped: true, message: 'stopped before the swap ended' }),
+    handler: (loop) => {
+      const finish = (result: Omit<FollowResult, 'record' | 'status'>) => loop.finish({ record, status: record.status ?? 'unknown', ...result });
+      const { retryLater, waitLater } = loop;
 
-    const finish = (result: Omit<FollowResult, 'record' | 'status'>) => {
-      if (done) return;
-      done = true;
-      for (const timer of retryTimers) clearTimeout(timer);
-      stream.off('update', listener);
-      options.signal?.removeEventListener('abort', onAbort);
-      resolve({ record, status: record.status ?? 'unknown', ...result });
-    };
-    const onAbort = () => finish({ success: false, stopped: true, message: 'stopped before the swap ended' });
-
-    /** Handles the status again a little later, when what it waits for may have happened. */
-    const waitLater = (update: StatusUpdate) => {
-      const timer = setTimeout(() => {
-        retryTimers.delete(timer);
-        enqueue(stream.current(record.id) ?? update);
-      }, retryMs);
-      retryTimers.add(timer);
-    };
-
-    /** A step failed for a reason that may pass: try the same status again a little later. */
-    const retryLater = (update: StatusUpdate, message: string) => {
-      const count = (tries.get(update.status) ?? 0) + 1;
-      tries.set(update.status, count);
-      emit({ type: 'warning', id: record.id, message: count < MAX_TRIES ? `${message} (will retry)` : message });
-      if (count < MAX_TRIES) waitLater(update);
-    };
-
-    const handleSubmarine = async (swap: SubmarineRecord, update: StatusUpdate) => {
-      const { status } = update;
-      if (status === 'transaction.claim.pending' && !swap.cosigned) {
-        try {
-          const preimage = await client.cosignClaim(swap);
-          emit({ type: 'cosigned', id: swap.id, preimage: Buffer.from(preimage).toString('hex') });
-        } catch (error) {
-          if (error instanceof VerificationError) emit({ type: 'warning', id: swap.id, message: `not co-signing: ${error.message}` });
-          else retryLater(update, `co-signing the claim failed: ${(error as Error).message}`);
-        }
-      } else if (status === 'transaction.claimed') {
-        if (swap.preimage === undefined) {
-          const paid = await client.api.submarinePreimage(swap.id).catch(() => undefined);
-          // Kept as the proof of payment only if it is one.
-          if (paid && /^[0-9a-f]{64}$/i.test(paid.preimage) && toHex(sha256(fromHex(paid.preimage, 'preimage', 32))) === swap.preimageHash) {
-            swap.preimage = paid.preimage;
-            client.save(swap);
+      const handleSubmarine = async (swap: SubmarineRecord, update: StatusUpdate) => {
+        const { status } = update;
+        if (status === 'transaction.claim.pending' && !swap.cosigned) {
+          try {
+            const preimage = await client.cosignClaim(swap);
+            emit({ type: 'cosigned', id: swap.id, preimage: Buffer.from(preimage).toString('hex') });
+          } catch (error) {
+            if (error instanceof VerificationError) emit({ type: 'warning', id: swap.id, message: `not co-signing: ${error.message}` });
+            else retryLater(update, `co-signing the claim failed: ${(error as Error).message}`);
           }
-        }
-        finish({ success: true });
-      } else if (FINAL_STATUSES.submarine.failure.includes(status)) {
-        await refundOurs(swap, update, async () => (await client.api.submarineTransaction(swap.id)).id);
-      }
-    };
-
-    /** Takes back our lockup of a failed swap: cooperatively at once, else alone once its timeout is reached. */
-    let waiting = false;
-    const refundOurs = async (swap: RefundableRecord, update: StatusUpdate, serviceLockupTxid: () => Promise<string | undefined>) => {
-      if (swap.refund) return finish({ success: false, message: `refunded in ${swap.refund.txid}` });
-      if (swap.lockup === undefined) {
-        let txid;
-        try {
-          txid = await serviceLockupTxid();
-        } catch (error) {
-          if (!(error instanceof ServiceError)) return retryLater(update, `cannot learn the lockup: ${(error as Error).message}`);
-        }
-        if (txid === undefined) return finish({ success: false, message: 'no coins were locked: nothing to refund' });
-        swap.lockup = { txid };
-        client.save(swap);
-      }
-      if (options.refund === false) return finish({ success: false, message: `refund it with: ferry swap refund ${swap.id}` });
-      try {
-        const refund = await client.refund(swap, { destination: await destinationOf(swap.currency), cooperative: options.cooperative, feeRate: options.feeRate });
-        emit({ type: 'refunded', id: swap.id, refund });
-        finish({ success: false, message: `refunded in ${refund.txid}` });
-      } catch (error) {
-        // The service's own lockup of a chain swap is being taken back: it co-signs ours once that is in a block.
-        if (error instanceof RefundTooEarlyError && swap.type === 'chain' && update.status === 'transaction.refunded') {
-          if (!waiting) emit({ type: 'warning', id: swap.id, message: `waiting for the service's refund of its lockup to confirm: ${error.message}` });
-          waiting = true;
-          return waitLater(update);
-        }
-        finish({ success: false, message: `the refund failed: ${(error as Error).message}` });
-      }
-    };
-
-    const handleChain = async (swap: ChainRecord, update: StatusUpdate) => {
-      const { status } = update;
-      if (update.transaction?.id && SERVER_LOCKUP_STATUSES.includes(status) && swap.claimSide.lockup === undefined) {
-        swap.claimSide.lockup = { txid: update.transaction.id };
-        client.save(swap);
-      }
-      // Once the service knows the preimage it claims our lockup: ours must be claimed too, whatever we missed.
-      const claimable =
-        status === 'transaction.server.confirmed' ||
-        (status === 'transaction.server.mempool' && options.zeroConf !== false) ||
-        status === 'transaction.claim.pending' ||
-        status === 'transaction.claimed';
-      if (claimable && swap.claim === undefined) {
-        try {
-          const claim = await client.claimChain(swap, {
-            destination: await destinationOf(swap.claimSide.currency),
-            cooperative: options.cooperative,
-            feeRate: options.feeRate,
-            lockupHex: SERVER_LOCKUP_STATUSES.includes(status) ? update.transaction?.hex : undefined,
-          });
-          emit({ type: 'claimed', id: swap.id, claim });
-        } catch (error) {
-          if (error instanceof VerificationError) {
-            return finish({ success: false, message: `not claiming: ${error.message}; our lockup can be refunded from block ${swap.timeoutBlockHeight} with: ferry swap refund ${swap.id}` });
+        } else if (status === 'transaction.claimed') {
+          if (swap.preimage === undefined) {
+            const paid = await client.api.submarinePreimage(swap.id).catch(() => undefined);
+            // Kept as the proof of payment only if it is one.
+            if (paid && /^[0-9a-f]{64}$/i.test(paid.preimage) && toHex(sha256(fromHex(paid.preimage, 'preimage', 32))) === swap.preimageHash) {
+              swap.preimage = paid.preimage;
+              client.save(swap);
+            }
           }
-          return retryLater(update, `claiming failed: ${(error as Error).message}`);
+          finish({ success: true });
+        } else if (FINAL_STATUSES.submarine.failure.includes(status)) {
+          await refundOurs(swap, update, async () => (await client.api.submarineTransaction(swap.id)).id);
         }
-        if (status === 'transaction.claimed') finish({ success: true });
-      } else if (FINAL_STATUSES.chain.success.includes(status)) {
-        finish({ success: true });
-      } else if (status === 'transaction.lockupFailed' && swap.refund === undefined && swap.quote === undefined && options.acceptQuote !== false) {
-        let quote;
+      };
+
+      /** Takes back our lockup of a failed swap: cooperatively at once, else alone once its timeout is reached. */
+      let waiting = false;
+      const refundOurs = async (swap: RefundableRecord, update: StatusUpdate, serviceLockupTxid: () => Promise<string | undefined>) => {
+        if (swap.refund) return finish({ success: false, message: `refunded in ${swap.refund.txid}` });
+        if (swap.lockup === undefined) {
+          let txid;
+          try {
+            txid = await serviceLockupTxid();
+          } catch (error) {
+            if (!(error instanceof ServiceError)) return retryLater(update, `cannot learn the lockup: ${(error as Error).message}`);
+          }
+          if (txid === undefined) return finish({ success: false, message: 'no coins were locked: nothing to refund' });
+          swap.lockup = { txid };
+          client.save(swap);
+        }
+        if (options.refund === false) return finish({ success: false, message: `refund it with: ferry swap refund ${swap.id}` });
         try {
-          quote = await client.acceptQuote(swap);
+          const refund = await client.refund(swap, { destination: await destinationOf(swap.currency), cooperative: options.cooperative, feeRate: options.feeRate });
+          emit({ type: 'refunded', id: swap.id, refund });
+          finish({ success: false, message: `refunded in ${refund.txid}` });
         } catch (error) {
-          if (error instanceof VerificationError) emit({ type: 'warning', id: swap.id, message: `not accepting the quote: ${error.message}` });
-          // A quote is accepted only for a confirmed lockup: ask again, without counting it as a failure.
-          else if (error instanceof ServiceError && /not confirmed/.test(error.reason ?? '')) return waitLater(update);
-          else return retryLater(update, `accepting the quote failed: ${(error as Error).message}`);
+          // The service's own lockup of a chain swap is being taken back: it co-signs ours once that is in a block.
+          if (error instanceof RefundTooEarlyError && swap.type === 'chain' && update.status === 'transaction.refunded') {
+            if (!waiting) emit({ type: 'warning', id: swap.id, message: `waiting for the service's refund of its lockup to confirm: ${error.message}` });
+            waiting = true;
+            return waitLater(update);
+          }
+          finish({ success: false, message: `the refund failed: ${(error as Error).message}` });
         }
-        if (quote !== undefined) return emit({ type: 'quoted', id: swap.id, amount: quote });
-        await refundOurs(swap, update, chainLockupTxid(swap));
-      } else if (FINAL_STATUSES.chain.failure.includes(status) && swap.claim === undefined && !(status === 'transaction.lockupFailed' && swap.quote !== undefined)) {
-        await refundOurs(swap, update, chainLockupTxid(swap));
-      }
-    };
+      };
 
-    const chainLockupTxid = (swap: ChainRecord) => async () => (await client.api.chainTransactions(swap.id)).userLock?.transaction.id;
-
-    const handleReverse = async (swap: ReverseRecord, update: StatusUpdate) => {
-      const { status } = update;
-      const claimable = status === 'transaction.confirmed' || (status === 'transaction.mempool' && options.zeroConf !== false);
-      if (claimable && swap.claim === undefined) {
-        try {
-          const claim = await client.claim(swap, {
-            destination: await destinationOf(swap.currency),
-            cooperative: options.cooperative,
-            feeRate: options.feeRate,
-            lockupHex: update.transaction?.hex,
-          });
-          emit({ type: 'claimed', id: swap.id, claim });
-        } catch (error) {
-          if (error instanceof VerificationError) return finish({ success: false, message: `not claiming: ${error.message}` });
-          retryLater(update, `claiming failed: ${(error as Error).message}`);
+      const handleChain = async (swap: ChainRecord, update: StatusUpdate) => {
+        const { status } = update;
+        if (update.transaction?.id && SERVER_LOCKUP_STATUSES.includes(status) && swap.claimSide.lockup === undefined) {
+          swap.claimSide.lockup = { txid: update.transaction.id };
+          client.save(swap);
         }
-      } else if (FINAL_STATUSES.reverse.success.includes(status)) {
-        finish({ success: true });
-      } else if (FINAL_STATUSES.reverse.failure.includes(status)) {
-        finish({ success: false, message: 'the Lightning payment, if any, goes back to the payer' });
-      }
-    };
+        // Once the service knows the preimage it claims our lockup: ours must be claimed too, whatever we missed.
+        const claimable =
+          status === 'transaction.server.confirmed' ||
+          (status === 'transaction.server.mempool' && options.zeroConf !== false) ||
+          status === 'transaction.claim.pending' ||
+          status === 'transaction.claimed';
+        if (claimable && swap.claim === undefined) {
+          try {
+            const claim = await client.claimChain(swap, {
+              destination: await destinationOf(swap.claimSide.currency),
+              cooperative: options.cooperative,
+              feeRate: options.feeRate,
+              lockupHex: SERVER_LOCKUP_STATUSES.includes(status) ? update.transaction?.hex : undefined,
+            });
+            emit({ type: 'claimed', id: swap.id, claim });
+          } catch (error) {
+            if (error instanceof VerificationError) {
+              return finish({ success: false, message: `not claiming: ${error.message}; our lockup can be refunded from block ${swap.timeoutBlockHeight} with: ferry swap refund ${swap.id}` });
+            }
+            return retryLater(update, `claiming failed: ${(error as Error).message}`);
+          }
+          if (status === 'transaction.claimed') finish({ success: true });
+        } else if (FINAL_STATUSES.chain.success.includes(status)) {
+          finish({ success: true });
+        } else if (status === 'transaction.lockupFailed' && swap.refund === undefined && swap.quote === undefined && options.acceptQuote !== false) {
+          let quote;
+          try {
+            quote = await client.acceptQuote(swap);
+          } catch (error) {
+            if (error instanceof VerificationError) emit({ type: 'warning', id: swap.id, message: `not accepting the quote: ${error.message}` });
+            // A quote is accepted only for a confirmed lockup: ask again, without counting it as a failure.
+            else if (error instanceof ServiceError && /not confirmed/.test(error.reason ?? '')) return waitLater(update);
+            else return retryLater(update, `accepting the quote failed: ${(error as Error).message}`);
+          }
+          if (quote !== undefined) return emit({ type: 'quoted', id: swap.id, amount: quote });
+          await refundOurs(swap, update, chainLockupTxid(swap));
+        } else if (FINAL_STATUSES.chain.failure.includes(status) && swap.claim === undefined && !(status === 'transaction.lockupFailed' && swap.quote !== undefined)) {
+          await refundOurs(swap, update, chainLockupTxid(swap));
+        }
+      };
 
-    const handle = async (update: StatusUpdate) => {
-      if (noteStatus(record, update.status)) emit({ type: 'status', id: record.id, update });
-      if (update.transaction?.id && LOCKUP_STATUSES.includes(update.status) && record.lockup === undefined) {
-        record.lockup = { txid: update.transaction.id };
-      }
-      client.save(record);
-      if (record.type === 'submarine') await handleSubmarine(record, update);
-      else if (record.type === 'chain') await handleChain(record, update);
-      else await handleReverse(record, update);
-    };
+      const chainLockupTxid = (swap: ChainRecord) => async () => (await client.api.chainTransactions(swap.id)).userLock?.transaction.id;
 
-    const enqueue = (update: StatusUpdate) => {
-      queue = queue
-        .then(() => (done ? undefined : handle(update)))
-        .catch((error) => emit({ type: 'warning', id: record.id, message: (error as Error).message }));
-    };
-    const listener = (update: StatusUpdate) => {
-      if (update.id === record.id) enqueue(update);
-    };
+      const handleReverse = async (swap: ReverseRecord, update: StatusUpdate) => {
+        const { status } = update;
+        const claimable = status === 'transaction.confirmed' || (status === 'transaction.mempool' && options.zeroConf !== false);
+        if (claimable && swap.claim === undefined) {
+          try {
+            const claim = await client.claim(swap, {
+              destination: await destinationOf(swap.currency),
+              cooperative: options.cooperative,
+              feeRate: options.feeRate,
+              lockupHex: update.transaction?.hex,
+            });
+            emit({ type: 'claimed', id: swap.id, claim });
+          } catch (error) {
+            if (error instanceof VerificationError) return finish({ success: false, message: `not claiming: ${error.message}` });
+            retryLater(update, `claiming failed: ${(error as Error).message}`);
+          }
+        } else if (FINAL_STATUSES.reverse.success.includes(status)) {
+          finish({ success: true });
+        } else if (FINAL_STATUSES.reverse.failure.includes(status)) {
+          finish({ success: false, message: 'the Lightning payment, if any, goes back to the payer' });
+        }
+      };
 
-    if (options.signal?.aborted) return onAbort();
-    options.signal?.addEventListener('abort', onAbort);
-    stream.on('update', listener);
-    stream.subscribe(record.id);
-    const known = stream.current(record.id);
-    if (known) enqueue(known);
+      const handle = async (update: StatusUpdate) => {
+        if (noteStatus(record, update.status)) emit({ type: 'status', id: record.id, update });
+        if (update.transaction?.id && LOCKUP_STATUSES.includes(update.status) && record.lockup === undefined) {
+          record.lockup = { txid: update.transaction.id };
+        }
+        client.save(record);
+        if (record.type === 'submarine') await handleSubmarine(record, update);
+        else if (record.type === 'chain') await handleChain(record, update);
+        else await handleReverse(record, update);
+      };
+
+      return handle;
+    },
   });
 }
