@@ -202,6 +202,11 @@ export class SwapEngine implements SwapService {
     return out;
   }
 
+  /** GET /getpairs `info`: `prepay.minerfee` while v1 reverse swaps on UTXO chains ask for the miner fee up front. */
+  v1PairsInfo(): string[] {
+    return this.ctx.settings.prepayMinerFee ? ['prepay.minerfee'] : [];
+  }
+
   async v1Timeouts(): Promise<Record<string, V1TimeoutsBody>> {
     const out: Record<string, V1TimeoutsBody> = {};
     for (const pair of this.ctx.settings.pairs.values()) out[pair.id] = v1TimeoutsBody(pair, anyChainOf(this.ctx, pair.base));
@@ -330,7 +335,7 @@ export class SwapEngine implements SwapService {
 
   async createLegacyReverse(request: CreateReverseRequest): Promise<V1CreateReverseResponse> {
     const { created, response } = await createLegacyReverse(this.ctx, request);
-    if (this.follows()) this.invoiceWatchOf(created.record)?.watch(created.record.id, created.record.preimageHash, created.data.invoiceExpiresAt);
+    this.watchHoldInvoices(created.record);
     return response;
   }
 

@@ -109,7 +109,8 @@ export async function createSubmarineSwap(ctx: EngineContext, request: CreateSub
     throw new SwapError('invalid', `invalid parameter: refundPublicKey (a ${contract.symbol} lockup names its refund address)`);
   }
   const refundPublicKey = contract === undefined ? publicKey(request.refundPublicKey, 'refundPublicKey') : undefined;
-  if (outputKind === 'legacy' && (contract !== undefined || (chain as ChainBackend).legacyOutputs !== true)) throw noLegacySwaps(chain.symbol);
+  // A contract chain's v1 swap is its v2 swap (the contract is the output); a UTXO chain needs legacy outputs.
+  if (outputKind === 'legacy' && contract === undefined && (chain as ChainBackend).legacyOutputs !== true) throw noLegacySwaps(chain.symbol);
 
   let invoice: CheckedInvoice | undefined;
   let paymentHash: string;
