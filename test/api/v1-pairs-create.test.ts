@@ -127,7 +127,7 @@ test('POST /createswap: every bad request gets a 400 naming the problem, in the 
   assert.deepEqual(failedRequests(world.log), []);
 });
 
-test('POST /createswap: valid requests of either type create legacy swaps; L-BTC has none yet', async () => {
+test('POST /createswap: valid requests of either type create legacy swaps, on BTC and L-BTC; EVM fields are checked per chain', async () => {
   const pair = await btcPair();
   const first = await world.invoice('bob', 50_000);
   const second = await world.invoice('bob', 50_000);
@@ -162,6 +162,20 @@ test('POST /createswap: valid requests of either type create legacy swaps; L-BTC
   assert.equal(liquid.status, 201, JSON.stringify(liquid.json));
   assert.match(liquid.json.address, /^el1qq/); // confidential P2WSH on elementsregtest
   assert.match(liquid.json.blindingKey, /^[0-9a-f]{64}$/);
+  assert.equal(await world.ferry.storage.swaps.count(), 6);
+  // A chain's fields, never another's: keys are for UTXO chains, addresses and gas for the contract chain.
+  const wrongChain = [
+    [{ type: 'submarine', pairId: 'RBTC/BTC', orderSide: 'sell', preimageHash: '01'.repeat(32), refundPublicKey }, /refundPublicKey/],
+    [{ type: 'reversesubmarine', pairId: 'RBTC/BTC', orderSide: 'buy', preimageHash: '02'.repeat(32), claimPublicKey, invoiceAmount: 50_000 }, /claimPublicKey/],
+    [{ type: 'reversesubmarine', pairId: 'RBTC/BTC', orderSide: 'buy', preimageHash: '03'.repeat(32), claimAddress: 'not an address', invoiceAmount: 50_000 }, /claimAddress/],
+    [{ type: 'reversesubmarine', pairId: 'BTC/BTC', orderSide: 'buy', preimageHash: '04'.repeat(32), claimPublicKey, invoiceAmount: 50_000, prepayMinerFee: true }, /prepayMinerFee/],
+    [{ type: 'reversesubmarine', pairId: 'BTC/BTC', orderSide: 'buy', preimageHash: '05'.repeat(32), claimPublicKey, invoiceAmount: 50_000, gasless: 'yes' }, /gasless/],
+  ] as const;
+  for (const [body, error] of wrongChain) {
+    const answer = await world.call('POST', '/createswap', body);
+    assert.equal(answer.status, 400, JSON.stringify(answer.json));
+    assert.match(answer.json.error, error);
+  }
   assert.equal(await world.ferry.storage.swaps.count(), 6);
   assert.deepEqual(failedRequests(world.log), []);
 });
