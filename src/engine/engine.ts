@@ -76,7 +76,7 @@ import {
   submarineRefund,
   submarineRefundSignature,
 } from './swap-types/submarine.ts';
-import { v1PairBody, v1TimeoutsBody } from './v1-pairs.ts';
+import { currentV1Pair, v1TimeoutsBody } from './v1-pairs.ts';
 import { WatchIndex } from './watch-index.ts';
 
 export class SwapEngine implements SwapService {
@@ -195,10 +195,7 @@ export class SwapEngine implements SwapService {
 
   async v1Pairs(): Promise<Record<string, V1PairBody>> {
     const out: Record<string, V1PairBody> = {};
-    for (const pair of this.ctx.settings.pairs.values()) {
-      const quoteChain = this.ctx.chains.get(pair.quote);
-      out[pair.id] = v1PairBody(pair, await this.minerFees(pair), quoteChain && (await currentMinerFees(quoteChain)));
-    }
+    for (const pair of this.ctx.settings.pairs.values()) out[pair.id] = await currentV1Pair(this.ctx, pair);
     return out;
   }
 

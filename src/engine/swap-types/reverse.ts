@@ -71,6 +71,7 @@ export async function createReverseSwap(ctx: EngineContext, request: CreateRever
     { base: request.to, quote: request.from },
     request.pairHash,
     (quoted, now) => reversePairBody(quoted, now).hash,
+    outputKind,
   );
   // A contract chain's lockup is claimed by an address; a UTXO chain's by a key.
   const contract = isContractChain(chain) ? chain : undefined;
