@@ -437,6 +437,20 @@ export interface MetadataRequest {
 }
 
 /** A node of the Lightning graph (GET /v2/lightning/{currency}/node/{node}, /search). */
+/** One hop of a route hint (v1 POST /routinghints): the channel from `nodeId` to the service's node, and its policy. */
+export interface HopHintBody {
+  nodeId: string;
+  chanId: string;
+  feeBaseMsat: number;
+  feeProportionalMillionths: number;
+  cltvExpiryDelta: number;
+}
+
+/** v1 POST /routinghints: a route hint per private channel of the service's node with the routing node. */
+export interface RoutingHintsBody {
+  routingHints: { hopHintsList: HopHintBody[] }[];
+}
+
 export interface LightningNodeBody {
   id: string;
   alias?: string;
