@@ -42,6 +42,14 @@ export class WebhookSender {
     void this.attempt(url, JSON.stringify(payload), 1);
   }
 
+  /**
+   * One signed call whose answer matters (a BOLT12 invoice request's webhook answers with the invoice): no retries,
+   * the same guards and deadline; the answer's status and body (at most MAX_ANSWER_BYTES, else it fails).
+   */
+  ask(url: string, payload: unknown): Promise<{ status: number; body: string }> {
+    return this.call(url, JSON.stringify(payload));
+  }
+
   close(): void {
     this.closed = true;
     for (const timer of this.timers) clearTimeout(timer);
@@ -50,7 +58,7 @@ export class WebhookSender {
   private async attempt(url: string, body: string, attempt: number): Promise<void> {
     if (this.closed) return;
     const failure = await this.call(url, body).then(
-      (status) => (status >= 200 && status < 300 ? undefined : `answered ${status}`),
+      ({ status }) => (status >= 200 && status < 300 ? undefined : `answered ${status}`),
       (error: Error) => error.message,
     );
     if (failure === undefined) return;
@@ -68,7 +76,7 @@ export class WebhookSender {
     this.timers.add(timer);
   }
 
-  private call(url: string, body: string): Promise<number> {
+  private call(url: string, body: string): Promise<{ status: number; body: string }> {
     const timestamp = String(Math.floor(Date.now() / 1000));
     const target = new URL(url);
     const host = target.hostname.replace(/^\[|\]$/g, '');
@@ -93,11 +101,13 @@ export class WebhookSender {
         },
         (res) => {
           let read = 0;
+          const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => {
             read += chunk.length;
             if (read > MAX_ANSWER_BYTES) req.destroy(new Error(`answer larger than ${MAX_ANSWER_BYTES} bytes`));
+            else chunks.push(chunk);
           });
-          res.on('end', () => resolve(res.statusCode ?? 0));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
           res.on('error', reject);
         },
       );
