@@ -74,7 +74,7 @@ function total(rounds: Measured[]): Measured & { perSecondRounds: number[] } {
   const p50s = rounds.map((m) => m.result.p50Ms).sort((a, b) => a - b);
   const cpu = rounds[0].cpuPerRequest.map((_, i) => rounds.reduce((sum, m) => sum + m.cpuPerRequest[i] * m.result.responses, 0) / responses);
   return {
-    result: { responses, seconds, perSecond: responses / seconds, p50Ms: p50s[Math.floor(p50s.length / 2)], p99Ms: Math.max(...rounds.map((m) => m.result.p99Ms)), statuses: {} },
+    result: { responses, seconds, perSecond: responses / seconds, p50Ms: p50s[Math.floor(p50s.length / 2)], p99Ms: Math.max(...rounds.map((m) => m.result.p99Ms)), statuses: {}, generatorCpuMs: rounds.reduce((sum, m) => sum + m.result.generatorCpuMs, 0) },
     cpuPerRequest: cpu,
     perSecondRounds: rounds.map((m) => m.result.perSecond),
   };

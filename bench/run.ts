@@ -6,6 +6,7 @@ import { benchRestore } from './restore.ts';
 import { benchWsMemory } from './ws-memory.ts';
 import { benchWsFanout, benchWsIdle } from './ws-fanout.ts';
 import { benchCreation } from './creation.ts';
+import { benchInstances } from './instances.ts';
 
 const benches: [string, () => Promise<string[]>][] = [
   ['devnet transaction verification (bitcoin, liquid)', benchVerify],
@@ -16,6 +17,7 @@ const benches: [string, () => Promise<string[]>][] = [
   ['ws-fanout: one status change to many subscribers', benchWsFanout],
   ['ws-idle: RSS per idle WebSocket client', benchWsIdle],
   ['creation: swaps created per second, load from another process', benchCreation],
+  ['instances: status reads on 2 instances against 1 (PostgreSQL)', benchInstances],
 ];
 
 const only = process.argv.slice(2);

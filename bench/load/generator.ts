@@ -40,10 +40,12 @@ function drive(url: string, connections: number, amount: number): Promise<void> 
 
 const share = (total: number, i: number) => Math.floor(total / job.targets.length) + (i < total % job.targets.length ? 1 : 0);
 const started = performance.now();
+const cpu = process.cpuUsage();
 await Promise.all(job.targets.map((url, i) => drive(url, share(job.connections, i), share(job.amount, i))));
 const seconds = (performance.now() - started) / 1000;
+const used = process.cpuUsage(cpu);
 
 latencies.sort((a, b) => a - b);
 const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-const result: LoadResult = { responses: latencies.length, seconds, perSecond: latencies.length / seconds, p50Ms: at(0.5), p99Ms: at(0.99), statuses };
+const result: LoadResult = { responses: latencies.length, seconds, perSecond: latencies.length / seconds, p50Ms: at(0.5), p99Ms: at(0.99), statuses, generatorCpuMs: (used.user + used.system) / 1000 };
 process.stdout.write(JSON.stringify(result) + '\n');

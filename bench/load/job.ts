@@ -24,6 +24,8 @@ export interface LoadResult {
   p99Ms: number;
   /** Responses by HTTP status. */
   statuses: Record<string, number>;
+  /** CPU milliseconds the load process itself spent driving the load (it shares the machine with the servers). */
+  generatorCpuMs: number;
 }
 
 const generator = fileURLToPath(new URL('./generator.ts', import.meta.url));
