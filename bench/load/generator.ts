@@ -10,6 +10,7 @@ const job = JSON.parse(readFileSync(process.argv[2], 'utf8')) as LoadJob;
 const latencies: number[] = [];
 const statuses: Record<string, number> = {};
 let next = 0;
+let lastResponse = 0;
 
 /** The next request of the job's list, whichever connection asks: each body (invoice, preimage hash) is used once. */
 function setupRequest(request: autocannon.Request): autocannon.Request {
@@ -25,6 +26,9 @@ function drive(url: string, connections: number, amount: number): Promise<void> 
         connections,
         amount,
         timeout: 30,
+        // autocannon notices that `amount` is reached only at its next sample: 1 s by default, which the run would
+        // otherwise count as its own time; the clock below stops at the last response anyway.
+        sampleInt: 50,
         headers: { 'content-type': 'application/json' },
         requests: [{ setupRequest }],
       },
@@ -33,6 +37,7 @@ function drive(url: string, connections: number, amount: number): Promise<void> 
     // Not in the type definitions: the instance re-emits each client's response with its latency in ms.
     (instance as unknown as NodeJS.EventEmitter).on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
       latencies.push(ms);
+      lastResponse = performance.now();
       statuses[status] = (statuses[status] ?? 0) + 1;
     });
   });
@@ -42,7 +47,7 @@ const share = (total: number, i: number) => Math.floor(total / job.targets.lengt
 const started = performance.now();
 const cpu = process.cpuUsage();
 await Promise.all(job.targets.map((url, i) => drive(url, share(job.connections, i), share(job.amount, i))));
-const seconds = (performance.now() - started) / 1000;
+const seconds = (lastResponse - started) / 1000;
 const used = process.cpuUsage(cpu);
 
 latencies.sort((a, b) => a - b);

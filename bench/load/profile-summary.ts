@@ -79,7 +79,7 @@ export function summarise(profile: CpuProfile, n = 12): string[] {
     'top modules:',
     ...top(modules, busy, n, msPerSample).map((line) => '  ' + line),
     "Ferry's functions by total time:",
-    ...top(ferry, busy, n, msPerSample).map((line) => '  ' + line),
+    ...top(ferry, busy, n + 8, msPerSample).map((line) => '  ' + line),
   ];
 }
 
