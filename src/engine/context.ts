@@ -9,9 +9,11 @@ import type { Logger } from '../log/index.ts';
 import { invalidPairHash, noLightningSupport, pairNotFound } from '../protocol/index.ts';
 import { minerFeesFor, type MinerFees, type PairConfig } from '../swaps/pairs.ts';
 import type { EffectRunner } from './effects.ts';
+import type { KeyIndexes } from './key-indexes.ts';
 import type { NamedLocks } from './locks.ts';
 import type { SigningSessions } from './signing-sessions.ts';
 import type { EngineSettings } from './options.ts';
+import { sharedMinerFees } from './shared-reads.ts';
 import type { SwapStore } from './swap-store.ts';
 import type { WatchIndex } from './watch-index.ts';
 
@@ -31,6 +33,8 @@ export interface EngineContext {
   locks: NamedLocks;
   /** MuSig2 sessions opened with clients, kept in the database. */
   sessions: SigningSessions;
+  /** Fresh swap key indexes for new swaps. */
+  keyIndexes: KeyIndexes;
 }
 
 export function chainOf(ctx: EngineContext, symbol: string): ChainBackend {
@@ -78,7 +82,7 @@ export const pairOfSwap = (ctx: EngineContext, swap: SwapRecord): PairConfig => 
 /** The Lightning node of a swap between a chain and Lightning: the pair's quote currency. */
 export const swapLightning = (ctx: EngineContext, swap: SwapRecord): LightningBackend => lightningOf(ctx, swap.pair.split('/')[1]);
 
-export async function currentMinerFees(chain: AnyChain): Promise<MinerFees> {
+async function readMinerFees(chain: AnyChain): Promise<MinerFees> {
   if (isContractChain(chain)) {
     // A contract chain prices its calls in gas: Ferry's claim, its lock, and the client's claim (a claim call too).
     const { claim, lockup } = await chain.swapFees();
@@ -86,6 +90,11 @@ export async function currentMinerFees(chain: AnyChain): Promise<MinerFees> {
   }
   return minerFeesFor(await chain.feeRate(), chain.typicalSizes);
 }
+
+const minerFees = sharedMinerFees(readMinerFees);
+
+/** The miner fees a quote or a new swap is priced with: one read per chain shared by the quotes of the last second. */
+export const currentMinerFees = (chain: AnyChain): Promise<MinerFees> => minerFees.get(chain);
 
 /** A pair to create a swap on, its chain and Lightning node, and its prices now, checked against the client's hash. */
 export async function quotedPair(

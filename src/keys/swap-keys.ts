@@ -2,7 +2,6 @@
 // storage hands out each index once). Knowing the index is enough to re-derive a swap's key after a restart.
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
-import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { isValidMnemonic, MnemonicError } from './mnemonic.ts';
 
 export interface KeyPair {
@@ -38,8 +37,9 @@ export class SwapKeys {
   keyAt(index: number): KeyPair {
     if (!Number.isSafeInteger(index) || index < 0 || index >= 0x80000000) throw new RangeError(`invalid key index ${index}`);
     const child = this.account.deriveChild(index);
-    const privateKey = child.privateKey;
-    if (privateKey === null) throw new Error('derived key has no private key');
-    return { privateKey, publicKey: secp256k1.getPublicKey(privateKey, true) };
+    const { privateKey, publicKey } = child;
+    if (privateKey === null || publicKey === null) throw new Error('derived key has no private key');
+    // The child computed its compressed public key already: a second multiplication cost as much as the derivation.
+    return { privateKey, publicKey };
   }
 }

@@ -34,6 +34,7 @@ import { coSignClientSpend } from '../legs/cosign.ts';
 import { checkInvoice, type CheckedInvoice } from '../legs/invoice-check.ts';
 import { legAnyChain, legContractChain, userLockupOf } from '../legs/lockup-leg.ts';
 import { chainBlocksFor, etaOf } from '../block-time.ts';
+import { creationHeight } from '../shared-reads.ts';
 import { treeOf, type ChainBackend, type SwapOutput, type SwapOutputKind } from '../../chains/backend.ts';
 import { isContractChain, type ContractChain } from '../../chains/contract-chain.ts';
 
@@ -127,7 +128,7 @@ export async function createSubmarineSwap(ctx: EngineContext, request: CreateSub
   }
   if (await ctx.storage.swaps.getByPreimageHash(paymentHash)) throw preimageHashExists();
 
-  const timeoutBlockHeight = (await chain.height()) + timeoutDelta(chain, pair, invoice, ctx.settings.paymentSafetyBlocks);
+  const timeoutBlockHeight = (await creationHeight(chain)) + timeoutDelta(chain, pair, invoice, ctx.settings.paymentSafetyBlocks);
   const pricing: SubmarinePricing = {
     rate: pair.rate,
     percentage: pair.fees.percentageSwapIn,
@@ -146,7 +147,7 @@ export async function createSubmarineSwap(ctx: EngineContext, request: CreateSub
   let output: SwapOutput | undefined;
   if (contract === undefined) {
     // Taken outside any transaction: an index handed out is never handed out again, even if this swap fails.
-    keyIndex = await ctx.storage.counters.nextSwapKeyIndex();
+    keyIndex = await ctx.keyIndexes.take();
     const key = ctx.keys.keyAt(keyIndex);
     const made = (chain as ChainBackend).swapOutput({
       kind: 'submarine',
