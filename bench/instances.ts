@@ -3,7 +3,8 @@
 // /v2/swap/{id} from a separate load process (autocannon) against one instance, and against both with the
 // connections split evenly. Beside them, the same with one and two bare node:http servers answering a fixed
 // status body: how far two server processes can scale at all on this machine with the load process on it. Rounds
-// take turns; each line also gives the machine's CPU in use and the load process' own CPU per request.
+// take turns; each line also gives the machine's CPU in use and the load process' own CPU per request. With
+// FERRY_BENCH_PROFILE=1 a last run against the first instance is CPU-profiled and its top entries printed.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -13,13 +14,16 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import pg from 'pg';
 import { cpuMeter, machineMeter, pidsNamed } from './load/cpu.ts';
 import { startBareServer, startDevnet, startInstance, stop, type BareServer, type FerryInstance } from './load/ferry.ts';
+import { inspectFlag, profileWhile } from './load/inspector.ts';
 import { runLoad, type LoadJob, type LoadResult } from './load/job.ts';
+import { summarise } from './load/profile-summary.ts';
 
 const POSTGRES_URL = process.env.FERRY_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SWAPS = Number(process.env.INSTANCES_SWAPS ?? 300);
 const READS = Number(process.env.INSTANCES_READS ?? 15_000); // per round and target
 const ROUNDS = Number(process.env.INSTANCES_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.INSTANCES_CONNECTIONS ?? 32);
+const PROFILE = process.env.FERRY_BENCH_PROFILE === '1';
 
 /** Reverse swaps through `apiUrl` (8 requests at a time); their ids. */
 async function createSwaps(apiUrl: string, n: number): Promise<string[]> {
@@ -83,7 +87,7 @@ export async function benchInstances(): Promise<string[]> {
   try {
     const options = (name: string) => ({ dataDir: join(root, name), mnemonicPath: join(root, 'mnemonic'), databaseUrl });
     // One after the other: the first takes the leader lock.
-    instances.push(await startInstance(devnet.info, options('a')));
+    instances.push(await startInstance(devnet.info, { ...options('a'), ...(PROFILE && { nodeArgs: [inspectFlag] }) }));
     instances.push(await startInstance(devnet.info, options('b')));
     bares.push(await startBareServer(), await startBareServer());
     const ids = await createSwaps(instances[0].apiUrl, SWAPS);
@@ -104,7 +108,7 @@ export async function benchInstances(): Promise<string[]> {
     const two = summary('GET /v2/swap/{id}, 2 instances', runs.two);
     const bareOne = summary('bare node:http GET, 1 process', runs.bareOne);
     const bareTwo = summary('bare node:http GET, 2 processes', runs.bareTwo);
-    return [
+    const lines = [
       `${SWAPS} swaps on PostgreSQL (one schema, leader + standby); load: autocannon in a separate process, ${CONNECTIONS} keep-alive connections (split evenly over 2 targets), ${READS} reads per run, ${ROUNDS} rounds taking turns`,
       one.text,
       two.text,
@@ -112,6 +116,11 @@ export async function benchInstances(): Promise<string[]> {
       bareTwo.text,
       `  2 instances / 1: ${(two.perSecond / one.perSecond).toFixed(2)}x (goal 1.8x); 2 bare processes / 1: ${(bareTwo.perSecond / bareOne.perSecond).toFixed(2)}x on the same machine`,
     ];
+    if (PROFILE) {
+      const profile = await profileWhile(instances[0].process, () => reads([a], requests, [instances[0].pid]));
+      lines.push(`CPU profile of the first instance, ${READS} reads:`, ...summarise(profile).map((text) => '  ' + text));
+    }
+    return lines;
   } finally {
     for (const bare of bares) await bare.stop();
     for (const instance of instances.reverse()) await stop(instance.process);
