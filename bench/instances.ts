@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import pg from 'pg';
-import { cpuMeter, machineMeter, pidsNamed } from './load/cpu.ts';
+import { cpuMeter, machineMeter } from './load/cpu.ts';
 import { startBareServer, startDevnet, startInstance, stop, type BareServer, type FerryInstance } from './load/ferry.ts';
 import { inspectFlag, profileWhile } from './load/inspector.ts';
 import { runLoad, type LoadJob, type LoadResult } from './load/job.ts';
@@ -47,15 +47,27 @@ async function createSwaps(apiUrl: string, n: number): Promise<string[]> {
 interface Run {
   result: LoadResult;
   machineBusy: number;
-  /** CPU ms of the servers (Ferry's instances or the bare processes, summed) and of PostgreSQL (every backend). */
+  /** CPU ms of the servers (Ferry's instances or the bare processes, summed) and of their PostgreSQL backends. */
   serverCpuMs: number;
   postgresCpuMs: number;
 }
 
-async function reads(targets: string[], requests: LoadJob['requests'], serverPids: number[]): Promise<Run> {
+/** The PostgreSQL backends serving this bench's instances (other work on the machine uses the same server). */
+async function backendsOf(application: string): Promise<number[]> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [application]);
+    return rows.map((row) => row.pid);
+  } finally {
+    await client.end();
+  }
+}
+
+async function reads(targets: string[], requests: LoadJob['requests'], serverPids: number[], application: string): Promise<Run> {
+  const postgres = cpuMeter(await backendsOf(application));
   const busy = machineMeter();
   const servers = cpuMeter(serverPids);
-  const postgres = cpuMeter(pidsNamed('postgres'));
   const result = await runLoad({ targets, method: 'GET', requests, connections: CONNECTIONS, amount: READS }, 200);
   const sum = (ms: number[]) => ms.reduce((a, b) => a + b, 0);
   return { result, machineBusy: busy(), serverCpuMs: sum(servers()), postgresCpuMs: sum(postgres()) };
@@ -85,7 +97,8 @@ export async function benchInstances(): Promise<string[]> {
   const instances: FerryInstance[] = [];
   const bares: BareServer[] = [];
   try {
-    const options = (name: string) => ({ dataDir: join(root, name), mnemonicPath: join(root, 'mnemonic'), databaseUrl });
+    const application = `ferry-bench-${schema}`;
+    const options = (name: string) => ({ dataDir: join(root, name), mnemonicPath: join(root, 'mnemonic'), databaseUrl, postgresApplication: application });
     // One after the other: the first takes the leader lock.
     instances.push(await startInstance(devnet.info, { ...options('a'), ...(PROFILE && { nodeArgs: [inspectFlag] }) }));
     instances.push(await startInstance(devnet.info, options('b')));
@@ -99,10 +112,10 @@ export async function benchInstances(): Promise<string[]> {
     await runLoad({ targets: [a, b, bareA, bareB], method: 'GET', requests, connections: 8, amount: 4_000 }, 200);
     const runs = { one: [] as Run[], two: [] as Run[], bareOne: [] as Run[], bareTwo: [] as Run[] };
     for (let round = 0; round < ROUNDS; round++) {
-      runs.one.push(await reads([a], requests, [instances[0].pid]));
-      runs.two.push(await reads([a, b], requests, instances.map((instance) => instance.pid)));
-      runs.bareOne.push(await reads([bareA], requests, [bares[0].pid]));
-      runs.bareTwo.push(await reads([bareA, bareB], requests, bares.map((bare) => bare.pid)));
+      runs.one.push(await reads([a], requests, [instances[0].pid], application));
+      runs.two.push(await reads([a, b], requests, instances.map((instance) => instance.pid), application));
+      runs.bareOne.push(await reads([bareA], requests, [bares[0].pid], application));
+      runs.bareTwo.push(await reads([bareA, bareB], requests, bares.map((bare) => bare.pid), application));
     }
     const one = summary('GET /v2/swap/{id}, 1 instance', runs.one);
     const two = summary('GET /v2/swap/{id}, 2 instances', runs.two);
@@ -117,7 +130,7 @@ export async function benchInstances(): Promise<string[]> {
       `  2 instances / 1: ${(two.perSecond / one.perSecond).toFixed(2)}x (goal 1.8x); 2 bare processes / 1: ${(bareTwo.perSecond / bareOne.perSecond).toFixed(2)}x on the same machine`,
     ];
     if (PROFILE) {
-      const profile = await profileWhile(instances[0].process, () => reads([a], requests, [instances[0].pid]));
+      const profile = await profileWhile(instances[0].process, () => reads([a], requests, [instances[0].pid], application));
       lines.push(`CPU profile of the first instance, ${READS} reads:`, ...summarise(profile).map((text) => '  ' + text));
     }
     return lines;

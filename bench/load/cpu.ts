@@ -1,6 +1,6 @@
 // CPU time a server process spent, read from Linux's /proc: on a 2-core machine shared with other work, the wall
 // clock says little about a server, its CPU milliseconds per request say more (and 1000 / that is its rate per core).
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 
 /** Clock ticks per second of /proc's times (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
@@ -12,20 +12,6 @@ export function cpuMs(pid: number): number {
   // fields 14 and 15, so the 12th and 13th after it.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-}
-
-/** The processes whose command is `name` (e.g. every `postgres` backend), for a meter over what runs now. */
-export function pidsNamed(name: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === name) pids.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return pids;
 }
 
 /** Busy and total jiffies of the whole machine, all cores, from /proc/stat's first line. */

@@ -34,6 +34,8 @@ export interface InstanceOptions {
   databaseUrl?: string;
   /** Flags for node, before the script (the inspector, for a CPU profile). */
   nodeArgs?: string[];
+  /** Names the instance's PostgreSQL sessions (application_name), so a bench can find its backends. */
+  postgresApplication?: string;
 }
 
 export async function startInstance(devnet: DevnetInfo, options: InstanceOptions): Promise<FerryInstance> {
@@ -46,6 +48,7 @@ export async function startInstance(devnet: DevnetInfo, options: InstanceOptions
       FERRY_CONFIG: configFile,
       FERRY_DATA_DIR: options.dataDir,
       ...(options.databaseUrl !== undefined && { FERRY_DATABASE_URL: options.databaseUrl }),
+      ...(options.postgresApplication !== undefined && { PGAPPNAME: options.postgresApplication }),
       FERRY_DEVNET_ENABLED: 'false',
       FERRY_BITCOIN_RPC_URL: devnet.bitcoin.rpcUrl,
       FERRY_BITCOIN_RPC_USER: devnet.bitcoin.rpcUser,
