@@ -12,6 +12,7 @@ import { limitsFromConfig } from './api/limits/from-config.ts';
 import { privateDirectory } from './fs/private.ts';
 import { FerryMetrics } from './metrics/metrics.ts';
 import { createMetricsServer } from './metrics/server.ts';
+import { WebhookQueue } from './webhooks/queue.ts';
 import { WebhookSender } from './webhooks/sender.ts';
 import { AdminService } from './admin/service.ts';
 import { startAdminServer } from './admin/server.ts';
@@ -187,8 +188,9 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
     let sender: WebhookSender | undefined;
     if (swaps) {
       const { allowPrivate, attempts, backoffMs, timeoutMs } = config.webhooks;
-      sender = new WebhookSender({ secret: loadOrCreateWebhookSecret(config), allowPrivate, attempts, backoffMs, timeoutMs }, logger.child('webhooks'));
-      webhooks = new Webhooks(storage, sender, logger.child('webhooks'));
+      sender = new WebhookSender({ secret: loadOrCreateWebhookSecret(config), allowPrivate, timeoutMs });
+      const queue = new WebhookQueue(storage, sender, { attempts, backoffMs, timeoutMs }, logger.child('webhooks'));
+      webhooks = new Webhooks(storage, queue, logger.child('webhooks'));
       const stop = webhooks.connect(swaps);
       closers.push(async () => stop());
     }

@@ -180,4 +180,24 @@ export const MIGRATIONS: readonly Migration[] = [
       ];
     },
   },
+  {
+    version: 6,
+    name: 'webhook deliveries',
+    statements(dialect) {
+      // Swap status webhook calls not yet taken by their receiver (src/webhooks/queue.ts): kept until delivered or
+      // given up, so a restart or a takeover by another instance goes on retrying them.
+      const t = types(dialect);
+      return [
+        `CREATE TABLE webhook_deliveries (
+          id ${t.autoId},
+          url TEXT NOT NULL,
+          payload TEXT NOT NULL,
+          attempts ${t.bigint} NOT NULL,
+          next_at ${t.bigint} NOT NULL,
+          created_at ${t.bigint} NOT NULL
+        )${t.tableSuffix}`,
+        'CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_at)',
+      ];
+    },
+  },
 ];

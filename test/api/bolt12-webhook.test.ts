@@ -14,14 +14,13 @@ import {
 } from '../../src/lightning/bolt12/index.ts';
 import { InvoiceRequestError, InvoiceRequestHub, defaultInvoiceRequestOptions } from '../../src/api/ws/invoice-requests.ts';
 import { WebhookSender, signature } from '../../src/webhooks/sender.ts';
-import { silentLogger } from '../../src/log/index.ts';
 import { MemorySwaps, call, startApi, type TestApi } from './swap-api-harness.ts';
 
 const SECRET = 'bolt12-webhook-test-secret';
 const issuerSecret = new Uint8Array(32).fill(0x71);
 const payerSecret = new Uint8Array(32).fill(0x72);
 const offers = new OfferRegistry(new MemoryOfferRecords());
-const sender = new WebhookSender({ secret: SECRET, allowPrivate: true, attempts: 1, backoffMs: 10, timeoutMs: 1_000 }, silentLogger);
+const sender = new WebhookSender({ secret: SECRET, allowPrivate: true, timeoutMs: 1_000 });
 const hub = new InvoiceRequestHub(defaultInvoiceRequestOptions, { find: (bytes) => offers.find(bytes), ask: (url, payload) => sender.ask(url, payload) });
 
 let api: TestApi;
@@ -128,7 +127,7 @@ test('a webhook that never answers times out; an offer without a webhook, or unk
 });
 
 test('a webhook on a private address is not called unless the operator allows it', async () => {
-  const guarded = new WebhookSender({ secret: SECRET, allowPrivate: false, attempts: 1, backoffMs: 10, timeoutMs: 1_000 }, silentLogger);
+  const guarded = new WebhookSender({ secret: SECRET, allowPrivate: false, timeoutMs: 1_000 });
   const strictHub = new InvoiceRequestHub(defaultInvoiceRequestOptions, { find: (bytes) => offers.find(bytes), ask: (url, payload) => guarded.ask(url, payload) });
   const offer = await registered('private webhook', receiverUrl);
   received.length = 0;

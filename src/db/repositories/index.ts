@@ -8,6 +8,7 @@ import { EffectRepository, type NewEffect } from './effects.ts';
 import { KvRepository } from './kv.ts';
 import { LockRepository } from './locks.ts';
 import { OfferRepository } from './offers.ts';
+import { WebhookDeliveryRepository } from './webhook-deliveries.ts';
 import { SigningSessionRepository } from './signing-sessions.ts';
 import { SwapRepository, type SwapUpdate } from './swaps.ts';
 import { saveTransition, type TransitionResult } from './transition.ts';
@@ -21,6 +22,7 @@ export interface Repositories {
   signingSessions: SigningSessionRepository;
   locks: LockRepository;
   offers: OfferRepository;
+  webhookDeliveries: WebhookDeliveryRepository;
   /** Guarded swap update plus its effects, atomically (see saveTransition). */
   saveTransition(update: SwapUpdate, effects: readonly NewEffect[]): Promise<TransitionResult>;
 }
@@ -43,6 +45,7 @@ function bind(q: Queryable, options: RepositoryOptions): Repositories {
     signingSessions: new SigningSessionRepository(q, now),
     locks: new LockRepository(q, now),
     offers: new OfferRepository(q, now),
+    webhookDeliveries: new WebhookDeliveryRepository(q, now),
     saveTransition: (update, effects) => saveTransition(q, update, effects, now),
   };
 }
