@@ -1,11 +1,12 @@
 // Load generator of the WebSocket fan-out and idle-memory benches, in its own process: opens N clients to URL
-// (50 at a time); with a swap ID, subscribes each to it and waits for the acknowledgements; prints "ready".
+// (50 at a time); with a swap ID, subscribes each to it and waits for the acknowledgements; prints "ready". With a
+// STATUS, only updates to it count (a real swap's subscription first brings its current status).
 // A line "T0 <epoch ms>" on stdin says when the server published: once every client got its update, prints
 // the p50/p99/max latency from T0 to receipt as JSON. Holds the connections until stdin ends.
 import { createInterface } from 'node:readline';
 import WebSocket from 'ws';
 
-const [url, countArg, id] = process.argv.slice(2);
+const [url, countArg, id, status] = process.argv.slice(2);
 const count = Number(countArg);
 const now = () => performance.timeOrigin + performance.now();
 const received: number[] = [];
@@ -29,7 +30,7 @@ async function open(): Promise<WebSocket> {
       const message = JSON.parse(data.toString());
       if (message.event === 'error') reject(new Error(message.error));
       else if (message.event === 'subscribe') resolve();
-      else if (message.event === 'update') {
+      else if (message.event === 'update' && (status === undefined || message.args?.[0]?.status === status)) {
         received.push(now());
         report();
       }

@@ -1,7 +1,8 @@
 // WebSocket fan-out and idle memory of a real Ferry (its API server, WebSocket server and status feed, on the
 // devnet engine), clients in a separate process (ws-fanout-clients.ts). Fan-out: FANOUT_CLIENTS (5,000) clients
 // subscribe one swap; one status change is published into the feed (as the PostgreSQL relay of another
-// instance does) and each client's receipt time is taken against it. Idle memory: this process's RSS before and
+// instance does) and each client's receipt time is taken against it; then a real change — the engine sets a swap's
+// invoice (a transition written to SQLite), pushed by Ferry's own API. Idle memory: this process's RSS before and
 // after IDLE_CLIENTS (10,000) clients connect. Baseline, same run: a bare `ws` server broadcasting one message.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -13,6 +14,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { WebSocketServer } from 'ws';
 import { startFerry, type Ferry } from '../src/app.ts';
 import { createApiServer } from '../src/api/index.ts';
@@ -45,8 +47,8 @@ interface Clients {
 }
 
 /** Starts the client process and waits until its clients are connected (and subscribed to `id`, if given). */
-async function clients(url: string, count: number, id?: string): Promise<Clients> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, url, String(count), ...(id ? [id] : [])], { stdio: ['pipe', 'pipe', 'inherit'] });
+async function clients(url: string, count: number, id?: string, status?: string): Promise<Clients> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, url, String(count), ...(id ? [id] : []), ...(status ? [status] : [])], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const next = async () => {
@@ -98,12 +100,27 @@ async function ferryWithFeed(dataDir: string): Promise<{ ferry: Ferry; feed: Sta
   return { ferry, feed, server, url: (await listen(server)) + '/v2/ws' };
 }
 
+/** A submarine swap created for a hash whose invoice (of the devnet's alice) is set later: the change to time. */
+async function pendingSubmarine(ferry: Ferry): Promise<{ id: string; invoice: string }> {
+  const alice = ferry.devnet!.info.lightning.alice;
+  const response = await fetch(`${alice.restUrl}/v1/invoices`, {
+    method: 'POST',
+    headers: { 'Grpc-Metadata-macaroon': alice.macaroon, 'content-type': 'application/json' },
+    body: JSON.stringify({ value: '20000', memo: 'fan-out bench' }),
+  });
+  const body = (await response.json()) as { payment_request: string; r_hash: string };
+  const preimageHash = Buffer.from(body.r_hash, 'base64').toString('hex');
+  const refundPublicKey = Buffer.from(secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true)).toString('hex');
+  const created = await ferry.swaps!.createSubmarine({ from: 'BTC', to: 'BTC', preimageHash, refundPublicKey });
+  return { id: created.id, invoice: body.payment_request };
+}
+
 type Latency = { p50: number; p99: number; max: number };
 const ms = ({ p50, p99, max }: Latency) => `p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms`;
 
 /** `id`: subscribe each client to it (Ferry); none for the bare server, which sends to every client anyway. */
-async function fanOut(url: string, id: string | undefined, publish: () => void): Promise<Latency> {
-  const load = await clients(url, FANOUT_CLIENTS, id);
+async function fanOut(url: string, id: string | undefined, publish: () => void, status?: string): Promise<Latency> {
+  const load = await clients(url, FANOUT_CLIENTS, id, status);
   try {
     await new Promise((resolve) => setTimeout(resolve, 500)); // let the subscriptions' snapshots settle
     const t0 = now();
@@ -123,7 +140,7 @@ async function idleRss(url: string): Promise<number> {
   return (after - before) / IDLE_CLIENTS;
 }
 
-async function withServers<T>(run: (ferry: { feed: StatusFeed; url: string }, bare: Awaited<ReturnType<typeof bareServer>>) => Promise<T>): Promise<T> {
+async function withServers<T>(run: (ferry: Awaited<ReturnType<typeof ferryWithFeed>>, bare: Awaited<ReturnType<typeof bareServer>>) => Promise<T>): Promise<T> {
   const dataDir = await mkdtemp(join(tmpdir(), 'ferry-bench-fanout-'));
   const ferry = await ferryWithFeed(dataDir);
   const bare = await bareServer();
@@ -145,9 +162,13 @@ export const benchWsFanout = () =>
     const message = JSON.stringify({ event: 'update', channel: 'swap.update', args: [{ id, ...status }], timestamp: Date.now().toString() });
     const base = await fanOut(bare.url, undefined, () => bare.publish(message));
     const ours = await fanOut(ferry.url, id, () => ferry.feed.publish(id, status));
+    // A real status change: the engine sets a submarine swap's invoice (a database transition), its own API pushes it.
+    const swap = await pendingSubmarine(ferry.ferry);
+    const real = await fanOut(ferry.ferry.apiUrl.replace(/^http/, 'ws') + '/v2/ws', swap.id, () => void ferry.ferry.swaps!.setSubmarineInvoice(swap.id, swap.invoice), 'invoice.set');
     return [
       `one status change to ${FANOUT_CLIENTS.toLocaleString('en')} subscribers of one swap (clients in another process), publish -> receipt:`,
       `Ferry (status feed -> WebSocket connections): ${ms(ours)}`,
+      `Ferry, a real change (setSubmarineInvoice: engine transition in SQLite -> invoice.set pushed): ${ms(real)}`,
       `baseline (bare ws server, one serialized message broadcast): ${ms(base)}`,
     ];
   });
