@@ -24,7 +24,7 @@ import { chainMinimalServerAmount, chainPricingOf } from './verify-chain.ts';
 import { isContractCurrency } from './chains/contract.ts';
 import { connectEvmChain, type EvmAccount } from './chains/evm.ts';
 import { ContractSwaps } from './contract-swaps.ts';
-import { verifyReverse, verifySubmarine, type TimeoutPolicy } from './verify.ts';
+import { verifyReverse, verifySubmarine, type Checked, type TimeoutPolicy } from './verify.ts';
 
 export interface SwapClientOptions {
   /** Base URL of the swap service (without /v2). */
@@ -175,23 +175,9 @@ export class SwapClient {
       policy: this.timeoutPolicy,
     });
     const record: SubmarineRecord = {
-      version: 1,
-      id: checked.id,
+      ...this.recordBase(checked, key, keyIndex),
       type: 'submarine',
-      serviceUrl: this.api.url,
-      network: this.network,
-      currency,
-      createdAt: new Date().toISOString(),
-      privateKey: toHex(key.privateKey),
-      publicKey: toHex(key.publicKey),
-      ...(keyIndex !== undefined && { keyIndex }),
-      servicePublicKey: toHex(checked.servicePublicKey),
       preimageHash: checked.invoice.paymentHash,
-      swapTree: serializeTree(checked.tree),
-      timeoutBlockHeight: checked.timeoutBlockHeight,
-      lockupAddress: checked.address,
-      ...(checked.blindingKey !== undefined && { blindingKey: toHex(checked.blindingKey) }),
-      history: [],
       invoice: request.invoice,
       invoiceAmount: checked.invoiceAmount,
       expectedAmount: checked.expectedAmount,
@@ -201,6 +187,27 @@ export class SwapClient {
     if (this.store) record.refundFiles = writeRefundFiles(refundFileOf(record), this.store.refundFileBase(record.id));
     this.save(record);
     return record;
+  }
+
+  /** What every swap record made from a checked creation answer starts with: ids, keys, the output, its timeout. */
+  private recordBase(checked: Checked, key: KeyPair, keyIndex: number | undefined) {
+    return {
+      version: 1 as const,
+      id: checked.id,
+      serviceUrl: this.api.url,
+      network: this.network,
+      currency: checked.currency,
+      createdAt: new Date().toISOString(),
+      privateKey: toHex(key.privateKey),
+      publicKey: toHex(key.publicKey),
+      ...(keyIndex !== undefined && { keyIndex }),
+      servicePublicKey: toHex(checked.servicePublicKey),
+      swapTree: serializeTree(checked.tree),
+      timeoutBlockHeight: checked.timeoutBlockHeight,
+      lockupAddress: checked.address,
+      ...(checked.blindingKey !== undefined && { blindingKey: toHex(checked.blindingKey) }),
+      history: [],
+    };
   }
 
   /**
@@ -259,23 +266,9 @@ export class SwapClient {
       policy: this.timeoutPolicy,
     });
     const record: ReverseRecord = {
-      version: 1,
-      id: checked.id,
+      ...this.recordBase(checked, key, keyIndex),
       type: 'reverse',
-      serviceUrl: this.api.url,
-      network: this.network,
-      currency,
-      createdAt: new Date().toISOString(),
-      privateKey: toHex(key.privateKey),
-      publicKey: toHex(key.publicKey),
-      ...(keyIndex !== undefined && { keyIndex }),
-      servicePublicKey: toHex(checked.servicePublicKey),
       preimageHash: toHex(preimageHash),
-      swapTree: serializeTree(checked.tree),
-      timeoutBlockHeight: checked.timeoutBlockHeight,
-      lockupAddress: checked.address,
-      ...(checked.blindingKey !== undefined && { blindingKey: toHex(checked.blindingKey) }),
-      history: [],
       preimage: toHex(preimage),
       invoice: checked.invoice,
       invoiceAmount: checked.invoiceAmount,
