@@ -9,7 +9,7 @@
 // still without its lockup after that is sent again.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { hex } from '@scure/base';
-import { TransactionRejected, WalletRefused } from '../../chains/backend.ts';
+import { WalletRefused } from '../../chains/backend.ts';
 import {
   ContractCallRefused,
   type ContractChain,
@@ -199,29 +199,6 @@ export function refundServerLockup(ctx: EngineContext, effect: EffectRecord, hoo
     await ctx.swaps.applyLocked(swap.id, { type: 'refund.broadcast', data: { refundTransaction: { txid: refund.txid, hex: refund.hex } } });
     ctx.logger.info('server lockup refunded', { swap: swap.id, txid: refund.txid });
   });
-}
-
-/**
- * After a reorg: Ferry's lockup, if the node lost it (a lockup whose nLockTime is not final on the shorter chain
- * leaves the mempool), is broadcast again. The same transaction, so never a second lockup; and without it the
- * swap would wait for a claim that cannot come. Returns false while the node refuses it (e.g. not final yet): the
- * caller tries again at a later block.
- */
-export async function restoreServerLockup(ctx: EngineContext, swap: SwapRecord): Promise<boolean> {
-  const leg = serverLockupOf(swap);
-  const lockup = leg.lockup;
-  if (lockup === undefined || !locked(swap)) return true;
-  const chain = legChain(ctx, leg);
-  // Unspent (in a block or the mempool): still there. Spent: ensureBroadcast finds it in a block or the mempool.
-  if ((await chain.unspentConfirmations(lockup.txid, lockup.vout)) !== undefined) return true;
-  try {
-    await chain.ensureBroadcast(lockup.hex);
-    return true;
-  } catch (error) {
-    if (!(error instanceof TransactionRejected)) throw error;
-    ctx.logger.warn('server lockup lost in a reorg, refused by the node for now', { swap: swap.id, txid: lockup.txid, error: error.message });
-    return false;
-  }
 }
 
 /** A 32-byte witness item hashing to the swap's preimage hash. */
