@@ -151,6 +151,7 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
         claimDelayMs: config.swap.claimDelayMs,
         invoiceExpirySeconds: config.swap.invoiceExpirySeconds,
         paymentTimeoutSeconds: config.swap.paymentTimeoutSeconds,
+        feeBumpAfterBlocks: config.swap.feeBumpAfterBlocks,
         logger: logger.child('engine'),
       });
       if (shared) {

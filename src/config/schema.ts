@@ -152,6 +152,11 @@ export const schema: Section = {
     },
     invoiceExpirySeconds: { type: 'integer', default: 3600, doc: 'expiry of reverse swap hold invoices' },
     paymentTimeoutSeconds: { type: 'integer', default: 60, doc: 'Lightning payment timeout of submarine swaps' },
+    feeBumpAfterBlocks: {
+      type: 'integer',
+      default: 6,
+      doc: "blocks one of Ferry's own lockups, claims or refunds may wait unconfirmed before it is replaced at a higher fee (0: never)",
+    },
   },
   /** The BTC/BTC pair, when no [[pairs]] list is given. */
   pair: pairFields,
@@ -221,7 +226,7 @@ export interface FerryConfig {
     pollIntervalMs: number;
     confirmations: number;
   };
-  swap: { mnemonicPath: string; claimDelayMs: number; invoiceExpirySeconds: number; paymentTimeoutSeconds: number };
+  swap: { mnemonicPath: string; claimDelayMs: number; invoiceExpirySeconds: number; paymentTimeoutSeconds: number; feeBumpAfterBlocks: number };
   pair: PairSettings;
   /** [[pairs]]: the pairs served; empty means the BTC/BTC pair of [pair]. */
   pairs: (PairSettings & { id: string })[];

@@ -12,6 +12,7 @@ import { onServerContractLockup, onServerContractSpend, onServerLockup, onServer
 import { onContractReorg } from './legs/contract-reorg.ts';
 import { recheckUserLockups } from './legs/lockup-reorg.ts';
 import { ownTransactionsOn, restoreOwnTransaction } from './legs/own-transactions.ts';
+import { bumpIfStuck } from './legs/fee-bump.ts';
 import { onUserContractLockup, onUserContractSpend, onUserLockup, onUserLockupSpend } from './legs/user-lockup.ts';
 import type { ContractChain, ContractSwapEvent } from '../chains/contract-chain.ts';
 
@@ -52,7 +53,7 @@ export class ChainEventRouter {
           spend: (event) => withRetries(this.ctx, 'spend handling', () => this.spend(chain, event)),
           block: async (event) => {
             await withRetries(this.ctx, 'timeout check', () => this.timeouts(event.height, chain.symbol));
-            await withRetries(this.ctx, 'own transactions', () => this.ownTransactions(chain.symbol));
+            await withRetries(this.ctx, 'own transactions', () => this.ownTransactions(chain.symbol, event.height));
             if (this.userReorged.has(chain.symbol)) await withRetries(this.ctx, 'user lockup recheck', () => this.recheckUserLockups(chain.symbol));
           },
           reorg: async () => {
@@ -91,9 +92,15 @@ export class ChainEventRouter {
     for (const swap of due) await this.ctx.swaps.dispatch(swap.id, { type: 'timeout', data: { timedOutAtHeight: height } });
   }
 
-  /** Ferry's own lockups, claims and refunds on `chain`: any the node lost is broadcast again. */
-  async ownTransactions(chain: string): Promise<void> {
-    for (const own of await ownTransactionsOn(this.ctx, chain)) await restoreOwnTransaction(this.ctx, own);
+  /**
+   * Ferry's own lockups, claims and refunds on `chain`: any the node lost is broadcast again; at a block (`height`),
+   * any stuck unconfirmed for too long is fee-bumped.
+   */
+  async ownTransactions(chain: string, height?: number): Promise<void> {
+    for (const own of await ownTransactionsOn(this.ctx, chain)) {
+      const where = await restoreOwnTransaction(this.ctx, own);
+      if (where === 'known' && height !== undefined) await bumpIfStuck(this.ctx, own, height);
+    }
   }
 
   /** Rolls back swaps whose user lockup left `chain`; the chain is rechecked at its blocks while a lockup stays vanished. */

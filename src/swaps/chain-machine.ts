@@ -65,15 +65,18 @@ export const CHAIN_EVENTS = [
   'lockup.confirmed', // the user's lockup is in a block
   'quote.accepted', // the client accepted Ferry's new amount for a lockup of another amount
   'server.sent', // Ferry's lockup is in the mempool
+  'server.replaced', // Ferry's lockup, stuck unconfirmed, was replaced by the same payment at a higher fee
   'server.confirmed', // Ferry's lockup is in a block
   'server.failed', // Ferry could not lock (nothing was sent)
   'preimage.learned', // from the client's claim request or from its claim of Ferry's lockup on chain
   'claim.start',
   'claim.broadcast', // Ferry broadcast its claim of the user's lockup
+  'claim.replaced', // Ferry's claim, stuck unconfirmed, was replaced by one paying a higher fee
   'lockup.spent', // the user's lockup was seen spent while Ferry waited to claim: its own claim
   'timeout', // the `to` chain reached the timeout of Ferry's lockup
   'refund.broadcast', // Ferry broadcast its refund of its lockup
   'refund.confirmed', // Ferry's refund is in a block: the user can no longer claim it
+  'refund.replaced', // Ferry's refund, stuck unconfirmed, was replaced by one paying a higher fee
   'refund.signed', // Ferry handed out a partial signature for the user's cooperative refund
 ] as const;
 export type ChainEvent = (typeof CHAIN_EVENTS)[number];
@@ -168,6 +171,8 @@ export const chainMachine: MachineDefinition<ChainStatus, ChainEvent, ChainEffec
     { from: S.TransactionLockupFailed, event: 'timeout', to: S.Expired, effects: [], set: timedOut },
 
     { from: S.TransactionServerMempool, event: 'server.confirmed', to: S.TransactionServerConfirmed, effects: [] },
+    // Fee bumps keep the status and record the replacement, the transaction that can still confirm.
+    { from: S.TransactionServerMempool, event: 'server.replaced', to: S.TransactionServerMempool, effects: [] },
     { from: S.TransactionServerMempool, event: 'preimage.learned', to: S.TransactionClaimPending, effects: ['startClaim'] },
     { from: S.TransactionServerMempool, event: 'timeout', to: S.TransactionServerMempool, effects: ['refundLockup'], guard: 'refundNotRequested', set: { refundRequested: true } },
     { from: S.TransactionServerMempool, event: 'refund.broadcast', to: S.TransactionRefunded, effects: [] },
@@ -179,12 +184,14 @@ export const chainMachine: MachineDefinition<ChainStatus, ChainEvent, ChainEffec
     { from: S.TransactionClaimPending, event: 'claim.start', to: S.TransactionClaimPending, effects: ['claimWhenSilent'] },
     { from: S.TransactionClaimPending, event: 'claim.broadcast', to: S.TransactionClaimed, effects: [] },
     { from: S.TransactionClaimPending, event: 'lockup.spent', to: S.TransactionClaimed, effects: [] },
+    { from: S.TransactionClaimed, event: 'claim.replaced', to: S.TransactionClaimed, effects: [] },
 
     { from: S.TransactionFailed, event: 'refund.signed', to: S.TransactionFailed, effects: [], set: refunded },
     { from: S.Expired, event: 'refund.signed', to: S.Expired, effects: [], guard: 'unclaimable', set: refunded },
 
     { from: S.TransactionRefunded, event: 'preimage.learned', to: S.TransactionClaimPending, effects: ['startClaim'], guard: 'claimableAfterRefund' },
     { from: S.TransactionRefunded, event: 'refund.confirmed', to: S.TransactionRefunded, effects: [], guard: 'refundUnconfirmed', set: { refundConfirmed: true } },
+    { from: S.TransactionRefunded, event: 'refund.replaced', to: S.TransactionRefunded, effects: [], guard: 'refundUnconfirmed' },
     { from: S.TransactionRefunded, event: 'refund.signed', to: S.TransactionRefunded, effects: [], guard: 'unclaimable', set: refunded },
   ],
 };

@@ -100,6 +100,7 @@ const submarineCases: Case[] = [
 
   { from: S.TransactionClaimPending, event: 'claim.broadcast', to: S.TransactionClaimed, effects: [] },
   { from: S.TransactionClaimPending, event: 'lockup.spent', to: S.TransactionClaimed, effects: [] },
+  { from: S.TransactionClaimed, event: 'claim.replaced', to: S.TransactionClaimed, effects: [] },
 
   { from: S.InvoiceFailedToPay, event: 'refund.signed', to: S.InvoiceFailedToPay, effects: [], sets: { refundSigned: true } },
   { from: S.Expired, event: 'refund.signed', to: S.Expired, effects: [], sets: { refundSigned: true } },
@@ -138,6 +139,7 @@ const reverseCases: Case[] = [
   { from: S.MinerFeePaid, event: 'timeout', data: { lockupRequested: true } },
 
   { from: S.TransactionMempool, event: 'server.confirmed', to: S.TransactionConfirmed, effects: [] },
+  { from: S.TransactionMempool, event: 'server.replaced', to: S.TransactionMempool, effects: [] },
   { from: S.TransactionMempool, event: 'preimage.learned', to: S.TransactionMempool, effects: ['settleInvoice'] },
   { from: S.TransactionMempool, event: 'preimage.learned', data: { preimage: 'ab' } },
   { from: S.TransactionMempool, event: 'settlement.done', to: S.InvoiceSettled, effects: [] },
@@ -156,6 +158,8 @@ const reverseCases: Case[] = [
   { from: S.TransactionRefunded, event: 'preimage.learned', data: { preimage: 'ab' } },
   { from: S.TransactionRefunded, event: 'settlement.done', to: S.InvoiceSettled, effects: [] },
   { from: S.TransactionRefunded, event: 'refund.confirmed', to: S.TransactionRefunded, effects: ['cancelInvoice'], sets: { refundConfirmed: true } },
+  { from: S.TransactionRefunded, event: 'refund.replaced', to: S.TransactionRefunded, effects: [] },
+  { from: S.TransactionRefunded, event: 'refund.replaced', data: { refundConfirmed: true } },
 ];
 
 const LOCKING = { serverLockupRequested: true };
@@ -198,6 +202,7 @@ const chainCases: Case[] = [
   { from: S.TransactionLockupFailed, event: 'timeout', to: S.Expired, effects: [], sets: TIMED_OUT },
 
   { from: S.TransactionServerMempool, event: 'server.confirmed', to: S.TransactionServerConfirmed, effects: [] },
+  { from: S.TransactionServerMempool, event: 'server.replaced', to: S.TransactionServerMempool, effects: [] },
   { from: S.TransactionServerMempool, event: 'preimage.learned', to: S.TransactionClaimPending, effects: ['startClaim'] },
   { from: S.TransactionServerMempool, event: 'timeout', to: S.TransactionServerMempool, effects: ['refundLockup'], sets: { refundRequested: true } },
   { from: S.TransactionServerMempool, event: 'timeout', data: { refundRequested: true } },
@@ -214,6 +219,7 @@ const chainCases: Case[] = [
   { from: S.TransactionClaimPending, event: 'lockup.spent', to: S.TransactionClaimed, effects: [] },
   { from: S.TransactionClaimPending, event: 'timeout' },
   { from: S.TransactionClaimPending, event: 'refund.signed' },
+  { from: S.TransactionClaimed, event: 'claim.replaced', to: S.TransactionClaimed, effects: [] },
 
   { from: S.TransactionFailed, event: 'refund.signed', to: S.TransactionFailed, effects: [], sets: { refundSigned: true } },
   { from: S.Expired, event: 'refund.signed', to: S.Expired, effects: [], sets: { refundSigned: true } },
@@ -223,6 +229,8 @@ const chainCases: Case[] = [
   { from: S.TransactionRefunded, event: 'preimage.learned', data: { refundConfirmed: true } },
   { from: S.TransactionRefunded, event: 'refund.confirmed', to: S.TransactionRefunded, effects: [], sets: { refundConfirmed: true } },
   { from: S.TransactionRefunded, event: 'refund.confirmed', data: { refundConfirmed: true } },
+  { from: S.TransactionRefunded, event: 'refund.replaced', to: S.TransactionRefunded, effects: [] },
+  { from: S.TransactionRefunded, event: 'refund.replaced', data: { refundConfirmed: true } },
   { from: S.TransactionRefunded, event: 'refund.signed', data: LOCKING },
   { from: S.TransactionRefunded, event: 'refund.signed', data: { ...LOCKING, refundConfirmed: true }, to: S.TransactionRefunded, effects: [], sets: { refundSigned: true } },
 ];

@@ -24,7 +24,7 @@ import { machineFor, statusesWith } from '../../swaps/index.ts';
 import type { EngineContext } from '../context.ts';
 import { crashPoint } from '../crash-points.ts';
 import type { ReverseLockup } from '../data.ts';
-import { legChain, legContractChain, lockupOutput, serverLockupOf, signerOf, type LockupLeg } from './lockup-leg.ts';
+import { isRefundSpend, legChain, legContractChain, lockupOutput, serverLockupOf, signerOf, type LockupLeg } from './lockup-leg.ts';
 
 export interface ServerLockupHooks {
   /** Why Ferry must not lock now (checked before any coin moves); undefined when locking is safe. */
@@ -139,6 +139,19 @@ export async function onServerLockup(ctx: EngineContext, swap: SwapRecord, event
   const confirmable = statusesWith(machineFor(swap.type), 'server.confirmed').includes(swap.status);
   if (confirmable && known?.txid === event.txid && known.confirmed !== true && event.confirmations > 0) {
     await ctx.swaps.dispatch(swap.id, { type: 'server.confirmed', data: lockupData(leg, { ...(known as ReverseLockup), confirmed: true }) });
+    return;
+  }
+  // A fee bump of Ferry's lockup (the same wallet payment at a higher fee, so it spends the same coins) replaces
+  // the recorded one, even one not recorded yet because of a crash: its confirmation is the swap's.
+  if (confirmable && known !== undefined && known.txid !== event.txid && known.hex !== '' && value >= leg.amount! && event.refusal === undefined) {
+    const chain = legChain(ctx, leg);
+    const coins = new Set(chain.transactionInputs(known.hex).map((input) => `${input.txid}:${input.vout}`));
+    if (!chain.transactionInputs(event.txHex).some((input) => coins.has(`${input.txid}:${input.vout}`))) return;
+    const replaced = await ctx.swaps.dispatch(swap.id, { type: seen.confirmed ? 'server.confirmed' : 'server.replaced', data: lockupData(leg, seen) });
+    if (replaced.applied) {
+      ctx.watching.outpoint(leg.chain, seen.txid, seen.vout, { swapId: swap.id, leg: 'serverLockup' });
+      ctx.logger.info("Ferry's lockup replaced by a fee bump", { swap: swap.id, from: known.txid, to: seen.txid });
+    }
   }
 }
 
@@ -221,8 +234,10 @@ export async function onServerLockupSpend(ctx: EngineContext, swap: SwapRecord, 
   if (event.confirmations > 0) {
     const current = await ctx.swaps.require(swap.id);
     const refund = current.data.refundTransaction as { txid?: string } | undefined;
-    if (statusesWith(machineFor(current.type), 'refund.confirmed').includes(current.status) && refund?.txid === event.txid) {
-      await ctx.swaps.dispatch(swap.id, { type: 'refund.confirmed' });
+    // Only Ferry signs the refund leaf: a refund that confirms is Ferry's, the recorded one or a fee bump of it.
+    const refunded = refund?.txid === event.txid || isRefundSpend(serverLockupOf(current), event.witness);
+    if (statusesWith(machineFor(current.type), 'refund.confirmed').includes(current.status) && refunded) {
+      await ctx.swaps.dispatch(swap.id, { type: 'refund.confirmed', data: { refundTransaction: { txid: event.txid, hex: event.txHex } } });
     }
   }
 }
