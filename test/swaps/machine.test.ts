@@ -163,6 +163,10 @@ const reverseCases: Case[] = [
 ];
 
 const LOCKING = { serverLockupRequested: true };
+const SENT = { ...LOCKING, serverLockup: { txid: 'ab', vout: 0 } };
+const UNLOCK = { serverLockupRequested: false };
+const ROLLED_BACK = { ...UNLOCK, lockup: undefined };
+const CHAIN_DOUBLE_SPENT = { ...UNLOCK, ...DOUBLE_SPENT };
 const chainCases: Case[] = [
   { from: S.Created, event: 'lockup.rejected', to: S.TransactionLockupFailed, effects: [] },
   { from: S.Created, event: 'lockup.mempool', to: S.TransactionMempool, effects: [] },
@@ -171,6 +175,7 @@ const chainCases: Case[] = [
   { from: S.Created, event: 'lockup.confirmed', to: S.TransactionConfirmed, effects: ['sendLockup'], sets: LOCKING },
   { from: S.Created, event: 'lockup.confirmed', data: LOCKING },
   { from: S.Created, event: 'timeout', to: S.Expired, effects: [], sets: TIMED_OUT },
+  { from: S.Created, event: 'lockup.doubleSpent', to: S.TransactionLockupFailed, effects: [], sets: CHAIN_DOUBLE_SPENT },
 
   { from: S.TransactionMempool, event: 'lockup.rejected', to: S.TransactionLockupFailed, effects: [] },
   { from: S.TransactionMempool, event: 'lockup.rejected', data: LOCKING },
@@ -186,7 +191,17 @@ const chainCases: Case[] = [
   { from: S.TransactionMempool, event: 'server.failed', data: LOCKING, to: S.TransactionFailed, effects: [] },
   { from: S.TransactionMempool, event: 'timeout', to: S.Expired, effects: [], sets: TIMED_OUT },
   { from: S.TransactionMempool, event: 'timeout', data: LOCKING },
+  { from: S.TransactionMempool, event: 'lockup.vanished', data: LOCKING, to: S.Created, effects: [], sets: ROLLED_BACK },
+  { from: S.TransactionMempool, event: 'lockup.vanished', data: SENT },
+  { from: S.TransactionMempool, event: 'lockup.doubleSpent', to: S.TransactionLockupFailed, effects: [], sets: CHAIN_DOUBLE_SPENT },
+  { from: S.TransactionMempool, event: 'lockup.doubleSpent', data: SENT },
 
+  { from: S.TransactionConfirmed, event: 'lockup.unconfirmed', data: LOCKING, to: S.TransactionMempool, effects: [], sets: UNLOCK },
+  { from: S.TransactionConfirmed, event: 'lockup.unconfirmed', data: SENT },
+  { from: S.TransactionConfirmed, event: 'lockup.vanished', data: LOCKING, to: S.Created, effects: [], sets: ROLLED_BACK },
+  { from: S.TransactionConfirmed, event: 'lockup.vanished', data: SENT },
+  { from: S.TransactionConfirmed, event: 'lockup.doubleSpent', data: LOCKING, to: S.TransactionLockupFailed, effects: [], sets: CHAIN_DOUBLE_SPENT },
+  { from: S.TransactionConfirmed, event: 'lockup.doubleSpent', data: SENT },
   { from: S.TransactionConfirmed, event: 'server.sent', data: LOCKING, to: S.TransactionServerMempool, effects: [] },
   { from: S.TransactionConfirmed, event: 'server.confirmed', data: LOCKING, to: S.TransactionServerConfirmed, effects: [] },
   { from: S.TransactionConfirmed, event: 'server.confirmed' },
@@ -200,6 +215,9 @@ const chainCases: Case[] = [
   { from: S.TransactionLockupFailed, event: 'quote.accepted', data: { ...CONFIRMED, refundSigned: true } },
   { from: S.TransactionLockupFailed, event: 'refund.signed', to: S.TransactionLockupFailed, effects: [], sets: { refundSigned: true } },
   { from: S.TransactionLockupFailed, event: 'timeout', to: S.Expired, effects: [], sets: TIMED_OUT },
+  { from: S.TransactionLockupFailed, event: 'lockup.unconfirmed', to: S.TransactionLockupFailed, effects: [] },
+  { from: S.TransactionLockupFailed, event: 'lockup.vanished', to: S.TransactionLockupFailed, effects: [], sets: ROLLED_BACK },
+  { from: S.TransactionLockupFailed, event: 'lockup.doubleSpent', to: S.TransactionLockupFailed, effects: [], sets: CHAIN_DOUBLE_SPENT },
 
   { from: S.TransactionServerMempool, event: 'server.confirmed', to: S.TransactionServerConfirmed, effects: [] },
   { from: S.TransactionServerMempool, event: 'server.replaced', to: S.TransactionServerMempool, effects: [] },

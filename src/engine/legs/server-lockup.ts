@@ -35,6 +35,9 @@ export interface ServerLockupHooks {
 
 const markerKey = (swapId: string): string => `reverse.lockup.started:${swapId}`;
 
+/** Whether a send of Ferry's lockup began and is not recorded yet (it may be on chain after a crash). */
+export const serverLockupStarted = async (ctx: EngineContext, swapId: string): Promise<boolean> => (await ctx.storage.kv.get(markerKey(swapId))) !== undefined;
+
 /** Statuses in which Ferry's lockup is out: those its refund broadcast leaves. */
 const locked = (swap: SwapRecord): boolean => statusesWith(machineFor(swap.type), 'refund.broadcast').includes(swap.status);
 
