@@ -152,6 +152,9 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
         invoiceExpirySeconds: config.swap.invoiceExpirySeconds,
         paymentTimeoutSeconds: config.swap.paymentTimeoutSeconds,
         feeBumpAfterBlocks: config.swap.feeBumpAfterBlocks,
+        effectMaxAttempts: config.effects.maxAttempts,
+        effectRetryMs: config.effects.retryMs,
+        effectRetryMaxMs: config.effects.retryMaxMs,
         logger: logger.child('engine'),
       });
       if (shared) {

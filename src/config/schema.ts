@@ -158,6 +158,15 @@ export const schema: Section = {
       doc: "blocks one of Ferry's own lockups, claims or refunds may wait unconfirmed before it is replaced at a higher fee (0: never)",
     },
   },
+  effects: {
+    maxAttempts: {
+      type: 'integer',
+      default: 50,
+      doc: 'failed attempts after which an effect (payment, lockup, claim, refund, invoice call) is given up: marked failed in the effect log and logged at error (ferry admin retry runs it again)',
+    },
+    retryMs: { type: 'integer', default: 1_000, doc: 'delay before the first retry of a failed effect, doubled each time' },
+    retryMaxMs: { type: 'integer', default: 60_000, doc: 'longest delay between two attempts of an effect' },
+  },
   /** The BTC/BTC pair, when no [[pairs]] list is given. */
   pair: pairFields,
   referral: {
@@ -227,6 +236,7 @@ export interface FerryConfig {
     confirmations: number;
   };
   swap: { mnemonicPath: string; claimDelayMs: number; invoiceExpirySeconds: number; paymentTimeoutSeconds: number; feeBumpAfterBlocks: number };
+  effects: { maxAttempts: number; retryMs: number; retryMaxMs: number };
   pair: PairSettings;
   /** [[pairs]]: the pairs served; empty means the BTC/BTC pair of [pair]. */
   pairs: (PairSettings & { id: string })[];
