@@ -12,11 +12,19 @@ import type { StoredTransaction } from '../data.ts';
 import { legChain, lockupOutput, serverLockupOf, signerOf, userLockupOf } from './lockup-leg.ts';
 import type { OwnTransaction } from './own-transactions.ts';
 
-/** A bump pays at least this much more per vbyte than the transaction it replaces (and a quarter more). */
+/** A bump pays at least this much more per vbyte than the transaction it replaces (BIP125's relay increment). */
 const MIN_STEP_SAT_PER_VBYTE = 1;
+/** ... and a quarter more, as long as that stays within twice today's estimate. */
+const STEP_FACTOR = 1.25;
+const ESTIMATE_CAP_FACTOR = 2;
 
-/** The fee rate of a replacement: today's estimate, but always clearly above what is stuck. */
-export const bumpedFeeRate = (stuck: number, estimate: number): number => Math.max(estimate, stuck * 1.25, stuck + MIN_STEP_SAT_PER_VBYTE);
+/**
+ * The fee rate of a replacement: today's estimate, or a quarter above what is stuck (capped at twice the estimate,
+ * so a transaction stuck for another reason does not compound its fee block after block), and always at least
+ * 1 sat/vbyte above what is stuck, as a replacement must be.
+ */
+export const bumpedFeeRate = (stuck: number, estimate: number): number =>
+  Math.max(estimate, Math.min(stuck * STEP_FACTOR, estimate * ESTIMATE_CAP_FACTOR), stuck + MIN_STEP_SAT_PER_VBYTE);
 
 const recorded = (swap: SwapRecord, key: string): StoredTransaction | undefined => swap.data[key] as StoredTransaction | undefined;
 
