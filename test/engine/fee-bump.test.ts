@@ -122,3 +122,23 @@ test('a stuck lockup is bumped through the wallet and a stuck refund rebuilt: th
   const refunded = await outputValue(refundReplacement);
   assert.equal((await world.operatorBalance()) - operatorBefore, refunded - BigInt(created.onchainAmount) - lockupFee, 'locked once, refunded once');
 });
+
+test("a bump of Ferry's lockup it never recorded (a crash right after bumpfee) is attributed by the watcher: the swap confirms with it", async () => {
+  estimate = 2;
+  const client = newKeyPair();
+  const { preimageHash } = newPreimage();
+  const created = await world.engine.createReverse({ from: 'BTC', to: 'BTC', preimageHash, claimPublicKey: hex.encode(client.publicKey), invoiceAmount: 60_000 });
+  const payment = world.alice.payInvoice({ paymentRequest: created.invoice, feeLimitMsat: 10_000n, timeoutSeconds: 30 });
+  const original = (await world.waitForStatus(created.id, 'transaction.mempool')).transaction!.id;
+
+  // The operator's wallet bumps the lockup behind Ferry's back, as a bump whose recording a crash cut off.
+  const { txid: replacement } = await world.operator.call<{ txid: string }>('bumpfee', [original, { fee_rate: 100 }]);
+  await world.watcher.sync();
+  await waitFor(async () => (await recorded(created.id, 'lockup')).txid === replacement);
+  await world.mine();
+  const confirmed = await world.waitForStatus(created.id, 'transaction.confirmed');
+  assert.equal(confirmed.transaction?.id, replacement, 'the swap confirmed with the replacement');
+  assert.equal(count(created.id, 'transaction.mempool'), 1, 'mempool was reported once');
+  assert.equal(count(created.id, 'transaction.confirmed'), 1, 'confirmed was reported once');
+  payment.catch(() => {}); // held until the swap ends; the world closes first
+});
