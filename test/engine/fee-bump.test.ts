@@ -60,8 +60,16 @@ test("a stuck claim is replaced by Ferry's script-path claim at a higher fee; th
   estimate = 12;
   await mineEmpty(AFTER_BLOCKS - 1);
   assert.equal((await recorded(created.id, 'claimTransaction')).txid, original, 'not bumped before the target');
+  // A node that refuses the replacement: the replacement, recorded before it is sent, is taken back.
+  world.devnet.bitcoin.node.fullRbf = false;
+  await mineEmpty(1);
+  assert.equal((await recorded(created.id, 'claimTransaction')).txid, original, 'a refused replacement is not what the swap names');
+  assert.deepEqual((await world.storage.swaps.get(created.id))!.data.claimReplaced, []);
+  assert.ok(await inMempool(original));
+  world.devnet.bitcoin.node.fullRbf = true;
   await mineEmpty(1);
   await waitFor(async () => (await recorded(created.id, 'claimTransaction')).txid !== original);
+  assert.deepEqual(((await world.storage.swaps.get(created.id))!.data.claimReplaced as { txid: string }[]).map((tx) => tx.txid), [original], 'the replaced claim is kept');
   const replacement = (await recorded(created.id, 'claimTransaction')).txid;
   assert.equal(await inMempool(original), false, 'the original left the mempool');
   assert.ok(await inMempool(replacement));

@@ -5,12 +5,11 @@
 // `*.replaced` row), so what confirms is what the swap names; a replacement can only ever displace the original,
 // never pay a second time, since it spends the same coins.
 import { hex } from '@scure/base';
-import type { SwapRecord } from '../../db/index.ts';
 import { machineFor, statusesWith } from '../../swaps/index.ts';
 import type { EngineContext } from '../context.ts';
 import type { StoredTransaction } from '../data.ts';
 import { legChain, lockupOutput, serverLockupOf, signerOf, userLockupOf } from './lockup-leg.ts';
-import type { OwnTransaction } from './own-transactions.ts';
+import { recordVersion, SPEND_RECORDS, type OwnTransaction } from './own-transactions.ts';
 
 /** A bump pays at least this much more per vbyte than the transaction it replaces (BIP125's relay increment). */
 const MIN_STEP_SAT_PER_VBYTE = 1;
@@ -26,7 +25,8 @@ const ESTIMATE_CAP_FACTOR = 2;
 export const bumpedFeeRate = (stuck: number, estimate: number): number =>
   Math.max(estimate, Math.min(stuck * STEP_FACTOR, estimate * ESTIMATE_CAP_FACTOR), stuck + MIN_STEP_SAT_PER_VBYTE);
 
-const recorded = (swap: SwapRecord, key: string): StoredTransaction | undefined => swap.data[key] as StoredTransaction | undefined;
+/** Replaced versions of a claim or refund kept in the swap: the node may still have any of them. */
+const KEPT_VERSIONS = 8;
 
 /** Bumps `own` if it has waited in the mempool for the configured number of blocks by `height`. */
 export async function bumpIfStuck(ctx: EngineContext, own: OwnTransaction, height: number): Promise<void> {
@@ -38,7 +38,7 @@ export async function bumpIfStuck(ctx: EngineContext, own: OwnTransaction, heigh
   const feeRate = bumpedFeeRate(entry.feeRate, await chain.feeRate());
   const fields = { swap: own.swap.id, kind: own.kind, txid: own.tx.txid, waited: height - entry.height, from: entry.feeRate, to: feeRate };
   try {
-    const replacement = await ctx.locks.run(own.swap.id, () => replace(ctx, own, feeRate));
+    const replacement = own.kind === 'lockup' ? await ctx.locks.run(own.swap.id, () => replaceLockup(ctx, own, feeRate)) : await replaceSpend(ctx, own, feeRate);
     if (replacement !== undefined) ctx.logger.warn(`Ferry's ${own.kind} was stuck unconfirmed: replaced at a higher fee`, { ...fields, replacement });
   } catch (error) {
     // Refused by the node or the wallet, or no fee left in the output: tried again at the next block.
@@ -46,25 +46,33 @@ export async function bumpIfStuck(ctx: EngineContext, own: OwnTransaction, heigh
   }
 }
 
-/** Builds, broadcasts and records the replacement, if `own` is still what the swap names; its txid. */
-async function replace(ctx: EngineContext, own: OwnTransaction, feeRate: number): Promise<string | undefined> {
+/** The wallet's bumpfee of Ferry's lockup, still unspent and what the swap names; the replacement's txid. */
+async function replaceLockup(ctx: EngineContext, own: OwnTransaction, feeRate: number): Promise<string | undefined> {
   const swap = await ctx.swaps.require(own.swap.id);
   const chain = legChain(ctx, own.leg);
-  if (own.kind === 'lockup') {
-    const leg = serverLockupOf(swap);
-    const lockup = leg.lockup;
-    if (lockup?.txid !== own.tx.txid || !statusesWith(machineFor(swap.type), 'server.replaced').includes(swap.status)) return undefined;
-    // Spent already (the client's claim in the mempool): replacing the lockup would take the claim away.
-    if ((await chain.unspentConfirmations(lockup.txid, lockup.vout)) !== 0) return undefined;
-    const bumped = await chain.bumpLockup(lockupOutput(leg), feeRate);
-    const data = { [leg.lockupKey]: { txid: bumped.txid, vout: bumped.vout, value: lockup.value, hex: bumped.hex, confirmed: false } };
-    await ctx.swaps.applyLocked(swap.id, { type: 'server.replaced', data });
-    ctx.watching.outpoint(leg.chain, bumped.txid, bumped.vout, { swapId: swap.id, leg: 'serverLockup' });
-    return bumped.txid;
-  }
-  const key = own.kind === 'claim' ? 'claimTransaction' : 'refundTransaction';
-  const event = own.kind === 'claim' ? 'claim.replaced' : 'refund.replaced';
-  if (recorded(swap, key)?.txid !== own.tx.txid || !statusesWith(machineFor(swap.type), event).includes(swap.status)) return undefined;
+  const leg = serverLockupOf(swap);
+  const lockup = leg.lockup;
+  if (lockup?.txid !== own.tx.txid || !statusesWith(machineFor(swap.type), 'server.replaced').includes(swap.status)) return undefined;
+  // Spent already (the client's claim in the mempool): replacing the lockup would take the claim away.
+  if ((await chain.unspentConfirmations(lockup.txid, lockup.vout)) !== 0) return undefined;
+  const bumped = await chain.bumpLockup(lockupOutput(leg), feeRate);
+  const data = { [leg.lockupKey]: { txid: bumped.txid, vout: bumped.vout, value: lockup.value, hex: bumped.hex, confirmed: false } };
+  await ctx.swaps.applyLocked(swap.id, { type: 'server.replaced', data });
+  ctx.watching.outpoint(leg.chain, bumped.txid, bumped.vout, { swapId: swap.id, leg: 'serverLockup' });
+  return bumped.txid;
+}
+
+/**
+ * A claim or refund rebuilt through its leaf at `feeRate`, recorded before it is broadcast (the replaced version
+ * kept beside it), so a crash in between leaves the swap naming a version the node will be asked about; a refusal
+ * records the old one again. The replacement's txid.
+ */
+async function replaceSpend(ctx: EngineContext, own: OwnTransaction, feeRate: number): Promise<string | undefined> {
+  const swap = await ctx.swaps.require(own.swap.id);
+  const records = SPEND_RECORDS[own.kind as 'claim' | 'refund'];
+  const current = swap.data[records.current] as StoredTransaction | undefined;
+  if (current?.txid !== own.tx.txid || !statusesWith(machineFor(swap.type), records.event).includes(swap.status)) return undefined;
+  const chain = legChain(ctx, own.leg);
   let built;
   if (own.kind === 'claim') {
     const preimage = swap.data.preimage as string | undefined;
@@ -75,7 +83,13 @@ async function replace(ctx: EngineContext, own: OwnTransaction, feeRate: number)
     const leg = serverLockupOf(swap);
     built = await chain.scriptPathRefund(lockupOutput(leg), signerOf(ctx, leg), leg.timeoutBlockHeight, feeRate);
   }
-  await chain.broadcast(built.hex);
-  await ctx.swaps.applyLocked(swap.id, { type: event, data: { [key]: { txid: built.txid, hex: built.hex } } });
+  const replacement = { txid: built.txid, hex: built.hex };
+  if (!(await recordVersion(ctx, own, replacement, [...own.earlier, own.tx].slice(-KEPT_VERSIONS)))) return undefined;
+  try {
+    await chain.broadcast(built.hex);
+  } catch (error) {
+    await recordVersion(ctx, { ...own, tx: replacement }, own.tx, own.earlier);
+    throw error;
+  }
   return built.txid;
 }

@@ -13,14 +13,27 @@ import { legChain, serverLockupOf, userLockupOf, type LockupLeg } from './lockup
 
 export type OwnTransactionKind = 'lockup' | 'claim' | 'refund';
 
-/** One transaction of Ferry's, with the swap output it spends (a lockup spends wallet coins instead). */
+/**
+ * One transaction of Ferry's, with the swap output it spends (a lockup spends wallet coins instead) and the
+ * versions a fee bump replaced, oldest first: until one confirms, whichever the node knows is the swap's.
+ */
 export interface OwnTransaction {
   kind: OwnTransactionKind;
   swap: SwapRecord;
   leg: LockupLeg;
   tx: StoredTransaction;
   spends?: { txid: string; vout: number };
+  earlier: StoredTransaction[];
 }
+
+/** Where a swap keeps its claim or refund, the versions a bump replaced, and the row that records a replacement. */
+export const SPEND_RECORDS = {
+  claim: { current: 'claimTransaction', earlier: 'claimReplaced', event: 'claim.replaced' },
+  refund: { current: 'refundTransaction', earlier: 'refundReplaced', event: 'refund.replaced' },
+} as const;
+
+const earlierOf = (swap: SwapRecord, kind: 'claim' | 'refund'): StoredTransaction[] =>
+  (swap.data[SPEND_RECORDS[kind].earlier] as StoredTransaction[] | undefined) ?? [];
 
 const RECENT_MS = 24 * 3600_000;
 const unique = (statuses: string[]): string[] => [...new Set(statuses)];
@@ -52,20 +65,20 @@ export async function ownTransactionsOn(ctx: EngineContext, chain: string): Prom
     const leg = serverLockupOf(swap);
     const locked = statusesWith(machine(swap), 'refund.broadcast').includes(swap.status);
     if (!utxoLeg(leg, chain) || !(locked || refunding(swap)) || leg.lockup!.hex === '') continue;
-    found.push({ kind: 'lockup', swap, leg, tx: { txid: leg.lockup!.txid, hex: leg.lockup!.hex } });
+    found.push({ kind: 'lockup', swap, leg, tx: { txid: leg.lockup!.txid, hex: leg.lockup!.hex }, earlier: [] });
   }
   for (const swap of await ctx.storage.swaps.listByStatus(REFUNDED)) {
     const leg = swap.type === SwapType.Submarine ? undefined : serverLockupOf(swap);
     const refund = stored(swap.data.refundTransaction);
     if (leg === undefined || refund === undefined || !utxoLeg(leg, chain) || !refunding(swap)) continue;
-    found.push({ kind: 'refund', swap, leg, tx: refund, spends: { txid: leg.lockup!.txid, vout: leg.lockup!.vout } });
+    found.push({ kind: 'refund', swap, leg, tx: refund, spends: { txid: leg.lockup!.txid, vout: leg.lockup!.vout }, earlier: earlierOf(swap, 'refund') });
   }
   for (const swap of await ctx.storage.swaps.listByStatus(CLAIMED)) {
     if (swap.type === SwapType.Reverse || swap.updatedAt < since || !reachedIn(swap, 'claim.broadcast')) continue;
     const leg = userLockupOf(swap);
     const claim = stored(swap.data.claimTransaction);
     if (claim === undefined || !utxoLeg(leg, chain)) continue;
-    found.push({ kind: 'claim', swap, leg, tx: claim, spends: { txid: leg.lockup!.txid, vout: leg.lockup!.vout } });
+    found.push({ kind: 'claim', swap, leg, tx: claim, spends: { txid: leg.lockup!.txid, vout: leg.lockup!.vout }, earlier: earlierOf(swap, 'claim') });
   }
   return found;
 }
@@ -81,6 +94,13 @@ export type Restored = 'known' | 'sent' | 'waiting';
 export async function restoreOwnTransaction(ctx: EngineContext, own: OwnTransaction): Promise<Restored> {
   const chain = legChain(ctx, own.leg);
   if (await chain.isKnown(own.tx.txid)) return 'known';
+  // A replacement recorded but never sent (a crash, or a refusal): the version the node has is the swap's again.
+  for (const earlier of [...own.earlier].reverse()) {
+    if (await chain.isKnown(earlier.txid)) {
+      await recordVersion(ctx, own, earlier);
+      return 'known';
+    }
+  }
   if (own.spends !== undefined && (await chain.unspentConfirmations(own.spends.txid, own.spends.vout)) === undefined) return 'waiting';
   try {
     await chain.ensureBroadcast(own.tx.hex);
@@ -91,4 +111,17 @@ export async function restoreOwnTransaction(ctx: EngineContext, own: OwnTransact
   }
   ctx.logger.warn(`Ferry's ${own.kind} left the node (reorg or eviction): broadcast again`, { swap: own.swap.id, txid: own.tx.txid });
   return 'sent';
+}
+
+/** Records `version` of a claim or refund as the swap's (no new status), if the swap still names `own.tx`. */
+export async function recordVersion(ctx: EngineContext, own: OwnTransaction, version: StoredTransaction, earlier?: StoredTransaction[]): Promise<boolean> {
+  const kind = own.kind;
+  if (kind === 'lockup') return false;
+  const records = SPEND_RECORDS[kind];
+  return ctx.locks.run(own.swap.id, async () => {
+    const swap = await ctx.swaps.require(own.swap.id);
+    if ((swap.data[records.current] as StoredTransaction | undefined)?.txid !== own.tx.txid) return false;
+    const data = { [records.current]: { txid: version.txid, hex: version.hex }, [records.earlier]: earlier ?? earlierOf(swap, kind).filter((tx) => tx.txid !== version.txid) };
+    return (await ctx.swaps.applyLocked(swap.id, { type: records.event, data })).applied;
+  });
 }
