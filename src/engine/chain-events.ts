@@ -16,6 +16,8 @@ import { bumpIfStuck } from './legs/fee-bump.ts';
 import { onUserContractLockup, onUserContractSpend, onUserLockup, onUserLockupSpend } from './legs/user-lockup.ts';
 import type { ContractChain, ContractSwapEvent } from '../chains/contract-chain.ts';
 
+/** Confirmations after which Ferry's own transactions are checked again only when a reorg comes. */
+const SETTLED_DEPTH = 6;
 /** Statuses in which a swap may time out (the machines decide whether it does). */
 const TIMEOUT_CANDIDATES = statusesWithAny('timeout');
 
@@ -37,6 +39,8 @@ async function withRetries(ctx: EngineContext, what: string, fn: () => Promise<v
 
 export class ChainEventRouter {
   private readonly detach: (() => void)[] = [];
+  /** Ferry's transactions per chain buried SETTLED_DEPTH deep: not looked at again at blocks, only after a reorg. */
+  private readonly settled = new Map<string, Set<string>>();
   /** Chains a reorg went through where a user's lockup vanished and may still come back or be double spent. */
   private readonly userReorged = new Set<string>();
 
@@ -57,6 +61,7 @@ export class ChainEventRouter {
             if (this.userReorged.has(chain.symbol)) await withRetries(this.ctx, 'user lockup recheck', () => this.recheckUserLockups(chain.symbol));
           },
           reorg: async () => {
+            this.settled.delete(chain.symbol);
             await withRetries(this.ctx, 'own transactions', () => this.ownTransactions(chain.symbol));
             await withRetries(this.ctx, 'user lockup recheck', () => this.recheckUserLockups(chain.symbol));
           },
@@ -97,9 +102,16 @@ export class ChainEventRouter {
    * any stuck unconfirmed for too long is fee-bumped.
    */
   async ownTransactions(chain: string, height?: number): Promise<void> {
-    for (const own of await ownTransactionsOn(this.ctx, chain)) {
-      const where = await restoreOwnTransaction(this.ctx, own);
-      if (where === 'known' && height !== undefined) await bumpIfStuck(this.ctx, own, height);
+    const settled = this.settled.get(chain) ?? new Set<string>();
+    this.settled.set(chain, settled);
+    const owned = await ownTransactionsOn(this.ctx, chain);
+    const listed = new Set(owned.map((own) => own.tx.txid));
+    for (const txid of settled) if (!listed.has(txid)) settled.delete(txid);
+    for (const own of owned) {
+      if (height !== undefined && settled.has(own.tx.txid)) continue;
+      const restored = await restoreOwnTransaction(this.ctx, own);
+      if (restored.where === 'confirmed' && restored.confirmations >= SETTLED_DEPTH) settled.add(own.tx.txid);
+      if (restored.where === 'mempool' && height !== undefined) await bumpIfStuck(this.ctx, own, height);
     }
   }
 

@@ -3,7 +3,7 @@
 // left the node (a reorg, or eviction from the mempool) is broadcast again (the same one, so nothing is ever sent
 // twice), and one stuck unconfirmed is fee-bumped (fee-bump.ts). Claims and refunds recorded more than RECENT_MS
 // ago are not looked at: a reorg that deep is not one a watcher can follow anyway.
-import { TransactionRejected } from '../../chains/backend.ts';
+import { TransactionNotFound, TransactionRejected, type ChainBackend } from '../../chains/backend.ts';
 import type { SwapRecord } from '../../db/index.ts';
 import { MACHINES, machineFor, statusesReachedBy, statusesWith } from '../../swaps/index.ts';
 import { SwapType } from '../../swaps/status.ts';
@@ -83,8 +83,23 @@ export async function ownTransactionsOn(ctx: EngineContext, chain: string): Prom
   return found;
 }
 
-/** Where one of Ferry's transactions is after `restore`: on the node, sent again, or unsendable for now. */
-export type Restored = 'known' | 'sent' | 'waiting';
+/**
+ * Where one of Ferry's transactions is after `restore`: in a block (with its confirmations), in the mempool, sent
+ * again, or unsendable for now.
+ */
+export type Restored = { where: 'confirmed'; confirmations: number } | { where: 'mempool' | 'sent' | 'waiting' };
+
+/** Confirmations of a transaction the node knows (0: in the mempool), or undefined. */
+async function confirmationsOf(chain: ChainBackend, txid: string): Promise<number | undefined> {
+  try {
+    return (await chain.getTransaction(txid)).confirmations ?? 0;
+  } catch (error) {
+    if (error instanceof TransactionNotFound) return undefined;
+    throw error;
+  }
+}
+
+const known = (confirmations: number): Restored => (confirmations > 0 ? { where: 'confirmed', confirmations } : { where: 'mempool' });
 
 /**
  * Broadcasts again a transaction of Ferry's the node no longer knows. A claim or refund waits while the output it
@@ -93,24 +108,26 @@ export type Restored = 'known' | 'sent' | 'waiting';
  */
 export async function restoreOwnTransaction(ctx: EngineContext, own: OwnTransaction): Promise<Restored> {
   const chain = legChain(ctx, own.leg);
-  if (await chain.isKnown(own.tx.txid)) return 'known';
+  const confirmations = await confirmationsOf(chain, own.tx.txid);
+  if (confirmations !== undefined) return known(confirmations);
   // A replacement recorded but never sent (a crash, or a refusal): the version the node has is the swap's again.
   for (const earlier of [...own.earlier].reverse()) {
-    if (await chain.isKnown(earlier.txid)) {
+    const found = await confirmationsOf(chain, earlier.txid);
+    if (found !== undefined) {
       await recordVersion(ctx, own, earlier);
-      return 'known';
+      return known(found);
     }
   }
-  if (own.spends !== undefined && (await chain.unspentConfirmations(own.spends.txid, own.spends.vout)) === undefined) return 'waiting';
+  if (own.spends !== undefined && (await chain.unspentConfirmations(own.spends.txid, own.spends.vout)) === undefined) return { where: 'waiting' };
   try {
     await chain.ensureBroadcast(own.tx.hex);
   } catch (error) {
     if (!(error instanceof TransactionRejected)) throw error;
     ctx.logger.warn(`Ferry's ${own.kind} left the node and is refused for now`, { swap: own.swap.id, txid: own.tx.txid, error: error.message });
-    return 'waiting';
+    return { where: 'waiting' };
   }
   ctx.logger.warn(`Ferry's ${own.kind} left the node (reorg or eviction): broadcast again`, { swap: own.swap.id, txid: own.tx.txid });
-  return 'sent';
+  return { where: 'sent' };
 }
 
 /** Records `version` of a claim or refund as the swap's (no new status), if the swap still names `own.tx`. */
