@@ -48,13 +48,14 @@ export interface ChainWorld extends ClientSide {
  * A Ferry with its devnet, watching quickly (the EVM chain too) and claiming alone one second after it learns the
  * preimage, unless `claimDelayMs` leaves the client longer to co-sign.
  */
-export async function startChainWorld(name: string, options: { claimDelayMs?: number } = {}): Promise<ChainWorld> {
+export async function startChainWorld(name: string, options: { claimDelayMs?: number; feeBumpAfterBlocks?: number } = {}): Promise<ChainWorld> {
   const dataDir = mkdtempSync(join(tmpdir(), `ferry-${name}-`));
   const config = loadConfig({ env: { FERRY_DATA_DIR: dataDir, ...ephemeralPorts } });
   config.bitcoin.pollIntervalMs = 100;
   config.liquid.pollIntervalMs = 100;
   config.evm.pollIntervalMs = 100;
   config.swap.claimDelayMs = options.claimDelayMs ?? 1_000;
+  if (options.feeBumpAfterBlocks !== undefined) config.swap.feeBumpAfterBlocks = options.feeBumpAfterBlocks;
   const ferry = await startFerry(config, silentLogger);
   const info = ferry.devnet!.info;
   const [btc, lbtc] = [new DevnetChain(info), new LiquidChain(info)];
