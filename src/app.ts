@@ -151,6 +151,7 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
         claimDelayMs: config.swap.claimDelayMs,
         invoiceExpirySeconds: config.swap.invoiceExpirySeconds,
         paymentTimeoutSeconds: config.swap.paymentTimeoutSeconds,
+        prepayMinerFee: config.swap.prepayMinerFee,
         feeBumpAfterBlocks: config.swap.feeBumpAfterBlocks,
         effectMaxAttempts: config.effects.maxAttempts,
         effectRetryMs: config.effects.retryMs,

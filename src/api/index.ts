@@ -18,6 +18,7 @@ import { chainSwapRoutes } from './v2/swap-chain.ts';
 import { swapStatusRoutes } from './v2/swap-status.ts';
 import { swapStatusRoutesV1 } from './v1/swap-status.ts';
 import { createSwapRouteV1 } from './v1/create-swap.ts';
+import { routingHintsRouteV1 } from './v1/routing-hints.ts';
 import { pairRoutesV1 } from './v1/pairs.ts';
 import { referralRoutesV1, type ReferralCredential } from './v1/referrals.ts';
 import { swapCallRoutesV1 } from './v1/swap-calls.ts';
@@ -115,6 +116,7 @@ export function createRouter(deps: ApiDependencies): Router {
   chainRoutesV1(router, readings, refundTimeout);
   chainRoutesV2(router, readings, refundTimeout);
   nodeRoutes(router, deps.lightning, deps.chains);
+  routingHintsRouteV1(router, deps.lightning);
   lightningRoutes(router, deps.lightning);
   unsupportedRoutes(router);
   bolt12Routes(router, deps.offers ?? new OfferRegistry(), Object.keys(deps.lightning), deps.swaps);

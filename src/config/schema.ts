@@ -152,6 +152,11 @@ export const schema: Section = {
     },
     invoiceExpirySeconds: { type: 'integer', default: 3600, doc: 'expiry of reverse swap hold invoices' },
     paymentTimeoutSeconds: { type: 'integer', default: 60, doc: 'Lightning payment timeout of submarine swaps' },
+    prepayMinerFee: {
+      type: 'boolean',
+      default: false,
+      doc: 'v1 reverse swaps on UTXO chains ask for the lockup miner fee as a second invoice, paid before Ferry locks',
+    },
     feeBumpAfterBlocks: {
       type: 'integer',
       default: 6,
@@ -235,7 +240,7 @@ export interface FerryConfig {
     pollIntervalMs: number;
     confirmations: number;
   };
-  swap: { mnemonicPath: string; claimDelayMs: number; invoiceExpirySeconds: number; paymentTimeoutSeconds: number; feeBumpAfterBlocks: number };
+  swap: { mnemonicPath: string; claimDelayMs: number; invoiceExpirySeconds: number; paymentTimeoutSeconds: number; prepayMinerFee: boolean; feeBumpAfterBlocks: number };
   effects: { maxAttempts: number; retryMs: number; retryMaxMs: number };
   pair: PairSettings;
   /** [[pairs]]: the pairs served; empty means the BTC/BTC pair of [pair]. */

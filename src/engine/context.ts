@@ -1,6 +1,6 @@
 // Everything the engine's parts share: the chain and Lightning backends by symbol, settings, the swap store and
 // effect runner, the locks, and the index of scripts and outpoints the engine watches on chain.
-import type { ChainBackend } from '../chains/backend.ts';
+import type { ChainBackend, SwapOutputKind } from '../chains/backend.ts';
 import { isContractChain, type ContractChain } from '../chains/contract-chain.ts';
 import type { Storage, SwapRecord } from '../db/index.ts';
 import type { SwapKeys } from '../keys/index.ts';
@@ -78,13 +78,14 @@ export const pairOfSwap = (ctx: EngineContext, swap: SwapRecord): PairConfig => 
 /** The Lightning node of a swap between a chain and Lightning: the pair's quote currency. */
 export const swapLightning = (ctx: EngineContext, swap: SwapRecord): LightningBackend => lightningOf(ctx, swap.pair.split('/')[1]);
 
-export async function currentMinerFees(chain: AnyChain): Promise<MinerFees> {
+/** The chain's swap fees now; legacy (v1) swaps' spends are priced at their own, larger sizes. */
+export async function currentMinerFees(chain: AnyChain, outputKind: SwapOutputKind = 'taproot'): Promise<MinerFees> {
   if (isContractChain(chain)) {
     // A contract chain prices its calls in gas: Ferry's claim, its lock, and the client's claim (a claim call too).
     const { claim, lockup } = await chain.swapFees();
     return { normal: claim, reverse: { lockup, claim } };
   }
-  return minerFeesFor(await chain.feeRate(), chain.typicalSizes);
+  return minerFeesFor(await chain.feeRate(), (outputKind === 'legacy' ? chain.legacySizes : undefined) ?? chain.typicalSizes);
 }
 
 /** A pair to create a swap on, its chain and Lightning node, and its prices now, checked against the client's hash. */
@@ -93,10 +94,11 @@ export async function quotedPair(
   id: { base: string; quote: string },
   pairHash: string | undefined,
   hashOf: (pair: PairConfig, fees: MinerFees) => string,
+  outputKind: SwapOutputKind = 'taproot',
 ): Promise<{ pair: PairConfig; chain: AnyChain; lightning: LightningBackend; fees: MinerFees }> {
   const pair = pairOf(ctx, id.base, id.quote);
   const chain = anyChainOf(ctx, pair.base);
-  const fees = await currentMinerFees(chain);
+  const fees = await currentMinerFees(chain, outputKind);
   if (pairHash !== undefined && pairHash !== hashOf(pair, fees)) throw invalidPairHash();
   return { pair, chain, lightning: lightningOf(ctx, pair.quote), fees };
 }

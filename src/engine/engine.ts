@@ -76,7 +76,7 @@ import {
   submarineRefund,
   submarineRefundSignature,
 } from './swap-types/submarine.ts';
-import { v1PairBody, v1TimeoutsBody } from './v1-pairs.ts';
+import { currentV1Pair, v1TimeoutsBody } from './v1-pairs.ts';
 import { WatchIndex } from './watch-index.ts';
 
 export class SwapEngine implements SwapService {
@@ -195,11 +195,13 @@ export class SwapEngine implements SwapService {
 
   async v1Pairs(): Promise<Record<string, V1PairBody>> {
     const out: Record<string, V1PairBody> = {};
-    for (const pair of this.ctx.settings.pairs.values()) {
-      const quoteChain = this.ctx.chains.get(pair.quote);
-      out[pair.id] = v1PairBody(pair, await this.minerFees(pair), quoteChain && (await currentMinerFees(quoteChain)));
-    }
+    for (const pair of this.ctx.settings.pairs.values()) out[pair.id] = await currentV1Pair(this.ctx, pair);
     return out;
+  }
+
+  /** GET /getpairs `info`: `prepay.minerfee` while v1 reverse swaps on UTXO chains ask for the miner fee up front. */
+  v1PairsInfo(): string[] {
+    return this.ctx.settings.prepayMinerFee ? ['prepay.minerfee'] : [];
   }
 
   async v1Timeouts(): Promise<Record<string, V1TimeoutsBody>> {
@@ -330,7 +332,7 @@ export class SwapEngine implements SwapService {
 
   async createLegacyReverse(request: CreateReverseRequest): Promise<V1CreateReverseResponse> {
     const { created, response } = await createLegacyReverse(this.ctx, request);
-    if (this.follows()) this.invoiceWatchOf(created.record)?.watch(created.record.id, created.record.preimageHash, created.data.invoiceExpiresAt);
+    this.watchHoldInvoices(created.record);
     return response;
   }
 
