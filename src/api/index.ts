@@ -73,6 +73,11 @@ export interface ApiDependencies {
   invoiceRequests?: InvoiceRequestHub;
   /** BOLT12 offers registered through /v2/lightning/{currency}/bolt12; none: the router keeps its own. */
   offers?: OfferRegistry;
+  /**
+   * One signed call to an offer's webhook (WebhookSender.ask): with `offers`, an invoice request for an offer no
+   * wallet subscribed to is asked at the URL it was registered with. None: such requests find no subscriber.
+   */
+  askWebhook?: (url: string, payload: unknown) => Promise<{ status: number; body: string }>;
   /** Handed the push channels once attached: metrics read their counts. */
   onRealtime?: (channels: { webSocket: SwapWebSocket; streams: StatusStreams; invoiceRequests: InvoiceRequestHub }) => void;
   /** GET /health: this instance's role and state; none: the route is not served. */
@@ -151,7 +156,9 @@ export function createApiServer(deps: ApiDependencies): Server {
   if (deps.health) rawRoutes.set(healthPath, healthHandler(deps.health));
   const server = createHttpServer({ router, ...http, rawRoutes });
   const addresses = http.limiter?.addresses;
-  const invoiceRequests = deps.invoiceRequests ?? new InvoiceRequestHub();
+  const { offers, askWebhook } = deps;
+  const webhook = offers && askWebhook ? { find: (bytes: Uint8Array) => offers.find(bytes), ask: askWebhook } : undefined;
+  const invoiceRequests = deps.invoiceRequests ?? new InvoiceRequestHub(undefined, webhook);
   const webSocket = attachWebSocket(server, { swaps: deps.swaps, feed, logger: logger.child('ws'), addresses, invoiceRequests }, webSocketOptions(deps));
   deps.onRealtime?.({ webSocket, streams, invoiceRequests });
 

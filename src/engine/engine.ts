@@ -47,6 +47,7 @@ import { reversePairBody, submarinePairBody, validatePair, type MinerFees, type 
 import { SwapStatus as S, SwapType } from '../swaps/status.ts';
 import { ChainEventRouter, needsChain } from './chain-events.ts';
 import { anyChainOf, chainOf, currentMinerFees, type EngineContext } from './context.ts';
+import { KeyIndexes } from './key-indexes.ts';
 import { reverseData } from './data.ts';
 import { EffectRunner } from './effects.ts';
 import { InvoiceWatch } from './legs/hold-invoice.ts';
@@ -118,6 +119,7 @@ export class SwapEngine implements SwapService {
       watching: new WatchIndex((symbol) => chainOf(this.ctx, symbol).watcher),
       locks,
       sessions: new SigningSessions(options.storage),
+      keyIndexes: new KeyIndexes(options.storage),
     };
     this.router = new ChainEventRouter(this.ctx);
     for (const [symbol, node] of options.lightning) this.invoices.set(symbol, new InvoiceWatch(this.ctx, node));

@@ -21,6 +21,7 @@ describe('client SDK: v1 legacy submarine swaps', () => {
     client = new SwapClient({ serviceUrl: service.apiUrl, network: 'regtest', store: new ClientStore(temporaryDir('ferry-legacy-client-')) });
   });
   after(async () => {
+    await client?.close();
     await service?.close();
   });
 
@@ -72,6 +73,7 @@ describe('client SDK: v1 legacy submarine swaps', () => {
     await assert.rejects(viaService.refundFromFile(file, { destination, lockupTxid }), (error: unknown) => error instanceof RefundTooEarlyError);
     await service.mine(swap.timeoutBlockHeight - (await service.node.getBlockCount()));
     const refunded = await viaService.refundFromFile(file, { destination, lockupTxid });
+    await viaService.close();
     assert.equal(refunded.path, 'script');
     assert.equal(Number(refunded.amount) + Number(refunded.fee), 15_000);
     await service.mine();
@@ -90,10 +92,15 @@ describe('client SDK: v1 legacy submarine swaps', () => {
       [(body) => ({ ...body, address: '2N1LGaGg836mqSQqiuUBLfcyGBhyZbremDX' }), /does not pay the redeem script/],
       [(body) => ({ ...body, expectedAmount: Number(body.expectedAmount) + 5_000 }), /more than/],
     ];
-    for (const [lie, refusal] of lies) {
-      proxy.rewrite = (method, path, body) => (method === 'POST' && path === '/createswap' ? lie(body as Record<string, unknown>) : body);
-      const { invoice } = await service.invoice('alice', 20_000);
-      await assert.rejects(lied.createLegacySubmarine({ invoice, currency: 'BTC' }), (error: unknown) => error instanceof VerificationError && refusal.test(error.message));
+    try {
+      for (const [lie, refusal] of lies) {
+        proxy.rewrite = (method, path, body) => (method === 'POST' && path === '/createswap' ? lie(body as Record<string, unknown>) : body);
+        const { invoice } = await service.invoice('alice', 20_000);
+        await assert.rejects(lied.createLegacySubmarine({ invoice, currency: 'BTC' }), (error: unknown) => error instanceof VerificationError && refusal.test(error.message));
+      }
+    } finally {
+      await lied.close();
+      await proxy.close();
     }
   });
 });

@@ -30,6 +30,7 @@ import { hexBytes, positiveInteger, preimageHash as parsePreimageHash, publicKey
 import { coSignClientSpend } from '../legs/cosign.ts';
 import { serverLockupOf } from '../legs/lockup-leg.ts';
 import { lightningBlocksFor } from '../block-time.ts';
+import { creationHeight } from '../shared-reads.ts';
 import { treeOf, type ChainBackend, type SwapOutput, type SwapOutputKind } from '../../chains/backend.ts';
 import { isContractChain, type ContractChain } from '../../chains/contract-chain.ts';
 import type { GasPrepay } from '../../swaps/reverse-machine.ts';
@@ -113,12 +114,14 @@ export async function createReverseSwap(ctx: EngineContext, request: CreateRever
   if (onchainAmount < (contract === undefined ? TAPROOT_DUST : 1) + fees.reverse.claim) throw new SwapError('invalid', 'onchain amount is too low');
   if (await ctx.storage.swaps.getByPreimageHash(paymentHash)) throw preimageHashExists();
 
-  const timeoutBlockHeight = (await chain.height()) + pair.timeouts.reverse;
+  const timeoutBlockHeight = (await creationHeight(chain)) + pair.timeouts.reverse;
   let keyIndex: number | undefined;
+  let servicePublicKey: Uint8Array | undefined;
   let output: SwapOutput | undefined;
   if (contract === undefined) {
-    keyIndex = await ctx.storage.counters.nextSwapKeyIndex();
+    keyIndex = await ctx.keyIndexes.take();
     const key = ctx.keys.keyAt(keyIndex);
+    servicePublicKey = key.publicKey;
     output = (chain as ChainBackend).swapOutput({
       kind: 'reverse',
       outputKind,
@@ -165,7 +168,7 @@ export async function createReverseSwap(ctx: EngineContext, request: CreateRever
       { contract: { address: lockupAddress, claimAddress: request.claimAddress!, refundAddress: contract!.serviceAddress } }
     : {
         claimPublicKey: hex.encode(claimPublicKey!),
-        refundPublicKey: hex.encode(ctx.keys.keyAt(keyIndex!).publicKey),
+        refundPublicKey: hex.encode(servicePublicKey!),
         ...(output.tree !== undefined && { swapTree: output.tree }),
         ...(output.legacy !== undefined && { legacy: output.legacy }),
         lockupScript: output.script,

@@ -35,6 +35,7 @@ import { coSignClientSpend } from '../legs/cosign.ts';
 import { checkInvoice, type CheckedInvoice } from '../legs/invoice-check.ts';
 import { legAnyChain, legContractChain, userLockupOf } from '../legs/lockup-leg.ts';
 import { chainBlocksFor, etaOf } from '../block-time.ts';
+import { creationHeight } from '../shared-reads.ts';
 import { treeOf, type ChainBackend, type SwapOutput, type SwapOutputKind } from '../../chains/backend.ts';
 import { isContractChain, type ContractChain } from '../../chains/contract-chain.ts';
 
@@ -130,7 +131,7 @@ export async function createSubmarineSwap(ctx: EngineContext, request: CreateSub
   }
   if (await ctx.storage.swaps.getByPreimageHash(paymentHash)) throw preimageHashExists();
 
-  const timeoutBlockHeight = (await chain.height()) + timeoutDelta(chain, pair, invoice, ctx.settings.paymentSafetyBlocks);
+  const timeoutBlockHeight = (await creationHeight(chain)) + timeoutDelta(chain, pair, invoice, ctx.settings.paymentSafetyBlocks);
   const pricing: SubmarinePricing = {
     rate: pair.rate,
     percentage: pair.fees.percentageSwapIn,
@@ -149,7 +150,7 @@ export async function createSubmarineSwap(ctx: EngineContext, request: CreateSub
   let output: SwapOutput | undefined;
   if (contract === undefined) {
     // Taken outside any transaction: an index handed out is never handed out again, even if this swap fails.
-    keyIndex = await ctx.storage.counters.nextSwapKeyIndex();
+    keyIndex = await ctx.keyIndexes.take();
     const key = ctx.keys.keyAt(keyIndex);
     const made = (chain as ChainBackend).swapOutput({
       kind: 'submarine',
