@@ -101,6 +101,7 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
         elementsPort: config.devnet.elementsPort,
         evmPort: config.devnet.evmPort,
         blockIntervalMs: config.devnet.blockIntervalMs,
+        fullRbf: config.devnet.fullRbf,
       });
       closers.push(() => devnet!.close());
       const { bitcoin, elements, evm } = devnet.info;

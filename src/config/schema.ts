@@ -115,6 +115,11 @@ export const schema: Section = {
       default: 0,
       doc: 'mine a block on each devnet chain (bitcoin, Elements, EVM) every N ms; 0 mines only on demand (EVM: per transaction)',
     },
+    fullRbf: {
+      type: 'boolean',
+      default: false,
+      doc: "the devnet's Bitcoin node accepts replacements (higher fee and fee rate than what they evict), as Core does for transactions signalling BIP125; off: every conflict is refused",
+    },
   },
   bitcoin: {
     rpcUrl: { type: 'string', default: '', doc: 'Bitcoin Core JSON-RPC URL; empty uses the devnet' },
@@ -228,7 +233,7 @@ export interface FerryConfig {
     wsSubscriptions: number;
   };
   database: { url: string };
-  devnet: { enabled: boolean; bitcoinPort: number; elementsPort: number; evmPort: number; blockIntervalMs: number };
+  devnet: { enabled: boolean; bitcoinPort: number; elementsPort: number; evmPort: number; blockIntervalMs: number; fullRbf: boolean };
   bitcoin: { rpcUrl: string; rpcUser: string; rpcPassword: string; wallet: string; pollIntervalMs: number };
   liquid: { rpcUrl: string; rpcUser: string; rpcPassword: string; wallet: string; pollIntervalMs: number };
   evm: {
@@ -272,6 +277,7 @@ export const environment: Record<string, string> = {
   FERRY_DEVNET_ELEMENTS_PORT: 'devnet.elementsPort',
   FERRY_DEVNET_EVM_PORT: 'devnet.evmPort',
   FERRY_DEVNET_BLOCK_INTERVAL_MS: 'devnet.blockIntervalMs',
+  FERRY_DEVNET_FULL_RBF: 'devnet.fullRbf',
   FERRY_BITCOIN_RPC_URL: 'bitcoin.rpcUrl',
   FERRY_BITCOIN_RPC_USER: 'bitcoin.rpcUser',
   FERRY_BITCOIN_RPC_PASSWORD: 'bitcoin.rpcPassword',

@@ -7,6 +7,7 @@
 import { hex } from '@scure/base';
 import { machineFor, statusesWith } from '../../swaps/index.ts';
 import type { EngineContext } from '../context.ts';
+import { crashPoint } from '../crash-points.ts';
 import type { StoredTransaction } from '../data.ts';
 import { legChain, lockupOutput, serverLockupOf, signerOf, userLockupOf } from './lockup-leg.ts';
 import { recordVersion, SPEND_RECORDS, type OwnTransaction } from './own-transactions.ts';
@@ -85,6 +86,7 @@ async function replaceSpend(ctx: EngineContext, own: OwnTransaction, feeRate: nu
   }
   const replacement = { txid: built.txid, hex: built.hex };
   if (!(await recordVersion(ctx, own, replacement, [...own.earlier, own.tx].slice(-KEPT_VERSIONS)))) return undefined;
+  crashPoint('fee-bump.replacement-recorded');
   try {
     await chain.broadcast(built.hex);
   } catch (error) {
