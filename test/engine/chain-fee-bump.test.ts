@@ -3,15 +3,13 @@
 // claims the replacement and gets the coins once, Ferry claims the user's L-BTC, and Ferry's BTC wallet paid once.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { sha256 } from '@noble/hashes/sha2.js';
 import { deserializeTree } from '../../src/chains/bitcoin/htlc.ts';
 import { scriptOf } from '../../src/chains/bitcoin/network.ts';
 import { findOutput, scriptPathClaim } from '../../src/chains/bitcoin/spends.ts';
 import { btcToSat } from '../../src/chains/core-rpc.ts';
 import { swapOutputKey } from '../../src/keys/index.ts';
-import { api, startChainWorld, untilStatus, untilSwap, type ChainWorld } from './chain-support.ts';
+import { api, createChainSwap, startChainWorld, untilStatus, untilSwap, type ChainWorld } from './chain-support.ts';
 
 let world: ChainWorld;
 
@@ -25,18 +23,7 @@ after(async () => {
 });
 
 test("Ferry's stuck BTC lockup is bumped; the user claims the replacement once and Ferry's wallet pays once", async () => {
-  const claimKey = secp256k1.utils.randomSecretKey();
-  const preimage = randomBytes(32);
-  const created = await api(world, 'POST', '/v2/swap/chain', {
-    from: 'L-BTC',
-    to: 'BTC',
-    preimageHash: Buffer.from(sha256(preimage)).toString('hex'),
-    claimPublicKey: Buffer.from(secp256k1.getPublicKey(claimKey, true)).toString('hex'),
-    refundPublicKey: Buffer.from(secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true)).toString('hex'),
-    serverLockAmount: 100_000,
-  });
-  assert.equal(created.status, 201, JSON.stringify(created.json));
-  const { id, claimDetails, lockupDetails } = created.json;
+  const { id, claimKey, preimage, claimDetails, lockupDetails } = await createChainSwap(world, 'L-BTC', 'BTC', { serverLockAmount: 100_000 });
   const tree = deserializeTree(claimDetails.swapTree);
   const { internalKey, outputScript } = swapOutputKey(Buffer.from(claimDetails.serverPublicKey, 'hex'), secp256k1.getPublicKey(claimKey, true), tree);
   const btcFrom = (await world.btc.height()) + 1;

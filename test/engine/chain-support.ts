@@ -110,21 +110,29 @@ export interface ClientSwap {
   lockupDetails: { swapTree: any; lockupAddress: string; serverPublicKey: string; timeoutBlockHeight: number; amount: number };
 }
 
-export async function createBtcToLbtc(client: ClientSide, userLockAmount: number): Promise<ClientSwap> {
+/** A chain swap created over the API with fresh keys and preimage, priced on the user's or on Ferry's amount. */
+export async function createChainSwap(
+  client: ClientSide,
+  from: string,
+  to: string,
+  amount: { userLockAmount: number } | { serverLockAmount: number },
+): Promise<ClientSwap> {
   const claimKey = secp256k1.utils.randomSecretKey();
   const refundKey = secp256k1.utils.randomSecretKey();
   const preimage = randomBytes(32);
   const created = await api(client, 'POST', '/v2/swap/chain', {
-    from: 'BTC',
-    to: 'L-BTC',
+    from,
+    to,
     preimageHash: Buffer.from(sha256(preimage)).toString('hex'),
     claimPublicKey: Buffer.from(secp256k1.getPublicKey(claimKey, true)).toString('hex'),
     refundPublicKey: Buffer.from(secp256k1.getPublicKey(refundKey, true)).toString('hex'),
-    userLockAmount,
+    ...amount,
   });
   assert.equal(created.status, 201, JSON.stringify(created.json));
   return { id: created.json.id, claimKey, refundKey, preimage, claimDetails: created.json.claimDetails, lockupDetails: created.json.lockupDetails };
 }
+
+export const createBtcToLbtc = (client: ClientSide, userLockAmount: number): Promise<ClientSwap> => createChainSwap(client, 'BTC', 'L-BTC', { userLockAmount });
 
 /** The client pays its BTC lockup (unconfirmed); the lockup's outpoint. */
 export async function lockBtc(client: ClientSide, swap: ClientSwap, amount = swap.lockupDetails.amount): Promise<{ txid: string; vout: number }> {
