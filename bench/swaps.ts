@@ -17,7 +17,7 @@ import type { NewSwap } from '../src/db/index.ts';
 import { readDevnetInfo, type DevnetInfo } from '../src/devnet/index.ts';
 import { silentLogger } from '../src/log/index.ts';
 import { generateSwapId } from '../src/swaps/ids.ts';
-import { runFerry } from '../test/helpers/ferry-process.ts';
+import { devnetNodesEnv, runFerry } from '../test/helpers/ferry-process.ts';
 import { ephemeralPorts } from '../test/helpers/ports.ts';
 
 const STORED = 100_000;
@@ -154,17 +154,7 @@ export async function benchSwaps(): Promise<string[]> {
         FERRY_DATA_DIR: dataDir,
         FERRY_API_PORT: '0',
         FERRY_METRICS_PORT: '0',
-        FERRY_DEVNET_ENABLED: 'false',
-        FERRY_BITCOIN_RPC_URL: info.bitcoin.rpcUrl,
-        FERRY_BITCOIN_RPC_USER: info.bitcoin.rpcUser,
-        FERRY_BITCOIN_RPC_PASSWORD: info.bitcoin.rpcPassword,
-        FERRY_BITCOIN_WALLET: info.bitcoin.wallets.operator,
-        FERRY_LIQUID_RPC_URL: info.elements.rpcUrl,
-        FERRY_LIQUID_RPC_USER: info.elements.rpcUser,
-        FERRY_LIQUID_RPC_PASSWORD: info.elements.rpcPassword,
-        FERRY_LIQUID_WALLET: info.elements.wallets.operator,
-        FERRY_LND_REST_URL: info.lightning.ferry.restUrl,
-        FERRY_LND_MACAROON: info.lightning.ferry.macaroon,
+        ...devnetNodesEnv(info),
       },
     });
     // throughput of the engine and the API, not of the rate limiter: one client address sends every request

@@ -101,6 +101,7 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
         elementsPort: config.devnet.elementsPort,
         evmPort: config.devnet.evmPort,
         blockIntervalMs: config.devnet.blockIntervalMs,
+        fullRbf: config.devnet.fullRbf,
       });
       closers.push(() => devnet!.close());
       const { bitcoin, elements, evm } = devnet.info;
@@ -154,6 +155,10 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
         invoiceExpirySeconds: config.swap.invoiceExpirySeconds,
         paymentTimeoutSeconds: config.swap.paymentTimeoutSeconds,
         prepayMinerFee: config.swap.prepayMinerFee,
+        feeBumpAfterBlocks: config.swap.feeBumpAfterBlocks,
+        effectMaxAttempts: config.effects.maxAttempts,
+        effectRetryMs: config.effects.retryMs,
+        effectRetryMaxMs: config.effects.retryMaxMs,
         logger: logger.child('engine'),
       });
       if (shared) {

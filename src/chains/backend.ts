@@ -231,6 +231,8 @@ export interface ChainBackend {
   unspentConfirmations(txid: string, vout: number): Promise<number | undefined>;
   /** sat/vbyte of an unconfirmed transaction, or undefined when it is not in the mempool. */
   mempoolFeeRate(txid: string): Promise<number | undefined>;
+  /** An unconfirmed transaction's fee rate (sat/vbyte) and the chain height when it entered the mempool. */
+  mempoolEntry(txid: string): Promise<{ feeRate: number; height: number } | undefined>;
   transactionInputs(txHex: string): TransactionInput[];
   /** Output scripts (hex) the inputs of a transaction spend, for those the node knows. */
   spentScripts(txHex: string): Promise<string[]>;
@@ -246,10 +248,15 @@ export interface ChainBackend {
   swapOutput(terms: SwapOutputTerms): SwapOutput;
   /** MuSig2 of [service, client] tweaked the way this chain's Taproot commits to the swap tree. */
   musig(signer: SwapSigner): SwapMusig;
-  /** The service's claim through the claim leaf with the preimage, to the operator wallet. */
-  scriptPathClaim(lockup: SwapLockup, signer: SwapSigner, preimage: Uint8Array): Promise<SignedTransaction>;
-  /** The service's refund through the refund leaf (nLockTime = timeout), to the operator wallet. */
-  scriptPathRefund(lockup: SwapLockup, signer: SwapSigner, timeoutBlockHeight: number): Promise<SignedTransaction>;
+  /** The service's claim through the claim leaf with the preimage, to the operator wallet (at `feeRate` sat/vbyte if given). */
+  scriptPathClaim(lockup: SwapLockup, signer: SwapSigner, preimage: Uint8Array, feeRate?: number): Promise<SignedTransaction>;
+  /** The service's refund through the refund leaf (nLockTime = timeout), to the operator wallet (at `feeRate` if given). */
+  scriptPathRefund(lockup: SwapLockup, signer: SwapSigner, timeoutBlockHeight: number, feeRate?: number): Promise<SignedTransaction>;
+  /**
+   * Replaces Ferry's unconfirmed lockup (a wallet payment) by the same payment at `feeRate` sat/vbyte (the node
+   * wallet's bumpfee); TransactionRejected when the wallet or node refuses. The replacement, paying the same output.
+   */
+  bumpLockup(lockup: SwapLockup, feeRate: number): Promise<SwapLockup & { hex: string }>;
   /** A key-path sweep of a lockup to the operator wallet, to be signed with the client (MuSig2). */
   keyPathSweep(lockup: SwapLockup): Promise<UnsignedKeyPathSpend>;
   withKeyPathSignature(unsignedHex: string, signature: Uint8Array): SignedTransaction;

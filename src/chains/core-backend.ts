@@ -2,7 +2,7 @@
 // reads, broadcasts that tolerate a replay, output and mempool lookups, and paying from the operator's wallet —
 // same RPC methods, same error codes. Each chain's backend adds its own transactions and swap outputs.
 import { RpcError, btcToSat, satToBtc, type CoreRpcClient } from './core-rpc.ts';
-import { TransactionNotFound, TransactionRejected, WalletRefused, type ChainTransaction } from './backend.ts';
+import { TransactionNotFound, TransactionRejected, WalletRefused, type ChainTransaction, type SwapLockup } from './backend.ts';
 
 /** Core's RPC_INVALID_ADDRESS_OR_KEY: no such transaction. */
 const NOT_FOUND = -5;
@@ -16,6 +16,8 @@ export abstract class CoreFamilyBackend {
 
   /** The txid of a transaction of this chain. */
   protected abstract txidOf(txHex: string): string;
+  /** The index of the output of `txHex` paying `script` (hex), or -1. */
+  protected abstract outputIndexOf(txHex: string, script: string): number;
 
   height(): Promise<number> {
     return this.rpc.getBlockCount();
@@ -79,16 +81,43 @@ export abstract class CoreFamilyBackend {
   }
 
   async mempoolFeeRate(txid: string): Promise<number | undefined> {
+    return (await this.mempoolEntry(txid))?.feeRate;
+  }
+
+  async mempoolEntry(txid: string): Promise<{ feeRate: number; height: number } | undefined> {
     try {
       // Elements also gives the discounted size its fee rates are judged by (confidential outputs counted cheap).
-      const entry = (await this.rpc.getMempoolEntry(txid)) as { vsize?: number; discountvsize?: number; fees?: { base?: number } };
+      const entry = (await this.rpc.getMempoolEntry(txid)) as { vsize?: number; discountvsize?: number; fees?: { base?: number }; height?: number };
       const size = entry.discountvsize ?? entry.vsize;
-      if (size === undefined || entry.fees?.base === undefined) return undefined;
-      return (entry.fees.base * 1e8) / size;
+      if (size === undefined || entry.fees?.base === undefined || entry.height === undefined) return undefined;
+      return { feeRate: (entry.fees.base * 1e8) / size, height: entry.height };
     } catch (error) {
       if (error instanceof RpcError) return undefined;
       throw error;
     }
+  }
+
+  async sendToLockup(output: { address: string; script: string }, value: number): Promise<SwapLockup & { hex: string }> {
+    return this.lockupPayment(await this.payFromWallet(output.address, value), output.script, value);
+  }
+
+  async bumpLockup(lockup: SwapLockup, feeRate: number): Promise<SwapLockup & { hex: string }> {
+    let replacement: string;
+    try {
+      replacement = (await this.rpc.bumpFee(lockup.txid, Math.ceil(feeRate * 1000) / 1000)).txid;
+    } catch (error) {
+      if (error instanceof RpcError) throw new TransactionRejected(error.message, error.code);
+      throw error;
+    }
+    return this.lockupPayment(replacement, lockup.script, lockup.value);
+  }
+
+  /** A wallet payment as the swap lockup it makes: the output paying the lockup script. */
+  private async lockupPayment(txid: string, script: string, value: number): Promise<SwapLockup & { hex: string }> {
+    const txHex = await this.rpc.getRawTransactionHex(txid);
+    const vout = this.outputIndexOf(txHex, script);
+    if (vout < 0) throw new Error(`lockup transaction ${txid} does not pay the lockup script`);
+    return { txid, vout, value, script, hex: txHex };
   }
 
   /** Pays from the operator wallet; WalletRefused when the wallet said no (nothing was sent). Returns the txid. */

@@ -177,6 +177,8 @@ export class CoreRpcClient {
       [minconf],
     );
   sendToAddress = (address: string, amountBtc: number) => this.call<string>('sendtoaddress', [address, amountBtc]);
+  /** Core's bumpfee at a fee rate in sat/vbyte. */
+  bumpFee = (txid: string, feeRate: number) => this.call<{ txid: string; origfee: number; fee: number }>('bumpfee', [txid, { fee_rate: feeRate }]);
   getWalletInfo = () => this.call<Record<string, unknown>>('getwalletinfo');
 }
 

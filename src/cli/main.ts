@@ -78,6 +78,7 @@ async function run(argv: string[]): Promise<number> {
       elementsPort: config.devnet.elementsPort,
       evmPort: config.devnet.evmPort,
       blockIntervalMs: config.devnet.blockIntervalMs,
+      fullRbf: config.devnet.fullRbf,
     });
     const { bitcoin, elements, evm } = devnet.info;
     logger.info('devnet running', { bitcoin: bitcoin.rpcUrl, elements: elements.rpcUrl, evm: evm.rpcUrl, info: `${config.dataDir}/devnet.json` });

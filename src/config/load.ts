@@ -175,7 +175,15 @@ export function loadConfig(options: LoadOptions = {}): FerryConfig {
   const result = config as unknown as FerryConfig;
   result.dataDir = resolve(result.dataDir);
   checkEvm(result.evm);
+  checkEffects(result.effects);
   return result;
+}
+
+/** Retries that can happen at all, at a pace that grows. */
+function checkEffects(effects: FerryConfig['effects']): void {
+  if (effects.maxAttempts < 1) throw new ConfigError('config key effects.maxAttempts must be at least 1');
+  if (effects.retryMs < 1) throw new ConfigError('config key effects.retryMs must be at least 1');
+  if (effects.retryMaxMs < effects.retryMs) throw new ConfigError('config key effects.retryMaxMs must be at least effects.retryMs');
 }
 
 /** What no single key's type says about [evm]: a usable URL and at least one confirmation. */

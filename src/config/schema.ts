@@ -115,6 +115,11 @@ export const schema: Section = {
       default: 0,
       doc: 'mine a block on each devnet chain (bitcoin, Elements, EVM) every N ms; 0 mines only on demand (EVM: per transaction)',
     },
+    fullRbf: {
+      type: 'boolean',
+      default: false,
+      doc: "the devnet's Bitcoin node accepts replacements (higher fee and fee rate than what they evict), as Core does for transactions signalling BIP125; off: every conflict is refused",
+    },
   },
   bitcoin: {
     rpcUrl: { type: 'string', default: '', doc: 'Bitcoin Core JSON-RPC URL; empty uses the devnet' },
@@ -157,6 +162,20 @@ export const schema: Section = {
       default: false,
       doc: 'v1 reverse swaps on UTXO chains ask for the lockup miner fee as a second invoice, paid before Ferry locks',
     },
+    feeBumpAfterBlocks: {
+      type: 'integer',
+      default: 6,
+      doc: "blocks one of Ferry's own lockups, claims or refunds may wait unconfirmed before it is replaced at a higher fee (0: never)",
+    },
+  },
+  effects: {
+    maxAttempts: {
+      type: 'integer',
+      default: 50,
+      doc: 'failed attempts after which an effect (payment, lockup, claim, refund, invoice call) is given up: marked failed in the effect log and logged at error (ferry admin retry runs it again)',
+    },
+    retryMs: { type: 'integer', default: 1_000, doc: 'delay before the first retry of a failed effect, doubled each time' },
+    retryMaxMs: { type: 'integer', default: 60_000, doc: 'longest delay between two attempts of an effect' },
   },
   /** The BTC/BTC pair, when no [[pairs]] list is given. */
   pair: pairFields,
@@ -214,7 +233,7 @@ export interface FerryConfig {
     wsSubscriptions: number;
   };
   database: { url: string };
-  devnet: { enabled: boolean; bitcoinPort: number; elementsPort: number; evmPort: number; blockIntervalMs: number };
+  devnet: { enabled: boolean; bitcoinPort: number; elementsPort: number; evmPort: number; blockIntervalMs: number; fullRbf: boolean };
   bitcoin: { rpcUrl: string; rpcUser: string; rpcPassword: string; wallet: string; pollIntervalMs: number };
   liquid: { rpcUrl: string; rpcUser: string; rpcPassword: string; wallet: string; pollIntervalMs: number };
   evm: {
@@ -226,7 +245,8 @@ export interface FerryConfig {
     pollIntervalMs: number;
     confirmations: number;
   };
-  swap: { mnemonicPath: string; claimDelayMs: number; invoiceExpirySeconds: number; paymentTimeoutSeconds: number; prepayMinerFee: boolean };
+  swap: { mnemonicPath: string; claimDelayMs: number; invoiceExpirySeconds: number; paymentTimeoutSeconds: number; prepayMinerFee: boolean; feeBumpAfterBlocks: number };
+  effects: { maxAttempts: number; retryMs: number; retryMaxMs: number };
   pair: PairSettings;
   /** [[pairs]]: the pairs served; empty means the BTC/BTC pair of [pair]. */
   pairs: (PairSettings & { id: string })[];
@@ -257,6 +277,7 @@ export const environment: Record<string, string> = {
   FERRY_DEVNET_ELEMENTS_PORT: 'devnet.elementsPort',
   FERRY_DEVNET_EVM_PORT: 'devnet.evmPort',
   FERRY_DEVNET_BLOCK_INTERVAL_MS: 'devnet.blockIntervalMs',
+  FERRY_DEVNET_FULL_RBF: 'devnet.fullRbf',
   FERRY_BITCOIN_RPC_URL: 'bitcoin.rpcUrl',
   FERRY_BITCOIN_RPC_USER: 'bitcoin.rpcUser',
   FERRY_BITCOIN_RPC_PASSWORD: 'bitcoin.rpcPassword',

@@ -1,25 +1,25 @@
 // Routes every chain watcher's events to the swap leg they concern (through the engine's watch index), fires
-// the timeout event of every swap whose timeout block its chain has reached, and after a reorg has Ferry's
-// lockups on that chain looked for until each is back (see restoreServerLockup). Contract chains' events (lockups,
+// the timeout event of every swap whose timeout block its chain has reached, and at each block (and after a reorg)
+// has Ferry's own transactions on that chain looked after (own-transactions.ts). Contract chains' events (lockups,
 // claims, refunds of a preimage hash) go to the leg of the swap with that hash on that chain.
 import type { ChainBackend } from '../chains/backend.ts';
 import type { LockupEvent, SpendEvent } from '../chains/events.ts';
 import type { SwapRecord } from '../db/index.ts';
 import { followsChain, machineFor, statusesWithAny } from '../swaps/index.ts';
 import type { EngineContext } from './context.ts';
-import { lockupLegsOf, serverLockupOf, timeoutLegOf } from './legs/lockup-leg.ts';
-import { SwapType } from '../swaps/status.ts';
-import { onServerContractLockup, onServerContractSpend, onServerLockup, onServerLockupSpend, restoreServerLockup } from './legs/server-lockup.ts';
+import { lockupLegsOf, timeoutLegOf } from './legs/lockup-leg.ts';
+import { onServerContractLockup, onServerContractSpend, onServerLockup, onServerLockupSpend } from './legs/server-lockup.ts';
 import { onContractReorg } from './legs/contract-reorg.ts';
 import { recheckUserLockups } from './legs/lockup-reorg.ts';
-import { rebroadcastClaims } from './legs/claim-rebroadcast.ts';
+import { ownTransactionsOn, restoreOwnTransaction } from './legs/own-transactions.ts';
+import { bumpIfStuck } from './legs/fee-bump.ts';
 import { onUserContractLockup, onUserContractSpend, onUserLockup, onUserLockupSpend } from './legs/user-lockup.ts';
 import type { ContractChain, ContractSwapEvent } from '../chains/contract-chain.ts';
 
+/** Confirmations after which Ferry's own transactions are checked again only when a reorg comes. */
+const SETTLED_DEPTH = 6;
 /** Statuses in which a swap may time out (the machines decide whether it does). */
 const TIMEOUT_CANDIDATES = statusesWithAny('timeout');
-/** Statuses in which Ferry's lockup is out: those its refund broadcast leaves (reverse and chain swaps). */
-const LOCKED = statusesWithAny('refund.broadcast');
 
 /** Whether a swap may still have chain events the engine must act on. */
 export const needsChain = (swap: SwapRecord): boolean => followsChain(machineFor(swap.type), swap.status, swap.data);
@@ -39,12 +39,9 @@ async function withRetries(ctx: EngineContext, what: string, fn: () => Promise<v
 
 export class ChainEventRouter {
   private readonly detach: (() => void)[] = [];
-  /** Chains a reorg went through whose lockups of Ferry's are not all back yet. */
-  private readonly reorged = new Set<string>();
-  /**
-   * Chains a reorg went through where a user's lockup vanished and may still come back or be double spent, or
-   * where Ferry's claim of one waits for its lockup to come back to be broadcast again.
-   */
+  /** Ferry's transactions per chain buried SETTLED_DEPTH deep: not looked at again at blocks, only after a reorg. */
+  private readonly settled = new Map<string, Set<string>>();
+  /** Chains a reorg went through where a user's lockup vanished and may still come back or be double spent. */
   private readonly userReorged = new Set<string>();
 
   constructor(private readonly ctx: EngineContext) {}
@@ -52,8 +49,7 @@ export class ChainEventRouter {
   attach(): void {
     if (this.detach.length > 0) return;
     for (const chain of this.ctx.chains.values()) {
-      // A reorg handled before a restart may have left a lockup to restore: each chain is checked at its next block.
-      this.reorged.add(chain.symbol);
+      // A reorg handled before a restart may have left a lockup to recheck: each chain is checked at its next block.
       this.userReorged.add(chain.symbol);
       this.detach.push(
         chain.watcher.subscribe({
@@ -61,12 +57,12 @@ export class ChainEventRouter {
           spend: (event) => withRetries(this.ctx, 'spend handling', () => this.spend(chain, event)),
           block: async (event) => {
             await withRetries(this.ctx, 'timeout check', () => this.timeouts(event.height, chain.symbol));
-            if (this.reorged.has(chain.symbol)) await withRetries(this.ctx, 'lockup restore', () => this.restoreLockups(chain.symbol));
+            await withRetries(this.ctx, 'own transactions', () => this.ownTransactions(chain.symbol, event.height));
             if (this.userReorged.has(chain.symbol)) await withRetries(this.ctx, 'user lockup recheck', () => this.recheckUserLockups(chain.symbol));
           },
           reorg: async () => {
-            this.reorged.add(chain.symbol);
-            await withRetries(this.ctx, 'lockup restore', () => this.restoreLockups(chain.symbol));
+            this.settled.delete(chain.symbol);
+            await withRetries(this.ctx, 'own transactions', () => this.ownTransactions(chain.symbol));
             await withRetries(this.ctx, 'user lockup recheck', () => this.recheckUserLockups(chain.symbol));
           },
         }),
@@ -101,24 +97,27 @@ export class ChainEventRouter {
     for (const swap of due) await this.ctx.swaps.dispatch(swap.id, { type: 'timeout', data: { timedOutAtHeight: height } });
   }
 
-  /** Broadcasts again Ferry's lockups on `chain` the node lost; the chain is done with once all are back. */
-  async restoreLockups(chain: string): Promise<void> {
-    const locked = (await this.ctx.storage.swaps.listByStatus(LOCKED)).filter(
-      (swap) => swap.type !== SwapType.Submarine && serverLockupOf(swap).chain === chain && serverLockupOf(swap).contract === undefined,
-    );
-    let restored = true;
-    for (const swap of locked) if (!(await restoreServerLockup(this.ctx, swap))) restored = false;
-    if (restored) this.reorged.delete(chain);
+  /**
+   * Ferry's own lockups, claims and refunds on `chain`: any the node lost is broadcast again; at a block (`height`),
+   * any stuck unconfirmed for too long is fee-bumped.
+   */
+  async ownTransactions(chain: string, height?: number): Promise<void> {
+    const settled = this.settled.get(chain) ?? new Set<string>();
+    this.settled.set(chain, settled);
+    const owned = await ownTransactionsOn(this.ctx, chain);
+    const listed = new Set(owned.map((own) => own.tx.txid));
+    for (const txid of settled) if (!listed.has(txid)) settled.delete(txid);
+    for (const own of owned) {
+      if (height !== undefined && settled.has(own.tx.txid)) continue;
+      const restored = await restoreOwnTransaction(this.ctx, own);
+      if (restored.where === 'confirmed' && restored.confirmations >= SETTLED_DEPTH) settled.add(own.tx.txid);
+      if (restored.where === 'mempool' && height !== undefined) await bumpIfStuck(this.ctx, own, height);
+    }
   }
 
-  /**
-   * Rolls back swaps whose user lockup left `chain` and sends Ferry's vanished claims again; the chain is rechecked
-   * at its blocks while a lockup stays vanished or a claim waits.
-   */
+  /** Rolls back swaps whose user lockup left `chain`; the chain is rechecked at its blocks while a lockup stays vanished. */
   async recheckUserLockups(chain: string): Promise<void> {
-    const lockupsWaiting = await recheckUserLockups(this.ctx, chain);
-    const claimsWaiting = await rebroadcastClaims(this.ctx, chain);
-    if (lockupsWaiting || claimsWaiting) this.userReorged.add(chain);
+    if (await recheckUserLockups(this.ctx, chain)) this.userReorged.add(chain);
     else this.userReorged.delete(chain);
   }
 

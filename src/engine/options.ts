@@ -72,6 +72,11 @@ export interface SwapEngineOptions {
    * counted in metrics, retried with `ferry admin retry`) and logged at error. Default 50 (about 45 minutes).
    */
   effectMaxAttempts?: number;
+  /**
+   * Blocks one of Ferry's own lockups, claims or refunds may wait unconfirmed in the mempool before it is replaced
+   * at a higher fee (legs/fee-bump.ts); 0: never bump. Default 6.
+   */
+  feeBumpAfterBlocks?: number;
 }
 
 export interface EngineSettings {
@@ -93,6 +98,7 @@ export interface EngineSettings {
   effectRetryMs: number;
   effectRetryMaxMs: number;
   effectMaxAttempts: number;
+  feeBumpAfterBlocks: number;
 }
 
 export function resolveSettings(options: SwapEngineOptions): EngineSettings {
@@ -116,5 +122,6 @@ export function resolveSettings(options: SwapEngineOptions): EngineSettings {
     effectRetryMs: options.effectRetryMs ?? 1_000,
     effectRetryMaxMs: options.effectRetryMaxMs ?? 60_000,
     effectMaxAttempts: options.effectMaxAttempts ?? 50,
+    feeBumpAfterBlocks: options.feeBumpAfterBlocks ?? 6,
   };
 }

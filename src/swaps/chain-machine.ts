@@ -29,6 +29,8 @@ export interface ChainSwapData {
   server: ChainSide;
   /** The user's lockup, judged as a submarine lockup is. */
   lockup?: LockupRecord;
+  /** A user lockup that left the chain before Ferry locked, kept to tell a later double spend of its coins. */
+  vanishedLockup?: LockupRecord;
   serverLockupRequested?: boolean;
   serverLockup?: ReverseLockup;
   /** A new server amount the client accepted for a lockup of another amount. */
@@ -63,17 +65,23 @@ export const CHAIN_EVENTS = [
   'lockup.mempool', // the user's lockup, unconfirmed, not accepted for 0-conf
   'lockup.zeroConf', // the user's lockup, unconfirmed, accepted for 0-conf
   'lockup.confirmed', // the user's lockup is in a block
+  'lockup.unconfirmed', // a reorg put the user's confirmed lockup back into the mempool
+  'lockup.vanished', // a reorg (or the mempool) dropped the user's lockup, and nothing spent its coins
+  'lockup.doubleSpent', // the user's lockup is gone and another transaction spent its coins
   'quote.accepted', // the client accepted Ferry's new amount for a lockup of another amount
   'server.sent', // Ferry's lockup is in the mempool
+  'server.replaced', // Ferry's lockup, stuck unconfirmed, was replaced by the same payment at a higher fee
   'server.confirmed', // Ferry's lockup is in a block
   'server.failed', // Ferry could not lock (nothing was sent)
   'preimage.learned', // from the client's claim request or from its claim of Ferry's lockup on chain
   'claim.start',
   'claim.broadcast', // Ferry broadcast its claim of the user's lockup
+  'claim.replaced', // Ferry's claim, stuck unconfirmed, was replaced by one paying a higher fee
   'lockup.spent', // the user's lockup was seen spent while Ferry waited to claim: its own claim
   'timeout', // the `to` chain reached the timeout of Ferry's lockup
   'refund.broadcast', // Ferry broadcast its refund of its lockup
   'refund.confirmed', // Ferry's refund is in a block: the user can no longer claim it
+  'refund.replaced', // Ferry's refund, stuck unconfirmed, was replaced by one paying a higher fee
   'refund.signed', // Ferry handed out a partial signature for the user's cooperative refund
 ] as const;
 export type ChainEvent = (typeof CHAIN_EVENTS)[number];
@@ -86,7 +94,7 @@ export const CHAIN_EFFECTS = [
 ] as const;
 export type ChainEffect = (typeof CHAIN_EFFECTS)[number];
 
-type ChainGuard = 'notLocked' | 'locking' | 'quotable' | 'refundNotRequested' | 'claimableAfterRefund' | 'refundUnconfirmed' | 'unclaimable';
+type ChainGuard = 'notLocked' | 'notSent' | 'locking' | 'quotable' | 'refundNotRequested' | 'claimableAfterRefund' | 'refundUnconfirmed' | 'unclaimable';
 
 const locking = (data: SwapData): boolean => data.serverLockupRequested === true;
 const lockupConfirmed = (data: SwapData): boolean => (data.lockup as { confirmed?: boolean } | undefined)?.confirmed === true;
@@ -94,6 +102,13 @@ const lockupConfirmed = (data: SwapData): boolean => (data.lockup as { confirmed
 const request = { serverLockupRequested: true };
 const timedOut = { failureReason: TIMED_OUT_REASON };
 const refunded = { refundSigned: true };
+/**
+ * A user lockup leaving the chain before Ferry locked takes back the decision to lock (the sendLockup effect then
+ * finds nothing to do); the event data moves a vanished lockup to vanishedLockup, and the row clears the record.
+ */
+const unlock = { serverLockupRequested: false };
+const noLockup = { ...unlock, lockup: undefined };
+const doubleSpent = { ...unlock, failureReason: 'the lockup transaction was double spent' };
 
 export const chainMachine: MachineDefinition<ChainStatus, ChainEvent, ChainEffect, ChainGuard> = {
   name: 'Chain swap',
@@ -106,6 +121,9 @@ export const chainMachine: MachineDefinition<ChainStatus, ChainEvent, ChainEffec
     'lockup.mempool',
     'lockup.zeroConf',
     'lockup.confirmed',
+    'lockup.unconfirmed',
+    'lockup.vanished',
+    'lockup.doubleSpent',
     'server.sent',
     'server.confirmed',
     'preimage.learned',
@@ -119,6 +137,8 @@ export const chainMachine: MachineDefinition<ChainStatus, ChainEvent, ChainEffec
   effects: CHAIN_EFFECTS,
   guards: {
     notLocked: { label: 'no server lockup requested', test: (data) => !locking(data) },
+    // Decided but not sent: the engine rechecks under the wallet's lock, so a lockup being sent is recorded first.
+    notSent: { label: 'no server lockup sent', test: (data) => data.serverLockup === undefined },
     locking: { label: 'server lockup requested', test: locking },
     // A refund signed for the user's lockup rules out locking for it: both would hand the user the coins twice.
     quotable: {
@@ -144,6 +164,8 @@ export const chainMachine: MachineDefinition<ChainStatus, ChainEvent, ChainEffec
     { from: S.Created, event: 'lockup.zeroConf', to: S.TransactionMempool, effects: ['sendLockup'], guard: 'notLocked', set: request },
     { from: S.Created, event: 'lockup.confirmed', to: S.TransactionConfirmed, effects: ['sendLockup'], guard: 'notLocked', set: request },
     { from: S.Created, event: 'timeout', to: S.Expired, effects: [], set: timedOut },
+    // A vanished lockup (see below) whose coins another transaction spent.
+    { from: S.Created, event: 'lockup.doubleSpent', to: S.TransactionLockupFailed, effects: [], set: doubleSpent },
 
     // A replacement of the user's lockup (a fee bump) is judged afresh, but only before Ferry locks.
     { from: S.TransactionMempool, event: 'lockup.rejected', to: S.TransactionLockupFailed, effects: [], guard: 'notLocked' },
@@ -155,19 +177,31 @@ export const chainMachine: MachineDefinition<ChainStatus, ChainEvent, ChainEffec
     { from: S.TransactionMempool, event: 'server.confirmed', to: S.TransactionServerConfirmed, effects: [], guard: 'locking' },
     { from: S.TransactionMempool, event: 'server.failed', to: S.TransactionFailed, effects: [], guard: 'locking' },
     { from: S.TransactionMempool, event: 'timeout', to: S.Expired, effects: [], guard: 'notLocked', set: timedOut },
+    // The user's lockup leaving the chain before Ferry locked: back to the status before it, or failed.
+    { from: S.TransactionMempool, event: 'lockup.vanished', to: S.Created, effects: [], guard: 'notSent', set: noLockup },
+    { from: S.TransactionMempool, event: 'lockup.doubleSpent', to: S.TransactionLockupFailed, effects: [], guard: 'notSent', set: doubleSpent },
 
     { from: S.TransactionConfirmed, event: 'server.sent', to: S.TransactionServerMempool, effects: [], guard: 'locking' },
     { from: S.TransactionConfirmed, event: 'server.confirmed', to: S.TransactionServerConfirmed, effects: [], guard: 'locking' },
     { from: S.TransactionConfirmed, event: 'server.failed', to: S.TransactionFailed, effects: [], guard: 'locking' },
     { from: S.TransactionConfirmed, event: 'timeout', to: S.Expired, effects: [], guard: 'notLocked', set: timedOut },
+    { from: S.TransactionConfirmed, event: 'lockup.unconfirmed', to: S.TransactionMempool, effects: [], guard: 'notSent', set: unlock },
+    { from: S.TransactionConfirmed, event: 'lockup.vanished', to: S.Created, effects: [], guard: 'notSent', set: noLockup },
+    { from: S.TransactionConfirmed, event: 'lockup.doubleSpent', to: S.TransactionLockupFailed, effects: [], guard: 'notSent', set: doubleSpent },
 
     // The refused lockup confirming is what makes a quote for it acceptable.
     { from: S.TransactionLockupFailed, event: 'lockup.confirmed', to: S.TransactionLockupFailed, effects: [] },
     { from: S.TransactionLockupFailed, event: 'quote.accepted', to: S.TransactionConfirmed, effects: ['sendLockup'], guard: 'quotable', set: request },
     { from: S.TransactionLockupFailed, event: 'refund.signed', to: S.TransactionLockupFailed, effects: [], set: refunded },
     { from: S.TransactionLockupFailed, event: 'timeout', to: S.Expired, effects: [], set: timedOut },
+    // A refused lockup leaving its block is no longer one a quote can be accepted for (quotable needs it confirmed).
+    { from: S.TransactionLockupFailed, event: 'lockup.unconfirmed', to: S.TransactionLockupFailed, effects: [] },
+    { from: S.TransactionLockupFailed, event: 'lockup.vanished', to: S.TransactionLockupFailed, effects: [], set: noLockup },
+    { from: S.TransactionLockupFailed, event: 'lockup.doubleSpent', to: S.TransactionLockupFailed, effects: [], set: doubleSpent },
 
     { from: S.TransactionServerMempool, event: 'server.confirmed', to: S.TransactionServerConfirmed, effects: [] },
+    // Fee bumps keep the status and record the replacement, the transaction that can still confirm.
+    { from: S.TransactionServerMempool, event: 'server.replaced', to: S.TransactionServerMempool, effects: [] },
     { from: S.TransactionServerMempool, event: 'preimage.learned', to: S.TransactionClaimPending, effects: ['startClaim'] },
     { from: S.TransactionServerMempool, event: 'timeout', to: S.TransactionServerMempool, effects: ['refundLockup'], guard: 'refundNotRequested', set: { refundRequested: true } },
     { from: S.TransactionServerMempool, event: 'refund.broadcast', to: S.TransactionRefunded, effects: [] },
@@ -179,12 +213,14 @@ export const chainMachine: MachineDefinition<ChainStatus, ChainEvent, ChainEffec
     { from: S.TransactionClaimPending, event: 'claim.start', to: S.TransactionClaimPending, effects: ['claimWhenSilent'] },
     { from: S.TransactionClaimPending, event: 'claim.broadcast', to: S.TransactionClaimed, effects: [] },
     { from: S.TransactionClaimPending, event: 'lockup.spent', to: S.TransactionClaimed, effects: [] },
+    { from: S.TransactionClaimed, event: 'claim.replaced', to: S.TransactionClaimed, effects: [] },
 
     { from: S.TransactionFailed, event: 'refund.signed', to: S.TransactionFailed, effects: [], set: refunded },
     { from: S.Expired, event: 'refund.signed', to: S.Expired, effects: [], guard: 'unclaimable', set: refunded },
 
     { from: S.TransactionRefunded, event: 'preimage.learned', to: S.TransactionClaimPending, effects: ['startClaim'], guard: 'claimableAfterRefund' },
     { from: S.TransactionRefunded, event: 'refund.confirmed', to: S.TransactionRefunded, effects: [], guard: 'refundUnconfirmed', set: { refundConfirmed: true } },
+    { from: S.TransactionRefunded, event: 'refund.replaced', to: S.TransactionRefunded, effects: [], guard: 'refundUnconfirmed' },
     { from: S.TransactionRefunded, event: 'refund.signed', to: S.TransactionRefunded, effects: [], guard: 'unclaimable', set: refunded },
   ],
 };

@@ -74,6 +74,7 @@ export const REVERSE_EVENTS = [
   'invoice.accepted', // the user's payment is held on the hold invoice
   'gas.accepted', // the payment of the prepay invoice (gas or miner fee) is held
   'server.sent', // Ferry's lockup transaction is in the mempool
+  'server.replaced', // Ferry's lockup, stuck unconfirmed, was replaced by the same payment at a higher fee
   'server.confirmed', // Ferry's lockup is in a block
   'server.failed', // Ferry could not lock (e.g. insufficient funds)
   'invoice.expired', // the invoice expired unpaid
@@ -82,6 +83,7 @@ export const REVERSE_EVENTS = [
   'settlement.done', // the hold invoice is settled
   'refund.broadcast', // Ferry broadcast its refund of the lockup
   'refund.confirmed', // Ferry's refund is in a block: the user can no longer claim
+  'refund.replaced', // Ferry's refund, stuck unconfirmed, was replaced by one paying a higher fee
 ] as const;
 export type ReverseEvent = (typeof REVERSE_EVENTS)[number];
 
@@ -149,6 +151,8 @@ export const reverseMachine: MachineDefinition<ReverseStatus, ReverseEvent, Reve
     { from: S.MinerFeePaid, event: 'timeout', to: S.Expired, effects: ['cancelInvoice'], guard: 'lockupNotRequested', set: timedOut },
 
     { from: S.TransactionMempool, event: 'server.confirmed', to: S.TransactionConfirmed, effects: [] },
+    // Fee bumps keep the status and record the replacement, the transaction that can still confirm.
+    { from: S.TransactionMempool, event: 'server.replaced', to: S.TransactionMempool, effects: [] },
     { from: S.TransactionMempool, event: 'preimage.learned', to: S.TransactionMempool, effects: ['settleInvoice'], guard: 'preimageUnknown' },
     { from: S.TransactionMempool, event: 'settlement.done', to: S.InvoiceSettled, effects: [] },
     { from: S.TransactionMempool, event: 'timeout', to: S.TransactionMempool, effects: ['refundLockup'], guard: 'refundNotRequested', set: { refundRequested: true } },
@@ -164,5 +168,6 @@ export const reverseMachine: MachineDefinition<ReverseStatus, ReverseEvent, Reve
     { from: S.TransactionRefunded, event: 'preimage.learned', to: S.TransactionRefunded, effects: ['settleInvoice'], guard: 'claimableAfterRefund' },
     { from: S.TransactionRefunded, event: 'settlement.done', to: S.InvoiceSettled, effects: [] },
     { from: S.TransactionRefunded, event: 'refund.confirmed', to: S.TransactionRefunded, effects: ['cancelInvoice'], guard: 'refundUnconfirmed', set: { refundConfirmed: true } },
+    { from: S.TransactionRefunded, event: 'refund.replaced', to: S.TransactionRefunded, effects: [], guard: 'refundUnconfirmed' },
   ],
 };

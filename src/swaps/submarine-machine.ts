@@ -63,6 +63,7 @@ export const SUBMARINE_EVENTS = [
   'payment.failed',
   'claim.start',
   'claim.broadcast', // Ferry broadcast its claim (cooperative key path or script path)
+  'claim.replaced', // Ferry's claim, stuck unconfirmed, was replaced by one paying a higher fee
   'lockup.spent', // the lockup was seen spent while Ferry waited to claim: its own claim
   'lockup.unconfirmed', // a reorg put the confirmed lockup back into the mempool
   'lockup.vanished', // a reorg (or the mempool) dropped the lockup, and nothing spent its coins
@@ -194,6 +195,8 @@ export const submarineMachine: MachineDefinition<SubmarineStatus, SubmarineEvent
 
     { from: S.TransactionClaimPending, event: 'claim.broadcast', to: S.TransactionClaimed, effects: [] },
     { from: S.TransactionClaimPending, event: 'lockup.spent', to: S.TransactionClaimed, effects: [] },
+    // A fee bump: the swap keeps its status and records the replacement, the claim that can still confirm.
+    { from: S.TransactionClaimed, event: 'claim.replaced', to: S.TransactionClaimed, effects: [] },
 
     { from: S.InvoiceFailedToPay, event: 'refund.signed', to: S.InvoiceFailedToPay, effects: [], set: refunded },
     { from: S.Expired, event: 'refund.signed', to: S.Expired, effects: [], set: refunded },

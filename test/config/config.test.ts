@@ -120,3 +120,16 @@ test('[[pairs]]: a list of pairs, each checked by key; without it the BTC/BTC pa
     /pair BTC\/BTC is listed twice/,
   );
 });
+
+test('effect retries: attempts and delays from [effects], checked so retries happen at all', () => {
+  const defaults = loadConfig({ env: {} }).effects;
+  assert.deepEqual(defaults, { maxAttempts: 50, retryMs: 1_000, retryMaxMs: 60_000 });
+  const config = loadConfig({ file: file('[effects]\nmaxAttempts = 5\nretryMs = 200\nretryMaxMs = 2000\n'), env: {} });
+  assert.deepEqual(config.effects, { maxAttempts: 5, retryMs: 200, retryMaxMs: 2_000 });
+  assert.throws(() => loadConfig({ file: file('[effects]\nmaxAttempts = 0\n'), env: {} }), /effects\.maxAttempts must be at least 1/);
+  assert.throws(() => loadConfig({ file: file('[effects]\nretryMs = 0\n'), env: {} }), /effects\.retryMs must be at least 1/);
+  assert.throws(() => loadConfig({ file: file('[effects]\nretryMs = 5000\nretryMaxMs = 1000\n'), env: {} }), /retryMaxMs must be at least effects\.retryMs/);
+  assert.throws(() => loadConfig({ file: file('[effects]\nmaxAttempts = 2.5\n'), env: {} }), ConfigError);
+  assert.equal(loadConfig({ file: file('[swap]\nfeeBumpAfterBlocks = 0\n'), env: {} }).swap.feeBumpAfterBlocks, 0);
+  assert.equal(loadConfig({ env: {} }).swap.feeBumpAfterBlocks, 6);
+});

@@ -4,15 +4,13 @@
 // not lost: the client can still claim, and Ferry then claims the user's lockup.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { sha256 } from '@noble/hashes/sha2.js';
 import { deserializeTree } from '../../src/chains/bitcoin/htlc.ts';
 import { scriptOf } from '../../src/chains/bitcoin/network.ts';
 import { findOutput, scriptPathClaim } from '../../src/chains/bitcoin/spends.ts';
 import type { CoreRpcClient } from '../../src/chains/core-rpc.ts';
 import { swapOutputKey } from '../../src/keys/index.ts';
-import { api, createBtcToLbtc, lockBtc, scriptPathClaimOf, sleep, startChainWorld, untilStatus, type ChainWorld, type ClientSwap } from './chain-support.ts';
+import { createBtcToLbtc, createChainSwap, lockBtc, scriptPathClaimOf, sleep, startChainWorld, untilStatus, type ChainWorld, type ClientSwap } from './chain-support.ts';
 
 let world: ChainWorld;
 
@@ -92,18 +90,7 @@ test("the user's lockup reorganised back into the mempool after Ferry locked: Fe
 });
 
 test("Ferry's BTC lockup gone in a reorg (its nLockTime is not final on the shorter chain): Ferry sends the same transaction again, never a second one", async () => {
-  const claimKey = secp256k1.utils.randomSecretKey();
-  const preimage = randomBytes(32);
-  const created = await api(world, 'POST', '/v2/swap/chain', {
-    from: 'L-BTC',
-    to: 'BTC',
-    preimageHash: Buffer.from(sha256(preimage)).toString('hex'),
-    claimPublicKey: Buffer.from(secp256k1.getPublicKey(claimKey, true)).toString('hex'),
-    refundPublicKey: Buffer.from(secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true)).toString('hex'),
-    serverLockAmount: 100_000,
-  });
-  assert.equal(created.status, 201, JSON.stringify(created.json));
-  const { id, claimDetails, lockupDetails } = created.json;
+  const { id, claimKey, preimage, claimDetails, lockupDetails } = await createChainSwap(world, 'L-BTC', 'BTC', { serverLockAmount: 100_000 });
   const btcFrom = (await world.btc.height()) + 1;
   const operatorBefore = await world.btc.balance(world.btc.operator);
   const userLockupTxid = await world.elementsUser.sendToAddress(lockupDetails.lockupAddress, lockupDetails.amount / 1e8);

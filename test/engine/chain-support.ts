@@ -48,13 +48,14 @@ export interface ChainWorld extends ClientSide {
  * A Ferry with its devnet, watching quickly (the EVM chain too) and claiming alone one second after it learns the
  * preimage, unless `claimDelayMs` leaves the client longer to co-sign.
  */
-export async function startChainWorld(name: string, options: { claimDelayMs?: number } = {}): Promise<ChainWorld> {
+export async function startChainWorld(name: string, options: { claimDelayMs?: number; feeBumpAfterBlocks?: number } = {}): Promise<ChainWorld> {
   const dataDir = mkdtempSync(join(tmpdir(), `ferry-${name}-`));
   const config = loadConfig({ env: { FERRY_DATA_DIR: dataDir, ...ephemeralPorts } });
   config.bitcoin.pollIntervalMs = 100;
   config.liquid.pollIntervalMs = 100;
   config.evm.pollIntervalMs = 100;
   config.swap.claimDelayMs = options.claimDelayMs ?? 1_000;
+  if (options.feeBumpAfterBlocks !== undefined) config.swap.feeBumpAfterBlocks = options.feeBumpAfterBlocks;
   const ferry = await startFerry(config, silentLogger);
   const info = ferry.devnet!.info;
   const [btc, lbtc] = [new DevnetChain(info), new LiquidChain(info)];
@@ -109,21 +110,29 @@ export interface ClientSwap {
   lockupDetails: { swapTree: any; lockupAddress: string; serverPublicKey: string; timeoutBlockHeight: number; amount: number };
 }
 
-export async function createBtcToLbtc(client: ClientSide, userLockAmount: number): Promise<ClientSwap> {
+/** A chain swap created over the API with fresh keys and preimage, priced on the user's or on Ferry's amount. */
+export async function createChainSwap(
+  client: ClientSide,
+  from: string,
+  to: string,
+  amount: { userLockAmount: number } | { serverLockAmount: number },
+): Promise<ClientSwap> {
   const claimKey = secp256k1.utils.randomSecretKey();
   const refundKey = secp256k1.utils.randomSecretKey();
   const preimage = randomBytes(32);
   const created = await api(client, 'POST', '/v2/swap/chain', {
-    from: 'BTC',
-    to: 'L-BTC',
+    from,
+    to,
     preimageHash: Buffer.from(sha256(preimage)).toString('hex'),
     claimPublicKey: Buffer.from(secp256k1.getPublicKey(claimKey, true)).toString('hex'),
     refundPublicKey: Buffer.from(secp256k1.getPublicKey(refundKey, true)).toString('hex'),
-    userLockAmount,
+    ...amount,
   });
   assert.equal(created.status, 201, JSON.stringify(created.json));
   return { id: created.json.id, claimKey, refundKey, preimage, claimDetails: created.json.claimDetails, lockupDetails: created.json.lockupDetails };
 }
+
+export const createBtcToLbtc = (client: ClientSide, userLockAmount: number): Promise<ClientSwap> => createChainSwap(client, 'BTC', 'L-BTC', { userLockAmount });
 
 /** The client pays its BTC lockup (unconfirmed); the lockup's outpoint. */
 export async function lockBtc(client: ClientSide, swap: ClientSwap, amount = swap.lockupDetails.amount): Promise<{ txid: string; vout: number }> {

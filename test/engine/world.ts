@@ -69,6 +69,8 @@ export interface EvmWorld {
 export type WorldOverrides = Omit<Partial<SwapEngineOptions>, 'lightning' | 'chains' | 'contracts'> & {
   lightning?: LightningBackend;
   evm?: { claimBatchMs?: number };
+  /** Ferry's BTC fee estimate (sat/vbyte) instead of the devnet node's. */
+  btcFeeRate?: () => Promise<number>;
 };
 
 export async function startWorld(overrides: WorldOverrides = {}): Promise<World> {
@@ -88,12 +90,12 @@ export async function startWorld(overrides: WorldOverrides = {}): Promise<World>
   const mnemonic = generateMnemonic(wordlist, 256);
   const keys = SwapKeys.fromMnemonic(mnemonic, 'regtest');
   const published = new Map<string, string[]>();
-  const { lightning, evm: evmOptions, ...settings } = overrides;
+  const { lightning, evm: evmOptions, btcFeeRate, ...settings } = overrides;
   const evm = evmOptions && (await connectEvmWorld(dataDir, devnet, storage, mnemonic, evmOptions.claimBatchMs));
   const newEngine = (watcher: ChainWatcher) => {
     const engine = new SwapEngine({
       storage,
-      chains: new Map([['BTC', new BitcoinBackend({ symbol: 'BTC', network: 'regtest', rpc: operator, watcher })]]),
+      chains: new Map([['BTC', new BitcoinBackend({ symbol: 'BTC', network: 'regtest', rpc: operator, watcher, feeEstimator: btcFeeRate })]]),
       lightning: new Map([['BTC', lightning ?? ferryNode]]),
       ...(evm && { contracts: new Map([[evm.chain.symbol, evm.chain]]) }),
       keys,

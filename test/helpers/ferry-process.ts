@@ -3,8 +3,26 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import type { DevnetInfo } from '../../src/devnet/index.ts';
 
 export const ferryBin = fileURLToPath(new URL('../../bin/ferry.mjs', import.meta.url));
+
+/** `ferry start`'s environment for a devnet run as its own process: its nodes as an operator's external ones. */
+export function devnetNodesEnv(info: DevnetInfo): Record<string, string> {
+  return {
+    FERRY_DEVNET_ENABLED: 'false',
+    FERRY_BITCOIN_RPC_URL: info.bitcoin.rpcUrl,
+    FERRY_BITCOIN_RPC_USER: info.bitcoin.rpcUser,
+    FERRY_BITCOIN_RPC_PASSWORD: info.bitcoin.rpcPassword,
+    FERRY_BITCOIN_WALLET: info.bitcoin.wallets.operator,
+    FERRY_LIQUID_RPC_URL: info.elements.rpcUrl,
+    FERRY_LIQUID_RPC_USER: info.elements.rpcUser,
+    FERRY_LIQUID_RPC_PASSWORD: info.elements.rpcPassword,
+    FERRY_LIQUID_WALLET: info.elements.wallets.operator,
+    FERRY_LND_REST_URL: info.lightning.ferry.restUrl,
+    FERRY_LND_MACAROON: info.lightning.ferry.macaroon,
+  };
+}
 
 const exec = promisify(execFile);
 

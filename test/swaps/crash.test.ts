@@ -18,7 +18,7 @@ import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { readDevnetInfo, type DevnetInfo } from '../../src/devnet/index.ts';
-import { runFerry, type FerryProcess } from '../helpers/ferry-process.ts';
+import { devnetNodesEnv, runFerry, type FerryProcess } from '../helpers/ferry-process.ts';
 import { SwapWallet } from '../helpers/swap-wallet.ts';
 import { DevnetChain } from './scenarios/support/chain.ts';
 import { LiquidChain } from './scenarios/support/liquid-chain.ts';
@@ -89,17 +89,7 @@ async function startFerryProcess(crashAt?: string, config = configFile): Promise
     FERRY_CONFIG: config,
     FERRY_DATA_DIR: ferryDir,
     FERRY_API_PORT: '0',
-    FERRY_DEVNET_ENABLED: 'false',
-    FERRY_BITCOIN_RPC_URL: info.bitcoin.rpcUrl,
-    FERRY_BITCOIN_RPC_USER: info.bitcoin.rpcUser,
-    FERRY_BITCOIN_RPC_PASSWORD: info.bitcoin.rpcPassword,
-    FERRY_BITCOIN_WALLET: info.bitcoin.wallets.operator,
-    FERRY_LIQUID_RPC_URL: info.elements.rpcUrl,
-    FERRY_LIQUID_RPC_USER: info.elements.rpcUser,
-    FERRY_LIQUID_RPC_PASSWORD: info.elements.rpcPassword,
-    FERRY_LIQUID_WALLET: info.elements.wallets.operator,
-    FERRY_LND_REST_URL: info.lightning.ferry.restUrl,
-    FERRY_LND_MACAROON: info.lightning.ferry.macaroon,
+    ...devnetNodesEnv(info),
     FERRY_CRASH_AT: crashAt ?? '',
   };
   const process = runFerry(['start'], env);

@@ -13,7 +13,7 @@ import { artifact } from '../../src/devnet/evm/contracts.ts';
 import { fundAccounts } from '../../src/devnet/evm/fund.ts';
 import { operatorWallet } from '../../src/chains/evm/operator.ts';
 import { loadOrCreateMnemonic } from '../../src/keys/index.ts';
-import { runFerry, type FerryProcess } from '../helpers/ferry-process.ts';
+import { devnetNodesEnv, runFerry, type FerryProcess } from '../helpers/ferry-process.ts';
 import { LightningNodes } from './scenarios/support/lightning.ts';
 import { ephemeralPorts } from '../helpers/ports.ts';
 
@@ -69,17 +69,7 @@ async function startFerry(crashAt?: string): Promise<{ process: FerryProcess; ap
     FERRY_CONFIG: configFile,
     FERRY_DATA_DIR: ferryDir,
     FERRY_API_PORT: '0',
-    FERRY_DEVNET_ENABLED: 'false',
-    FERRY_BITCOIN_RPC_URL: info.bitcoin.rpcUrl,
-    FERRY_BITCOIN_RPC_USER: info.bitcoin.rpcUser,
-    FERRY_BITCOIN_RPC_PASSWORD: info.bitcoin.rpcPassword,
-    FERRY_BITCOIN_WALLET: info.bitcoin.wallets.operator,
-    FERRY_LIQUID_RPC_URL: info.elements.rpcUrl,
-    FERRY_LIQUID_RPC_USER: info.elements.rpcUser,
-    FERRY_LIQUID_RPC_PASSWORD: info.elements.rpcPassword,
-    FERRY_LIQUID_WALLET: info.elements.wallets.operator,
-    FERRY_LND_REST_URL: info.lightning.ferry.restUrl,
-    FERRY_LND_MACAROON: info.lightning.ferry.macaroon,
+    ...devnetNodesEnv(info),
     FERRY_EVM_RPC_URL: info.evm.rpcUrl,
     FERRY_EVM_ETHER_SWAP: info.evm.contracts.etherSwap,
     FERRY_EVM_ERC20_SWAP: info.evm.contracts.erc20Swap,

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { hex } from '@scure/base';
 import pg from 'pg';
 import { readDevnetInfo, type DevnetInfo } from '../../src/devnet/index.ts';
-import { runFerry, type FerryProcess } from '../helpers/ferry-process.ts';
+import { devnetNodesEnv, runFerry, type FerryProcess } from '../helpers/ferry-process.ts';
 import { ephemeralPorts } from '../helpers/ports.ts';
 import { SwapWallet } from '../helpers/swap-wallet.ts';
 import { ChainSwapWallet } from '../helpers/chain-swap-wallet.ts';
@@ -86,17 +86,7 @@ async function startInstance(name: string, crashAt = ''): Promise<Instance> {
     FERRY_DATA_DIR: join(root, name),
     FERRY_DATABASE_URL: databaseUrl,
     FERRY_API_PORT: '0',
-    FERRY_DEVNET_ENABLED: 'false',
-    FERRY_BITCOIN_RPC_URL: info.bitcoin.rpcUrl,
-    FERRY_BITCOIN_RPC_USER: info.bitcoin.rpcUser,
-    FERRY_BITCOIN_RPC_PASSWORD: info.bitcoin.rpcPassword,
-    FERRY_BITCOIN_WALLET: info.bitcoin.wallets.operator,
-    FERRY_LIQUID_RPC_URL: info.elements.rpcUrl,
-    FERRY_LIQUID_RPC_USER: info.elements.rpcUser,
-    FERRY_LIQUID_RPC_PASSWORD: info.elements.rpcPassword,
-    FERRY_LIQUID_WALLET: info.elements.wallets.operator,
-    FERRY_LND_REST_URL: info.lightning.ferry.restUrl,
-    FERRY_LND_MACAROON: info.lightning.ferry.macaroon,
+    ...devnetNodesEnv(info),
     FERRY_CRASH_AT: crashAt,
   });
   started.add(process);

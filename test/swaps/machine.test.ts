@@ -100,6 +100,7 @@ const submarineCases: Case[] = [
 
   { from: S.TransactionClaimPending, event: 'claim.broadcast', to: S.TransactionClaimed, effects: [] },
   { from: S.TransactionClaimPending, event: 'lockup.spent', to: S.TransactionClaimed, effects: [] },
+  { from: S.TransactionClaimed, event: 'claim.replaced', to: S.TransactionClaimed, effects: [] },
 
   { from: S.InvoiceFailedToPay, event: 'refund.signed', to: S.InvoiceFailedToPay, effects: [], sets: { refundSigned: true } },
   { from: S.Expired, event: 'refund.signed', to: S.Expired, effects: [], sets: { refundSigned: true } },
@@ -138,6 +139,7 @@ const reverseCases: Case[] = [
   { from: S.MinerFeePaid, event: 'timeout', data: { lockupRequested: true } },
 
   { from: S.TransactionMempool, event: 'server.confirmed', to: S.TransactionConfirmed, effects: [] },
+  { from: S.TransactionMempool, event: 'server.replaced', to: S.TransactionMempool, effects: [] },
   { from: S.TransactionMempool, event: 'preimage.learned', to: S.TransactionMempool, effects: ['settleInvoice'] },
   { from: S.TransactionMempool, event: 'preimage.learned', data: { preimage: 'ab' } },
   { from: S.TransactionMempool, event: 'settlement.done', to: S.InvoiceSettled, effects: [] },
@@ -156,9 +158,15 @@ const reverseCases: Case[] = [
   { from: S.TransactionRefunded, event: 'preimage.learned', data: { preimage: 'ab' } },
   { from: S.TransactionRefunded, event: 'settlement.done', to: S.InvoiceSettled, effects: [] },
   { from: S.TransactionRefunded, event: 'refund.confirmed', to: S.TransactionRefunded, effects: ['cancelInvoice'], sets: { refundConfirmed: true } },
+  { from: S.TransactionRefunded, event: 'refund.replaced', to: S.TransactionRefunded, effects: [] },
+  { from: S.TransactionRefunded, event: 'refund.replaced', data: { refundConfirmed: true } },
 ];
 
 const LOCKING = { serverLockupRequested: true };
+const SENT = { ...LOCKING, serverLockup: { txid: 'ab', vout: 0 } };
+const UNLOCK = { serverLockupRequested: false };
+const ROLLED_BACK = { ...UNLOCK, lockup: undefined };
+const CHAIN_DOUBLE_SPENT = { ...UNLOCK, ...DOUBLE_SPENT };
 const chainCases: Case[] = [
   { from: S.Created, event: 'lockup.rejected', to: S.TransactionLockupFailed, effects: [] },
   { from: S.Created, event: 'lockup.mempool', to: S.TransactionMempool, effects: [] },
@@ -167,6 +175,7 @@ const chainCases: Case[] = [
   { from: S.Created, event: 'lockup.confirmed', to: S.TransactionConfirmed, effects: ['sendLockup'], sets: LOCKING },
   { from: S.Created, event: 'lockup.confirmed', data: LOCKING },
   { from: S.Created, event: 'timeout', to: S.Expired, effects: [], sets: TIMED_OUT },
+  { from: S.Created, event: 'lockup.doubleSpent', to: S.TransactionLockupFailed, effects: [], sets: CHAIN_DOUBLE_SPENT },
 
   { from: S.TransactionMempool, event: 'lockup.rejected', to: S.TransactionLockupFailed, effects: [] },
   { from: S.TransactionMempool, event: 'lockup.rejected', data: LOCKING },
@@ -182,7 +191,17 @@ const chainCases: Case[] = [
   { from: S.TransactionMempool, event: 'server.failed', data: LOCKING, to: S.TransactionFailed, effects: [] },
   { from: S.TransactionMempool, event: 'timeout', to: S.Expired, effects: [], sets: TIMED_OUT },
   { from: S.TransactionMempool, event: 'timeout', data: LOCKING },
+  { from: S.TransactionMempool, event: 'lockup.vanished', data: LOCKING, to: S.Created, effects: [], sets: ROLLED_BACK },
+  { from: S.TransactionMempool, event: 'lockup.vanished', data: SENT },
+  { from: S.TransactionMempool, event: 'lockup.doubleSpent', to: S.TransactionLockupFailed, effects: [], sets: CHAIN_DOUBLE_SPENT },
+  { from: S.TransactionMempool, event: 'lockup.doubleSpent', data: SENT },
 
+  { from: S.TransactionConfirmed, event: 'lockup.unconfirmed', data: LOCKING, to: S.TransactionMempool, effects: [], sets: UNLOCK },
+  { from: S.TransactionConfirmed, event: 'lockup.unconfirmed', data: SENT },
+  { from: S.TransactionConfirmed, event: 'lockup.vanished', data: LOCKING, to: S.Created, effects: [], sets: ROLLED_BACK },
+  { from: S.TransactionConfirmed, event: 'lockup.vanished', data: SENT },
+  { from: S.TransactionConfirmed, event: 'lockup.doubleSpent', data: LOCKING, to: S.TransactionLockupFailed, effects: [], sets: CHAIN_DOUBLE_SPENT },
+  { from: S.TransactionConfirmed, event: 'lockup.doubleSpent', data: SENT },
   { from: S.TransactionConfirmed, event: 'server.sent', data: LOCKING, to: S.TransactionServerMempool, effects: [] },
   { from: S.TransactionConfirmed, event: 'server.confirmed', data: LOCKING, to: S.TransactionServerConfirmed, effects: [] },
   { from: S.TransactionConfirmed, event: 'server.confirmed' },
@@ -196,8 +215,12 @@ const chainCases: Case[] = [
   { from: S.TransactionLockupFailed, event: 'quote.accepted', data: { ...CONFIRMED, refundSigned: true } },
   { from: S.TransactionLockupFailed, event: 'refund.signed', to: S.TransactionLockupFailed, effects: [], sets: { refundSigned: true } },
   { from: S.TransactionLockupFailed, event: 'timeout', to: S.Expired, effects: [], sets: TIMED_OUT },
+  { from: S.TransactionLockupFailed, event: 'lockup.unconfirmed', to: S.TransactionLockupFailed, effects: [] },
+  { from: S.TransactionLockupFailed, event: 'lockup.vanished', to: S.TransactionLockupFailed, effects: [], sets: ROLLED_BACK },
+  { from: S.TransactionLockupFailed, event: 'lockup.doubleSpent', to: S.TransactionLockupFailed, effects: [], sets: CHAIN_DOUBLE_SPENT },
 
   { from: S.TransactionServerMempool, event: 'server.confirmed', to: S.TransactionServerConfirmed, effects: [] },
+  { from: S.TransactionServerMempool, event: 'server.replaced', to: S.TransactionServerMempool, effects: [] },
   { from: S.TransactionServerMempool, event: 'preimage.learned', to: S.TransactionClaimPending, effects: ['startClaim'] },
   { from: S.TransactionServerMempool, event: 'timeout', to: S.TransactionServerMempool, effects: ['refundLockup'], sets: { refundRequested: true } },
   { from: S.TransactionServerMempool, event: 'timeout', data: { refundRequested: true } },
@@ -214,6 +237,7 @@ const chainCases: Case[] = [
   { from: S.TransactionClaimPending, event: 'lockup.spent', to: S.TransactionClaimed, effects: [] },
   { from: S.TransactionClaimPending, event: 'timeout' },
   { from: S.TransactionClaimPending, event: 'refund.signed' },
+  { from: S.TransactionClaimed, event: 'claim.replaced', to: S.TransactionClaimed, effects: [] },
 
   { from: S.TransactionFailed, event: 'refund.signed', to: S.TransactionFailed, effects: [], sets: { refundSigned: true } },
   { from: S.Expired, event: 'refund.signed', to: S.Expired, effects: [], sets: { refundSigned: true } },
@@ -223,6 +247,8 @@ const chainCases: Case[] = [
   { from: S.TransactionRefunded, event: 'preimage.learned', data: { refundConfirmed: true } },
   { from: S.TransactionRefunded, event: 'refund.confirmed', to: S.TransactionRefunded, effects: [], sets: { refundConfirmed: true } },
   { from: S.TransactionRefunded, event: 'refund.confirmed', data: { refundConfirmed: true } },
+  { from: S.TransactionRefunded, event: 'refund.replaced', to: S.TransactionRefunded, effects: [] },
+  { from: S.TransactionRefunded, event: 'refund.replaced', data: { refundConfirmed: true } },
   { from: S.TransactionRefunded, event: 'refund.signed', data: LOCKING },
   { from: S.TransactionRefunded, event: 'refund.signed', data: { ...LOCKING, refundConfirmed: true }, to: S.TransactionRefunded, effects: [], sets: { refundSigned: true } },
 ];

@@ -88,6 +88,15 @@ export class BitcoinBackend extends CoreFamilyBackend implements ChainBackend {
     return parseTransaction(txHex).id;
   }
 
+  protected outputIndexOf(txHex: string, script: string): number {
+    const tx = parseTransaction(txHex);
+    for (let vout = 0; vout < tx.outputsLength; vout++) {
+      const output = tx.getOutput(vout).script;
+      if (output !== undefined && hex.encode(output) === script) return vout;
+    }
+    return -1;
+  }
+
   transactionInputs(txHex: string): TransactionInput[] {
     const tx = parseTransaction(txHex);
     return Array.from({ length: tx.inputsLength }, (_, i) => {
@@ -119,17 +128,6 @@ export class BitcoinBackend extends CoreFamilyBackend implements ChainBackend {
     return `bitcoin:${address}?amount=${satToBtcText(amount)}&label=${encodeURIComponent(label)}`;
   }
 
-  async sendToLockup(output: { address: string; script: string }, value: number): Promise<SwapLockup & { hex: string }> {
-    const txid = await this.payFromWallet(output.address, value);
-    const txHex = await this.rpc.getRawTransactionHex(txid);
-    const tx = parseTransaction(txHex);
-    for (let vout = 0; vout < tx.outputsLength; vout++) {
-      const script = tx.getOutput(vout).script;
-      if (script !== undefined && hex.encode(script) === output.script) return { txid, vout, value, script: output.script, hex: txHex };
-    }
-    throw new Error(`lockup transaction ${txid} does not pay the lockup script`);
-  }
-
   swapOutput(terms: SwapOutputTerms): SwapOutput {
     if (terms.outputKind === 'legacy') {
       const { legacy, outputScript } = buildLegacyOutput(terms);
@@ -143,17 +141,17 @@ export class BitcoinBackend extends CoreFamilyBackend implements ChainBackend {
     return bitcoinSwapMusig(signer.servicePrivateKey, [signer.servicePublicKey, signer.clientPublicKey], deserializeTree(treeOf(signer)));
   }
 
-  async scriptPathClaim(lockup: SwapLockup, signer: SwapSigner, preimage: Uint8Array): Promise<SignedTransaction> {
-    if (signer.legacy) return legacyClaimOf(lockup, { ...signer, legacy: signer.legacy }, preimage, await this.walletScript(), await this.feeRate());
-    const fee = minerFee(await this.feeRate(), BITCOIN_SIZES.claim);
+  async scriptPathClaim(lockup: SwapLockup, signer: SwapSigner, preimage: Uint8Array, feeRate?: number): Promise<SignedTransaction> {
+    const rate = feeRate ?? (await this.feeRate());
+    if (signer.legacy) return legacyClaimOf(lockup, { ...signer, legacy: signer.legacy }, preimage, await this.walletScript(), rate);
+    const fee = minerFee(rate, BITCOIN_SIZES.claim);
     return claimThroughScript(lockup, signer, preimage, await this.walletScript(), fee);
   }
 
-  async scriptPathRefund(lockup: SwapLockup, signer: SwapSigner, timeoutBlockHeight: number): Promise<SignedTransaction> {
-    if (signer.legacy) {
-      return legacyRefundOf(lockup, { ...signer, legacy: signer.legacy }, timeoutBlockHeight, await this.walletScript(), await this.feeRate());
-    }
-    const fee = minerFee(await this.feeRate(), BITCOIN_SIZES.claim);
+  async scriptPathRefund(lockup: SwapLockup, signer: SwapSigner, timeoutBlockHeight: number, feeRate?: number): Promise<SignedTransaction> {
+    const rate = feeRate ?? (await this.feeRate());
+    if (signer.legacy) return legacyRefundOf(lockup, { ...signer, legacy: signer.legacy }, timeoutBlockHeight, await this.walletScript(), rate);
+    const fee = minerFee(rate, BITCOIN_SIZES.claim);
     return refundThroughScript(lockup, signer, timeoutBlockHeight, await this.walletScript(), fee);
   }
 

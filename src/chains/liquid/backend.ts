@@ -94,6 +94,10 @@ export class LiquidBackend extends CoreFamilyBackend implements ChainBackend {
     return Transaction.fromHex(txHex).getId();
   }
 
+  protected outputIndexOf(txHex: string, script: string): number {
+    return Transaction.fromHex(txHex).outs.findIndex((out) => toHex(out.script) === script);
+  }
+
   transactionInputs(txHex: string): TransactionInput[] {
     return Transaction.fromHex(txHex).ins.map((input) => ({
       txid: Buffer.from(input.hash).reverse().toString('hex'),
@@ -124,14 +128,6 @@ export class LiquidBackend extends CoreFamilyBackend implements ChainBackend {
     return `${paymentUriScheme(this.network)}:${address}?amount=${satToBtcText(amount)}&label=${encodeURIComponent(label)}&assetid=${policyAsset(this.network)}`;
   }
 
-  async sendToLockup(output: { address: string; script: string }, value: number): Promise<SwapLockup & { hex: string }> {
-    const txid = await this.payFromWallet(output.address, value);
-    const txHex = await this.rpc.getRawTransactionHex(txid);
-    const vout = Transaction.fromHex(txHex).outs.findIndex((out) => toHex(out.script) === output.script);
-    if (vout < 0) throw new Error(`lockup transaction ${txid} does not pay the lockup script`);
-    return { txid, vout, value, script: output.script, hex: txHex };
-  }
-
   swapOutput(terms: SwapOutputTerms): SwapOutput {
     if (terms.outputKind === 'legacy') {
       const { legacy, outputScript, address } = liquidLegacyOutput(terms, (script) => this.blindingKeyOf(script).publicKey, this.network);
@@ -145,14 +141,14 @@ export class LiquidBackend extends CoreFamilyBackend implements ChainBackend {
     return liquidSwapMusig(signer.servicePrivateKey, [signer.servicePublicKey, signer.clientPublicKey], deserializeLiquidTree(treeOf(signer)));
   }
 
-  async scriptPathClaim(lockup: SwapLockup, signer: SwapSigner, preimage: Uint8Array): Promise<SignedTransaction> {
-    if (signer.legacy) return signed(legacyClaim({ ...(await this.legacyPath(lockup, signer)), preimage }));
-    return signed(scriptPathClaim({ ...(await this.scriptPath(lockup, signer)), preimage }));
+  async scriptPathClaim(lockup: SwapLockup, signer: SwapSigner, preimage: Uint8Array, feeRate?: number): Promise<SignedTransaction> {
+    if (signer.legacy) return signed(legacyClaim({ ...(await this.legacyPath(lockup, signer, feeRate)), preimage }));
+    return signed(scriptPathClaim({ ...(await this.scriptPath(lockup, signer, feeRate)), preimage }));
   }
 
-  async scriptPathRefund(lockup: SwapLockup, signer: SwapSigner, timeoutBlockHeight: number): Promise<SignedTransaction> {
-    if (signer.legacy) return signed(legacyRefund({ ...(await this.legacyPath(lockup, signer)), timeoutBlockHeight }));
-    return signed(scriptPathRefund({ ...(await this.scriptPath(lockup, signer)), timeoutBlockHeight }));
+  async scriptPathRefund(lockup: SwapLockup, signer: SwapSigner, timeoutBlockHeight: number, feeRate?: number): Promise<SignedTransaction> {
+    if (signer.legacy) return signed(legacyRefund({ ...(await this.legacyPath(lockup, signer, feeRate)), timeoutBlockHeight }));
+    return signed(scriptPathRefund({ ...(await this.scriptPath(lockup, signer, feeRate)), timeoutBlockHeight }));
   }
 
   async keyPathSweep(lockup: SwapLockup): Promise<UnsignedKeyPathSpend> {
@@ -200,7 +196,7 @@ export class LiquidBackend extends CoreFamilyBackend implements ChainBackend {
     return { txid: lockup.txid, vout: lockup.vout, prevout, blindingPrivateKey: this.blindingKeyOf(prevout.script).privateKey };
   }
 
-  private async scriptPath(lockup: SwapLockup, signer: SwapSigner) {
+  private async scriptPath(lockup: SwapLockup, signer: SwapSigner, feeRate?: number) {
     const tree = deserializeLiquidTree(treeOf(signer));
     const { internalKey } = liquidSwapOutputKey(signer.servicePublicKey, signer.clientPublicKey, tree);
     return {
@@ -209,18 +205,18 @@ export class LiquidBackend extends CoreFamilyBackend implements ChainBackend {
       internalKey,
       privateKey: signer.servicePrivateKey,
       destination: await this.walletDestination(),
-      feeRate: await this.feeRate(),
+      feeRate: feeRate ?? (await this.feeRate()),
       network: this.network,
     };
   }
 
-  private async legacyPath(lockup: SwapLockup, signer: SwapSigner) {
+  private async legacyPath(lockup: SwapLockup, signer: SwapSigner, feeRate?: number) {
     return {
       lockup: await this.spent(lockup),
       redeemScript: hex.decode(signer.legacy!.redeemScript),
       privateKey: signer.servicePrivateKey,
       destination: await this.walletDestination(),
-      feeRate: await this.feeRate(),
+      feeRate: feeRate ?? (await this.feeRate()),
       network: this.network,
     };
   }

@@ -234,9 +234,27 @@ export class BitcoinNode extends EventEmitter<NodeEventMap> {
     return hashes;
   }
 
-  private mineOne(script: Uint8Array): BlockEntry {
+  /**
+   * generateblock: one block holding exactly these mempool transactions, in this order (none: an empty block), so
+   * a test can keep a transaction unconfirmed while the chain moves on.
+   */
+  mineWith(payTo: string | Uint8Array, txids: string[]): string {
+    const script = typeof payTo === 'string' ? addressToScript(payTo) : payTo;
+    const picked: MempoolEntry[] = [];
+    for (const txid of txids) {
+      const entry = this.mempool.get(txid);
+      if (entry === undefined) throw new Error(`Transaction ${txid} not in mempool.`);
+      if ([...entry.parents].some((parent) => !picked.some((earlier) => earlier.tx.txid === parent))) {
+        throw new Error(`TestBlockValidity failed: bad-txns-inputs-missingorspent, ${txid} comes before a transaction it spends`);
+      }
+      picked.push(entry);
+    }
+    return this.mineOne(script, picked).hash;
+  }
+
+  private mineOne(script: Uint8Array, chosen?: MempoolEntry[]): BlockEntry {
     const height = this.height + 1;
-    const picked = this.mempool.selectForBlock(MAX_BLOCK_WEIGHT - COINBASE_RESERVED_WEIGHT);
+    const picked = chosen ?? this.mempool.selectForBlock(MAX_BLOCK_WEIGHT - COINBASE_RESERVED_WEIGHT);
     const txs = picked.map((entry) => entry.tx);
     let fees = 0n;
     for (const entry of picked) fees += entry.fee;

@@ -1,13 +1,17 @@
 // A user's lockup that left the chain before Ferry acted on it (a reorg, or a double spend of its coins): the node
 // is asked where the recorded lockup is now, and the swap is moved by the machine's rows (lockup.unconfirmed,
 // lockup.vanished, lockup.doubleSpent). Machines have these rows only in statuses before Ferry paid or locked, so
-// an event in any later status is refused and the swap never goes back past what Ferry did.
+// an event in any later status is refused and the swap never goes back past what Ferry did. A chain swap is
+// rechecked under its server lockup's wallet lock, which Ferry's lock is sent and recorded under: so a lockup of
+// Ferry's is either recorded (and the rows refuse) or not begun (and the rollback takes back the decision to lock).
 import type { ChainBackend } from '../../chains/backend.ts';
 import type { SwapRecord } from '../../db/index.ts';
 import { machineFor, statusesWith, statusesWithAny } from '../../swaps/index.ts';
 import type { EngineContext } from '../context.ts';
 import type { LockupRecord } from '../data.ts';
-import { legChain, userLockupOf } from './lockup-leg.ts';
+import { SwapType } from '../../swaps/status.ts';
+import { legChain, serverLockupOf, userLockupOf } from './lockup-leg.ts';
+import { serverLockupStarted } from './server-lockup.ts';
 
 /** Where a recorded lockup is on the node now. */
 export type LockupWhereabouts = 'confirmed' | 'mempool' | 'spent' | 'vanished' | 'doubleSpent';
@@ -35,27 +39,33 @@ export async function whereabouts(chain: ChainBackend, lockup: LockupRecord): Pr
  * lockup is, or undefined when the swap has none to check.
  */
 export async function recheckUserLockup(ctx: EngineContext, swapId: string): Promise<LockupWhereabouts | undefined> {
-  return ctx.locks.run(swapId, async () => {
-    const swap = await ctx.swaps.require(swapId);
-    if (!checked(swap)) return undefined;
-    const leg = userLockupOf(swap);
-    const recorded = leg.lockup as LockupRecord | undefined;
-    const lockup = recorded ?? vanishedOf(swap);
-    if (lockup === undefined || lockup.contract !== undefined || lockup.hex === '') return undefined;
-    const where = await whereabouts(legChain(ctx, leg), lockup);
-    const fields = { swap: swap.id, status: swap.status, txid: lockup.txid };
-    if (where === 'doubleSpent') {
-      const applied = await ctx.swaps.applyLocked(swap.id, { type: 'lockup.doubleSpent', data: { vanishedLockup: lockup } });
-      if (applied.applied) ctx.logger.warn('user lockup double spent before Ferry acted on it', fields);
-    } else if (recorded !== undefined && where === 'vanished') {
-      const applied = await ctx.swaps.applyLocked(swap.id, { type: 'lockup.vanished', data: { vanishedLockup: recorded } });
-      if (applied.applied) ctx.logger.warn('user lockup left the chain before Ferry acted on it', fields);
-    } else if (recorded !== undefined && where === 'mempool' && recorded.confirmed) {
-      const applied = await ctx.swaps.applyLocked(swap.id, { type: 'lockup.unconfirmed', data: { lockup: { ...recorded, confirmed: false } } });
-      if (applied.applied) ctx.logger.warn('user lockup reorganised back into the mempool', fields);
-    }
-    return where;
-  });
+  const first = await ctx.swaps.require(swapId);
+  const recheck = () => ctx.locks.run(swapId, () => recheckLocked(ctx, swapId));
+  return first.type === SwapType.Chain ? ctx.locks.run(`wallet:${serverLockupOf(first).chain}`, recheck) : recheck();
+}
+
+async function recheckLocked(ctx: EngineContext, swapId: string): Promise<LockupWhereabouts | undefined> {
+  const swap = await ctx.swaps.require(swapId);
+  if (!checked(swap)) return undefined;
+  const leg = userLockupOf(swap);
+  const recorded = leg.lockup as LockupRecord | undefined;
+  const lockup = recorded ?? vanishedOf(swap);
+  if (lockup === undefined || lockup.contract !== undefined || lockup.hex === '') return undefined;
+  const where = await whereabouts(legChain(ctx, leg), lockup);
+  // A send of Ferry's lockup that may have happened before a crash: its replay decides, not a rollback.
+  if (await serverLockupStarted(ctx, swap.id)) return where;
+  const fields = { swap: swap.id, status: swap.status, txid: lockup.txid };
+  if (where === 'doubleSpent') {
+    const applied = await ctx.swaps.applyLocked(swap.id, { type: 'lockup.doubleSpent', data: { vanishedLockup: lockup } });
+    if (applied.applied) ctx.logger.warn('user lockup double spent before Ferry acted on it', fields);
+  } else if (recorded !== undefined && where === 'vanished') {
+    const applied = await ctx.swaps.applyLocked(swap.id, { type: 'lockup.vanished', data: { vanishedLockup: recorded } });
+    if (applied.applied) ctx.logger.warn('user lockup left the chain before Ferry acted on it', fields);
+  } else if (recorded !== undefined && where === 'mempool' && recorded.confirmed) {
+    const applied = await ctx.swaps.applyLocked(swap.id, { type: 'lockup.unconfirmed', data: { lockup: { ...recorded, confirmed: false } } });
+    if (applied.applied) ctx.logger.warn('user lockup reorganised back into the mempool', fields);
+  }
+  return where;
 }
 
 /**

@@ -9,7 +9,7 @@
 // still without its lockup after that is sent again.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { hex } from '@scure/base';
-import { TransactionRejected, WalletRefused } from '../../chains/backend.ts';
+import { WalletRefused } from '../../chains/backend.ts';
 import {
   ContractCallRefused,
   type ContractChain,
@@ -24,7 +24,7 @@ import { machineFor, statusesWith } from '../../swaps/index.ts';
 import type { EngineContext } from '../context.ts';
 import { crashPoint } from '../crash-points.ts';
 import type { ReverseLockup } from '../data.ts';
-import { legChain, legContractChain, lockupOutput, serverLockupOf, signerOf, type LockupLeg } from './lockup-leg.ts';
+import { isRefundSpend, legChain, legContractChain, lockupOutput, serverLockupOf, signerOf, type LockupLeg } from './lockup-leg.ts';
 
 export interface ServerLockupHooks {
   /** Why Ferry must not lock now (checked before any coin moves); undefined when locking is safe. */
@@ -34,6 +34,9 @@ export interface ServerLockupHooks {
 }
 
 const markerKey = (swapId: string): string => `reverse.lockup.started:${swapId}`;
+
+/** Whether a send of Ferry's lockup began and is not recorded yet (it may be on chain after a crash). */
+export const serverLockupStarted = async (ctx: EngineContext, swapId: string): Promise<boolean> => (await ctx.storage.kv.get(markerKey(swapId))) !== undefined;
 
 /** Statuses in which Ferry's lockup is out: those its refund broadcast leaves. */
 const locked = (swap: SwapRecord): boolean => statusesWith(machineFor(swap.type), 'refund.broadcast').includes(swap.status);
@@ -139,6 +142,19 @@ export async function onServerLockup(ctx: EngineContext, swap: SwapRecord, event
   const confirmable = statusesWith(machineFor(swap.type), 'server.confirmed').includes(swap.status);
   if (confirmable && known?.txid === event.txid && known.confirmed !== true && event.confirmations > 0) {
     await ctx.swaps.dispatch(swap.id, { type: 'server.confirmed', data: lockupData(leg, { ...(known as ReverseLockup), confirmed: true }) });
+    return;
+  }
+  // A fee bump of Ferry's lockup (the same wallet payment at a higher fee, so it spends the same coins) replaces
+  // the recorded one, even one not recorded yet because of a crash: its confirmation is the swap's.
+  if (confirmable && known !== undefined && known.txid !== event.txid && known.hex !== '' && value >= leg.amount! && event.refusal === undefined) {
+    const chain = legChain(ctx, leg);
+    const coins = new Set(chain.transactionInputs(known.hex).map((input) => `${input.txid}:${input.vout}`));
+    if (!chain.transactionInputs(event.txHex).some((input) => coins.has(`${input.txid}:${input.vout}`))) return;
+    const replaced = await ctx.swaps.dispatch(swap.id, { type: seen.confirmed ? 'server.confirmed' : 'server.replaced', data: lockupData(leg, seen) });
+    if (replaced.applied) {
+      ctx.watching.outpoint(leg.chain, seen.txid, seen.vout, { swapId: swap.id, leg: 'serverLockup' });
+      ctx.logger.info("Ferry's lockup replaced by a fee bump", { swap: swap.id, from: known.txid, to: seen.txid });
+    }
   }
 }
 
@@ -201,29 +217,6 @@ export function refundServerLockup(ctx: EngineContext, effect: EffectRecord, hoo
   });
 }
 
-/**
- * After a reorg: Ferry's lockup, if the node lost it (a lockup whose nLockTime is not final on the shorter chain
- * leaves the mempool), is broadcast again. The same transaction, so never a second lockup; and without it the
- * swap would wait for a claim that cannot come. Returns false while the node refuses it (e.g. not final yet): the
- * caller tries again at a later block.
- */
-export async function restoreServerLockup(ctx: EngineContext, swap: SwapRecord): Promise<boolean> {
-  const leg = serverLockupOf(swap);
-  const lockup = leg.lockup;
-  if (lockup === undefined || !locked(swap)) return true;
-  const chain = legChain(ctx, leg);
-  // Unspent (in a block or the mempool): still there. Spent: ensureBroadcast finds it in a block or the mempool.
-  if ((await chain.unspentConfirmations(lockup.txid, lockup.vout)) !== undefined) return true;
-  try {
-    await chain.ensureBroadcast(lockup.hex);
-    return true;
-  } catch (error) {
-    if (!(error instanceof TransactionRejected)) throw error;
-    ctx.logger.warn('server lockup lost in a reorg, refused by the node for now', { swap: swap.id, txid: lockup.txid, error: error.message });
-    return false;
-  }
-}
-
 /** A 32-byte witness item hashing to the swap's preimage hash. */
 export function preimageInWitness(witness: readonly string[], preimageHash: string): string | undefined {
   return witness.find((item) => item.length === 64 && hex.encode(sha256(hex.decode(item))) === preimageHash);
@@ -244,8 +237,10 @@ export async function onServerLockupSpend(ctx: EngineContext, swap: SwapRecord, 
   if (event.confirmations > 0) {
     const current = await ctx.swaps.require(swap.id);
     const refund = current.data.refundTransaction as { txid?: string } | undefined;
-    if (statusesWith(machineFor(current.type), 'refund.confirmed').includes(current.status) && refund?.txid === event.txid) {
-      await ctx.swaps.dispatch(swap.id, { type: 'refund.confirmed' });
+    // Only Ferry signs the refund leaf: a refund that confirms is Ferry's, the recorded one or a fee bump of it.
+    const refunded = refund?.txid === event.txid || isRefundSpend(serverLockupOf(current), event.witness);
+    if (statusesWith(machineFor(current.type), 'refund.confirmed').includes(current.status) && refunded) {
+      await ctx.swaps.dispatch(swap.id, { type: 'refund.confirmed', data: { refundTransaction: { txid: event.txid, hex: event.txHex } } });
     }
   }
 }

@@ -6,6 +6,7 @@ import { estimateSmartFee, FLOOR_SAT_PER_KVB } from '../fees.ts';
 import { addressToScript, InvalidAddress } from '../script.ts';
 import { ADDRESS_KINDS, type AddressKind } from '../wallet/keys.ts';
 import { sendPayments } from '../wallet/send.ts';
+import { bumpFee } from '../wallet/bump.ts';
 import type { Wallet } from '../wallet/wallet.ts';
 import { TxRejected } from '../accept.ts';
 import { addressFilterArg, byConfirmationsThenOutpoint, confRangeArgs } from '../../common/wallet-rpc.ts';
@@ -16,7 +17,7 @@ import {
   RPC_TYPE_ERROR,
   RPC_WALLET_ERROR,
 } from './errors.ts';
-import { amountArg, integerArg, type MethodTable } from './params.ts';
+import { amountArg, integerArg, parseHash, type MethodTable } from './params.ts';
 
 /** Core's -txconfirmtarget default. */
 const DEFAULT_CONF_TARGET = 6;
@@ -209,6 +210,30 @@ export const walletMethods: MethodTable = {
         const payment = { script, amount: sat, subtractFee: subtract === true };
         const { txid } = sendPayments(ctx.node, wallet, [payment], satPerKvB, replaceable !== false);
         return verbose ? { txid, fee_reason: reason } : txid;
+      } catch (error) {
+        if (error instanceof TxRejected) throw new RpcFailure(error.code, error.message);
+        throw error;
+      }
+    },
+  },
+
+  bumpfee: {
+    params: [
+      { name: 'txid', type: 'string', required: true },
+      { name: 'options', type: 'object' },
+    ],
+    run: ([txid, options], ctx) => {
+      const { fee_rate: feeRate, conf_target: confTarget } = (options ?? {}) as { fee_rate?: unknown; conf_target?: unknown };
+      if (confTarget !== undefined && feeRate !== undefined) {
+        throw new RpcFailure(RPC_INVALID_PARAMETER, 'Cannot specify both conf_target and fee_rate. Please provide either a confirmation target in blocks for automatic fee estimation, or an explicit fee rate.');
+      }
+      const satPerKvB =
+        feeRate !== undefined
+          ? (amountArg(feeRate) * 1000n) / 100_000_000n
+          : BigInt(estimateSmartFee(ctx.node, confTarget === undefined ? DEFAULT_CONF_TARGET : integerArg(confTarget, 'conf_target')).satPerKvB);
+      try {
+        const bumped = bumpFee(ctx.node, ctx.wallet(), parseHash(txid, 'txid'), satPerKvB);
+        return { txid: bumped.txid, origfee: satToBtc(bumped.origFee), fee: satToBtc(bumped.fee), errors: [] };
       } catch (error) {
         if (error instanceof TxRejected) throw new RpcFailure(error.code, error.message);
         throw error;

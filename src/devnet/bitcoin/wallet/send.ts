@@ -8,7 +8,7 @@ import { classifyScript } from '../script.ts';
 import { RpcFailure, RPC_WALLET_ERROR, RPC_WALLET_INSUFFICIENT_FUNDS } from '../rpc/errors.ts';
 import type { BitcoinNode } from '../node.ts';
 import { REGTEST_SIGNER_NETWORK, xOnly, type AddressKind } from './keys.ts';
-import type { CoinView, Wallet } from './wallet.ts';
+import type { CoinView, Wallet, WalletCoin } from './wallet.ts';
 
 export interface Payment {
   script: Uint8Array;
@@ -104,10 +104,24 @@ export function sendPayments(
     outputs.splice(randomInt(outputs.length + 1), 0, { script: changeKey.script, amount: change });
   }
 
-  const tx = new Transaction({ version: 2, lockTime: node.height, allowUnknownOutputs: true });
-  for (const coin of selected) {
+  const sequence = replaceable ? SEQUENCE_RBF : SEQUENCE_FINAL_LOCKTIME;
+  const raw = signWalletSpend(node, wallet, selected.map((coin) => ({ coin, sequence })), outputs, node.height);
+  const txid = node.acceptTransaction(raw);
+  return { txid, fee };
+}
+
+/** A version 2 transaction spending wallet coins (each with its nSequence) to `outputs`, signed by the wallet. */
+export function signWalletSpend(
+  node: BitcoinNode,
+  wallet: Wallet,
+  inputs: { coin: WalletCoin; sequence: number }[],
+  outputs: { script: Uint8Array; amount: bigint }[],
+  lockTime: number,
+): Uint8Array {
+  const tx = new Transaction({ version: 2, lockTime, allowUnknownOutputs: true });
+  for (const { coin, sequence } of inputs) {
     const { publicKey } = coin.key;
-    const base = { txid: coin.txid, index: coin.vout, sequence: replaceable ? SEQUENCE_RBF : SEQUENCE_FINAL_LOCKTIME };
+    const base = { txid: coin.txid, index: coin.vout, sequence };
     const witnessUtxo = { script: coin.script, amount: coin.value };
     if (coin.key.kind === 'bech32') tx.addInput({ ...base, witnessUtxo });
     else if (coin.key.kind === 'bech32m') tx.addInput({ ...base, witnessUtxo, tapInternalKey: xOnly(publicKey) });
@@ -116,8 +130,7 @@ export function sendPayments(
     else tx.addInput({ ...base, nonWitnessUtxo: node.transaction(coin.txid)!.tx.raw });
   }
   for (const output of outputs) tx.addOutput({ script: output.script, amount: output.amount });
-  selected.forEach((coin, i) => tx.signIdx(wallet.keys.derive(coin.key.kind, coin.key.branch, coin.key.index).privateKey, i));
+  inputs.forEach(({ coin }, i) => tx.signIdx(wallet.keys.derive(coin.key.kind, coin.key.branch, coin.key.index).privateKey, i));
   tx.finalize();
-  const txid = node.acceptTransaction(tx.extract());
-  return { txid, fee };
+  return tx.extract();
 }
