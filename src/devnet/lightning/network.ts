@@ -44,6 +44,7 @@ export interface NewInvoice {
   expiry?: number;
   cltvExpiry?: number;
   private?: boolean;
+  label?: string;
 }
 
 export interface PaymentRequestOptions {
@@ -89,9 +90,9 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
     for (const name of options.nodes) {
       if (!state.nodes.some((n) => n.name === name)) network.createNode(name);
     }
-    // Channels are opened once, when the network is first created; a restart finds them in the state.
-    if (state.channels.length === 0) {
-      for (const spec of options.channels) await network.openChannel(spec);
+    // Each channel is opened once; a restart finds it in the state, and opens only channels added since.
+    for (const spec of options.channels) {
+      if (!network.hasChannel(spec.from, spec.to)) await network.openChannel(spec);
     }
     network.save();
     network.unsubscribe = options.chain.onBlock((height) => network.onBlock(height));
@@ -135,6 +136,10 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
 
   channelsOf(name: string): ChannelRecord[] {
     return this.state.channels.filter((c) => c.nodeA === name || c.nodeB === name);
+  }
+
+  hasChannel(a: string, b: string): boolean {
+    return this.state.channels.some((c) => (c.nodeA === a && c.nodeB === b) || (c.nodeA === b && c.nodeB === a));
   }
 
   private createNode(name: string): void {
@@ -240,6 +245,7 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
       paymentRequest,
       state: 'OPEN',
       hold,
+      ...(request.label !== undefined && { label: request.label }),
       private: request.private ?? false,
       addIndex: this.state.counters.addIndex,
       settleIndex: 0,

@@ -70,6 +70,7 @@ export interface InvoiceRecord {
   paymentRequest: string;
   state: InvoiceState;
   hold: boolean;
+  label?: string; // a CLN node's invoices are named by label
   private: boolean;
   addIndex: number;
   settleIndex: number;
