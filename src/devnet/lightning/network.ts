@@ -9,6 +9,7 @@ import { decodeBolt11, encodeBolt11, type Bolt11Invoice } from '../../lightning/
 import type { LightningChain } from './chain.ts';
 import { GRPC, LndError, invoiceNotFound } from './errors.ts';
 import { findRoute, peerOf, type Route } from './routing.ts';
+import { bolt12PaymentTarget } from './bolt12-target.ts';
 import type { StateStore } from './store.ts';
 import type {
   ChannelRecord,
@@ -16,6 +17,7 @@ import type {
   InvoiceRecord,
   NetworkState,
   NodeRecord,
+  OfferRecord,
   PaymentRecord,
 } from './types.ts';
 
@@ -45,6 +47,7 @@ export interface NewInvoice {
   cltvExpiry?: number;
   private?: boolean;
   label?: string;
+  bolt12?: string;
 }
 
 export interface PaymentRequestOptions {
@@ -246,6 +249,7 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
       state: 'OPEN',
       hold,
       ...(request.label !== undefined && { label: request.label }),
+      ...(request.bolt12 !== undefined && { bolt12: request.bolt12 }),
       private: request.private ?? false,
       addIndex: this.state.counters.addIndex,
       settleIndex: 0,
@@ -300,6 +304,17 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
     this.commit({ invoices: expired });
   }
 
+  // ----- BOLT12 offers -----
+
+  addOffer(record: OfferRecord): void {
+    (this.state.offers ??= []).push(record);
+    this.save();
+  }
+
+  offersOf(nodeName: string): OfferRecord[] {
+    return (this.state.offers ?? []).filter((o) => o.node === nodeName);
+  }
+
   // ----- payments -----
 
   lookupPayment(nodeName: string, paymentHash: string): PaymentRecord | undefined {
@@ -310,10 +325,11 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
     return this.state.payments.filter((p) => p.node === nodeName);
   }
 
+  // A BOLT12 invoice (lni) is read into the same shape: its node id, hash, amount and blinded payinfo's CLTV delta.
   decodePaymentRequest(paymentRequest: string): Bolt11Invoice {
     let invoice: Bolt11Invoice;
     try {
-      invoice = decodeBolt11(paymentRequest);
+      invoice = paymentRequest.toLowerCase().startsWith('lni') ? bolt12PaymentTarget(paymentRequest) : decodeBolt11(paymentRequest);
     } catch (err) {
       throw new LndError(GRPC.UNKNOWN, (err as Error).message);
     }
@@ -406,7 +422,7 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
       invoice !== undefined &&
       invoice.state === 'OPEN' &&
       finalAmount >= invoice.valueMsat &&
-      request.paymentSecret === invoice.paymentAddr &&
+      (invoice.bolt12 !== undefined ? request.paymentRequest === invoice.bolt12 : request.paymentSecret === invoice.paymentAddr) &&
       finalExpiry >= this.tip + invoice.cltvExpiry;
     if (!acceptable) {
       this.releaseHtlcs(payment, 'fail');

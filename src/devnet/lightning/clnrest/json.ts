@@ -1,6 +1,7 @@
 // Core Lightning's JSON objects for the devnet's records, as lightningd and the hold plugin write them: amounts
 // in msat as integers, hashes and keys as hex, short channel ids as BLOCKxTXxOUT, states in lower case.
 import { decodeBolt11 } from '../../../lightning/bolt11/index.ts';
+import { bolt12PaymentTarget } from '../bolt12-target.ts';
 import type { LightningNetwork } from '../network.ts';
 import type { ChannelRecord, InvoiceRecord, PaymentRecord } from '../types.ts';
 
@@ -51,7 +52,7 @@ export function invoiceJson(invoice: InvoiceRecord): Record<string, unknown> {
     status: paid ? 'paid' : invoice.state === 'CANCELED' ? 'expired' : 'unpaid',
     expires_at: invoice.creationDate + invoice.expiry,
     ...(invoice.valueMsat > 0 && { amount_msat: invoice.valueMsat }),
-    bolt11: invoice.paymentRequest,
+    ...(invoice.bolt12 !== undefined ? { bolt12: invoice.bolt12 } : { bolt11: invoice.paymentRequest }),
     created_index: invoice.addIndex,
     ...(paid && {
       pay_index: invoice.settleIndex,
@@ -90,11 +91,15 @@ export function holdInvoiceJson(invoice: InvoiceRecord, id: number): Record<stri
   };
 }
 
+/** The payee of a BOLT11 or BOLT12 invoice. */
+export const destinationOf = (paymentRequest: string): string =>
+  paymentRequest.startsWith('lni') ? bolt12PaymentTarget(paymentRequest).payeeNodeKey : decodeBolt11(paymentRequest).payeeNodeKey;
+
 const PAY_STATES = { IN_FLIGHT: 'pending', SUCCEEDED: 'complete', FAILED: 'failed' } as const;
 
 /** One payment as listsendpays prints it (the devnet pays in one part). */
 export function sendPayJson(payment: PaymentRecord): Record<string, unknown> {
-  const destination = decodeBolt11(payment.paymentRequest).payeeNodeKey;
+  const destination = destinationOf(payment.paymentRequest);
   return {
     created_index: payment.paymentIndex,
     id: payment.paymentIndex,
@@ -106,7 +111,7 @@ export function sendPayJson(payment: PaymentRecord): Record<string, unknown> {
     destination,
     created_at: Number(BigInt(payment.creationTimeNs) / 1_000_000_000n),
     ...(payment.status !== 'IN_FLIGHT' && { completed_at: Number(BigInt(payment.resolveTimeNs) / 1_000_000_000n) }),
-    bolt11: payment.paymentRequest,
+    ...(payment.paymentRequest.startsWith('lni') ? { bolt12: payment.paymentRequest } : { bolt11: payment.paymentRequest }),
     ...(payment.preimage !== null && payment.status === 'SUCCEEDED' && { payment_preimage: payment.preimage }),
   };
 }

@@ -1,9 +1,10 @@
-// The lightningd methods of a devnet CLN node (no payments; see pay.ts): node info, channels, invoices of its
-// own and `decode`, each read from or applied to the shared network model.
+// The lightningd methods of a devnet CLN node (payments: pay.ts; offers: offers.ts): node info, channels,
+// invoices of its own and `decode`, each read from or applied to the shared network model.
 import { createHash } from 'node:crypto';
 import type { LightningNetwork } from '../network.ts';
 import { CLN, ClnError, invalidParams } from './errors.ts';
 import { decodedBolt11Json, invoiceJson, peerChannelJson, sendPayJson } from './json.ts';
+import { decodedBolt12Json } from './offers.ts';
 import { optionalHash, optionalInt, optionalString, requiredString, type Params } from './params.ts';
 
 export const DEVNET_CLN_VERSION = 'v24.11.1-devnet';
@@ -102,7 +103,7 @@ function listsendpays({ network, node, params }: MethodContext): Record<string, 
 function decode({ params }: MethodContext): Record<string, unknown> {
   const text = requiredString(params, 'string');
   try {
-    return decodedBolt11Json(text);
+    return /^ln[oi]1/i.test(text) ? decodedBolt12Json(text) : decodedBolt11Json(text);
   } catch (err) {
     throw new ClnError(CLN.INVALID_PARAMS, `string: Unparsable invoice: ${(err as Error).message}`);
   }

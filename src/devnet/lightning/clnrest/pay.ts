@@ -1,12 +1,13 @@
 // `pay` on a devnet CLN node: starts the payment on the network model and answers when it is final, as
 // lightningd's pay plugin does (a payment held by a hold invoice keeps the call open). Refusals and failures are
-// the pay plugin's error codes; paying an invoice already paid answers the earlier success again.
+// the pay plugin's error codes; paying an invoice already paid answers the earlier success again. `bolt11` may
+// hold a BOLT12 invoice (lni), as lightningd's pay takes either.
 import type { LightningNetwork } from '../network.ts';
 import type { PaymentRecord } from '../types.ts';
 import { CLN, ClnError, toClnError } from './errors.ts';
 import type { MethodContext } from './lightningd.ts';
 import { optionalInt, requiredString } from './params.ts';
-import { decodeBolt11 } from '../../../lightning/bolt11/index.ts';
+import { destinationOf } from './json.ts';
 
 function waitFinal(network: LightningNetwork, node: string, paymentHash: string): Promise<PaymentRecord> {
   return new Promise((resolve) => {
@@ -24,7 +25,7 @@ function waitFinal(network: LightningNetwork, node: string, paymentHash: string)
 function success(payment: PaymentRecord): Record<string, unknown> {
   return {
     payment_preimage: payment.preimage,
-    destination: decodeBolt11(payment.paymentRequest).payeeNodeKey,
+    destination: destinationOf(payment.paymentRequest),
     payment_hash: payment.paymentHash,
     created_at: Number(BigInt(payment.creationTimeNs)) / 1e9,
     parts: 1,

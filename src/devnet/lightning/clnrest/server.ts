@@ -9,12 +9,13 @@ import { CLN, ClnError, toClnError } from './errors.ts';
 import { HOLD_METHODS } from './hold.ts';
 import { LIGHTNINGD_METHODS, type Method } from './lightningd.ts';
 import type { Params } from './params.ts';
+import { OFFER_METHODS } from './offers.ts';
 import { pay } from './pay.ts';
 import { checkRune } from './rune.ts';
 import type { RestServer } from '../rest/server.ts';
 
 const MAX_BODY = 1 << 20;
-const METHODS: Record<string, Method> = { ...LIGHTNINGD_METHODS, pay, ...HOLD_METHODS };
+const METHODS: Record<string, Method> = { ...LIGHTNINGD_METHODS, pay, ...OFFER_METHODS, ...HOLD_METHODS };
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
