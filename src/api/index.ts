@@ -117,7 +117,7 @@ export function createRouter(deps: ApiDependencies): Router {
   nodeRoutes(router, deps.lightning, deps.chains);
   lightningRoutes(router, deps.lightning);
   unsupportedRoutes(router);
-  bolt12Routes(router, deps.offers ?? new OfferRegistry(), Object.keys(deps.lightning), deps.swaps);
+  bolt12Routes(router, deps.offers ?? new OfferRegistry(), { lightning: deps.lightning, invoiceRequests: deps.invoiceRequests }, deps.swaps);
   if (deps.swaps) {
     submarineRoutes(router, deps.swaps);
     reverseRoutes(router, deps.swaps);
@@ -137,7 +137,9 @@ export function createRouter(deps: ApiDependencies): Router {
   return router;
 }
 
-export function createApiServer(deps: ApiDependencies): Server {
+export function createApiServer(given: ApiDependencies): Server {
+  // one hub for the WebSocket's `invoice.request` channel and the bolt12 fetch route that asks its wallets
+  const deps: ApiDependencies = given.swaps ? { ...given, invoiceRequests: given.invoiceRequests ?? new InvoiceRequestHub() } : given;
   const router = createRouter(deps);
   const http = httpOptions(deps);
   if (!deps.swaps) return createHttpServer({ router, ...http });
@@ -149,7 +151,7 @@ export function createApiServer(deps: ApiDependencies): Server {
   if (deps.health) rawRoutes.set(healthPath, healthHandler(deps.health));
   const server = createHttpServer({ router, ...http, rawRoutes });
   const addresses = http.limiter?.addresses;
-  const invoiceRequests = deps.invoiceRequests ?? new InvoiceRequestHub();
+  const invoiceRequests = deps.invoiceRequests!;
   const webSocket = attachWebSocket(server, { swaps: deps.swaps, feed, logger: logger.child('ws'), addresses, invoiceRequests }, webSocketOptions(deps));
   deps.onRealtime?.({ webSocket, streams, invoiceRequests });
 

@@ -63,6 +63,14 @@ export interface Subscription {
   done: Promise<void>; // resolves when the stream ends, rejects when it fails
 }
 
+/** A node's refusal to fetch an invoice for an offer: the offer's issuer did not answer, or refused. */
+export class InvoiceFetchError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvoiceFetchError';
+  }
+}
+
 export interface LightningBackend {
   getInfo(): Promise<NodeInfo>;
   /** The public graph, where the backend can read it (LND); without it the v2 graph calls answer 404. */
@@ -83,4 +91,10 @@ export interface LightningBackend {
   payInvoice(request: PayRequest): Promise<PaymentUpdate>;
   // The node's current record of a payment, or undefined when it never started one.
   lookupPayment(paymentHash: string): Promise<PaymentUpdate | undefined>;
+
+  /**
+   * A BOLT12 invoice (lni) for an offer, fetched by the node (an invoice request over onion messages), where the
+   * node speaks BOLT12 (CLN); rejects with InvoiceFetchError when the offer's issuer refuses or does not answer.
+   */
+  fetchInvoice?(offer: string, amountMsat: bigint, payerNote?: string): Promise<string>;
 }

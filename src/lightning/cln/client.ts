@@ -13,21 +13,24 @@
 //   listholdinvoices {payment_hash?}             → {holdinvoices[{payment_hash, state unpaid|accepted|paid|cancelled,
 //                                                    htlcs[{state, msat, cltv_expiry}]}]}
 //   settleholdinvoice {preimage}, cancelholdinvoice {payment_hash} → {}
+//   fetchinvoice {offer, amount_msat, payer_note?}  → {invoice "lni1…"} or error {code 1002 expired, 1003/1005 no
+//                                                    answer, -32602 bad offer or amount}
 // The hold plugin's RPC `holdinvoice` takes only payment_hash and amount: its memo, description hash, expiry and
 // min_final_cltv_expiry are gRPC fields. They are sent as named parameters too; the devnet's node honours them,
 // a real plugin drops them (its invoices then carry the defaults: empty description, 3600 s, CLTV delta 80).
 // The plugin's state changes stream over gRPC only, so invoices are followed by polling listholdinvoices.
 import { readFileSync } from 'node:fs';
 import { decodeBolt11, type Bolt11Invoice } from '../bolt11/index.ts';
-import type {
-  HoldInvoiceRequest,
-  InvoiceUpdate,
-  LightningBackend,
-  NodeInfo,
-  NodeStats,
-  PayRequest,
-  PaymentUpdate,
-  Subscription,
+import {
+  InvoiceFetchError,
+  type HoldInvoiceRequest,
+  type InvoiceUpdate,
+  type LightningBackend,
+  type NodeInfo,
+  type NodeStats,
+  type PayRequest,
+  type PaymentUpdate,
+  type Subscription,
 } from '../backend.ts';
 import { holdInvoiceUpdate, ownInvoiceUpdate, sameUpdate, type HoldInvoiceJson, type OwnInvoiceJson } from './invoices.ts';
 import { ClnPayments } from './payments.ts';
@@ -188,6 +191,17 @@ export class ClnBackend implements LightningBackend {
 
   payInvoice(request: PayRequest): Promise<PaymentUpdate> {
     return this.payments.pay(request);
+  }
+
+  async fetchInvoice(offer: string, amountMsat: bigint, payerNote?: string): Promise<string> {
+    try {
+      const { invoice } = await this.rpc.call<{ invoice: string }>('fetchinvoice', { offer, amount_msat: Number(amountMsat), payer_note: payerNote });
+      return invoice;
+    } catch (err) {
+      // lightningd's refusals (bad offer, expired, no answer) carry a code; a transport failure does not
+      if (err instanceof ClnRestError && err.code !== undefined) throw new InvoiceFetchError(err.message);
+      throw err;
+    }
   }
 
   async lookupPayment(paymentHash: string): Promise<PaymentUpdate | undefined> {

@@ -1,8 +1,10 @@
 // Paying over Core Lightning: `pay` blocks until the payment is final (a payee's hold invoice keeps it open),
 // so the adapter also reads `listsendpays` — to report the payment in flight, to find one a crash left behind
 // (never paying twice) and to follow one whose `pay` call ended early. pay's error codes are mapped to LND's
-// FAILURE_REASON_* names, which the engine records.
+// FAILURE_REASON_* names, which the engine records. BOLT12 invoices (lni) are paid the same way.
+import { hex } from '@scure/base';
 import { decodeBolt11 } from '../bolt11/index.ts';
+import { decodeInvoice } from '../bolt12/index.ts';
 import type { PayRequest, PaymentUpdate } from '../backend.ts';
 import { ClnRestError, type ClnTransport } from './transport.ts';
 
@@ -33,6 +35,10 @@ const PAY_IN_PROGRESS = 200;
 // Past the payment timeout pay gives up retrying, but a part already sent may stay held for hours.
 const PAY_CALL_SLACK_MS = 60_000;
 
+/** CLN's pay takes BOLT11 and BOLT12 (lni) invoices alike. */
+const paymentHashOf = (invoice: string): string =>
+  /^lni1/i.test(invoice) ? hex.encode(decodeInvoice(invoice).invoice.paymentHash!) : decodeBolt11(invoice).paymentHash;
+
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class ClnPayments {
@@ -59,7 +65,7 @@ export class ClnPayments {
   }
 
   async pay(request: PayRequest): Promise<PaymentUpdate> {
-    const { paymentHash } = decodeBolt11(request.paymentRequest);
+    const paymentHash = paymentHashOf(request.paymentRequest);
     const existing = await this.lookup(paymentHash);
     if (existing !== undefined && existing.status !== 'FAILED') {
       request.onUpdate?.(existing);
