@@ -22,8 +22,11 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-// Lightning-facing swap files: submarine and reverse swaps on Bitcoin and Liquid, restarts, invoice edge cases.
+// Lightning-facing swap files: submarine and reverse swaps on Bitcoin and Liquid, restarts and crashes (a payment
+// in flight), two instances, invoice edge cases.
 const LIGHTNING_MATRIX = [
+  'test/swaps/crash.test.ts',
+  'test/swaps/instances.test.ts',
   'test/engine/submarine.test.ts',
   'test/engine/reverse.test.ts',
   'test/engine/restart.test.ts',

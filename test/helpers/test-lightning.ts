@@ -28,3 +28,15 @@ export function ferryNodeClient(info: DevnetInfo): LightningBackend {
 
 /** The public key of Ferry's node on the devnet. */
 export const ferryNodePubkey = (info: DevnetInfo): string => (onCln() ? info.cln!.cln.pubkey : info.lightning.ferry.pubkey);
+
+/** What a `ferry devnet` process needs to run Ferry's node of the chosen kind. */
+export const devnetLightningEnv = (): Record<string, string> => (onCln() ? { FERRY_DEVNET_CLN: 'true' } : {});
+
+/** What a `ferry start` process needs to drive the devnet's node of the chosen kind (the devnet itself disabled). */
+export function ferryLightningEnv(info: DevnetInfo): Record<string, string> {
+  if (onCln()) {
+    const node = info.cln!.cln;
+    return { FERRY_LIGHTNING_BACKEND: 'cln', FERRY_LND_REST_URL: node.restUrl, FERRY_CLN_RUNE: node.rune };
+  }
+  return { FERRY_LND_REST_URL: info.lightning.ferry.restUrl, FERRY_LND_MACAROON: info.lightning.ferry.macaroon };
+}

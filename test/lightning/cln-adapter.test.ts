@@ -139,7 +139,7 @@ describe('Core Lightning adapter against the devnet', () => {
     const seen: string[] = [];
     const first = cln.payInvoice({ paymentRequest, feeLimitMsat: 1_000n, timeoutSeconds: 10, onUpdate: (u) => seen.push(u.status) });
     await waitUntil(() => seen.includes('IN_FLIGHT'));
-    assert.equal((await cln.lookupPayment(hash))?.status, 'IN_FLIGHT');
+    await waitUntil(async () => (await cln.lookupPayment(hash))?.status === 'IN_FLIGHT');
 
     // A restarted Ferry asks again for the same invoice: it follows the payment in flight.
     const restarted = new ClnBackend({ url: devnet.cln.cln.restUrl, rune: devnet.cln.cln.rune, pollMs: 50 });

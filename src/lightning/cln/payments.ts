@@ -1,6 +1,6 @@
 // Paying over Core Lightning: `pay` blocks until the payment is final (a payee's hold invoice keeps it open),
-// so the adapter also reads `listsendpays` — to report the payment in flight, to find one a crash left behind
-// (never paying twice) and to follow one whose `pay` call ended early. pay's error codes are mapped to LND's
+// so the adapter also reads `listsendpays` — to find a payment a crash left behind (never paying twice) and to
+// follow one whose `pay` call ended early. pay's error codes are mapped to LND's
 // FAILURE_REASON_* names, which the engine records. BOLT12 invoices (lni) are paid the same way.
 import { hex } from '@scure/base';
 import { decodeBolt11 } from '../bolt11/index.ts';
@@ -71,32 +71,23 @@ export class ClnPayments {
       request.onUpdate?.(existing);
       return existing.status === 'SUCCEEDED' ? existing : this.follow(paymentHash, request.onUpdate);
     }
-    let reportedInFlight = false;
-    let settled = false;
-    // pay answers only at the end: report the payment in flight once the node has recorded it.
-    const watch = (async () => {
-      while (!settled) {
-        await sleep(this.pollMs);
-        if (settled || reportedInFlight) return;
-        const seen = await this.lookup(paymentHash).catch(() => undefined);
-        if (!settled && seen?.status === 'IN_FLIGHT') {
-          reportedInFlight = true;
-          request.onUpdate?.(seen);
-        }
-      }
-    })();
+    const paying = this.rpc.call<PayJson>(
+      'pay',
+      {
+        bolt11: request.paymentRequest,
+        amount_msat: request.amountMsat === undefined ? undefined : Number(request.amountMsat),
+        maxfee: Number(request.feeLimitMsat),
+        retry_for: request.timeoutSeconds,
+        maxdelay: request.cltvLimit,
+      },
+      request.timeoutSeconds * 1000 + PAY_CALL_SLACK_MS,
+    );
+    // pay answers only once the payment is final: from here on it is in flight as far as Ferry can know (after a
+    // crash now, the lookup above finds it pending, or finds nothing and pays it then — never twice).
+    paying.catch(() => undefined); // awaited below; an onUpdate that throws must not leave it unhandled
+    request.onUpdate?.({ paymentHash, status: 'IN_FLIGHT', preimage: undefined, feeMsat: 0n, failureReason: undefined });
     try {
-      const paid = await this.rpc.call<PayJson>(
-        'pay',
-        {
-          bolt11: request.paymentRequest,
-          amount_msat: request.amountMsat === undefined ? undefined : Number(request.amountMsat),
-          maxfee: Number(request.feeLimitMsat),
-          retry_for: request.timeoutSeconds,
-          maxdelay: request.cltvLimit,
-        },
-        request.timeoutSeconds * 1000 + PAY_CALL_SLACK_MS,
-      );
+      const paid = await paying;
       const update: PaymentUpdate = {
         paymentHash,
         status: 'SUCCEEDED',
@@ -108,9 +99,6 @@ export class ClnPayments {
       return update;
     } catch (error) {
       return await this.afterPayError(paymentHash, error, request.onUpdate);
-    } finally {
-      settled = true;
-      await watch;
     }
   }
 

@@ -44,6 +44,11 @@ export class ClnNodeView {
     return BigInt(channel.to_us_msat) / 1000n;
   }
 
+  /** Payment attempts the node lists for a hash (listsendpays; in-flight ones included). */
+  async paymentCount(paymentHash: string): Promise<number> {
+    return (await this.call('listsendpays', { payment_hash: paymentHash })).payments.length;
+  }
+
   /** A hold invoice (the plugin's) or one of lightningd's own. */
   async invoice(paymentHash: string): Promise<LndInvoice> {
     const { holdinvoices } = await this.call('listholdinvoices', { payment_hash: paymentHash });

@@ -92,6 +92,14 @@ export class LightningNodes {
     return this.client(name).payInvoice({ paymentRequest: invoice, feeLimitMsat: 10_000_000n, timeoutSeconds: 120 });
   }
 
+  /** Payments the node lists for a hash, in-flight ones included (LND's ListPayments, CLN's listsendpays). */
+  async paymentCount(name: NodeName, paymentHash: string): Promise<number> {
+    const cln = this.clnFor(name);
+    if (cln !== undefined) return cln.paymentCount(paymentHash);
+    const body = await this.call(name, 'GET', '/v1/payments?include_incomplete=true');
+    return (body.payments as { payment_hash: string }[]).filter((p) => p.payment_hash === paymentHash).length;
+  }
+
   /** The node's record of its payment for `paymentHash` (TrackPaymentV2), undefined if it never paid it. */
   payment(name: NodeName, paymentHash: string): Promise<PaymentUpdate | undefined> {
     return this.client(name).lookupPayment(paymentHash);
