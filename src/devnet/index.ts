@@ -26,8 +26,11 @@ export interface DevnetOptions {
   fullRbf?: boolean;
   /** EVM accounts to fund at start (Ferry's operator account, which its own mnemonic derives). */
   evmFund?: readonly string[];
-  /** Also run `cln`, a Lightning node speaking Core Lightning's clnrest, with channels to alice and bob. */
-  cln?: boolean;
+  /**
+   * Also run `cln`, a Lightning node speaking Core Lightning's clnrest, with channels to alice and bob; or the CLN
+   * nodes named (`cln` is Ferry's when it runs on Core Lightning; another can pay it, BOLT12 included).
+   */
+  cln?: boolean | string[];
 }
 
 interface RpcEndpoint {
@@ -101,7 +104,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       dataDir: options.dataDir,
       host: options.host,
       chain,
-      clnNodes: options.cln === true ? ['cln'] : [],
+      clnNodes: options.cln === true ? ['cln'] : options.cln || [],
     });
     parts.push(lightning);
     elements = await startElementsDevnet({

@@ -97,4 +97,10 @@ export interface LightningBackend {
    * node speaks BOLT12 (CLN); rejects with InvoiceFetchError when the offer's issuer refuses or does not answer.
    */
   fetchInvoice?(offer: string, amountMsat: bigint, payerNote?: string): Promise<string>;
+
+  /**
+   * Holds payments for an invoice made elsewhere — a wallet's BOLT12 invoice whose path leads to this node — as a
+   * hold invoice of its payment hash (the hold plugin's inject); the HTLC must carry at least `minCltv` blocks.
+   */
+  injectHoldInvoice?(invoice: string, minCltv: number): Promise<void>;
 }

@@ -9,6 +9,7 @@ import { hex } from '@scure/base';
 import WebSocket from 'ws';
 import type { ReversePair, SubmarinePair } from '../../src/client/types.ts';
 import { decodeBolt11 } from '../../src/lightning/bolt11/index.ts';
+import { decodeInvoice as decodeBolt12Invoice } from '../../src/lightning/bolt12/index.ts';
 
 // The pair shapes a wallet reads are the SDK's.
 export type { ReversePair, SubmarinePair } from '../../src/client/types.ts';
@@ -229,6 +230,15 @@ export async function requestSubmarine(api: SwapApi, from: string, to: string, p
 }
 
 /** Creates a reverse swap from `from` to `to` with a fresh claim key and preimage: the answer, unchecked, and both secrets. */
+/** A reverse swap paid through the wallet's own invoice (BOLT12), made for the fresh preimage hash by `invoiceFor`. */
+export async function requestReverseWithInvoice(api: SwapApi, pairHash: string, invoiceFor: (preimageHash: Uint8Array) => string) {
+  const key = newKeyPair();
+  const { preimage, preimageHash } = newPreimage();
+  const invoice = invoiceFor(preimageHash);
+  const request = { from: 'BTC', to: 'BTC', preimageHash: hex.encode(preimageHash), claimPublicKey: hex.encode(key.publicKey), pairHash, invoice };
+  return { body: await api.expect('POST', '/v2/swap/reverse', request, 201), key, preimage };
+}
+
 export async function requestReverse(api: SwapApi, from: string, to: string, pairHash: string, invoiceAmount: number) {
   const key = newKeyPair();
   const { preimage, preimageHash } = newPreimage();
@@ -256,13 +266,24 @@ export function checkSubmarineAmount(body: any, invoice: string, pair: Submarine
  */
 export async function checkReverseInvoice(api: SwapApi, body: any, preimageHash: Uint8Array, invoiceAmount: number, pair: ReversePair): Promise<void> {
   if (typeof body.id !== 'string') throw new Error(`no swap id: ${JSON.stringify(body)}`);
-  const invoice = decodeBolt11(body.invoice);
+  const invoice = /^lni1/.test(body.invoice) ? bolt12Terms(body.invoice) : decodeBolt11(body.invoice);
   if (invoice.paymentHash !== hex.encode(preimageHash)) throw new Error(`the invoice's payment hash ${invoice.paymentHash} is not ours`);
   if (invoice.amountMsat !== BigInt(invoiceAmount) * 1000n) throw new Error(`the invoice asks for ${invoice.amountMsat} msat, not ${invoiceAmount} sat`);
   const nodes = await api.expect('GET', '/v2/nodes', undefined, 200);
   if (invoice.payeeNodeKey !== nodes.BTC.LND.publicKey) throw new Error(`the invoice is payable to ${invoice.payeeNodeKey}, not the service's node`);
   const onchain = invoiceAmount - percentageFee(invoiceAmount, pair.fees.percentage) - pair.fees.minerFees.lockup;
   if (body.onchainAmount !== onchain) throw new Error(`onchainAmount ${body.onchainAmount} is not ${onchain}`);
+}
+
+/** A BOLT12 invoice's terms in BOLT11's names: hash, amount, and the node its first path leads to as payee. */
+function bolt12Terms(text: string): { paymentHash: string; amountMsat: bigint | undefined; payeeNodeKey: string } {
+  const { invoice } = decodeBolt12Invoice(text);
+  const first = invoice.paths![0].firstNode;
+  return {
+    paymentHash: hex.encode(invoice.paymentHash!),
+    amountMsat: invoice.amountMsat,
+    payeeNodeKey: hex.encode('nodeId' in first ? first.nodeId : invoice.nodeId!),
+  };
 }
 
 /** The submarine claim the service asks the wallet to co-sign, checked: its preimage is that of the swap's hash. */

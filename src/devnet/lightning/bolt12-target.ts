@@ -1,9 +1,14 @@
 // What a payer needs of a BOLT12 invoice to pay it on the devnet, in the shape the network routes BOLT11 invoices
-// by: the payee is invoice_node_id (the devnet's paths lead straight to it), the final CLTV delta is the blinded
-// payinfo's, and there is no payment secret — the network matches the invoice itself instead.
+// by: the payee is the first path's introduction node (the devnet's blinded paths have one hop, so the introduction
+// node receives: the issuing node itself, or Ferry's node for a wallet's invoice it holds), else invoice_node_id;
+// the final CLTV delta is the blinded payinfo's; no payment secret — the network matches the invoice itself.
 import { hex } from '@scure/base';
 import type { Bolt11Invoice } from '../../lightning/bolt11/index.ts';
 import { DEFAULT_RELATIVE_EXPIRY, decodeInvoice } from '../../lightning/bolt12/invoice.ts';
+import type { BlindedPath } from '../../lightning/bolt12/index.ts';
+
+const introductionNode = (path: BlindedPath | undefined): Uint8Array | undefined =>
+  path !== undefined && 'nodeId' in path.firstNode ? path.firstNode.nodeId : undefined;
 
 export function bolt12PaymentTarget(text: string): Bolt11Invoice {
   const invoice = decodeInvoice(text);
@@ -19,7 +24,7 @@ export function bolt12PaymentTarget(text: string): Bolt11Invoice {
     descriptionHash: undefined,
     expiry: Number(own.relativeExpiry ?? DEFAULT_RELATIVE_EXPIRY),
     minFinalCltvExpiry: own.blindedPay![0].cltvExpiryDelta,
-    payeeNodeKey: hex.encode(own.nodeId!),
+    payeeNodeKey: hex.encode(introductionNode(own.paths![0]) ?? own.nodeId!),
     featureBits: [],
     routeHints: [],
     fallbackAddresses: [],

@@ -13,6 +13,7 @@
 //   listholdinvoices {payment_hash?}             → {holdinvoices[{payment_hash, state unpaid|accepted|paid|cancelled,
 //                                                    htlcs[{state, msat, cltv_expiry}]}]}
 //   settleholdinvoice {preimage}, cancelholdinvoice {payment_hash} → {}
+//   injectinvoice {invoice, min_cltv}             → {}
 //   fetchinvoice {offer, amount_msat, payer_note?}  → {invoice "lni1…"} or error {code 1002 expired, 1003/1005 no
 //                                                    answer, -32602 bad offer or amount}
 // The hold plugin's RPC `holdinvoice` takes only payment_hash and amount: its memo, description hash, expiry and
@@ -191,6 +192,10 @@ export class ClnBackend implements LightningBackend {
 
   payInvoice(request: PayRequest): Promise<PaymentUpdate> {
     return this.payments.pay(request);
+  }
+
+  async injectHoldInvoice(invoice: string, minCltv: number): Promise<void> {
+    await this.rpc.call('injectinvoice', { invoice, min_cltv: minCltv });
   }
 
   async fetchInvoice(offer: string, amountMsat: bigint, payerNote?: string): Promise<string> {

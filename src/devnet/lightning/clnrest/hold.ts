@@ -1,5 +1,5 @@
-// The hold plugin's JSON-RPC methods on a devnet CLN node (BoltzExchange/hold: holdinvoice, listholdinvoices,
-// settleholdinvoice, cancelholdinvoice), over the network model's hold invoices. The plugin's `holdinvoice`
+// The hold plugin's JSON-RPC methods on a devnet CLN node (BoltzExchange/hold: holdinvoice, injectinvoice,
+// listholdinvoices, settleholdinvoice, cancelholdinvoice), over the network model's hold invoices. The plugin's `holdinvoice`
 // takes payment_hash and amount (msat); memo, description hash, expiry and min_final_cltv_expiry are fields of
 // its gRPC InvoiceRequest only. The devnet also takes them here as named parameters — `description`,
 // `description_hash`, `expiry`, `min_final_cltv_expiry` — which a real plugin ignores (serde drops unknown fields).
@@ -8,7 +8,7 @@ import { decodeBolt11 } from '../../../lightning/bolt11/index.ts';
 import { CLN, ClnError, toClnError } from './errors.ts';
 import { holdInvoiceJson } from './json.ts';
 import type { Method, MethodContext } from './lightningd.ts';
-import { optionalHash, optionalInt, optionalString, requiredHash, requiredInt } from './params.ts';
+import { optionalHash, optionalInt, optionalString, requiredHash, requiredInt, requiredString } from './params.ts';
 
 const pluginError = (err: unknown): ClnError => new ClnError(CLN.PLUGIN_ERROR, toClnError(err).message);
 
@@ -72,4 +72,30 @@ function cancelholdinvoice({ network, node, params }: MethodContext): Record<str
   return {};
 }
 
-export const HOLD_METHODS: Record<string, Method> = { holdinvoice, listholdinvoices, settleholdinvoice, cancelholdinvoice };
+// injectinvoice: an invoice made elsewhere (a wallet's BOLT12 invoice whose path leads to this node) is held
+// here under its payment hash. The devnet takes BOLT12 invoices only (a BOLT11 one's payment secret is not ours).
+function injectinvoice({ network, node, params }: MethodContext): Record<string, unknown> {
+  const text = requiredString(params, 'invoice');
+  if (!/^lni1/i.test(text)) throw new ClnError(CLN.PLUGIN_ERROR, 'devnet: only BOLT12 invoices can be injected');
+  let target;
+  try {
+    target = network.decodePaymentRequest(text);
+  } catch (err) {
+    throw pluginError(err);
+  }
+  if (target.payeeNodeKey !== network.node(node).pubkey) throw new ClnError(CLN.PLUGIN_ERROR, 'the invoice has no path through this node');
+  try {
+    network.addHoldInvoice(node, target.paymentHash, {
+      valueMsat: Number(target.amountMsat ?? 0n),
+      memo: target.description ?? '',
+      expiry: Math.max(1, target.timestamp + target.expiry - Math.floor(Date.now() / 1000)),
+      cltvExpiry: optionalInt(params, 'min_cltv') ?? target.minFinalCltvExpiry,
+      bolt12: text,
+    });
+  } catch (err) {
+    throw pluginError(err);
+  }
+  return {};
+}
+
+export const HOLD_METHODS: Record<string, Method> = { holdinvoice, injectinvoice, listholdinvoices, settleholdinvoice, cancelholdinvoice };

@@ -73,7 +73,7 @@ export function holdInvoiceJson(invoice: InvoiceRecord, id: number): Record<stri
     id,
     payment_hash: invoice.paymentHash,
     ...(invoice.preimage !== null && { preimage: invoice.preimage }),
-    invoice: invoice.paymentRequest,
+    invoice: invoice.bolt12 ?? invoice.paymentRequest,
     state: HOLD_STATES[invoice.state],
     min_cltv: invoice.cltvExpiry,
     created_at: dateTime(invoice.creationDate),
