@@ -7,13 +7,13 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { hex } from '@scure/base';
-import { ClockChain, startLightningDevnet, type LightningDevnet } from '../../src/devnet/lightning/index.ts';
+import type { LightningDevnet } from '../../src/devnet/lightning/index.ts';
 import {
   OWNER_MESSAGES, createInvoice, decodeInvoice, encodeInvoice, encodeOffer, invoiceRequestFromBytes, signOwnerMessage,
 } from '../../src/lightning/bolt12/index.ts';
 import { ClnBackend } from '../../src/lightning/index.ts';
 import { InvoiceRequestHub, defaultInvoiceRequestOptions } from '../../src/api/ws/invoice-requests.ts';
-import { freshDir } from '../lightning/helpers.ts';
+import { clnRest, startClnPair } from '../lightning/helpers.ts';
 import { MemorySwaps, TestSocket, call, startApi, type TestApi } from './swap-api-harness.ts';
 
 const walletSecret = new Uint8Array(32).fill(0x71);
@@ -103,13 +103,7 @@ describe('bolt12/fetch through Ferry\'s CLN node', () => {
   let api: TestApi;
   let ferryNode: ClnBackend;
   before(async () => {
-    const dataDir = freshDir();
-    devnet = await startLightningDevnet({
-      dataDir,
-      chain: new ClockChain(100, `${dataDir}/clock.json`),
-      clnNodes: ['cln', 'carol'],
-      channels: [{ from: 'cln', to: 'carol', capacitySat: 10_000_000, pushSat: 5_000_000 }],
-    });
+    devnet = await startClnPair();
     ferryNode = new ClnBackend({ url: devnet.cln.cln.restUrl, rune: devnet.cln.cln.rune, pollMs: 50 });
     api = await startApi(new MemorySwaps(), { lightning: { BTC: ferryNode } });
   });
@@ -118,8 +112,7 @@ describe('bolt12/fetch through Ferry\'s CLN node', () => {
     await devnet?.close();
   });
 
-  const carolCall = async (method: string, params: unknown) =>
-    (await fetch(`${devnet.cln.carol.restUrl}/v1/${method}`, { method: 'POST', headers: { Rune: devnet.cln.carol.rune }, body: JSON.stringify(params) })).json() as Promise<any>;
+  const carolCall = async (method: string, params: unknown) => (await clnRest(devnet.cln.carol, method, params)).body;
 
   test("carol's offer: the fetched invoice is carol's, and paying it moves the amount to carol", async () => {
     const { bolt12 } = await carolCall('offer', { amount: 'any', description: 'carol sells' });

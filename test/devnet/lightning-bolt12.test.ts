@@ -6,20 +6,13 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { hex } from '@scure/base';
-import { ClockChain, startLightningDevnet, type ClnNodeInfo, type LightningDevnet } from '../../src/devnet/lightning/index.ts';
+import type { ClnNodeInfo, LightningDevnet } from '../../src/devnet/lightning/index.ts';
 import { decodeInvoice, decodeOffer, encodeOffer } from '../../src/lightning/bolt12/index.ts';
-import { freshDir } from '../lightning/helpers.ts';
+import { clnRest, startClnPair } from '../lightning/helpers.ts';
 
 const sha256 = (hex: string): string => createHash('sha256').update(Buffer.from(hex, 'hex')).digest('hex');
 
-async function clnCall(node: ClnNodeInfo, method: string, params: unknown = {}) {
-  const response = await fetch(`${node.restUrl}/v1/${method}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', Rune: node.rune },
-    body: JSON.stringify(params),
-  });
-  return { status: response.status, body: (await response.json()) as any };
-}
+const clnCall = (node: ClnNodeInfo, method: string, params: unknown = {}) => clnRest(node, method, params);
 
 describe('BOLT12 offers between devnet CLN nodes', () => {
   let devnet: LightningDevnet;
@@ -27,13 +20,7 @@ describe('BOLT12 offers between devnet CLN nodes', () => {
   let carol: ClnNodeInfo;
 
   before(async () => {
-    const dataDir = freshDir();
-    devnet = await startLightningDevnet({
-      dataDir,
-      chain: new ClockChain(100, `${dataDir}/clock.json`),
-      clnNodes: ['cln', 'carol'],
-      channels: [{ from: 'cln', to: 'carol', capacitySat: 10_000_000, pushSat: 5_000_000 }],
-    });
+    devnet = await startClnPair();
     ({ cln, carol } = devnet.cln);
   });
   after(async () => {

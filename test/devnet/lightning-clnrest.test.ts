@@ -6,18 +6,11 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { ClockChain, startLightningDevnet, type ClnNodeInfo, type LightningDevnet } from '../../src/devnet/lightning/index.ts';
 import { LndRestClient } from '../../src/lightning/index.ts';
-import { freshDir, waitUntil } from '../lightning/helpers.ts';
+import { clnRest, freshDir, waitUntil } from '../lightning/helpers.ts';
 
 const sha256 = (hex: string): string => createHash('sha256').update(Buffer.from(hex, 'hex')).digest('hex');
 
-async function clnCall(node: ClnNodeInfo, method: string, params: unknown = {}, rune: string | null = node.rune) {
-  const response = await fetch(`${node.restUrl}/v1/${method}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(rune !== null && { Rune: rune }) },
-    body: JSON.stringify(params),
-  });
-  return { status: response.status, body: (await response.json()) as any };
-}
+const clnCall = clnRest;
 
 describe('devnet CLN node over clnrest', () => {
   let devnet: LightningDevnet;

@@ -22,6 +22,7 @@ import {
 } from '../../../src/lightning/bolt12/index.ts';
 import { createLogger } from '../../../src/log/index.ts';
 import { ephemeralDevnetPorts, ephemeralPorts } from '../../helpers/ports.ts';
+import { clnRest } from '../../lightning/helpers.ts';
 import { SwapWallet, type ReverseSwap } from '../../helpers/swap-wallet.ts';
 import { DevnetChain } from './support/chain.ts';
 
@@ -36,11 +37,7 @@ let chain: DevnetChain;
 const dirs: string[] = [];
 const log: string[] = [];
 
-async function clnCall(node: 'cln' | 'carol', method: string, params: unknown = {}): Promise<any> {
-  const { restUrl, rune } = devnet.info.cln![node];
-  const response = await fetch(`${restUrl}/v1/${method}`, { method: 'POST', headers: { Rune: rune }, body: JSON.stringify(params) });
-  return response.json();
-}
+const clnCall = async (node: 'cln' | 'carol', method: string, params: unknown = {}): Promise<any> => (await clnRest(devnet.info.cln![node], method, params)).body;
 
 const clnToUs = async (node: 'cln' | 'carol'): Promise<bigint> =>
   ((await clnCall(node, 'listpeerchannels')).channels as { to_us_msat: number }[]).reduce((sum, c) => sum + BigInt(c.to_us_msat), 0n);

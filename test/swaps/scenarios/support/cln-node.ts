@@ -3,6 +3,7 @@
 import { decodeBolt11 } from '../../../../src/lightning/bolt11/index.ts';
 import type { ClnNodeInfo } from '../../../../src/devnet/lightning/index.ts';
 import type { ChannelBalance, LndInvoice } from './lightning.ts';
+import { clnRest } from '../../../lightning/helpers.ts';
 
 const STATES: Record<string, LndInvoice['state']> = {
   unpaid: 'OPEN',
@@ -16,14 +17,9 @@ export class ClnNodeView {
   constructor(private readonly node: ClnNodeInfo) {}
 
   private async call<T = any>(method: string, params: Record<string, unknown> = {}): Promise<T> {
-    const response = await fetch(`${this.node.restUrl}/v1/${method}`, {
-      method: 'POST',
-      headers: { Rune: this.node.rune, 'content-type': 'application/json' },
-      body: JSON.stringify(params),
-    });
-    const json = (await response.json()) as T & { message?: string };
-    if (!response.ok) throw new Error(`cln ${method}: ${response.status} ${json.message ?? ''}`);
-    return json;
+    const { status, body } = await clnRest(this.node, method, params);
+    if (status !== 201) throw new Error(`cln ${method}: ${status} ${body.message ?? ''}`);
+    return body;
   }
 
   private async channels(): Promise<{ peer_id: string; to_us_msat: number; receivable_msat: number }[]> {
