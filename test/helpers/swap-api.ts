@@ -223,7 +223,7 @@ export type SubmarineRequest = { invoice: string } | { preimageHash: Uint8Array 
 export async function requestSubmarine(api: SwapApi, from: string, to: string, pairHash: string, request: SubmarineRequest) {
   const key = newKeyPair();
   const invoice = 'invoice' in request ? request.invoice : undefined;
-  const preimageHash = invoice !== undefined ? hex.decode(decodeBolt11(invoice).paymentHash) : (request as { preimageHash: Uint8Array }).preimageHash;
+  const preimageHash = invoice !== undefined ? hex.decode(invoiceTerms(invoice).paymentHash) : (request as { preimageHash: Uint8Array }).preimageHash;
   const target = invoice !== undefined ? { invoice } : { preimageHash: hex.encode(preimageHash) };
   const body = await api.expect('POST', '/v2/swap/submarine', { from, to, ...target, refundPublicKey: hex.encode(key.publicKey), pairHash }, 201);
   return { body, key, invoice, preimageHash };
@@ -251,7 +251,7 @@ export async function requestReverse(api: SwapApi, from: string, to: string, pai
  * (the formats of the amount differ: `amount=0.0005` from satToBtc is what both chains' URIs carry).
  */
 export function checkSubmarineAmount(body: any, invoice: string, pair: SubmarinePair, address: string): number {
-  const invoiceSat = Number(decodeBolt11(invoice).amountMsat! / 1000n);
+  const invoiceSat = Number(invoiceTerms(invoice).amountMsat! / 1000n);
   const expected = invoiceSat + percentageFee(invoiceSat, pair.fees.percentage) + pair.fees.minerFees;
   if (body.expectedAmount !== expected) throw new Error(`expectedAmount ${body.expectedAmount} is not invoice ${invoiceSat} + fees = ${expected}`);
   if (typeof body.bip21 !== 'string' || !body.bip21.includes(address) || !body.bip21.includes(`amount=${Number(expected) / 1e8}`)) {
@@ -266,7 +266,7 @@ export function checkSubmarineAmount(body: any, invoice: string, pair: Submarine
  */
 export async function checkReverseInvoice(api: SwapApi, body: any, preimageHash: Uint8Array, invoiceAmount: number, pair: ReversePair): Promise<void> {
   if (typeof body.id !== 'string') throw new Error(`no swap id: ${JSON.stringify(body)}`);
-  const invoice = /^lni1/.test(body.invoice) ? bolt12Terms(body.invoice) : decodeBolt11(body.invoice);
+  const invoice = invoiceTerms(body.invoice);
   if (invoice.paymentHash !== hex.encode(preimageHash)) throw new Error(`the invoice's payment hash ${invoice.paymentHash} is not ours`);
   if (invoice.amountMsat !== BigInt(invoiceAmount) * 1000n) throw new Error(`the invoice asks for ${invoice.amountMsat} msat, not ${invoiceAmount} sat`);
   const nodes = await api.expect('GET', '/v2/nodes', undefined, 200);
@@ -275,8 +275,12 @@ export async function checkReverseInvoice(api: SwapApi, body: any, preimageHash:
   if (body.onchainAmount !== onchain) throw new Error(`onchainAmount ${body.onchainAmount} is not ${onchain}`);
 }
 
-/** A BOLT12 invoice's terms in BOLT11's names: hash, amount, and the node its first path leads to as payee. */
-function bolt12Terms(text: string): { paymentHash: string; amountMsat: bigint | undefined; payeeNodeKey: string } {
+/**
+ * An invoice's terms, BOLT11 or BOLT12: hash, amount and the node it is paid to — for BOLT12 the node its first
+ * path leads to (Ferry's, for an invoice Ferry holds), not the signer.
+ */
+function invoiceTerms(text: string): { paymentHash: string; amountMsat: bigint | undefined; payeeNodeKey: string } {
+  if (!/^lni1/.test(text)) return decodeBolt11(text);
   const { invoice } = decodeBolt12Invoice(text);
   const first = invoice.paths![0].firstNode;
   return {

@@ -22,6 +22,7 @@
 // The plugin's state changes stream over gRPC only, so invoices are followed by polling listholdinvoices.
 import { readFileSync } from 'node:fs';
 import { decodeBolt11, type Bolt11Invoice } from '../bolt11/index.ts';
+import { bolt12AsInvoice, isBolt12Invoice } from '../bolt12/payable.ts';
 import {
   InvoiceFetchError,
   type HoldInvoiceRequest,
@@ -103,8 +104,9 @@ export class ClnBackend implements LightningBackend {
     };
   }
 
+  /** BOLT11, or BOLT12 (lni) in the same terms: CLN pays both, so submarine swaps take both. */
   async decodeInvoice(paymentRequest: string): Promise<Bolt11Invoice> {
-    return decodeBolt11(paymentRequest);
+    return isBolt12Invoice(paymentRequest) ? bolt12AsInvoice(paymentRequest) : decodeBolt11(paymentRequest);
   }
 
   async createHoldInvoice(request: HoldInvoiceRequest): Promise<{ paymentRequest: string }> {

@@ -2,9 +2,8 @@
 // so the adapter also reads `listsendpays` — to find a payment a crash left behind (never paying twice) and to
 // follow one whose `pay` call ended early. pay's error codes are mapped to LND's
 // FAILURE_REASON_* names, which the engine records. BOLT12 invoices (lni) are paid the same way.
-import { hex } from '@scure/base';
 import { decodeBolt11 } from '../bolt11/index.ts';
-import { decodeInvoice } from '../bolt12/index.ts';
+import { bolt12AsInvoice, isBolt12Invoice } from '../bolt12/payable.ts';
 import type { PayRequest, PaymentUpdate } from '../backend.ts';
 import { ClnRestError, type ClnTransport } from './transport.ts';
 
@@ -36,8 +35,7 @@ const PAY_IN_PROGRESS = 200;
 const PAY_CALL_SLACK_MS = 60_000;
 
 /** CLN's pay takes BOLT11 and BOLT12 (lni) invoices alike. */
-const paymentHashOf = (invoice: string): string =>
-  /^lni1/i.test(invoice) ? hex.encode(decodeInvoice(invoice).invoice.paymentHash!) : decodeBolt11(invoice).paymentHash;
+const paymentHashOf = (invoice: string): string => (isBolt12Invoice(invoice) ? bolt12AsInvoice(invoice) : decodeBolt11(invoice)).paymentHash;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -3,7 +3,8 @@
 // wallet answers Ferry's invoice request with its own BOLT12 invoice for a reverse swap's preimage hash, whose path
 // leads to Ferry's CLN node, and creates that reverse swap with it; carol, another devnet CLN node, pays it; Ferry's
 // node holds the payment, Ferry locks coins, the wallet claims them — and carol's payment settles with the wallet's
-// preimage: the wallet's invoice is the one paid. Always on the CLN backend: LND cannot hold another's invoice.
+// preimage: the wallet's invoice is the one paid. And the other way: a submarine swap pays carol's BOLT12 invoice,
+// fetched through Ferry. Always on the CLN backend: LND neither holds another's invoice nor pays BOLT12.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -157,6 +158,29 @@ describe('BOLT12 through Ferry on Core Lightning', { timeout: 120_000 }, () => {
     } finally {
       socket.close();
     }
+  });
+
+  test("a submarine swap pays carol's BOLT12 invoice, fetched through Ferry's node for her offer", async () => {
+    const amount = 30_000;
+    const { bolt12: offer } = await clnCall('carol', 'offer', { amount: 'any', description: 'carol sells' });
+    const { invoice } = await wallet.api.expect('POST', '/v2/lightning/BTC/bolt12/fetch', { offer, amount }, 201);
+    const paymentHash = hex.encode(decodeInvoice(invoice).invoice.paymentHash!);
+    const [ferryBefore, carolBefore] = await Promise.all([clnToUs('cln'), clnToUs('carol')]);
+
+    const swap = await wallet.createSubmarine({ invoice });
+    await wallet.fund(swap, swap.expectedAmount!);
+    const seen = await wallet.status.waitFor(swap.id, ['transaction.mempool', 'transaction.confirmed']);
+    if (seen.status === 'transaction.mempool') await chain.mine(1);
+    await wallet.status.waitFor(swap.id, 'transaction.claim.pending');
+    const { invoices } = await clnCall('carol', 'listinvoices', { payment_hash: paymentHash });
+    assert.equal(invoices[0].status, 'paid', "carol's invoice is paid before the claim is asked for");
+    assert.equal(invoices[0].bolt12, invoice);
+    await wallet.cooperativeClaim(swap);
+    await wallet.status.waitFor(swap.id, 'transaction.claimed');
+    assert.equal(await clnToUs('carol'), carolBefore + BigInt(amount) * 1000n, 'carol received the amount');
+    assert.ok((await clnToUs('cln')) <= ferryBefore - BigInt(amount) * 1000n, "from Ferry's node");
+    const sent = await clnCall('cln', 'listsendpays', { payment_hash: paymentHash });
+    assert.equal(sent.payments.length, 1, 'paid once');
   });
 
   test('a reverse swap refuses a BOLT12 invoice for another hash, without a path through Ferry, or unparsable', async () => {
