@@ -18,13 +18,13 @@ import { loadConfig } from '../../../src/config/index.ts';
 import { startDevnet, type Devnet } from '../../../src/devnet/index.ts';
 import { REGTEST_CHAIN } from '../../../src/devnet/lightning/clnrest/offers.ts';
 import {
-  OWNER_MESSAGES, createInvoice, createInvoiceRequest, decodeInvoice, decodeOffer, encodeInvoice, encodeOffer,
-  invoiceRequestFromBytes, signOwnerMessage,
+  OWNER_MESSAGES, createInvoice, decodeInvoice, encodeInvoice, encodeOffer, invoiceRequestFromBytes, signOwnerMessage,
 } from '../../../src/lightning/bolt12/index.ts';
 import { createLogger } from '../../../src/log/index.ts';
 import { ephemeralDevnetPorts, ephemeralPorts } from '../../helpers/ports.ts';
 import { clnRest } from '../../lightning/helpers.ts';
 import { SwapWallet, type ReverseSwap } from '../../helpers/swap-wallet.ts';
+import { bolt12InvoiceThrough, pathThrough } from '../../helpers/bolt12-wallet.ts';
 import { DevnetChain } from './support/chain.ts';
 
 const INVOICE_SAT = 60_000;
@@ -102,7 +102,7 @@ async function walletSocket(offer: string, answer: (requestHex: string) => Promi
 describe('BOLT12 through Ferry on Core Lightning', { timeout: 120_000 }, () => {
   test("a wallet's offer is paid by a devnet node through Ferry, and the wallet's invoice is the one paid", async () => {
     const ferryNode = devnet.info.cln!.cln.pubkey;
-    const pathThroughFerry = () => ({ firstNode: { nodeId: hex.decode(ferryNode) }, pathKey: point(), hops: [{ blindedNodeId: point(), encryptedRecipientData: new Uint8Array(16) }] });
+    const pathThroughFerry = () => pathThrough(hex.decode(ferryNode));
     const offer = encodeOffer({ chains: [REGTEST_CHAIN], description: 'wallet tips', issuerId: secp256k1.getPublicKey(walletSecret, true), paths: [pathThroughFerry()] });
     const { minCltv } = await wallet.api.expect('GET', '/v2/lightning/BTC/bolt12/BTC', undefined, 200);
 
@@ -188,17 +188,7 @@ describe('BOLT12 through Ferry on Core Lightning', { timeout: 120_000 }, () => {
     const preimageHash = secp256k1.utils.randomSecretKey(); // any 32 bytes
     const claimPublicKey = hex.encode(point());
     const pair = await wallet.reversePair();
-    const invoiceOf = (hash: Uint8Array, firstNode: Uint8Array) => {
-      const offer = encodeOffer({ description: 'x', issuerId: secp256k1.getPublicKey(walletSecret, true) });
-      const request = createInvoiceRequestFor(offer);
-      return encodeInvoice(createInvoice(request, {
-        amountMsat: 50_000_000n,
-        createdAt: BigInt(Math.floor(Date.now() / 1000)),
-        paymentHash: hash,
-        paths: [{ firstNode: { nodeId: firstNode }, pathKey: point(), hops: [{ blindedNodeId: point(), encryptedRecipientData: new Uint8Array(4) }] }],
-        blindedPay: [{ feeBaseMsat: 0, feeProportionalMillionths: 0, cltvExpiryDelta: 400, htlcMinimumMsat: 1n, htlcMaximumMsat: 10n ** 10n, features: new Uint8Array() }],
-      }, walletSecret));
-    };
+    const invoiceOf = (hash: Uint8Array, firstNode: Uint8Array) => bolt12InvoiceThrough(firstNode, hash);
     const create = (invoice: string) =>
       wallet.api.call('POST', '/v2/swap/reverse', { from: 'BTC', to: 'BTC', preimageHash: hex.encode(preimageHash), claimPublicKey, pairHash: pair.hash, invoice });
     const cases: [string, RegExp][] = [
@@ -215,6 +205,3 @@ describe('BOLT12 through Ferry on Core Lightning', { timeout: 120_000 }, () => {
   });
 });
 
-function createInvoiceRequestFor(offer: string) {
-  return createInvoiceRequest(decodeOffer(offer), { metadata: new Uint8Array(8), amountMsat: 50_000_000n }, secp256k1.utils.randomSecretKey());
-}
