@@ -21,6 +21,7 @@ import type { ReferralCredential } from './api/v1/referrals.ts';
 import { ConfigError, databaseUrl, usesDevnetBitcoin, usesDevnetEvm, usesDevnetLightning, usesDevnetLiquid, type FerryConfig } from './config/index.ts';
 import type { LightningBackend } from './lightning/backend.ts';
 import { lightningBackend } from './lightning/connect.ts';
+import type { AskWebhook } from './api/v2/bolt12-fetch.ts';
 import { SwapEngine } from './engine/engine.ts';
 import { loadOrCreateMnemonic } from './keys/mnemonic.ts';
 import { SwapKeys } from './keys/swap-keys.ts';
@@ -174,9 +175,11 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
     const watched = [...chains.entries(), ...connected.evm.entries()].map(([symbol, chain]) => ({ symbol, height: () => chain.height() }));
     const metrics = config.metrics.enabled ? new FerryMetrics({ storage, chains: watched }) : undefined;
     let webhooks: Webhooks | undefined;
+    let askInvoiceWebhook: AskWebhook | undefined;
     if (swaps) {
       const { allowPrivate, attempts, backoffMs, timeoutMs } = config.webhooks;
       const sender = new WebhookSender({ secret: loadOrCreateWebhookSecret(config), allowPrivate, attempts, backoffMs, timeoutMs }, logger.child('webhooks'));
+      askInvoiceWebhook = (url, payload) => sender.ask(url, payload);
       webhooks = new Webhooks(storage, sender, logger.child('webhooks'));
       const stop = webhooks.connect(swaps);
       closers.push(async () => stop());
@@ -192,6 +195,7 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
       limits,
       observeRequest: metrics?.observeRequest,
       webhooks: webhooks && { registry: webhooks, policy: config.webhooks },
+      askInvoiceWebhook,
       onRealtime: ({ webSocket, streams }) =>
         metrics?.attachRealtime({
           webSocketClients: () => webSocket.clients,

@@ -33,6 +33,7 @@ import { StatusStreams, defaultStreamOptions, streamPath, type StatusStreamOptio
 import { healthHandler, healthPath, type HealthReport } from './health.ts';
 import { attachWebSocket, defaultWebSocketOptions, type SwapWebSocket, type WebSocketOptions } from './ws/server.ts';
 import { InvoiceRequestHub } from './ws/invoice-requests.ts';
+import type { AskWebhook } from './v2/bolt12-fetch.ts';
 import { HttpLimiter } from './limits/http-limiter.ts';
 import { noLimits, type ApiLimits } from './limits/options.ts';
 import type { WebhookPolicy } from '../webhooks/hook.ts';
@@ -70,6 +71,8 @@ export interface ApiDependencies {
    * invoice requests calls its `requestInvoice`. None: the API makes its own (and hands it to onRealtime).
    */
   invoiceRequests?: InvoiceRequestHub;
+  /** Calls a registered offer's webhook with an invoice request and reads its answer (bolt12/fetch). */
+  askInvoiceWebhook?: AskWebhook;
   /** BOLT12 offers registered through /v2/lightning/{currency}/bolt12; none: the router keeps its own. */
   offers?: OfferRegistry;
   /** Handed the push channels once attached: metrics read their counts. */
@@ -117,7 +120,8 @@ export function createRouter(deps: ApiDependencies): Router {
   nodeRoutes(router, deps.lightning, deps.chains);
   lightningRoutes(router, deps.lightning);
   unsupportedRoutes(router);
-  bolt12Routes(router, deps.offers ?? new OfferRegistry(), { lightning: deps.lightning, invoiceRequests: deps.invoiceRequests }, deps.swaps);
+  const offers = deps.offers ?? new OfferRegistry();
+  bolt12Routes(router, offers, { lightning: deps.lightning, invoiceRequests: deps.invoiceRequests, offers, askWebhook: deps.askInvoiceWebhook }, deps.swaps);
   if (deps.swaps) {
     submarineRoutes(router, deps.swaps);
     reverseRoutes(router, deps.swaps);

@@ -12,7 +12,7 @@ import type { Logger } from '../log/index.ts';
 import { isIP } from 'node:net';
 import { ForbiddenAddress, guardedLookup, isPublicAddress } from './address-guard.ts';
 
-/** Enough for any status answer; a receiver sending more is cut off (its body is never used anyway). */
+/** Enough for any status answer or BOLT12 invoice; a receiver sending more is cut off. */
 export const MAX_ANSWER_BYTES = 64 * 1024;
 
 export interface SenderOptions {
@@ -42,6 +42,11 @@ export class WebhookSender {
     void this.attempt(url, JSON.stringify(payload), 1);
   }
 
+  /** One call whose answer matters (a BOLT12 invoice request): its status and body, no retries. */
+  ask(url: string, payload: unknown): Promise<{ status: number; text: string }> {
+    return this.call(url, JSON.stringify(payload));
+  }
+
   close(): void {
     this.closed = true;
     for (const timer of this.timers) clearTimeout(timer);
@@ -50,7 +55,7 @@ export class WebhookSender {
   private async attempt(url: string, body: string, attempt: number): Promise<void> {
     if (this.closed) return;
     const failure = await this.call(url, body).then(
-      (status) => (status >= 200 && status < 300 ? undefined : `answered ${status}`),
+      ({ status }) => (status >= 200 && status < 300 ? undefined : `answered ${status}`),
       (error: Error) => error.message,
     );
     if (failure === undefined) return;
@@ -68,7 +73,7 @@ export class WebhookSender {
     this.timers.add(timer);
   }
 
-  private call(url: string, body: string): Promise<number> {
+  private call(url: string, body: string): Promise<{ status: number; text: string }> {
     const timestamp = String(Math.floor(Date.now() / 1000));
     const target = new URL(url);
     const host = target.hostname.replace(/^\[|\]$/g, '');
@@ -92,12 +97,14 @@ export class WebhookSender {
           },
         },
         (res) => {
+          const chunks: Buffer[] = [];
           let read = 0;
           res.on('data', (chunk: Buffer) => {
             read += chunk.length;
             if (read > MAX_ANSWER_BYTES) req.destroy(new Error(`answer larger than ${MAX_ANSWER_BYTES} bytes`));
+            else chunks.push(chunk);
           });
-          res.on('end', () => resolve(res.statusCode ?? 0));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
           res.on('error', reject);
         },
       );

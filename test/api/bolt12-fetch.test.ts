@@ -12,6 +12,11 @@ import {
   OWNER_MESSAGES, createInvoice, decodeInvoice, encodeInvoice, encodeOffer, invoiceRequestFromBytes, signOwnerMessage,
 } from '../../src/lightning/bolt12/index.ts';
 import { ClnBackend } from '../../src/lightning/index.ts';
+import { OfferRegistry } from '../../src/lightning/bolt12/index.ts';
+import { WebhookSender } from '../../src/webhooks/sender.ts';
+import { silentLogger } from '../../src/log/index.ts';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { InvoiceRequestHub, defaultInvoiceRequestOptions } from '../../src/api/ws/invoice-requests.ts';
 import { clnRest, startClnPair } from '../lightning/helpers.ts';
 import { MemorySwaps, TestSocket, call, startApi, type TestApi } from './swap-api-harness.ts';
@@ -94,6 +99,62 @@ describe('bolt12/fetch from a subscribed wallet', () => {
       assert.equal(answer.status, status, JSON.stringify(body));
       assert.match(answer.json.error, error);
     }
+    assert.deepEqual(api.errors, []);
+  });
+});
+
+describe('bolt12/fetch through a registered offer\'s webhook', () => {
+  const offers = new OfferRegistry();
+  const calls: any[] = [];
+  const answers: unknown[] = [];
+  let answer: (requestHex: string) => unknown = (requestHex) => ({ invoice: walletInvoice(requestHex) });
+  let api: TestApi;
+  let hook: Server;
+  let hookUrl = '';
+  before(async () => {
+    hook = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        const call = JSON.parse(body);
+        calls.push(call);
+        const answered = answer(call.data.invoiceRequest);
+        answers.push(answered);
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answered));
+      });
+    });
+    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+    hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/invoice`;
+    const sender = new WebhookSender({ secret: 'hook secret', allowPrivate: true, attempts: 1, backoffMs: 10, timeoutMs: 2_000 }, silentLogger);
+    api = await startApi(new MemorySwaps(), { offers, lightning: { BTC: {} as never }, askInvoiceWebhook: (url, payload) => sender.ask(url, payload) });
+  });
+  after(async () => {
+    await api.close();
+    hook.close();
+  });
+
+  test("the webhook's invoice, for Ferry's request, is the answer; its error or a foreign invoice is a 422", async () => {
+    const offer = offerOf('webhook tips');
+    assert.equal((await call(api, 'POST', '/v2/lightning/BTC/bolt12', { offer, url: hookUrl })).status, 201);
+    const fetched = await call(api, 'POST', '/v2/lightning/BTC/bolt12/fetch', { offer, amount: 4_000 });
+    assert.equal(fetched.status, 201);
+    assert.equal(calls.length, 1);
+    assert.equal(calls[0].event, 'invoice.request');
+    assert.equal(calls[0].data.offer, offer);
+    assert.equal(invoiceRequestFromBytes(hex.decode(calls[0].data.invoiceRequest)).invreq.amountMsat, 4_000_000n);
+    assert.deepEqual(answers[0], fetched.json, "the webhook's invoice");
+    assert.equal(decodeInvoice(fetched.json.invoice).invoice.amountMsat, 4_000_000n);
+
+    answer = () => ({ error: 'closed for today' });
+    const refused = await call(api, 'POST', '/v2/lightning/BTC/bolt12/fetch', { offer, amount: 4_000 });
+    assert.equal(refused.status, 422);
+    assert.match(refused.json.error, /closed for today/);
+
+    const other = calls[0].data.invoiceRequest;
+    answer = () => ({ invoice: walletInvoice(other) });
+    const foreign = await call(api, 'POST', '/v2/lightning/BTC/bolt12/fetch', { offer, amount: 4_000 });
+    assert.equal(foreign.status, 422);
+    assert.match(foreign.json.error, /does not mirror the invoice request/);
     assert.deepEqual(api.errors, []);
   });
 });
