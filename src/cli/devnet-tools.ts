@@ -3,6 +3,7 @@
 // other tool would.
 import type { DevnetInfo } from '../devnet/index.ts';
 import { LndRestClient } from '../lightning/lnd/client.ts';
+import { ClnTransport } from '../lightning/cln/transport.ts';
 import { chainRpc, devnetChains, walletBalances, walletNames } from './devnet-chains.ts';
 import type { EvmRole } from './devnet-evm.ts';
 
@@ -109,6 +110,13 @@ export async function runDevnetTool(
       for (const name of Object.keys(info.lightning ?? {})) {
         const balance = await lndCall(info, name, 'GET', '/v1/balance/channels');
         lightning[name] = { local: Number(balance.local_balance.sat), remote: Number(balance.remote_balance.sat) };
+      }
+      // CLN nodes over clnrest: to_us is the local side, receivable the remote one (HTLCs in flight in neither)
+      for (const [name, node] of Object.entries(info.cln ?? {})) {
+        const channels = (await new ClnTransport({ url: node.restUrl, rune: node.rune }).call<{ channels: { to_us_msat: number; receivable_msat: number }[] }>('listpeerchannels')).channels;
+        const local = channels.reduce((sum, c) => sum + c.to_us_msat, 0);
+        const remote = channels.reduce((sum, c) => sum + c.receivable_msat, 0);
+        lightning[name] = { local: Math.floor(local / 1000), remote: Math.floor(remote / 1000) };
       }
       print({
         bitcoin: await walletBalances(info, 'BTC'),

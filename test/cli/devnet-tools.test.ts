@@ -42,7 +42,7 @@ async function failing(...args: string[]): Promise<{ code: number; stderr: strin
 
 before(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'ferry-devnet-tools-'));
-  devnet = await startDevnet({ dataDir, ...ephemeralDevnetPorts });
+  devnet = await startDevnet({ dataDir, ...ephemeralDevnetPorts, cln: true });
   bitcoin = new Rpc(devnet.info.bitcoin);
   elements = new Rpc(devnet.info.elements);
 });
@@ -60,7 +60,9 @@ describe('ferry devnet tools on every chain', () => {
       assert.deepEqual(balances.elements[role], { trusted: 50 * COIN, untrustedPending: 0, immature: 0 }, `${role}: funded once`);
     }
     assert.ok(balances.bitcoin.user.trusted > 0, 'the BTC wallets as before');
-    assert.deepEqual(Object.keys(balances.lightning).sort(), ['alice', 'bob', 'ferry']);
+    assert.deepEqual(Object.keys(balances.lightning).sort(), ['alice', 'bob', 'cln', 'ferry']);
+    // the CLN node (clnrest), read like the others: half of each of its two 10M sat channels on either side
+    assert.deepEqual(balances.lightning.cln, { local: 10_000_000, remote: 10_000_000 });
   });
 
   test('send --chain L-BTC pays from the Elements user wallet; mine --chain L-BTC confirms it', async () => {
