@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { ClockChain, startLightningDevnet, type ClnNodeInfo, type LightningDevnet } from '../../src/devnet/lightning/index.ts';
 import { LndRestClient } from '../../src/lightning/index.ts';
-import { clnRest, freshDir, waitUntil } from '../lightning/helpers.ts';
+import { clnRest, freshDir, rest, waitUntil } from '../lightning/helpers.ts';
 
 const sha256 = (hex: string): string => createHash('sha256').update(Buffer.from(hex, 'hex')).digest('hex');
 
@@ -163,5 +163,28 @@ describe('devnet CLN node over clnrest', () => {
     const missing = await clnCall(cln, 'settleholdinvoice', { preimage: randomBytes(32).toString('hex') });
     assert.equal(missing.status, 500);
     assert.equal(missing.body.code, -32600);
+  });
+});
+
+describe('a CLN node added to an existing devnet', () => {
+  test('a restart with the CLN node opens its channels and keeps every earlier one with its balances', async () => {
+    const dataDir = freshDir();
+    const chain = () => new ClockChain(100, `${dataDir}/clock.json`);
+    const first = await startLightningDevnet({ dataDir, chain: chain() });
+    const alice = new LndRestClient({ url: first.nodes.alice.restUrl, macaroon: first.nodes.alice.macaroon });
+    const { body } = await rest<{ payment_request: string }>(first.nodes.ferry, 'POST', '/v1/invoices', { value: '7000' });
+    assert.equal((await alice.payInvoice({ paymentRequest: body.payment_request, feeLimitMsat: 10_000n, timeoutSeconds: 5 })).status, 'SUCCEEDED');
+    const before = structuredClone(first.network.channels);
+    await first.close();
+
+    const second = await startLightningDevnet({ dataDir, chain: chain(), clnNodes: ['cln'] });
+    try {
+      assert.deepEqual(second.network.channels.slice(0, before.length), before, 'earlier channels kept, balances included');
+      const { body: channels } = await clnRest(second.cln.cln, 'listpeerchannels');
+      assert.equal(channels.channels.length, 2, "the CLN node's channels to alice and bob, opened now");
+      assert.equal(second.network.channels.length, before.length + 2);
+    } finally {
+      await second.close();
+    }
   });
 });
