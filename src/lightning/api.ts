@@ -2,13 +2,17 @@
 // /nodestats carry the same objects), built from the node behind the backend.
 import type { LightningBackend } from './backend.ts';
 
-export async function nodesResponse(
-  backends: Record<string, LightningBackend>,
-): Promise<Record<string, { LND: { publicKey: string; uris: string[] } }>> {
-  const out: Record<string, { LND: { publicKey: string; uris: string[] } }> = {};
+export interface NodeEntry {
+  publicKey: string;
+  uris: string[];
+}
+
+/** Per currency, the node keyed by its kind as the reference names it: `LND` or `CLN`. */
+export async function nodesResponse(backends: Record<string, LightningBackend>): Promise<Record<string, Record<string, NodeEntry>>> {
+  const out: Record<string, Record<string, NodeEntry>> = {};
   for (const [symbol, backend] of Object.entries(backends)) {
     const info = await backend.getInfo();
-    out[symbol] = { LND: { publicKey: info.publicKey, uris: info.uris } };
+    out[symbol] = { [backend.nodeType ?? 'LND']: { publicKey: info.publicKey, uris: info.uris } };
   }
   return out;
 }

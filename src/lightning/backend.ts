@@ -72,6 +72,8 @@ export class InvoiceFetchError extends Error {
 }
 
 export interface LightningBackend {
+  /** The kind of node, as the reference's /v2/nodes names it (LND when absent). */
+  readonly nodeType?: 'LND' | 'CLN';
   getInfo(): Promise<NodeInfo>;
   /** The public graph, where the backend can read it (LND); without it the v2 graph calls answer 404. */
   graph?(): LightningGraph;

@@ -270,7 +270,7 @@ export async function checkReverseInvoice(api: SwapApi, body: any, preimageHash:
   if (invoice.paymentHash !== hex.encode(preimageHash)) throw new Error(`the invoice's payment hash ${invoice.paymentHash} is not ours`);
   if (invoice.amountMsat !== BigInt(invoiceAmount) * 1000n) throw new Error(`the invoice asks for ${invoice.amountMsat} msat, not ${invoiceAmount} sat`);
   const nodes = await api.expect('GET', '/v2/nodes', undefined, 200);
-  if (invoice.payeeNodeKey !== nodes.BTC.LND.publicKey) throw new Error(`the invoice is payable to ${invoice.payeeNodeKey}, not the service's node`);
+  if (invoice.payeeNodeKey !== (nodes.BTC.LND ?? nodes.BTC.CLN).publicKey) throw new Error(`the invoice is payable to ${invoice.payeeNodeKey}, not the service's node`);
   const onchain = invoiceAmount - percentageFee(invoiceAmount, pair.fees.percentage) - pair.fees.minerFees.lockup;
   if (body.onchainAmount !== onchain) throw new Error(`onchainAmount ${body.onchainAmount} is not ${onchain}`);
 }

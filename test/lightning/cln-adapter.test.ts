@@ -52,7 +52,7 @@ describe('Core Lightning adapter against the devnet', () => {
     assert.equal(stats.peers, 2);
     assert.equal(stats.oldestChannelHeight, Number(BigInt(devnet.network.channels[0].chanId) >> 40n));
     const nodes = await nodesResponse({ BTC: cln });
-    assert.equal(nodes.BTC.LND.publicKey, info.publicKey);
+    assert.deepEqual(nodes.BTC, { CLN: { publicKey: info.publicKey, uris: info.uris } }, 'keyed CLN, as the reference names the node');
     const body = await nodeStatsResponse({ BTC: cln }, async () => 1_700_000_000);
     assert.deepEqual(body.BTC.total, { capacity: 14_000_000, channels: 2, peers: 2, oldestChannel: 1_700_000_000 });
   });

@@ -55,6 +55,7 @@ function requireHash(hex: string, name: string): void {
 const blockOf = (scid: string): number => Number(scid.split('x')[0]);
 
 export class ClnBackend implements LightningBackend {
+  readonly nodeType = 'CLN';
   private readonly rpc: ClnTransport;
   private readonly payments: ClnPayments;
   private readonly pollMs: number;
