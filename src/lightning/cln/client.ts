@@ -18,7 +18,8 @@
 //                                                    answer, -32602 bad offer or amount}
 // The hold plugin's RPC `holdinvoice` takes only payment_hash and amount: its memo, description hash, expiry and
 // min_final_cltv_expiry are gRPC fields. They are sent as named parameters too; the devnet's node honours them,
-// a real plugin drops them (its invoices then carry the defaults: empty description, 3600 s, CLTV delta 80).
+// a real plugin drops them (its invoices then carry the defaults: empty description, 3600 s, CLTV delta 80), and an
+// invoice with a smaller CLTV delta than asked for is cancelled and refused rather than risked.
 // The plugin's state changes stream over gRPC only, so invoices are followed by polling listholdinvoices.
 import { readFileSync } from 'node:fs';
 import { decodeBolt11, type Bolt11Invoice } from '../bolt11/index.ts';
@@ -120,6 +121,12 @@ export class ClnBackend implements LightningBackend {
       expiry: request.expirySeconds,
       min_final_cltv_expiry: request.cltvExpiry,
     });
+    // A plugin that dropped the CLTV would let the payer's HTLC expire before the swap's timeout: refuse the invoice.
+    const made = decodeBolt11(bolt11);
+    if (request.cltvExpiry !== undefined && made.minFinalCltvExpiry < request.cltvExpiry) {
+      await this.cancelHoldInvoice(request.paymentHash).catch(() => undefined);
+      throw new Error(`the hold plugin made an invoice with CLTV delta ${made.minFinalCltvExpiry}, not the ${request.cltvExpiry} asked for`);
+    }
     return { paymentRequest: bolt11 };
   }
 
