@@ -5,6 +5,8 @@ import { benchWatcher } from './watcher.ts';
 import { benchRestore } from './restore.ts';
 import { benchWsMemory } from './ws-memory.ts';
 import { benchWsFanout, benchWsIdle } from './ws-fanout.ts';
+import { benchCreation } from './creation.ts';
+import { benchInstances } from './instances.ts';
 
 const benches: [string, () => Promise<string[]>][] = [
   ['devnet transaction verification (bitcoin, liquid)', benchVerify],
@@ -14,6 +16,8 @@ const benches: [string, () => Promise<string[]>][] = [
   ['WebSocket subscription memory', benchWsMemory],
   ['ws-fanout: one status change to many subscribers', benchWsFanout],
   ['ws-idle: RSS per idle WebSocket client', benchWsIdle],
+  ['creation: swaps created per second, load from another process', benchCreation],
+  ['instances: status reads on 2 instances against 1 (PostgreSQL)', benchInstances],
 ];
 
 const only = process.argv.slice(2);

@@ -12,6 +12,7 @@ import { limitsFromConfig } from './api/limits/from-config.ts';
 import { privateDirectory } from './fs/private.ts';
 import { FerryMetrics } from './metrics/metrics.ts';
 import { createMetricsServer } from './metrics/server.ts';
+import { WebhookQueue } from './webhooks/queue.ts';
 import { WebhookSender } from './webhooks/sender.ts';
 import { AdminService } from './admin/service.ts';
 import { startAdminServer } from './admin/server.ts';
@@ -21,7 +22,7 @@ import type { ReferralCredential } from './api/v1/referrals.ts';
 import { ConfigError, databaseUrl, usesDevnetBitcoin, usesDevnetEvm, usesDevnetLightning, usesDevnetLiquid, type FerryConfig } from './config/index.ts';
 import type { LightningBackend } from './lightning/backend.ts';
 import { lightningBackend } from './lightning/connect.ts';
-import type { AskWebhook } from './api/v2/bolt12-fetch.ts';
+import { OfferRegistry } from './lightning/bolt12/index.ts';
 import { SwapEngine } from './engine/engine.ts';
 import { loadOrCreateMnemonic } from './keys/mnemonic.ts';
 import { SwapKeys } from './keys/swap-keys.ts';
@@ -144,6 +145,7 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
         claimDelayMs: config.swap.claimDelayMs,
         invoiceExpirySeconds: config.swap.invoiceExpirySeconds,
         paymentTimeoutSeconds: config.swap.paymentTimeoutSeconds,
+        prepayMinerFee: config.swap.prepayMinerFee,
         logger: logger.child('engine'),
       });
       if (shared) {
@@ -175,12 +177,12 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
     const watched = [...chains.entries(), ...connected.evm.entries()].map(([symbol, chain]) => ({ symbol, height: () => chain.height() }));
     const metrics = config.metrics.enabled ? new FerryMetrics({ storage, chains: watched }) : undefined;
     let webhooks: Webhooks | undefined;
-    let askInvoiceWebhook: AskWebhook | undefined;
+    let sender: WebhookSender | undefined;
     if (swaps) {
       const { allowPrivate, attempts, backoffMs, timeoutMs } = config.webhooks;
-      const sender = new WebhookSender({ secret: loadOrCreateWebhookSecret(config), allowPrivate, attempts, backoffMs, timeoutMs }, logger.child('webhooks'));
-      askInvoiceWebhook = (url, payload) => sender.ask(url, payload);
-      webhooks = new Webhooks(storage, sender, logger.child('webhooks'));
+      sender = new WebhookSender({ secret: loadOrCreateWebhookSecret(config), allowPrivate, timeoutMs });
+      const queue = new WebhookQueue(storage, sender, { attempts, backoffMs, timeoutMs }, logger.child('webhooks'));
+      webhooks = new Webhooks(storage, queue, logger.child('webhooks'));
       const stop = webhooks.connect(swaps);
       closers.push(async () => stop());
     }
@@ -195,7 +197,8 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
       limits,
       observeRequest: metrics?.observeRequest,
       webhooks: webhooks && { registry: webhooks, policy: config.webhooks },
-      askInvoiceWebhook,
+      offers: new OfferRegistry(storage.offers),
+      askWebhook: sender && ((url, payload) => sender!.ask(url, payload)),
       onRealtime: ({ webSocket, streams }) =>
         metrics?.attachRealtime({
           webSocketClients: () => webSocket.clients,

@@ -18,6 +18,7 @@ import { chainSwapRoutes } from './v2/swap-chain.ts';
 import { swapStatusRoutes } from './v2/swap-status.ts';
 import { swapStatusRoutesV1 } from './v1/swap-status.ts';
 import { createSwapRouteV1 } from './v1/create-swap.ts';
+import { routingHintsRouteV1 } from './v1/routing-hints.ts';
 import { pairRoutesV1 } from './v1/pairs.ts';
 import { referralRoutesV1, type ReferralCredential } from './v1/referrals.ts';
 import { swapCallRoutesV1 } from './v1/swap-calls.ts';
@@ -33,7 +34,6 @@ import { StatusStreams, defaultStreamOptions, streamPath, type StatusStreamOptio
 import { healthHandler, healthPath, type HealthReport } from './health.ts';
 import { attachWebSocket, defaultWebSocketOptions, type SwapWebSocket, type WebSocketOptions } from './ws/server.ts';
 import { InvoiceRequestHub } from './ws/invoice-requests.ts';
-import type { AskWebhook } from './v2/bolt12-fetch.ts';
 import { HttpLimiter } from './limits/http-limiter.ts';
 import { noLimits, type ApiLimits } from './limits/options.ts';
 import type { WebhookPolicy } from '../webhooks/hook.ts';
@@ -71,10 +71,13 @@ export interface ApiDependencies {
    * invoice requests calls its `requestInvoice`. None: the API makes its own (and hands it to onRealtime).
    */
   invoiceRequests?: InvoiceRequestHub;
-  /** Calls a registered offer's webhook with an invoice request and reads its answer (bolt12/fetch). */
-  askInvoiceWebhook?: AskWebhook;
   /** BOLT12 offers registered through /v2/lightning/{currency}/bolt12; none: the router keeps its own. */
   offers?: OfferRegistry;
+  /**
+   * One signed call to an offer's webhook (WebhookSender.ask): with `offers`, an invoice request for an offer no
+   * wallet subscribed to is asked at the URL it was registered with. None: such requests find no subscriber.
+   */
+  askWebhook?: (url: string, payload: unknown) => Promise<{ status: number; body: string }>;
   /** Handed the push channels once attached: metrics read their counts. */
   onRealtime?: (channels: { webSocket: SwapWebSocket; streams: StatusStreams; invoiceRequests: InvoiceRequestHub }) => void;
   /** GET /health: this instance's role and state; none: the route is not served. */
@@ -118,10 +121,10 @@ export function createRouter(deps: ApiDependencies): Router {
   chainRoutesV1(router, readings, refundTimeout);
   chainRoutesV2(router, readings, refundTimeout);
   nodeRoutes(router, deps.lightning, deps.chains);
+  routingHintsRouteV1(router, deps.lightning);
   lightningRoutes(router, deps.lightning);
   unsupportedRoutes(router);
-  const offers = deps.offers ?? new OfferRegistry();
-  bolt12Routes(router, offers, { lightning: deps.lightning, invoiceRequests: deps.invoiceRequests, offers, askWebhook: deps.askInvoiceWebhook }, deps.swaps);
+  bolt12Routes(router, deps.offers ?? new OfferRegistry(), { lightning: deps.lightning, invoiceRequests: deps.invoiceRequests }, deps.swaps);
   if (deps.swaps) {
     submarineRoutes(router, deps.swaps);
     reverseRoutes(router, deps.swaps);
@@ -142,8 +145,10 @@ export function createRouter(deps: ApiDependencies): Router {
 }
 
 export function createApiServer(given: ApiDependencies): Server {
-  // one hub for the WebSocket's `invoice.request` channel and the bolt12 fetch route that asks its wallets
-  const deps: ApiDependencies = given.swaps ? { ...given, invoiceRequests: given.invoiceRequests ?? new InvoiceRequestHub() } : given;
+  // one hub for the WebSocket's `invoice.request` channel (and the offers' webhooks) and the bolt12 fetch route
+  const { offers, askWebhook } = given;
+  const webhook = offers && askWebhook ? { find: (bytes: Uint8Array) => offers.find(bytes), ask: askWebhook } : undefined;
+  const deps: ApiDependencies = given.swaps ? { ...given, invoiceRequests: given.invoiceRequests ?? new InvoiceRequestHub(undefined, webhook) } : given;
   const router = createRouter(deps);
   const http = httpOptions(deps);
   if (!deps.swaps) return createHttpServer({ router, ...http });

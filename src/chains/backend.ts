@@ -207,6 +207,8 @@ export interface ChainBackend {
   readonly symbol: string;
   readonly watcher: ChainWatch;
   readonly typicalSizes: TypicalSizes;
+  /** The same for legacy (v1) swap outputs, where the chain has them: script-path spends of P2WSH redeem scripts. */
+  readonly legacySizes?: TypicalSizes;
   /** Target seconds between blocks, for timeout ETAs and to compare timeouts with Lightning's (Bitcoin) blocks. */
   readonly blockSeconds: number;
 

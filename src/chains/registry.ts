@@ -9,7 +9,7 @@ import { LiquidBackend } from './liquid/backend.ts';
 import { liquidCodec } from './liquid/codec.ts';
 import { policyAsset } from './liquid/network.ts';
 import { unblindLockup } from './liquid/spends.ts';
-import { initLiquid } from './liquid/zkp.ts';
+import { initLiquid, loadZkp } from './liquid/zkp.ts';
 import { blindingKeyForScript } from './liquid/blinding.ts';
 import { ChainWatcher, type ChainWatcherOptions } from './watcher/watcher.ts';
 import type { ChainBackend } from './backend.ts';
@@ -77,6 +77,7 @@ function watcherFor(options: Omit<ChainWatcherOptions, 'logger'>, logger: Logger
 }
 
 async function connectBitcoin(config: FerryConfig, devnet: DevnetInfo | undefined, checkpoints: CheckpointStore, logger: Logger): Promise<ChainBackend> {
+  await loadZkp(); // libsecp256k1 for every new swap's output key (src/keys/libsecp256k1.ts)
   const rpc = nodeRpc('bitcoin', usesDevnetBitcoin(config) ? devnet!.bitcoin : undefined, config.bitcoin);
   await waitForNode(rpc, 'bitcoin', logger.child('bitcoin'));
   const watcher = watcherFor({ chain: 'BTC', rpc, codec: bitcoinCodec, checkpoints, pollIntervalMs: config.bitcoin.pollIntervalMs }, logger);

@@ -21,6 +21,9 @@ export const swapUsage = `swaps (the client side; keys and preimages stay in the
                                                    Lightning → chain C: prints an invoice to pay, then claims on chain
   ferry swap submarine --invoice INVOICE [--from C]
                                                    chain C → Lightning: prints the address and amount to send
+  ferry swap submarine --legacy --invoice INVOICE [--from BTC|L-BTC]
+                                                   the same as an API v1 swap (redeem script, no key path): prints
+                                                   the address, amount and refund file (refund: --file), then exits
   ferry swap chain --from C --to D [--amount SATS | --server-amount SATS] [--address A] [--refund-address R]
                                                    chain C → chain D: prints the address to send to, claims on D
                                                    (no amount: send any amount within the limits; --no-quote: refund
@@ -112,11 +115,42 @@ async function follow(context: SwapContext, record: SwapRecord, flags: Flags, ou
   return result.success ? 0 : 1;
 }
 
+/** A v1 swap: created, checked and its refund file written; the service claims it alone, so nothing is followed. */
+async function legacySubmarine(context: SwapContext, output: Output, invoice: string, currency: string): Promise<number> {
+  if (isContractCurrency(currency)) throw new UsageError(`--legacy: ${currency} swaps have no legacy outputs (a v1 ${currency} swap is its contract swap)`);
+  const swap = await context.client().createLegacySubmarine({ invoice, currency });
+  output.event(
+    'created',
+    {
+      id: swap.id,
+      type: 'submarine',
+      legacy: true,
+      currency: swap.currency,
+      address: swap.address,
+      redeemScript: swap.redeemScript,
+      expectedAmount: swap.expectedAmount,
+      amountBtc: btc(swap.expectedAmount),
+      bip21: swap.bip21,
+      invoiceAmount: swap.invoiceAmount,
+      timeoutBlockHeight: swap.timeoutBlockHeight,
+      refundFiles: swap.refundFiles,
+    },
+    [
+      `swap ${swap.id} created (legacy submarine): the service pays your invoice of ${swap.invoiceAmount} sat once you send`,
+      `  ${swap.expectedAmount} sat (${btc(swap.expectedAmount)} ${swap.currency}) to ${swap.address}`,
+      `  refund file: ${swap.refundFiles?.json} (and .png): ferry swap refund --file FILE from block ${swap.timeoutBlockHeight}`,
+      `  follow it with: ferry swap status ${swap.id} --follow`,
+    ].join('\n'),
+  );
+  return 0;
+}
+
 async function submarine(context: SwapContext, flags: Flags, config: FerryConfig, output: Output): Promise<number> {
   const invoice = stringFlag(flags, 'invoice');
   if (invoice === undefined) throw new UsageError('usage: ferry swap submarine --invoice INVOICE [--from BTC|L-BTC|RBTC]');
   refuseFlag(flags, 'to', 'a submarine swap pays Lightning; --from names the chain it is paid from');
   const currency = currencyFlag(flags, 'from');
+  if (flags.legacy === true) return legacySubmarine(context, output, invoice, currency);
   if (isContractCurrency(currency)) return contractSubmarine(context, flags, config, output, invoice, currency);
   context.checkAddress(currency);
   feeRateOf(flags, currency);

@@ -7,6 +7,7 @@ import { ServiceChain, type ChainSource } from './chain.ts';
 import { agreedServerAmount, claimChain } from './chain-claim.ts';
 import { claimReverse, cosignSubmarineClaim, ownerOf, type ClaimResult } from './claim.ts';
 import { createChainSwap, type ChainSwapRequest } from './create-chain.ts';
+import { createLegacySubmarine, type LegacySubmarine } from './legacy-submarine.ts';
 import { ServiceError, VerificationError } from './errors.ts';
 import { newKeyPair, newPreimage, toHex, type KeyPair } from './keys.ts';
 import type { RescueKey } from './rescue-key.ts';
@@ -200,6 +201,27 @@ export class SwapClient {
     if (this.store) record.refundFiles = writeRefundFiles(refundFileOf(record), this.store.refundFileBase(record.id));
     this.save(record);
     return record;
+  }
+
+  /**
+   * A v1 (legacy) submarine swap paying `invoice`, for integrations that still use API v1: checked (redeem script,
+   * address, amount, timeout), with its refund file in the spec's format saved before it is returned (with a
+   * store). It is not kept as a record: its refund file is everything needed to get the coins back.
+   */
+  async createLegacySubmarine(request: { invoice: string; currency?: string }): Promise<LegacySubmarine> {
+    const currency = request.currency ?? this.currency;
+    const { key } = this.newSwapKey();
+    const swap = await createLegacySubmarine({
+      api: this.api,
+      invoice: request.invoice,
+      currency,
+      key,
+      network: this.network,
+      height: await this.chainOf(currency).height(),
+      policy: this.timeoutPolicy,
+    });
+    if (this.store) swap.refundFiles = writeRefundFiles(swap.refundFile, this.store.refundFileBase(swap.id));
+    return swap;
   }
 
   /**

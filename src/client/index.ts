@@ -28,6 +28,7 @@ export { refundSwap, refundableFromFile, refundableFromRecord, type Refundable, 
 export { claimLockup, claimReverse, cosignSubmarineClaim, ownerOf, type Claimable, type ClaimOptions, type ClaimResult, type SwapOwner } from './claim.ts';
 export { claimChain, agreedServerAmount } from './chain-claim.ts';
 export { createChainSwap, type ChainSwapRequest } from './create-chain.ts';
+export { createLegacySubmarine, type LegacySubmarine, type LegacySubmarineRequest } from './legacy-submarine.ts';
 export { verifyChain, chainMinimalServerAmount, chainPricingOf, type ChainCheck, type ChainPricing, type CheckedChain } from './verify-chain.ts';
 export {
   verifySubmarine,

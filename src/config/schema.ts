@@ -167,6 +167,11 @@ export const schema: Section = {
     },
     invoiceExpirySeconds: { type: 'integer', default: 3600, doc: 'expiry of reverse swap hold invoices' },
     paymentTimeoutSeconds: { type: 'integer', default: 60, doc: 'Lightning payment timeout of submarine swaps' },
+    prepayMinerFee: {
+      type: 'boolean',
+      default: false,
+      doc: 'v1 reverse swaps on UTXO chains ask for the lockup miner fee as a second invoice, paid before Ferry locks',
+    },
   },
   /** The BTC/BTC pair, when no [[pairs]] list is given. */
   pair: pairFields,
@@ -238,7 +243,7 @@ export interface FerryConfig {
     pollIntervalMs: number;
     confirmations: number;
   };
-  swap: { mnemonicPath: string; claimDelayMs: number; invoiceExpirySeconds: number; paymentTimeoutSeconds: number };
+  swap: { mnemonicPath: string; claimDelayMs: number; invoiceExpirySeconds: number; paymentTimeoutSeconds: number; prepayMinerFee: boolean };
   pair: PairSettings;
   /** [[pairs]]: the pairs served; empty means the BTC/BTC pair of [pair]. */
   pairs: (PairSettings & { id: string })[];

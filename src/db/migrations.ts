@@ -159,4 +159,45 @@ export const MIGRATIONS: readonly Migration[] = [
       ];
     },
   },
+  {
+    version: 5,
+    name: 'bolt12 offers',
+    statements(dialect) {
+      // BOLT12 offers wallets registered for reverse swaps (/v2/lightning/{currency}/bolt12), with the webhook that
+      // answers their invoice requests; kept across restarts and shared by every instance. `offer_id` is the hex
+      // SHA256 of the offer's TLV bytes (what every invoice request for it mirrors).
+      const t = types(dialect);
+      return [
+        `CREATE TABLE bolt12_offers (
+          currency TEXT NOT NULL,
+          offer_id TEXT NOT NULL,
+          offer TEXT NOT NULL,
+          url TEXT,
+          created_at ${t.bigint} NOT NULL,
+          PRIMARY KEY (currency, offer_id)
+        )${t.tableSuffix}`,
+        'CREATE INDEX bolt12_offers_by_id ON bolt12_offers (offer_id)',
+      ];
+    },
+  },
+  {
+    version: 6,
+    name: 'webhook deliveries',
+    statements(dialect) {
+      // Swap status webhook calls not yet taken by their receiver (src/webhooks/queue.ts): kept until delivered or
+      // given up, so a restart or a takeover by another instance goes on retrying them.
+      const t = types(dialect);
+      return [
+        `CREATE TABLE webhook_deliveries (
+          id ${t.autoId},
+          url TEXT NOT NULL,
+          payload TEXT NOT NULL,
+          attempts ${t.bigint} NOT NULL,
+          next_at ${t.bigint} NOT NULL,
+          created_at ${t.bigint} NOT NULL
+        )${t.tableSuffix}`,
+        'CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_at)',
+      ];
+    },
+  },
 ];

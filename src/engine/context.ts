@@ -1,6 +1,6 @@
 // Everything the engine's parts share: the chain and Lightning backends by symbol, settings, the swap store and
 // effect runner, the locks, and the index of scripts and outpoints the engine watches on chain.
-import type { ChainBackend } from '../chains/backend.ts';
+import type { ChainBackend, SwapOutputKind } from '../chains/backend.ts';
 import { isContractChain, type ContractChain } from '../chains/contract-chain.ts';
 import type { Storage, SwapRecord } from '../db/index.ts';
 import type { SwapKeys } from '../keys/index.ts';
@@ -9,9 +9,11 @@ import type { Logger } from '../log/index.ts';
 import { invalidPairHash, noLightningSupport, pairNotFound } from '../protocol/index.ts';
 import { minerFeesFor, type MinerFees, type PairConfig } from '../swaps/pairs.ts';
 import type { EffectRunner } from './effects.ts';
+import type { KeyIndexes } from './key-indexes.ts';
 import type { NamedLocks } from './locks.ts';
 import type { SigningSessions } from './signing-sessions.ts';
 import type { EngineSettings } from './options.ts';
+import { sharedMinerFees } from './shared-reads.ts';
 import type { SwapStore } from './swap-store.ts';
 import type { WatchIndex } from './watch-index.ts';
 
@@ -31,6 +33,8 @@ export interface EngineContext {
   locks: NamedLocks;
   /** MuSig2 sessions opened with clients, kept in the database. */
   sessions: SigningSessions;
+  /** Fresh swap key indexes for new swaps. */
+  keyIndexes: KeyIndexes;
 }
 
 export function chainOf(ctx: EngineContext, symbol: string): ChainBackend {
@@ -78,14 +82,26 @@ export const pairOfSwap = (ctx: EngineContext, swap: SwapRecord): PairConfig => 
 /** The Lightning node of a swap between a chain and Lightning: the pair's quote currency. */
 export const swapLightning = (ctx: EngineContext, swap: SwapRecord): LightningBackend => lightningOf(ctx, swap.pair.split('/')[1]);
 
-export async function currentMinerFees(chain: AnyChain): Promise<MinerFees> {
+/** The chain's swap fees now; legacy (v1) swaps' spends are priced at their own, larger sizes. */
+async function readMinerFees(chain: AnyChain, outputKind: SwapOutputKind): Promise<MinerFees> {
   if (isContractChain(chain)) {
     // A contract chain prices its calls in gas: Ferry's claim, its lock, and the client's claim (a claim call too).
     const { claim, lockup } = await chain.swapFees();
     return { normal: claim, reverse: { lockup, claim } };
   }
-  return minerFeesFor(await chain.feeRate(), chain.typicalSizes);
+  return minerFeesFor(await chain.feeRate(), (outputKind === 'legacy' ? chain.legacySizes : undefined) ?? chain.typicalSizes);
 }
+
+const minerFees: Record<SwapOutputKind, ReturnType<typeof sharedMinerFees>> = {
+  taproot: sharedMinerFees((chain) => readMinerFees(chain, 'taproot')),
+  legacy: sharedMinerFees((chain) => readMinerFees(chain, 'legacy')),
+};
+
+/**
+ * The miner fees a quote or a new swap is priced with (legacy swaps' at legacy sizes): one read per chain and output
+ * kind shared by the quotes of the last second.
+ */
+export const currentMinerFees = (chain: AnyChain, outputKind: SwapOutputKind = 'taproot'): Promise<MinerFees> => minerFees[outputKind].get(chain);
 
 /** A pair to create a swap on, its chain and Lightning node, and its prices now, checked against the client's hash. */
 export async function quotedPair(
@@ -93,10 +109,11 @@ export async function quotedPair(
   id: { base: string; quote: string },
   pairHash: string | undefined,
   hashOf: (pair: PairConfig, fees: MinerFees) => string,
+  outputKind: SwapOutputKind = 'taproot',
 ): Promise<{ pair: PairConfig; chain: AnyChain; lightning: LightningBackend; fees: MinerFees }> {
   const pair = pairOf(ctx, id.base, id.quote);
   const chain = anyChainOf(ctx, pair.base);
-  const fees = await currentMinerFees(chain);
+  const fees = await currentMinerFees(chain, outputKind);
   if (pairHash !== undefined && pairHash !== hashOf(pair, fees)) throw invalidPairHash();
   return { pair, chain, lightning: lightningOf(ctx, pair.quote), fees };
 }

@@ -47,6 +47,7 @@ import { reversePairBody, submarinePairBody, validatePair, type MinerFees, type 
 import { SwapStatus as S, SwapType } from '../swaps/status.ts';
 import { ChainEventRouter, needsChain } from './chain-events.ts';
 import { anyChainOf, chainOf, currentMinerFees, type EngineContext } from './context.ts';
+import { KeyIndexes } from './key-indexes.ts';
 import { reverseData } from './data.ts';
 import { EffectRunner } from './effects.ts';
 import { InvoiceWatch } from './legs/hold-invoice.ts';
@@ -76,7 +77,7 @@ import {
   submarineRefund,
   submarineRefundSignature,
 } from './swap-types/submarine.ts';
-import { v1PairBody, v1TimeoutsBody } from './v1-pairs.ts';
+import { currentV1Pair, v1TimeoutsBody } from './v1-pairs.ts';
 import { WatchIndex } from './watch-index.ts';
 
 export class SwapEngine implements SwapService {
@@ -118,6 +119,7 @@ export class SwapEngine implements SwapService {
       watching: new WatchIndex((symbol) => chainOf(this.ctx, symbol).watcher),
       locks,
       sessions: new SigningSessions(options.storage),
+      keyIndexes: new KeyIndexes(options.storage),
     };
     this.router = new ChainEventRouter(this.ctx);
     for (const [symbol, node] of options.lightning) this.invoices.set(symbol, new InvoiceWatch(this.ctx, node));
@@ -195,11 +197,13 @@ export class SwapEngine implements SwapService {
 
   async v1Pairs(): Promise<Record<string, V1PairBody>> {
     const out: Record<string, V1PairBody> = {};
-    for (const pair of this.ctx.settings.pairs.values()) {
-      const quoteChain = this.ctx.chains.get(pair.quote);
-      out[pair.id] = v1PairBody(pair, await this.minerFees(pair), quoteChain && (await currentMinerFees(quoteChain)));
-    }
+    for (const pair of this.ctx.settings.pairs.values()) out[pair.id] = await currentV1Pair(this.ctx, pair);
     return out;
+  }
+
+  /** GET /getpairs `info`: `prepay.minerfee` while v1 reverse swaps on UTXO chains ask for the miner fee up front. */
+  v1PairsInfo(): string[] {
+    return this.ctx.settings.prepayMinerFee ? ['prepay.minerfee'] : [];
   }
 
   async v1Timeouts(): Promise<Record<string, V1TimeoutsBody>> {
@@ -330,7 +334,7 @@ export class SwapEngine implements SwapService {
 
   async createLegacyReverse(request: CreateReverseRequest): Promise<V1CreateReverseResponse> {
     const { created, response } = await createLegacyReverse(this.ctx, request);
-    if (this.follows()) this.invoiceWatchOf(created.record)?.watch(created.record.id, created.record.preimageHash, created.data.invoiceExpiresAt);
+    this.watchHoldInvoices(created.record);
     return response;
   }
 

@@ -52,6 +52,11 @@ export interface SwapEngineOptions {
   paymentSafetyBlocks?: number;
   /** Hold invoice final CLTV delta = reverse timeout + this. Default 24. */
   reverseCltvMarginBlocks?: number;
+  /**
+   * The miner fee prepay of v1 reverse swaps on UTXO chains: the lockup's miner fee is a second invoice, paid beside
+   * the hold invoice before Ferry locks (`prepay.minerfee` in GET /getpairs). Default false.
+   */
+  prepayMinerFee?: boolean;
   /** Ferry locks for a reverse swap only while its held HTLCs expire at least this many blocks after the timeout. Default 6. */
   minHtlcMarginBlocks?: number;
   /** Ferry locks for a reverse swap only while at least this many blocks remain until its timeout. Default: half of the timeout. */
@@ -81,6 +86,7 @@ export interface EngineSettings {
   overpaymentTolerancePercent: number;
   paymentSafetyBlocks: number;
   reverseCltvMarginBlocks: number;
+  prepayMinerFee: boolean;
   minHtlcMarginBlocks: number;
   minReverseLockupBlocks: number | undefined;
   invoicePollMs: number;
@@ -103,6 +109,7 @@ export function resolveSettings(options: SwapEngineOptions): EngineSettings {
     overpaymentTolerancePercent: options.overpaymentTolerancePercent ?? 2,
     paymentSafetyBlocks: options.paymentSafetyBlocks ?? 6,
     reverseCltvMarginBlocks: options.reverseCltvMarginBlocks ?? 24,
+    prepayMinerFee: options.prepayMinerFee ?? false,
     minHtlcMarginBlocks: options.minHtlcMarginBlocks ?? 6,
     minReverseLockupBlocks: options.minReverseLockupBlocks,
     invoicePollMs: options.invoicePollMs ?? 5_000,

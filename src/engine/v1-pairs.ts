@@ -2,6 +2,7 @@
 // fee estimate as the v2 listings, so both versions always quote the same prices.
 import { pairHash, type MinerFees, type PairConfig } from '../swaps/pairs.ts';
 import { lightningBlocksFor } from './block-time.ts';
+import { anyChainOf, currentMinerFees, type EngineContext } from './context.ts';
 import type { V1MinerFees, V1PairBody, V1TimeoutsBody } from '../protocol/index.ts';
 
 function v1MinerFees(fees: MinerFees): V1MinerFees {
@@ -28,6 +29,13 @@ export function v1PairBody(pair: PairConfig, fees: MinerFees, quoteFees: MinerFe
     },
   };
   return { hash: pairHash(rest), ...rest };
+}
+
+/** A pair's v1 body now: v1 swaps are legacy swaps, so its fees are those of legacy spends. */
+export async function currentV1Pair(ctx: EngineContext, pair: PairConfig): Promise<V1PairBody> {
+  const quoteChain = ctx.chains.get(pair.quote);
+  const fees = await currentMinerFees(anyChainOf(ctx, pair.base), 'legacy');
+  return v1PairBody(pair, fees, quoteChain && (await currentMinerFees(quoteChain, 'legacy')));
 }
 
 /** The pair's timeouts in the base chain's blocks, and the same times in the quote's (Lightning's Bitcoin) blocks. */

@@ -4,6 +4,7 @@
 import { schnorr, secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToNumberBE, concatBytes, equalBytes } from '@noble/curves/utils.js';
 import type { Types } from 'boltz-core';
+import { libsecp256k1, type Libsecp256k1 } from './libsecp256k1.ts';
 
 const { Point } = secp256k1;
 const { taggedHash } = schnorr.utils;
@@ -23,8 +24,12 @@ export interface TaprootSwapKey {
   outputScript: Uint8Array;
 }
 
-function compressedPoint(publicKey: Uint8Array): CurvePoint {
+function requireCompressed(publicKey: Uint8Array): void {
   if (publicKey.length !== COMPRESSED_LENGTH) throw new Error(`public key must be 33 bytes, got ${publicKey.length}`);
+}
+
+function compressedPoint(publicKey: Uint8Array): CurvePoint {
+  requireCompressed(publicKey);
   return Point.fromBytes(publicKey);
 }
 
@@ -104,6 +109,8 @@ export function swapOutputKey(
   taproot: TaprootCommitment = BITCOIN_TAPROOT,
 ): TaprootSwapKey {
   if (equalBytes(servicePublicKey, clientPublicKey)) throw new Error('the service and client public keys are equal');
+  const lib = libsecp256k1();
+  if (lib !== undefined) return withLibsecp256k1(lib, servicePublicKey, clientPublicKey, taproot.merkleRoot(tree.tree), taproot.tweakTag);
   const internal = aggregateKeys([servicePublicKey, clientPublicKey]);
   const outputKey = schnorr.utils.pointToBytes(taprootTweak(internal, taproot.merkleRoot(tree.tree), taproot.tweakTag));
   return {
@@ -111,4 +118,17 @@ export function swapOutputKey(
     outputKey,
     outputScript: concatBytes(new Uint8Array([0x51, 0x20]), outputKey),
   };
+}
+
+/** swapOutputKey's arithmetic in libsecp256k1: BIP327 KeyAgg of [service, client] (never sorted), the BIP341 tweak. */
+function withLibsecp256k1(lib: Libsecp256k1, servicePublicKey: Uint8Array, clientPublicKey: Uint8Array, merkleRoot: Uint8Array, tweakTag: string): TaprootSwapKey {
+  // The noble path's refusal of other lengths (libsecp256k1 would take uncompressed keys); it refuses off-curve points.
+  requireCompressed(servicePublicKey);
+  requireCompressed(clientPublicKey);
+  const internalKey = lib.musig.pubkeyAgg([servicePublicKey, clientPublicKey]).aggPubkey;
+  const tweak = taggedHash(tweakTag, internalKey, merkleRoot);
+  if (bytesToNumberBE(tweak) >= ORDER) throw new Error('the taproot tweak is not below the curve order');
+  const tweaked = lib.ecc.xOnlyPointAddTweak(internalKey, tweak);
+  if (tweaked === null) throw new Error('the tweaked key is the point at infinity');
+  return { internalKey, outputKey: tweaked.xOnlyPubkey, outputScript: concatBytes(new Uint8Array([0x51, 0x20]), tweaked.xOnlyPubkey) };
 }

@@ -2,6 +2,7 @@
 // implementation. Amounts are millisatoshis as bigint; hashes, preimages and keys are lower-case hex.
 import type { LightningGraph } from './lnd/graph.ts';
 import type { Bolt11Invoice } from './bolt11/index.ts';
+import type { HopHintBody } from '../protocol/wire.ts';
 
 export type InvoiceState = 'OPEN' | 'ACCEPTED' | 'SETTLED' | 'CANCELED';
 export type PaymentStatus = 'IN_FLIGHT' | 'SUCCEEDED' | 'FAILED';
@@ -78,6 +79,8 @@ export interface LightningBackend {
   /** The public graph, where the backend can read it (LND); without it the v2 graph calls answer 404. */
   graph?(): LightningGraph;
   getStats(): Promise<NodeStats>;
+  /** Route hints (one hop each) through the node's private channels with `nodeId`, where the backend can tell. */
+  routingHints?(nodeId: string): Promise<HopHintBody[][]>;
   decodeInvoice(paymentRequest: string): Promise<Bolt11Invoice>;
 
   createHoldInvoice(request: HoldInvoiceRequest): Promise<{ paymentRequest: string }>;

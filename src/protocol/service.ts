@@ -83,6 +83,8 @@ export interface SwapService {
 
   /** v1 pair list (`pairs` of GET /getpairs); optional: without it the v1 pair and creation calls answer 501. */
   v1Pairs?(): Promise<Record<string, V1PairBody>>;
+  /** GET /getpairs `info` (e.g. `prepay.minerfee`). */
+  v1PairsInfo?(): string[];
   /** v1 POST /createswap: the same swaps with legacy outputs (a redeem script, no key path). */
   createLegacySubmarine?(request: CreateSubmarineRequest): Promise<V1CreateSubmarineResponse>;
   createLegacyReverse?(request: CreateReverseRequest): Promise<V1CreateReverseResponse>;

@@ -251,9 +251,12 @@ export interface CreateEvmReverseResponse {
 /** v1 POST /createswap, type submarine: a legacy swap (the client checks `address` against `redeemScript`). */
 export interface V1CreateSubmarineResponse {
   id: string;
-  /** P2SH-nested P2WSH of redeemScript. */
+  /** P2SH-nested P2WSH of redeemScript; on EVM the swap contract. */
   address: string;
-  redeemScript: string;
+  /** UTXO chains. */
+  redeemScript?: string;
+  /** EVM: Ferry's address, the claim address of the client's `lock`. */
+  claimAddress?: string;
   timeoutBlockHeight: number;
   /** Liquid: the private key blinding the address, hex. */
   blindingKey?: string;
@@ -263,16 +266,24 @@ export interface V1CreateSubmarineResponse {
   bip21?: string;
 }
 
-/** v1 POST /createswap, type reversesubmarine: a legacy swap (P2WSH of `redeemScript`). */
+/** v1 POST /createswap, type reversesubmarine: a legacy swap (P2WSH of `redeemScript`), or the contract on EVM. */
 export interface V1CreateReverseResponse {
   id: string;
   invoice: string;
   lockupAddress: string;
-  redeemScript: string;
+  /** UTXO chains. */
+  redeemScript?: string;
   timeoutBlockHeight: number;
   /** Only when the request gave invoiceAmount. */
   onchainAmount?: number;
   blindingKey?: string;
+  /** EVM: Ferry's address, the refund address of its lock. */
+  refundAddress?: string;
+  /** The miner fee prepay (operator option), or EVM `prepayMinerFee`: the second invoice to pay. */
+  minerFeeInvoice?: string;
+  prepayMinerFeeAmount?: number;
+  gasAssetAmount?: number;
+  gaslessInvoice?: string;
 }
 
 /** Chain fees of one asset in a v1 pair: the submarine claim (`normal`) and the reverse lockup and claim. */
@@ -428,6 +439,20 @@ export interface MetadataRequest {
 }
 
 /** A node of the Lightning graph (GET /v2/lightning/{currency}/node/{node}, /search). */
+/** One hop of a route hint (v1 POST /routinghints): the channel from `nodeId` to the service's node, and its policy. */
+export interface HopHintBody {
+  nodeId: string;
+  chanId: string;
+  feeBaseMsat: number;
+  feeProportionalMillionths: number;
+  cltvExpiryDelta: number;
+}
+
+/** v1 POST /routinghints: a route hint per private channel of the service's node with the routing node. */
+export interface RoutingHintsBody {
+  routingHints: { hopHintsList: HopHintBody[] }[];
+}
+
 export interface LightningNodeBody {
   id: string;
   alias?: string;

@@ -1,9 +1,10 @@
 // The reverse swap (Lightning → chain) as data. The user pays Ferry's hold invoice; once the payment is held,
 // Ferry locks coins to the swap address; the user claims them with the preimage, which lets Ferry settle the
 // invoice. If the user never claims, Ferry takes its coins back after the timeout and cancels the invoice.
-// With a gas invoice (EVM `gasless`/`prepayMinerFee`) Ferry locks only once both are held: the gas payment moves
-// the swap to minerfee.paid, Ferry's lock sends the gas amount to the claim address in the same transaction and
-// its gas invoice is settled then; a swap failing before that cancels both.
+// With a prepay invoice (EVM `gasless`/`prepayMinerFee`, or the operator's miner fee prepay on UTXO chains) Ferry
+// locks only once both are held: the prepay moves the swap to minerfee.paid, Ferry's lock (which on EVM sends the
+// gas amount to the claim address in the same transaction) settles the prepay invoice; a swap failing before that
+// cancels both. Its events keep the name `gas.accepted` and its data `gas`, as stored swaps have them.
 import type { ContractLockupValues } from '../chains/contract-chain.ts';
 import type { SwapOutputData } from './lockup.ts';
 import type { MachineDefinition } from './machine.ts';
@@ -32,25 +33,28 @@ export interface ReverseData extends SwapOutputData {
   refundRequested?: boolean;
   refundTransaction?: StoredTransaction;
   refundConfirmed?: boolean;
-  /** EVM gasless: the second hold invoice, paying for the gas Ferry sends to the claim address with its lock. */
+  /** The prepay invoice: EVM gas Ferry sends to the claim address with its lock, or the lockup's miner fee. */
   gas?: GasPrepay;
-  /** The main invoice's payment is held while the gas invoice is not yet (gasless). */
+  /** The main invoice's payment is held while the prepay invoice is not yet. */
   invoiceHeld?: boolean;
   gasHeld?: boolean;
 }
 
-/** A gasless reverse swap's gas invoice: Ferry's own preimage, so only Ferry settles it, once it has sent the gas. */
+/** A reverse swap's prepay invoice: Ferry's own preimage, so only Ferry settles it, once it has locked. */
 export interface GasPrepay {
   invoice: string;
   /** 64 hex characters. */
   preimageHash: string;
   preimage: string;
-  /** Sat of the gas invoice. */
+  /** Sat of the prepay invoice. */
   invoiceAmount: number;
-  /** API units of the chain's asset sent to the claim address with the lock. */
+  /** API units of the chain's asset sent to the claim address with the lock (0 for the miner fee prepay). */
   amount: number;
-  /** The request's name for it: `gasless` (gasAssetAmount, gaslessInvoice) or `prepayMinerFee` (the earlier names). */
-  requestedAs: 'gasless' | 'prepayMinerFee';
+  /**
+   * EVM gas under the request's name: `gasless` (gasAssetAmount, gaslessInvoice) or `prepayMinerFee` (the earlier
+   * names); or `minerFee`, the operator's miner fee prepay on a UTXO chain (minerFeeInvoice).
+   */
+  requestedAs: 'gasless' | 'prepayMinerFee' | 'minerFee';
 }
 
 export const REVERSE_STATUSES = [
@@ -68,7 +72,7 @@ export type ReverseStatus = (typeof REVERSE_STATUSES)[number];
 
 export const REVERSE_EVENTS = [
   'invoice.accepted', // the user's payment is held on the hold invoice
-  'gas.accepted', // gasless: the payment of the gas invoice is held
+  'gas.accepted', // the payment of the prepay invoice (gas or miner fee) is held
   'server.sent', // Ferry's lockup transaction is in the mempool
   'server.confirmed', // Ferry's lockup is in a block
   'server.failed', // Ferry could not lock (e.g. insufficient funds)
@@ -84,8 +88,8 @@ export type ReverseEvent = (typeof REVERSE_EVENTS)[number];
 export const REVERSE_EFFECTS = [
   'sendLockup', // lock the on-chain amount from the operator wallet, at most once
   'settleInvoice',
-  'cancelInvoice', // the hold invoice, and a gas invoice not settled
-  'settleGasInvoice', // gasless: Ferry's lock sent the gas, the gas invoice is Ferry's
+  'cancelInvoice', // the hold invoice, and a prepay invoice not settled
+  'settleGasInvoice', // Ferry has locked (and sent any gas): the prepay invoice is Ferry's
   'refundLockup', // spend the lockup back through the refund leaf (nLockTime = timeout)
 ] as const;
 export type ReverseEffect = (typeof REVERSE_EFFECTS)[number];
@@ -112,7 +116,7 @@ export const reverseMachine: MachineDefinition<ReverseStatus, ReverseEvent, Reve
   events: REVERSE_EVENTS,
   effects: REVERSE_EFFECTS,
   guards: {
-    awaitingGas: { label: 'gas invoice not paid', test: (data) => data.gas !== undefined && data.gasHeld !== true },
+    awaitingGas: { label: 'prepay invoice not paid', test: (data) => data.gas !== undefined && data.gasHeld !== true },
     invoiceHeld: { label: 'invoice held, no lockup requested', test: (data) => data.invoiceHeld === true && data.lockupRequested !== true },
     lockupNotRequested: { label: 'no lockup requested', test: (data) => data.lockupRequested !== true },
     lockupRequested: { label: 'lockup requested', test: (data) => data.lockupRequested === true },
@@ -126,7 +130,7 @@ export const reverseMachine: MachineDefinition<ReverseStatus, ReverseEvent, Reve
     },
   },
   rows: [
-    // Gasless: whichever invoice is held second makes Ferry lock.
+    // With a prepay invoice: whichever invoice is held second makes Ferry lock.
     { from: S.Created, event: 'invoice.accepted', to: S.Created, effects: [], guard: 'awaitingGas', set: { invoiceHeld: true } },
     { from: S.Created, event: 'invoice.accepted', to: S.Created, effects: ['sendLockup'], guard: 'lockupNotRequested', set: { lockupRequested: true } },
     { from: S.Created, event: 'gas.accepted', to: S.MinerFeePaid, effects: ['sendLockup'], guard: 'invoiceHeld', set: { gasHeld: true, lockupRequested: true } },

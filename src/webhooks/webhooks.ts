@@ -1,20 +1,20 @@
-// Swap status webhooks: kept per swap in the kv table (key "webhook:<id>", so no migration), called on every
-// status change the engine publishes that the hook asked for. Deliveries live in memory: a restart loses the
-// retries still pending, not the hooks. Calls are at least once: a status may be announced twice around
-// registration, and retried calls may arrive out of order (each carries its status, receivers keep the latest).
+// Swap status webhooks: kept per swap in the kv table (key "webhook:<id>"), called on every status change the engine
+// publishes that the hook asked for, through the delivery queue (queue.ts: in the database, retried with backoff,
+// across restarts). Calls are at least once: a status may be announced twice around registration, and retried
+// calls may arrive out of order (each carries its status, receivers keep the latest).
 import { createHash } from 'node:crypto';
 import type { Storage } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
 import type { SwapService } from '../protocol/index.ts';
 import type { Webhook } from './hook.ts';
-import type { WebhookSender } from './sender.ts';
+import type { WebhookQueue } from './queue.ts';
 
 const key = (id: string) => `webhook:${id}`;
 
 export class Webhooks {
   constructor(
     private readonly storage: Storage,
-    private readonly sender: WebhookSender,
+    private readonly queue: WebhookQueue,
     private readonly logger: Logger,
   ) {}
 
@@ -25,9 +25,10 @@ export class Webhooks {
   /** Follows the engine's status changes; returns the function that stops. */
   connect(swaps: Pick<SwapService, 'onStatus'>): () => void {
     const stop = swaps.onStatus((id, status) => this.announce(id, status.status));
+    this.queue.start();
     return () => {
       stop();
-      this.sender.close();
+      void this.queue.stop();
     };
   }
 
@@ -42,6 +43,6 @@ export class Webhooks {
     const hook = JSON.parse(stored) as Webhook;
     if (hook.status.length > 0 && !hook.status.includes(status)) return;
     const shownId = hook.hashSwapId ? createHash('sha256').update(id).digest('hex') : id;
-    this.sender.deliver(hook.url, { event: 'swap.update', data: { id: shownId, status } });
+    await this.queue.enqueue(hook.url, { event: 'swap.update', data: { id: shownId, status } });
   }
 }

@@ -12,9 +12,8 @@ import {
   OWNER_MESSAGES, createInvoice, decodeInvoice, encodeInvoice, encodeOffer, invoiceRequestFromBytes, signOwnerMessage,
 } from '../../src/lightning/bolt12/index.ts';
 import { ClnBackend } from '../../src/lightning/index.ts';
-import { OfferRegistry } from '../../src/lightning/bolt12/index.ts';
+import { MemoryOfferRecords, OfferRegistry } from '../../src/lightning/bolt12/index.ts';
 import { WebhookSender } from '../../src/webhooks/sender.ts';
-import { silentLogger } from '../../src/log/index.ts';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InvoiceRequestHub, defaultInvoiceRequestOptions } from '../../src/api/ws/invoice-requests.ts';
@@ -103,8 +102,9 @@ describe('bolt12/fetch from a subscribed wallet', () => {
   });
 });
 
+// The webhook itself (signing, guards, answers) is the hub's, tested in bolt12-webhook.test.ts; here: fetch uses it.
 describe('bolt12/fetch through a registered offer\'s webhook', () => {
-  const offers = new OfferRegistry();
+  const offers = new OfferRegistry(new MemoryOfferRecords());
   const calls: any[] = [];
   const answers: unknown[] = [];
   let answer: (requestHex: string) => unknown = (requestHex) => ({ invoice: walletInvoice(requestHex) });
@@ -125,8 +125,8 @@ describe('bolt12/fetch through a registered offer\'s webhook', () => {
     });
     await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
     hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/invoice`;
-    const sender = new WebhookSender({ secret: 'hook secret', allowPrivate: true, attempts: 1, backoffMs: 10, timeoutMs: 2_000 }, silentLogger);
-    api = await startApi(new MemorySwaps(), { offers, lightning: { BTC: {} as never }, askInvoiceWebhook: (url, payload) => sender.ask(url, payload) });
+    const sender = new WebhookSender({ secret: 'hook secret', allowPrivate: true, timeoutMs: 2_000 });
+    api = await startApi(new MemorySwaps(), { offers, lightning: { BTC: {} as never }, askWebhook: (url, payload) => sender.ask(url, payload) });
   });
   after(async () => {
     await api.close();

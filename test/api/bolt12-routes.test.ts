@@ -20,23 +20,23 @@ const registered = () => offers.get('BTC', decodeOffer(offer));
 
 test('register, set and remove the webhook, delete: each change only with the offer key', async () => {
   assert.deepEqual(await call(api, 'POST', '/v2/lightning/BTC/bolt12', { offer }), { status: 201, json: {} });
-  assert.deepEqual(registered(), { offer });
+  assert.deepEqual(await registered(), { offer });
   assert.equal((await call(api, 'POST', '/v2/lightning/BTC/bolt12', { offer })).status, 409);
 
   const url = 'https://wallet.example/invoice';
   assert.equal((await call(api, 'PATCH', '/v2/lightning/BTC/bolt12', { offer, url, signature: sign(OWNER_MESSAGES.update) })).status, 401);
   assert.deepEqual(await call(api, 'PATCH', '/v2/lightning/BTC/bolt12', { offer, url, signature: sign(url) }), { status: 200, json: {} });
-  assert.deepEqual(registered(), { offer, url });
+  assert.deepEqual(await registered(), { offer, url });
   assert.equal((await call(api, 'PATCH', '/v2/lightning/BTC/bolt12', { offer, signature: sign(OWNER_MESSAGES.update) })).status, 200);
-  assert.deepEqual(registered(), { offer });
+  assert.deepEqual(await registered(), { offer });
 
   const forged = await call(api, 'DELETE', '/v2/lightning/BTC/bolt12', { offer, signature: sign(OWNER_MESSAGES.delete, new Uint8Array(32).fill(0x62)) });
   assert.deepEqual(forged, { status: 401, json: { error: 'invalid signature' } });
   const notHex = await call(api, 'DELETE', '/v2/lightning/BTC/bolt12', { offer, signature: 'xyz' });
   assert.equal(notHex.status, 422);
-  assert.ok(registered());
+  assert.ok(await registered());
   assert.deepEqual(await call(api, 'POST', '/v2/lightning/BTC/bolt12/delete', { offer, signature: sign(OWNER_MESSAGES.delete) }), { status: 200, json: {} });
-  assert.equal(registered(), undefined);
+  assert.equal(await registered(), undefined);
   const gone = await call(api, 'DELETE', '/v2/lightning/BTC/bolt12', { offer, signature: sign(OWNER_MESSAGES.delete) });
   assert.deepEqual(gone, { status: 404, json: { error: 'offer is not registered' } });
 });

@@ -38,41 +38,6 @@ const p2shP2wshAddress = (script: Uint8Array) =>
   Address(regtest).encode({ type: 'sh', hash: ripemd160(sha256(OutScript.encode({ type: 'wsh', hash: sha256(script) }))) });
 const p2wshAddress = (script: Uint8Array) => Address(regtest).encode({ type: 'wsh', hash: sha256(script) });
 
-/** The v1 status stream of a swap: every status object received, until closed. */
-function statusStream(id: string) {
-  const controller = new AbortController();
-  const received: { status: string; transaction?: { id: string; hex?: string } }[] = [];
-  const opened = fetch(`${world.ferry.apiUrl}/streamswapstatus?id=${id}`, { signal: controller.signal }).then(async (response) => {
-    assert.equal(response.status, 200);
-    assert.match(response.headers.get('content-type')!, /^text\/event-stream/);
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += decoder.decode(value, { stream: true });
-        let end;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          for (const line of buffer.slice(0, end).split('\n')) if (line.startsWith('data: ')) received.push(JSON.parse(line.slice(6)));
-          buffer = buffer.slice(end + 2);
-        }
-      }
-    } catch {
-      // aborted by close()
-    }
-  });
-  return {
-    received,
-    statuses: () => received.map((update) => update.status),
-    close: async () => {
-      controller.abort();
-      await opened.catch(() => {});
-    },
-  };
-}
-
 /** The transaction spending an outpoint, in the mempool or the last blocks. */
 async function spenderOf(txid: string, vout: number): Promise<{ txid: string; hex: string; vin: any[]; vout: any[] } | undefined> {
   const candidates = [...(await world.rpc.getRawMempool())];
@@ -121,7 +86,7 @@ test('v1 submarine: createswap with an invoice, the client checks the P2SH-P2WSH
   assert.equal(swap.redeemScript, hex.encode(swapScript(hex.decode(bob.paymentHash), serviceKey, refund.publicKey, swap.timeoutBlockHeight)));
   assert.equal(swap.address, p2shP2wshAddress(redeemScript));
 
-  const stream = statusStream(swap.id);
+  const stream = world.statusStream(swap.id);
   const userBefore = await world.user.getBalance();
   const lockupTxid = await world.fund(swap.address, swap.expectedAmount);
   const lockupTx = (await world.rpc.getRawTransaction(lockupTxid)) as any;
@@ -175,7 +140,7 @@ test('v1 reverse: createswap, the client checks the P2WSH script, pays the hold 
   assert.equal(swap.redeemScript, hex.encode(reverseSwapScript(preimageHash, claimKey.publicKey, serviceKey, swap.timeoutBlockHeight)));
   assert.equal(swap.lockupAddress, p2wshAddress(redeemScript));
 
-  const stream = statusStream(swap.id);
+  const stream = world.statusStream(swap.id);
   const payment = world.pay('alice', swap.invoice);
   const locked = await world.waitForStatus(swap.id, ['transaction.mempool'], { timeoutMs: 30_000 });
   const lockupHex = locked.transaction.hex as string;

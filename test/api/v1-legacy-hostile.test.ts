@@ -54,6 +54,9 @@ test('every v1 call: hostile bodies and queries are 400/401/404 with an error, a
     ['POST', '/getswaptransaction', { id: created.json.id }],
     ['POST', '/broadcasttransaction', { currency: 'BTC', transactionHex: '0200' }],
     ['POST', '/gettransaction', { currency: 'BTC', transactionId: 'ab'.repeat(32) }],
+    ['POST', '/routinghints', { symbol: 'BTC', routingNode: world.ferry.devnet!.info.lightning.bob.pubkey }],
+    // The EVM chain's v1 fields on the RBTC pair.
+    ['POST', '/createswap', { type: 'reversesubmarine', pairId: 'RBTC/BTC', orderSide: 'buy', preimageHash: newHash(), claimAddress: '0x' + '11'.repeat(20), invoiceAmount: 50_000, prepayMinerFee: true }],
   ];
   for (const [method, path, valid] of calls) {
     for (const body of hostileBodies(valid)) {

@@ -6,6 +6,9 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { hex } from '@scure/base';
 import { newKeyPair } from '../helpers/swap-wallet.ts';
+import { BITCOIN_LEGACY_SIZES } from '../../src/chains/bitcoin/backend.ts';
+import { LIQUID_LEGACY_SIZES } from '../../src/chains/liquid/backend.ts';
+import { minerFee } from '../../src/swaps/amounts.ts';
 import { failedRequests, startV1World, type V1World } from './v1-support.ts';
 
 let world: V1World;
@@ -24,7 +27,7 @@ async function btcPair() {
   return answer.json.pairs['BTC/BTC'];
 }
 
-test('GET /getpairs: the v1 shape, the same prices as the v2 listings, and a hash over rate, fees and limits', async () => {
+test('GET /getpairs: the v1 shape, the v2 listings\' rates and percentages, miner fees of legacy spends, and a hash over rate, fees and limits', async () => {
   const answer = await world.call('GET', '/getpairs');
   assert.equal(answer.status, 200);
   assert.deepEqual(Object.keys(answer.json), ['info', 'warnings', 'pairs']);
@@ -35,11 +38,15 @@ test('GET /getpairs: the v1 shape, the same prices as the v2 listings, and a has
 
   const submarine = (await world.call('GET', '/v2/swap/submarine')).json.BTC.BTC;
   const reverse = (await world.call('GET', '/v2/swap/reverse')).json.BTC.BTC;
-  const minerFees = {
-    normal: submarine.fees.minerFees,
-    reverse: { claim: reverse.fees.minerFees.claim, lockup: reverse.fees.minerFees.lockup },
-  };
-  assert.ok(minerFees.normal > 0 && minerFees.reverse.claim > 0 && minerFees.reverse.lockup > 0);
+  const feeRates = (await world.call('GET', '/v2/chain/fees')).json;
+  // v1 swaps are legacy swaps: the same fee rate, priced at the sizes of legacy spends.
+  const legacyFees = (rate: number, sizes: typeof BITCOIN_LEGACY_SIZES) => ({
+    normal: minerFee(rate, sizes.claim),
+    reverse: { claim: minerFee(rate, sizes.clientClaim), lockup: minerFee(rate, sizes.serverLockup) },
+  });
+  const minerFees = legacyFees(feeRates.BTC, BITCOIN_LEGACY_SIZES);
+  assert.ok(minerFees.normal > submarine.fees.minerFees && minerFees.reverse.claim > reverse.fees.minerFees.claim);
+  assert.equal(minerFees.reverse.lockup, reverse.fees.minerFees.lockup, 'the lockup is the same wallet transaction');
   assert.deepEqual(pair, {
     hash: pair.hash,
     rate: 1,
@@ -54,17 +61,9 @@ test('GET /getpairs: the v1 shape, the same prices as the v2 listings, and a has
 
   // L-BTC/BTC: the base asset's chain fees are Liquid's, the quote's are Bitcoin's (where Lightning settles).
   const liquid = answer.json.pairs['L-BTC/BTC'];
-  const liquidSubmarine = (await world.call('GET', '/v2/swap/submarine')).json['L-BTC'].BTC;
-  const liquidReverse = (await world.call('GET', '/v2/swap/reverse')).json.BTC['L-BTC'];
-  assert.deepEqual(liquid.fees.minerFees, {
-    baseAsset: {
-      normal: liquidSubmarine.fees.minerFees,
-      reverse: { claim: liquidReverse.fees.minerFees.claim, lockup: liquidReverse.fees.minerFees.lockup },
-    },
-    quoteAsset: minerFees,
-  });
-  // 0.1 sat/vB × Liquid's typical sizes 181 / 269 / 193 (REFERENCE.md).
-  assert.deepEqual(liquid.fees.minerFees.baseAsset, { normal: 19, reverse: { claim: 20, lockup: 27 } });
+  assert.deepEqual(liquid.fees.minerFees, { baseAsset: legacyFees(feeRates['L-BTC'], LIQUID_LEGACY_SIZES), quoteAsset: minerFees });
+  // 0.1 sat/vB × Liquid's legacy sizes 181 / 269 / 233.
+  assert.deepEqual(liquid.fees.minerFees.baseAsset, { normal: 19, reverse: { claim: 24, lockup: 27 } });
   assert.equal(liquid.hash, createHash('sha256').update(JSON.stringify({ rate: liquid.rate, fees: liquid.fees, limits: liquid.limits })).digest('hex'));
 });
 
@@ -127,7 +126,7 @@ test('POST /createswap: every bad request gets a 400 naming the problem, in the 
   assert.deepEqual(failedRequests(world.log), []);
 });
 
-test('POST /createswap: valid requests of either type create legacy swaps; L-BTC has none yet', async () => {
+test('POST /createswap: valid requests of either type create legacy swaps, on BTC and L-BTC; EVM fields are checked per chain', async () => {
   const pair = await btcPair();
   const first = await world.invoice('bob', 50_000);
   const second = await world.invoice('bob', 50_000);
@@ -162,6 +161,20 @@ test('POST /createswap: valid requests of either type create legacy swaps; L-BTC
   assert.equal(liquid.status, 201, JSON.stringify(liquid.json));
   assert.match(liquid.json.address, /^el1qq/); // confidential P2WSH on elementsregtest
   assert.match(liquid.json.blindingKey, /^[0-9a-f]{64}$/);
+  assert.equal(await world.ferry.storage.swaps.count(), 6);
+  // A chain's fields, never another's: keys are for UTXO chains, addresses and gas for the contract chain.
+  const wrongChain = [
+    [{ type: 'submarine', pairId: 'RBTC/BTC', orderSide: 'sell', preimageHash: '01'.repeat(32), refundPublicKey }, /refundPublicKey/],
+    [{ type: 'reversesubmarine', pairId: 'RBTC/BTC', orderSide: 'buy', preimageHash: '02'.repeat(32), claimPublicKey, invoiceAmount: 50_000 }, /claimPublicKey/],
+    [{ type: 'reversesubmarine', pairId: 'RBTC/BTC', orderSide: 'buy', preimageHash: '03'.repeat(32), claimAddress: 'not an address', invoiceAmount: 50_000 }, /claimAddress/],
+    [{ type: 'reversesubmarine', pairId: 'BTC/BTC', orderSide: 'buy', preimageHash: '04'.repeat(32), claimPublicKey, invoiceAmount: 50_000, prepayMinerFee: true }, /prepayMinerFee/],
+    [{ type: 'reversesubmarine', pairId: 'BTC/BTC', orderSide: 'buy', preimageHash: '05'.repeat(32), claimPublicKey, invoiceAmount: 50_000, gasless: 'yes' }, /gasless/],
+  ] as const;
+  for (const [body, error] of wrongChain) {
+    const answer = await world.call('POST', '/createswap', body);
+    assert.equal(answer.status, 400, JSON.stringify(answer.json));
+    assert.match(answer.json.error, error);
+  }
   assert.equal(await world.ferry.storage.swaps.count(), 6);
   assert.deepEqual(failedRequests(world.log), []);
 });

@@ -1,6 +1,7 @@
 // Ferry started in-process on its devnet (ephemeral ports, a fast chain watcher) for the v1 and referral tests,
 // with the handles they need: JSON calls over real sockets, the devnet's node and user wallet, invoices and
 // payments on the devnet's Lightning nodes, and a wait for a swap status seen through v1 /swapstatus.
+import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,7 +32,50 @@ export interface V1World {
   mine(blocks?: number): Promise<void>;
   /** Polls v1 /swapstatus until the status is one of `statuses`, mining a block now and then when asked to. */
   waitForStatus(id: string, statuses: string[], options?: { mine?: boolean; timeoutMs?: number }): Promise<any>;
+  /** Follows the swap over v1 SSE (/streamswapstatus) until closed. */
+  statusStream(id: string): StatusStream;
   close(): Promise<void>;
+}
+
+export interface StatusStream {
+  received: { status: string; transaction?: { id: string; hex?: string } }[];
+  statuses(): string[];
+  close(): Promise<void>;
+}
+
+/** The v1 status stream of a swap: every status object received, until closed. */
+function statusStream(apiUrl: string, id: string): StatusStream {
+  const controller = new AbortController();
+  const received: { status: string; transaction?: { id: string; hex?: string } }[] = [];
+  const opened = fetch(`${apiUrl}/streamswapstatus?id=${id}`, { signal: controller.signal }).then(async (response) => {
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type')!, /^text\/event-stream/);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += decoder.decode(value, { stream: true });
+        let end;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          for (const line of buffer.slice(0, end).split('\n')) if (line.startsWith('data: ')) received.push(JSON.parse(line.slice(6)));
+          buffer = buffer.slice(end + 2);
+        }
+      }
+    } catch {
+      // aborted by close()
+    }
+  });
+  return {
+    received,
+    statuses: () => received.map((update) => update.status),
+    close: async () => {
+      controller.abort();
+      await opened.catch(() => {});
+    },
+  };
 }
 
 export async function startV1World(env: Record<string, string> = {}, adjust?: (config: FerryConfig) => void): Promise<V1World> {
@@ -87,6 +131,7 @@ export async function startV1World(env: Record<string, string> = {}, adjust?: (c
       }
       throw new Error(`swap ${id} never reached ${statuses.join(' / ')}; last answer ${JSON.stringify(last)}; log ${log.join('\n')}`);
     },
+    statusStream: (id) => statusStream(ferry.apiUrl, id),
     async close() {
       await ferry.close();
       rmSync(dataDir, { recursive: true, force: true });

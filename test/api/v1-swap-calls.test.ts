@@ -27,10 +27,10 @@ async function submarineFor(sat: number) {
   return { ...bob, ...created.json };
 }
 
-/** What the user must lock for an invoice: the amount, the 0.1 % fee rounded up, and the claim miner fee. */
+/** What the user must lock for an invoice: the amount, the 0.1 % fee rounded up, and the (Taproot) claim miner fee. */
 async function expectedAmount(sat: number): Promise<number> {
-  const pair = (await world.call('GET', '/getpairs')).json.pairs['BTC/BTC'];
-  return sat + Math.ceil(sat / 1000) + pair.fees.minerFees.baseAsset.normal;
+  const pair = (await world.call('GET', '/v2/swap/submarine')).json.BTC.BTC;
+  return sat + Math.ceil(sat / 1000) + pair.fees.minerFees;
 }
 
 test('/setinvoice in swap.created answers the amount to lock, its bip21 and the 0-conf decision', async () => {

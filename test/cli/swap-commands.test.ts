@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { satToBtc } from '../../src/chains/core-rpc.ts';
 import { ferryBin, ferryCommand, jsonLines } from '../helpers/ferry-process.ts';
@@ -89,6 +89,29 @@ test('`ferry swap refund --file X.png` without the service: refused before the t
   // The store learns of the refund too.
   const listed = jsonLines((await ferry('swap', 'list', '--json')).stdout).find((s) => s.id === created.id);
   assert.equal(listed?.refund, event.txid);
+});
+
+test('`ferry swap submarine --legacy`: a v1 swap with a refund file in the spec\'s format; funded, the service pays and claims', async () => {
+  const { invoice } = await service.invoice('bob', 19_000);
+  const bobBefore = await service.channelBalance('bob');
+  const result = await ferry('swap', 'submarine', '--legacy', '--invoice', invoice, '--json');
+  assert.equal(result.code, 0, result.stderr);
+  const [created] = jsonLines(result.stdout);
+  assert.equal(created.legacy, true);
+  assert.match(created.address as string, /^2/, 'P2SH-nested P2WSH on regtest');
+  const file = JSON.parse(readFileSync((created.refundFiles as { json: string }).json, 'utf8'));
+  assert.deepEqual(Object.keys(file), ['id', 'currency', 'redeemScript', 'privateKey', 'timeoutBlockHeight']);
+  assert.equal(file.redeemScript, created.redeemScript);
+  await service.user.sendToAddress(created.address as string, satToBtc(created.expectedAmount as number));
+  await service.mine();
+  for (let round = 1; ; round++) {
+    const status = (await (await fetch(`${service.apiUrl}/v2/swap/${created.id}`)).json()) as { status: string };
+    if (status.status === 'transaction.claimed') break;
+    assert.ok(round < 200, `stuck in ${status.status}`);
+    if (round % 10 === 0) await service.mine();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.equal((await service.channelBalance('bob')) - bobBefore, 19_000);
 });
 
 test('usage mistakes exit with 2 and say what is wrong', async () => {

@@ -58,6 +58,16 @@ onBothDialects('CounterRepository', (h) => {
     assert.equal(Math.max(...values), 39);
   });
 
+  test('a block of values is taken in one statement and follows the values handed out before it', async () => {
+    const s = await h.storage();
+    assert.equal(await s.counters.nextSwapKeyIndexes(16), 0);
+    assert.equal(await s.counters.nextSwapKeyIndex(), 16);
+    assert.equal(await s.counters.nextSwapKeyIndexes(4), 17);
+    assert.equal(await s.counters.peek(SWAP_KEY_INDEX), 21);
+    const firsts = await Promise.all(Array.from({ length: 10 }, () => s.counters.nextSwapKeyIndexes(3)));
+    assert.deepEqual([...firsts].sort((a, b) => a - b), Array.from({ length: 10 }, (_, i) => 21 + 3 * i), 'concurrent blocks never overlap');
+  });
+
   test('values handed out in committed transactions are never reused after a re-open', async () => {
     const url = await h.freshUrl();
     const first = createRepositories(await h.open(url));

@@ -1,6 +1,6 @@
 // The public-key-only BIP327 KeyAgg + BIP341 tweak against boltz-core's Musig (which the signing sessions use),
-// byte for byte, and against the BIPs' own vectors.
-import { describe, test } from 'node:test';
+// byte for byte, and against the BIPs' own vectors; in noble and in libsecp256k1 (secp256k1-zkp), once loaded.
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { schnorr, secp256k1 } from '@noble/curves/secp256k1.js';
@@ -9,6 +9,9 @@ import { hex } from '@scure/base';
 import { keyAggExport, keyAggregate } from '@scure/btc-signer/musig2.js';
 import { Musig, Scripts, TaprootUtils, reverseSwapTree, swapTree, type Types } from 'boltz-core';
 import { aggregateKeys, swapOutputKey, tapTreeRoot, taprootTweak } from '../../src/keys/key-agg.ts';
+import { libsecp256k1, useLibsecp256k1 } from '../../src/keys/libsecp256k1.ts';
+import { loadZkp } from '../../src/chains/liquid/zkp.ts';
+import { ELEMENTS_TAPROOT } from '../../src/chains/liquid/htlc.ts';
 
 // A verbatim copy of shared/vectors/taproot-swap-trees.json (see test/fixtures/README.md).
 const vectors = JSON.parse(readFileSync(new URL('../fixtures/taproot-swap-trees.json', import.meta.url), 'utf8'));
@@ -52,7 +55,8 @@ function randomTree(kind: 'submarine' | 'reverse', service: Key, client: Key): T
     : reverseSwapTree(false, preimageHash, client.publicKey, service.publicKey, timeout);
 }
 
-describe('swap output key', () => {
+/** The same checks on either implementation of swapOutputKey's arithmetic. */
+function swapOutputKeyTests(): void {
   const service = { privateKey: hex.decode(vectors.servicePrivateKey), publicKey: hex.decode(vectors.servicePublicKey) };
   const client = { privateKey: hex.decode(vectors.clientPrivateKey), publicKey: hex.decode(vectors.clientPublicKey) };
 
@@ -110,7 +114,31 @@ describe('swap output key', () => {
     assert.throws(() => swapOutputKey(s.publicKey, secp256k1.getPublicKey(s.privateKey, false), tree), /33 bytes/);
     assert.throws(() => swapOutputKey(s.publicKey, hex.decode(`02${'00'.repeat(31)}05`), tree));
   });
+}
+
+describe('swap output key, in noble (libsecp256k1 not loaded)', () => {
+  test('libsecp256k1 is not loaded yet', () => assert.equal(libsecp256k1(), undefined));
+  swapOutputKeyTests();
 });
+
+describe('swap output key, in libsecp256k1 (secp256k1-zkp loaded)', () => {
+  before(async () => useLibsecp256k1(await loadZkp()));
+  test('libsecp256k1 is loaded', () => assert.notEqual(libsecp256k1(), undefined));
+  swapOutputKeyTests();
+  test("equals noble's KeyAgg and tweak under Elements' tag too", () => {
+    for (let i = 0; i < 40; i++) {
+      const s = keyWithPrefix(i % 2 === 0 ? 2 : 3);
+      const c = keyWithPrefix(i % 4 < 2 ? 2 : 3);
+      const tree = randomTree(i % 8 < 4 ? 'submarine' : 'reverse', s, c);
+      const internal = aggregateKeys([s.publicKey, c.publicKey]);
+      const output = taprootTweak(internal, ELEMENTS_TAPROOT.merkleRoot(tree.tree), ELEMENTS_TAPROOT.tweakTag);
+      const key = swapOutputKey(s.publicKey, c.publicKey, tree, ELEMENTS_TAPROOT);
+      assert.equal(hex.encode(key.internalKey), hex.encode(schnorr.utils.pointToBytes(internal)));
+      assert.equal(hex.encode(key.outputKey), hex.encode(schnorr.utils.pointToBytes(output)));
+    }
+  });
+});
+
 
 describe('BIP327 KeyAgg', () => {
   // key_agg_vectors.json of BIP327.

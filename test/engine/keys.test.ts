@@ -1,5 +1,5 @@
 // The operator's mnemonic file, swap key derivation and MuSig2 signing against boltz-core as the client.
-import { describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,9 +19,18 @@ import {
   taprootSwapKey,
 } from '../../src/keys/index.ts';
 import { clientKey, serviceKey } from '../helpers/htlc.ts';
+import { HDKey } from '@scure/bip32';
+import { generateMnemonic, mnemonicToSeedSync } from '@scure/bip39';
+import { wordlist } from '@scure/bip39/wordlists/english.js';
+import { useLibsecp256k1 } from '../../src/keys/libsecp256k1.ts';
+import { loadZkp } from '../../src/chains/liquid/zkp.ts';
 
 // A verbatim copy of shared/vectors/taproot-swap-trees.json (see test/fixtures/README.md).
 const vectors = JSON.parse(readFileSync(new URL('../fixtures/taproot-swap-trees.json', import.meta.url), 'utf8'));
+
+const ABANDON = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
+/** m/44'/0'/0'/0/0 of ABANDON, as the noble path derives it (the key of address 1LqBGSKuX5yYUonjxT5qGfpUsXKYYWeabA). */
+const ABANDON_FIRST_KEY = hex.encode(SwapKeys.fromMnemonic(ABANDON, 'mainnet').keyAt(0).publicKey);
 
 function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'ferry-keys-'));
@@ -55,7 +64,6 @@ describe('mnemonic file', () => {
 });
 
 describe('swap keys', () => {
-  const ABANDON = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 
   test('follow BIP44: the well-known first address of the "abandon … about" mnemonic', () => {
     const key = SwapKeys.fromMnemonic(ABANDON, 'mainnet').keyAt(0);
@@ -72,6 +80,24 @@ describe('swap keys', () => {
     assert.notDeepEqual(SwapKeys.fromMnemonic(ABANDON, 'mainnet').keyAt(7), keys.keyAt(7));
     assert.throws(() => keys.keyAt(-1), RangeError);
     assert.throws(() => SwapKeys.fromMnemonic('abandon abandon', 'regtest'), /mnemonic/);
+  });
+});
+
+describe('swap keys in libsecp256k1 (secp256k1-zkp loaded)', () => {
+  before(async () => useLibsecp256k1(await loadZkp()));
+
+  test('equal BIP32 as scure derives it, private and public key, at every index tried', () => {
+    const mnemonic = generateMnemonic(wordlist, 256);
+    for (const network of ['mainnet', 'regtest'] as const) {
+      const keys = SwapKeys.fromMnemonic(mnemonic, network);
+      const account = HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic)).derive(`m/44'/${network === 'mainnet' ? 0 : 1}'/0'/0`);
+      const indexes = [...Array.from({ length: 300 }, (_, i) => i), 65_535, 65_536, 16_777_216, 0x7fffffff];
+      for (const index of indexes) {
+        const child = account.deriveChild(index);
+        assert.deepEqual(keys.keyAt(index), { privateKey: child.privateKey, publicKey: child.publicKey }, `${network} index ${index}`);
+      }
+    }
+    assert.equal(hex.encode(SwapKeys.fromMnemonic(ABANDON, 'mainnet').keyAt(0).publicKey), ABANDON_FIRST_KEY);
   });
 });
 

@@ -31,8 +31,9 @@ export interface FerryProcess {
   exited: Promise<number | null>;
 }
 
-export function runFerry(args: string[], env: Record<string, string | undefined>): FerryProcess {
-  const child = spawn(process.execPath, [ferryBin, ...args], {
+/** `ferry ARGS` left running; `nodeArgs` go to node before the script (the benches' `--cpu-prof`). */
+export function runFerry(args: string[], env: Record<string, string | undefined>, nodeArgs: string[] = []): FerryProcess {
+  const child = spawn(process.execPath, [...nodeArgs, ferryBin, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

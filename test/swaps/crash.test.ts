@@ -10,6 +10,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hex } from '@scure/base';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { OutScript, Transaction } from '@scure/btc-signer';
+import { OutputType, constructClaimTransaction, type ClaimDetails } from 'boltz-core';
+import { decodeBolt11 } from '../../src/lightning/bolt11/index.ts';
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
@@ -30,6 +34,8 @@ let ferryDir: string;
 let configFile: string;
 /** Ferry's config for the chain swap claim tests: its claim follows one second after it learns the preimage. */
 let quickClaimConfigFile: string;
+/** Ferry's config with the v1 miner fee prepay. */
+let prepayConfigFile: string;
 let devnet: FerryProcess;
 let info: DevnetInfo;
 let chain: DevnetChain;
@@ -44,6 +50,8 @@ before(async () => {
   configFile = join(ferryDir, 'ferry.toml');
   // A quick watcher; everything else is Ferry's defaults.
   writeFileSync(configFile, '[bitcoin]\npollIntervalMs = 150\n[liquid]\npollIntervalMs = 150\n');
+  prepayConfigFile = join(ferryDir, 'ferry-prepay.toml');
+  writeFileSync(prepayConfigFile, '[bitcoin]\npollIntervalMs = 150\n[liquid]\npollIntervalMs = 150\n[swap]\nprepayMinerFee = true\n');
   quickClaimConfigFile = join(ferryDir, 'ferry-quick-claim.toml');
   writeFileSync(quickClaimConfigFile, '[bitcoin]\npollIntervalMs = 150\n[liquid]\npollIntervalMs = 150\n[swap]\nclaimDelayMs = 1000\n');
   devnet = runFerry(['devnet'], { FERRY_DATA_DIR: devnetDir, ...ephemeralPorts, ...devnetLightningEnv() });
@@ -221,6 +229,68 @@ describe('crash recovery', { timeout: 180_000 }, () => {
       }
     });
   }
+  // The miner fee prepay (v1): two invoices held, Ferry dies around its lock; after the restart it locks once and
+  // settles the miner fee invoice once, and the client's claim through the redeem script settles the swap's.
+  for (const point of ['reverse.invoice-accepted', 'reverse.lockup-broadcast']) {
+    test(`a v1 reverse swap with the miner fee prepay survives a crash at ${point}; one lockup, each invoice paid once`, async () => {
+      const crashing = await startFerryProcess(point, prepayConfigFile);
+      const preimage = randomBytes(32);
+      const claimKey = secp256k1.utils.randomSecretKey();
+      const created = await fetch(`${crashing.apiUrl}/createswap`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          type: 'reversesubmarine',
+          pairId: 'BTC/BTC',
+          orderSide: 'buy',
+          invoiceAmount: 80_000,
+          preimageHash: hex.encode(sha256(preimage)),
+          claimPublicKey: hex.encode(secp256k1.getPublicKey(claimKey, true)),
+        }),
+      });
+      assert.equal(created.status, 201);
+      const swap = (await created.json()) as { id: string; invoice: string; minerFeeInvoice: string; redeemScript: string; lockupAddress: string; onchainAmount: number };
+      const outputScript = OutScript.encode({ type: 'wsh', hash: sha256(hex.decode(swap.redeemScript)) });
+      const fromHeight = (await chain.height()) + 1;
+      const operatorBefore = await chain.balance(chain.operator);
+      const feePayment = lightning.pay('alice', swap.minerFeeInvoice);
+      await untilStatusOf(crashing.apiUrl, swap.id, 'minerfee.paid');
+      const payment = lightning.pay('alice', swap.invoice);
+      await untilCrash(crashing, point);
+
+      const ferry = await startFerryProcess(undefined, prepayConfigFile);
+      try {
+        await untilStatusOf(ferry.apiUrl, swap.id, 'transaction.mempool');
+        const status = (await (await fetch(`${ferry.apiUrl}/swapstatus`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: swap.id }) })).json()) as {
+          transaction: { id: string; hex: string };
+        };
+        const lockupTx = Transaction.fromRaw(hex.decode(status.transaction.hex), { allowUnknownOutputs: true });
+        let vout = -1;
+        for (let i = 0; i < lockupTx.outputsLength; i++) if (hex.encode(lockupTx.getOutput(i).script!) === hex.encode(outputScript)) vout = i;
+        assert.equal(lockupTx.getOutput(vout).amount, BigInt(swap.onchainAmount));
+        const claim = constructClaimTransaction(
+          [{ type: OutputType.Bech32, redeemScript: hex.decode(swap.redeemScript), preimage, privateKey: claimKey, transactionId: status.transaction.id, vout, script: outputScript, amount: BigInt(swap.onchainAmount) } as unknown as ClaimDetails],
+          OutScript.encode({ type: 'wsh', hash: sha256(randomBytes(32)) }),
+          400n,
+          true,
+        );
+        const broadcast = await fetch(`${ferry.apiUrl}/broadcasttransaction`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ currency: 'BTC', transactionHex: hex.encode(claim.toBytes(true, true)) }) });
+        assert.equal(broadcast.status, 200, await broadcast.text());
+        await untilStatusOf(ferry.apiUrl, swap.id, 'invoice.settled');
+        assert.equal((await payment).status, 'SUCCEEDED');
+        assert.equal((await feePayment).status, 'SUCCEEDED', 'the miner fee invoice was settled with the lock');
+        await chain.mine(1);
+        const lockups = await chain.paymentsTo(outputScript, fromHeight);
+        assert.deepEqual(lockups.map((tx) => tx.txid), [status.transaction.id], 'exactly one transaction pays the lockup address');
+        const fee = await chain.fee(status.transaction.id);
+        assert.equal(await chain.balance(chain.operator), operatorBefore - BigInt(swap.onchainAmount) - fee, 'the operator wallet paid once');
+        assert.equal((await lightning.invoice('ferry', decodeBolt11(swap.minerFeeInvoice).paymentHash)).state, 'SETTLED');
+      } finally {
+        await stopFerry(ferry);
+      }
+    });
+  }
+
   test('a Liquid reverse swap survives a crash between its lockup broadcast and its record; the blinded lockup is sent once', async () => {
     const point = 'reverse.lockup-broadcast';
     const amount = 60_000;

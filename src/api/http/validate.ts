@@ -39,6 +39,14 @@ export function optionalString(input: Record<string, unknown>, name: string): st
   return value;
 }
 
+/** A boolean flag of the body, or undefined; anything else is a 400. */
+export function optionalBoolean(input: Record<string, unknown>, name: string): boolean | undefined {
+  const value = input[name];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'boolean') throw badRequest(`invalid parameter: ${name}`);
+  return value;
+}
+
 /** Hex of exactly `bytes` bytes; a wrong length is an invalid parameter. */
 export function requireHexBytes(input: Record<string, unknown>, name: string, bytes: number): string {
   const hex = requireHex(input, name);

@@ -1,6 +1,6 @@
 // v1 POST /createswap: legacy swaps, as v1 clients expect them — a submarine lockup to a P2SH-nested P2WSH address
 // and a reverse lockup to a P2WSH one, each with the redeem script the client checks it against and spends with
-// the preimage or its refund key. The request's shape and the v1 pair (order side, pair hash, limits) are checked
+// the preimage or its refund key; on EVM the swap contract, with the addresses instead of keys. The request's shape and the v1 pair (order side, pair hash, limits) are checked
 // here; the engine creates the swap, with every semantic check of its v2 counterpart.
 import type { SwapService, V1PairBody } from '../../protocol/index.ts';
 import { decodeBolt11, type Bolt11Invoice } from '../../lightning/bolt11/index.ts';
@@ -10,6 +10,7 @@ import type { Router } from '../http/router.ts';
 import {
   bodyObject,
   optionalAmount,
+  optionalBoolean,
   optionalString,
   requirePreimageHash,
   requirePublicKey,
@@ -67,14 +68,19 @@ function checkSubmarine(input: Record<string, unknown>, pair: V1PairBody) {
   const invoice = optionalString(input, 'invoice');
   const preimageHash = input.preimageHash === undefined || input.preimageHash === null ? undefined : requirePreimageHash(input);
   if (invoice === undefined && preimageHash === undefined) throw badRequest('undefined parameter: invoice');
-  const refundPublicKey = requirePublicKey(input, 'refundPublicKey');
+  // EVM: no key (the lock names its refund address); the engine says which its chain needs.
+  const refundPublicKey = input.refundPublicKey === undefined ? undefined : requirePublicKey(input, 'refundPublicKey');
   if (invoice !== undefined) checkInvoice(invoice, pair, preimageHash);
   return { invoice, preimageHash, refundPublicKey };
 }
 
 function checkReverse(input: Record<string, unknown>, pair: V1PairBody) {
   const preimageHash = requirePreimageHash(input);
-  const claimPublicKey = requirePublicKey(input, 'claimPublicKey');
+  // EVM: claimAddress instead of a key, and optionally gas for the claim; the engine says which its chain needs.
+  const claimAddress = optionalString(input, 'claimAddress');
+  const claimPublicKey = claimAddress !== undefined && input.claimPublicKey === undefined ? undefined : requirePublicKey(input, 'claimPublicKey');
+  const gasless = optionalBoolean(input, 'gasless');
+  const prepayMinerFee = optionalBoolean(input, 'prepayMinerFee');
   const invoiceAmount = optionalAmount(input, 'invoiceAmount');
   const onchainAmount = optionalAmount(input, 'onchainAmount');
   if (invoiceAmount !== undefined && onchainAmount !== undefined) throw badRequest('invoice and onchain amount were specified');
@@ -83,7 +89,7 @@ function checkReverse(input: Record<string, unknown>, pair: V1PairBody) {
   const amount = invoiceAmount ?? reverseInvoiceAmount(onchainAmount!, pair.rate, percentage, minerFees.baseAsset.reverse.lockup);
   const violation = limitViolation(amount, pair.limits);
   if (violation !== undefined) throw badRequest(violation);
-  return { preimageHash, claimPublicKey, invoiceAmount, onchainAmount };
+  return { preimageHash, claimPublicKey, claimAddress, gasless, prepayMinerFee, invoiceAmount, onchainAmount };
 }
 
 /** lightningAssets: the chain symbols Ferry has a Lightning node for. */

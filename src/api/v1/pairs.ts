@@ -6,8 +6,8 @@ import { v1Unsupported } from './answers.ts';
 export function pairRoutesV1(router: Router, swaps: SwapService): void {
   router.get('/getpairs', async () => {
     if (!swaps.v1Pairs) throw v1Unsupported();
-    // No miner fee prepay (info) and reverse swaps are enabled (warnings): both lists stay empty.
-    return { body: { info: [], warnings: [], pairs: await swaps.v1Pairs() } };
+    // Reverse swaps are always enabled: no `reverse.swaps.disabled` warning.
+    return { body: { info: swaps.v1PairsInfo?.() ?? [], warnings: [], pairs: await swaps.v1Pairs() } };
   });
   router.get('/timeouts', async () => {
     if (!swaps.v1Timeouts) throw v1Unsupported();

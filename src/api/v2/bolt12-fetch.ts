@@ -1,28 +1,18 @@
 // POST /v2/lightning/{currency}/bolt12/fetch: an invoice for a BOLT12 offer. As the reference does, an offer whose
-// wallet Ferry can reach is asked directly — Ferry builds and signs the invoice request with a payer key of its
-// own, and the wallet's invoice comes back checked against it —: over the WebSocket (`invoice.request`) when the
-// wallet is subscribed, else through the webhook the offer was registered with (POST {"event": "invoice.request",
-// "data": {offer, invoiceRequest}}, answered {invoice} or {error}). Any other offer is fetched by the currency's
-// Lightning node where it speaks BOLT12 (CLN's fetchinvoice), and is a 404 otherwise.
+// wallet Ferry can reach — subscribed over the WebSocket, or registered with a webhook (the hub asks either) — is
+// asked directly: Ferry builds and signs the invoice request with a payer key of its own, and the wallet's invoice
+// comes back checked against it. Any other offer is fetched by the currency's Lightning node where it speaks BOLT12
+// (CLN's fetchinvoice), and is a 404 otherwise.
 import { randomBytes } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { hex } from '@scure/base';
-import {
-  Bolt12Error, checkInvoiceAnswers, createInvoiceRequest, decodeInvoice, decodeOffer, offerExpired, type InvoiceRequest,
-  type Offer, type OfferRegistry,
-} from '../../lightning/bolt12/index.ts';
+import { Bolt12Error, createInvoiceRequest, decodeOffer, offerExpired, type InvoiceRequest, type Offer } from '../../lightning/bolt12/index.ts';
 import { InvoiceFetchError, type LightningBackend } from '../../lightning/backend.ts';
 import { HttpError, badRequest, notFound } from '../http/errors.ts';
 import { InvoiceRequestError, type InvoiceRequestHub } from '../ws/invoice-requests.ts';
 
-/** One webhook call whose answer is used: its status and body. */
-export type AskWebhook = (url: string, payload: unknown) => Promise<{ status: number; text: string }>;
-
 export interface Bolt12FetchDeps {
   lightning: Record<string, LightningBackend>;
   invoiceRequests?: InvoiceRequestHub;
-  offers?: OfferRegistry;
-  askWebhook?: AskWebhook;
 }
 
 const WALLET_FAILURE_STATUS = { invalid: 400, noSubscriber: 404, busy: 429, rejected: 422, timeout: 504, disconnected: 504 } as const;
@@ -58,8 +48,8 @@ function requestFor(offer: Offer, amountMsat: bigint, note: string | undefined):
   }
 }
 
-/** The subscribed wallet's invoice, or undefined when no wallet is subscribed to the offer. */
-async function overWebSocket(hub: InvoiceRequestHub, request: InvoiceRequest): Promise<string | undefined> {
+/** The wallet's invoice (over the WebSocket or the offer's webhook), or undefined when Ferry cannot reach it. */
+async function fromWallet(hub: InvoiceRequestHub, request: InvoiceRequest): Promise<string | undefined> {
   try {
     return (await hub.requestInvoice(request.bytes)).invoice;
   } catch (error) {
@@ -69,40 +59,11 @@ async function overWebSocket(hub: InvoiceRequestHub, request: InvoiceRequest): P
   }
 }
 
-/** The invoice the offer's webhook answers with, checked to answer Ferry's request. */
-async function overWebhook(ask: AskWebhook, url: string, offer: string, request: InvoiceRequest): Promise<string> {
-  const failed = (reason: string) => new HttpError(422, `could not fetch an invoice from the offer's webhook: ${reason}`);
-  const { status, text } = await ask(url, { event: 'invoice.request', data: { offer, invoiceRequest: hex.encode(request.bytes) } }).catch(
-    (error: Error) => {
-      throw failed(error.message);
-    },
-  );
-  let answer: { invoice?: unknown; error?: unknown };
-  try {
-    answer = JSON.parse(text) as typeof answer;
-  } catch {
-    throw failed(`answered ${status} without JSON`);
-  }
-  if (typeof answer?.invoice !== 'string') throw failed(typeof answer?.error === 'string' ? answer.error.slice(0, 1024) : `answered ${status} without an invoice`);
-  try {
-    checkInvoiceAnswers(decodeInvoice(answer.invoice), request);
-  } catch (error) {
-    if (error instanceof Bolt12Error) throw failed(`invalid invoice: ${error.message}`);
-    throw error;
-  }
-  return answer.invoice;
-}
-
 export async function fetchOfferInvoice(deps: Bolt12FetchDeps, currency: string, body: { offer: string; amount?: number; note?: string }): Promise<string> {
   const offer = offerOf(body.offer);
   const amountMsat = amountMsatOf(offer, body.amount);
-  const webhook = deps.offers?.get(currency, offer)?.url;
-  if (deps.invoiceRequests !== undefined || (webhook !== undefined && deps.askWebhook !== undefined)) {
-    const request = requestFor(offer, amountMsat, body.note);
-    const fromSocket = deps.invoiceRequests && (await overWebSocket(deps.invoiceRequests, request));
-    if (fromSocket) return fromSocket;
-    if (webhook !== undefined && deps.askWebhook !== undefined) return overWebhook(deps.askWebhook, webhook, body.offer, request);
-  }
+  const fromItsWallet = deps.invoiceRequests && (await fromWallet(deps.invoiceRequests, requestFor(offer, amountMsat, body.note)));
+  if (fromItsWallet) return fromItsWallet;
   const node = deps.lightning[currency];
   if (node?.fetchInvoice === undefined) {
     throw notFound('no BOLT12 support: fetching invoices for offers needs a Lightning backend that speaks BOLT12 (CLN), and none is configured');

@@ -74,11 +74,11 @@ export function bolt12Routes(router: Router, registry: OfferRegistry, fetch: Bol
     'POST',
     base,
     { summary: 'Registers a BOLT12 offer for reverse swaps, with an optional webhook for its invoice requests', tags, body: { type: 'object', required: ['offer'], properties: { offer: bolt12Text, url: urlText } }, responses: { 201: empty } },
-    ({ params }, body) => {
+    async ({ params }, body) => {
       const currency = currencyOf(params.currency);
       const offer = offerOf(body.offer);
       checkUrl(body.url);
-      if (!registry.add(currency, offer, body.offer, body.url)) throw new HttpError(409, 'offer is registered already');
+      if (!(await registry.add(currency, offer, body.offer, body.url))) throw new HttpError(409, 'offer is registered already');
       return { status: 201, body: {} };
     },
   );
@@ -88,21 +88,21 @@ export function bolt12Routes(router: Router, registry: OfferRegistry, fetch: Bol
     'PATCH',
     base,
     { summary: 'Sets or removes the webhook of a registered offer; signed over SHA256 of the URL, or of "UPDATE"', tags, body: { type: 'object', required: ['offer', 'signature'], properties: { offer: bolt12Text, url: urlText, signature: hexText } }, responses: { 200: empty } },
-    ({ params }, body) => {
+    async ({ params }, body) => {
       const currency = currencyOf(params.currency);
       const offer = offerOf(body.offer);
       checkUrl(body.url);
       checkSignature(offer, body.url ?? OWNER_MESSAGES.update, body.signature);
-      if (!registry.setUrl(currency, offer, body.url)) throw notFound('offer is not registered');
+      if (!(await registry.setUrl(currency, offer, body.url))) throw notFound('offer is not registered');
       return { body: {} };
     },
   );
 
-  const remove = ({ params }: { params: Record<string, string> }, body: { offer: string; signature: string }) => {
+  const remove = async ({ params }: { params: Record<string, string> }, body: { offer: string; signature: string }) => {
     const currency = currencyOf(params.currency);
     const offer = offerOf(body.offer);
     checkSignature(offer, OWNER_MESSAGES.delete, body.signature);
-    if (!registry.delete(currency, offer)) throw notFound('offer is not registered');
+    if (!(await registry.delete(currency, offer))) throw notFound('offer is not registered');
     return { body: {} };
   };
   const deleteBody: JsonSchema = { type: 'object', required: ['offer', 'signature'], properties: { offer: bolt12Text, signature: hexText } };

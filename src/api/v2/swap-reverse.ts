@@ -14,17 +14,10 @@ import {
   requirePubNonce,
   requireString,
   requireSwapId,
+  optionalBoolean,
 } from '../http/validate.ts';
 import { engineCall, getById } from './swap-errors.ts';
 import { withoutUndefined } from './swap-submarine.ts';
-
-/** A boolean flag of the body, or undefined; anything else is a 400. */
-function optionalBoolean(input: Record<string, unknown>, name: string): boolean | undefined {
-  const value = input[name];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'boolean') throw badRequest(`invalid parameter: ${name}`);
-  return value;
-}
 
 // BOLT11 descriptions are limited to 639 bytes (the tagged field's length limit).
 const maxDescriptionBytes = 639;

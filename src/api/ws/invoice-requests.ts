@@ -3,7 +3,9 @@
 // `requestInvoice` with its bytes and gets back the wallet's invoice, checked to answer that very request, or an
 // InvoiceRequestError saying why not (nobody subscribed, too many waiting, the wallet's own error, no answer in
 // time). Offers are matched by their bytes, which every invoice request mirrors exactly. State is per process:
-// a subscription lives as long as its connection, as in the reference.
+// a subscription lives as long as its connection, as in the reference. The webhook alternative: an offer registered
+// with a `url` and no wallet subscribed is asked there — a signed POST {"event": "invoice.request", "data": {offer,
+// invoiceRequest}} answered with {"invoice"} or {"error"} —, and the invoice is checked the same way.
 import { randomUUID } from 'node:crypto';
 import { hex } from '@scure/base';
 import {
@@ -52,15 +54,41 @@ interface Pending {
   timer: NodeJS.Timeout;
 }
 
+/** Where offers registered with a webhook are asked for invoices. */
+export interface InvoiceRequestWebhook {
+  /** The offer of these bytes as registered, with its webhook URL; undefined when it has none. */
+  find(offerBytes: Uint8Array): Promise<{ offer: string; url?: string } | undefined>;
+  /** One signed POST to an untrusted receiver (SSRF-guarded, bounded): its status and body. */
+  ask(url: string, payload: unknown): Promise<{ status: number; body: string }>;
+}
+
+/** The wallet's invoice, checked to answer the request and not to be expired; throws the reason otherwise. */
+function checkedInvoice(text: string, request: InvoiceRequest): { invoice: string; decoded: Invoice } {
+  let decoded: Invoice;
+  try {
+    decoded = decodeInvoice(text);
+    checkInvoiceAnswers(decoded, request);
+  } catch (error) {
+    if (!(error instanceof Bolt12Error)) throw error;
+    throw new InvoiceAnswerError(error.message);
+  }
+  if (invoiceExpiresAt(decoded) <= BigInt(Math.floor(Date.now() / 1000))) throw new InvoiceAnswerError('expired');
+  return { invoice: text, decoded };
+}
+
 export class InvoiceRequestHub {
   private readonly offers = new Map<string, { offer: string; listener: OfferListener }>();
   private readonly pending = new Map<string, Pending>();
   private readonly waiting = new Map<OfferListener, number>();
+  private webhookPending = 0;
 
-  constructor(readonly options: InvoiceRequestOptions = defaultInvoiceRequestOptions) {}
+  constructor(
+    readonly options: InvoiceRequestOptions = defaultInvoiceRequestOptions,
+    private readonly webhook?: InvoiceRequestWebhook,
+  ) {}
 
   get pendingRequests(): number {
-    return this.pending.size;
+    return this.pending.size + this.webhookPending;
   }
 
   /** Offers (by their bytes) now routed to this listener; an offer another connection had moves here. */
@@ -102,9 +130,9 @@ export class InvoiceRequestHub {
       return Promise.reject(new InvoiceRequestError('invalid', `invalid invoice request: ${error.message}`));
     }
     const entry = this.offers.get(hex.encode(offerBytesOf(request)));
-    if (entry === undefined) return Promise.reject(new InvoiceRequestError('noSubscriber', 'no wallet is subscribed to this offer'));
+    if (entry === undefined) return this.askWebhook(request);
     const waiting = this.waiting.get(entry.listener) ?? 0;
-    if (waiting >= this.options.maxPendingPerConnection || this.pending.size >= this.options.maxPending) {
+    if (waiting >= this.options.maxPendingPerConnection || this.pendingRequests >= this.options.maxPending) {
       return Promise.reject(new InvoiceRequestError('busy', 'too many invoice requests waiting for answers: try again later'));
     }
     const id = randomUUID();
@@ -127,16 +155,46 @@ export class InvoiceRequestHub {
     if ('error' in answer) {
       return this.settle(id, new InvoiceRequestError('rejected', answer.error.slice(0, 1024)));
     }
-    let decoded: Invoice;
+    let checked: { invoice: string; decoded: Invoice };
     try {
-      decoded = decodeInvoice(answer.invoice);
-      checkInvoiceAnswers(decoded, pending.request);
+      checked = checkedInvoice(answer.invoice, pending.request);
     } catch (error) {
-      if (!(error instanceof Bolt12Error)) throw error;
+      if (!(error instanceof InvoiceAnswerError)) throw error;
       throw new InvoiceAnswerError(`invalid invoice for request ${id}: ${error.message}`);
     }
-    if (invoiceExpiresAt(decoded) <= BigInt(Math.floor(Date.now() / 1000))) throw new InvoiceAnswerError(`invalid invoice for request ${id}: expired`);
-    this.settle(id, { invoice: answer.invoice, decoded });
+    this.settle(id, checked);
+  }
+
+  /** No wallet subscribed: the offer's webhook, if it was registered with one, answers instead. */
+  private async askWebhook(request: InvoiceRequest): Promise<{ invoice: string; decoded: Invoice }> {
+    const registered = await this.webhook?.find(offerBytesOf(request));
+    if (registered?.url === undefined) throw new InvoiceRequestError('noSubscriber', 'no wallet is subscribed to this offer');
+    if (this.pendingRequests >= this.options.maxPending) throw new InvoiceRequestError('busy', 'too many invoice requests waiting for answers: try again later');
+    this.webhookPending++;
+    let answer: { status: number; body: string };
+    try {
+      answer = await this.webhook!.ask(registered.url, { event: 'invoice.request', data: { offer: registered.offer, invoiceRequest: hex.encode(request.bytes) } });
+    } catch (error) {
+      throw new InvoiceRequestError('timeout', `the offer's webhook did not answer: ${(error as Error).message}`);
+    } finally {
+      this.webhookPending--;
+    }
+    let body: { invoice?: unknown; error?: unknown } = {};
+    try {
+      body = JSON.parse(answer.body) as typeof body;
+    } catch {
+      // not JSON: refused below
+    }
+    if (answer.status < 200 || answer.status >= 300 || typeof body?.invoice !== 'string') {
+      const reason = typeof body?.error === 'string' ? body.error.slice(0, 1024) : `the offer's webhook answered ${answer.status} without an invoice`;
+      throw new InvoiceRequestError('rejected', reason);
+    }
+    try {
+      return checkedInvoice(body.invoice, request);
+    } catch (error) {
+      if (error instanceof InvoiceAnswerError) throw new InvoiceRequestError('rejected', `invalid invoice from the offer's webhook: ${error.message}`);
+      throw error;
+    }
   }
 
   private settle(id: string, outcome: { invoice: string; decoded: Invoice } | InvoiceRequestError): void {

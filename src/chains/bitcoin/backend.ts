@@ -44,6 +44,14 @@ export const BITCOIN_SIZES: TypicalSizes = {
   clientClaim: TYPICAL_VSIZE.reverseClaim,
 };
 
+/**
+ * Typical virtual sizes of legacy swap transactions on Bitcoin, measured on the transactions Ferry and boltz-core
+ * build (test/chains/legacy-sizes.test.ts): Ferry's claim of a P2SH-nested P2WSH lockup with <signature> <preimage>
+ * <redeem script> (182 vB to a Taproot destination), its wallet's lockup to a P2WSH output (as large as to a Taproot
+ * one), and the client's claim of the P2WSH reverse lockup (148 vB).
+ */
+export const BITCOIN_LEGACY_SIZES: TypicalSizes = { claim: 182, serverLockup: TYPICAL_VSIZE.reverseLockup, clientClaim: 148 };
+
 export interface BitcoinBackendOptions {
   symbol?: string;
   network: Network;
@@ -58,6 +66,7 @@ export class BitcoinBackend extends CoreFamilyBackend implements ChainBackend {
   readonly symbol: string;
   readonly watcher: ChainWatcher;
   readonly typicalSizes = BITCOIN_SIZES;
+  readonly legacySizes = BITCOIN_LEGACY_SIZES;
   readonly blockSeconds = 600;
   readonly legacyOutputs = true;
   readonly network: Network;

@@ -43,6 +43,12 @@ import { liquidLegacyOutput } from './legacy.ts';
 
 /** Typical discounted virtual sizes of Liquid's Taproot swap transactions (REFERENCE.md). */
 export const LIQUID_SIZES: TypicalSizes = { claim: 181, serverLockup: 269, clientClaim: 193 };
+/**
+ * Legacy (v1) Liquid swaps spend P2WSH through the redeem script, the rest of the transaction as with Taproot: Ferry's
+ * claim witness (<signature> <preimage> <redeem script>, ~215 bytes) is no larger than the Taproot script-path one it
+ * replaces, the client's claim carries that witness instead of a 64-byte key-path signature (+~150 weight units).
+ */
+export const LIQUID_LEGACY_SIZES: TypicalSizes = { claim: 181, serverLockup: 269, clientClaim: 233 };
 
 const toHex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 const fromHex = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'hex'));
@@ -61,6 +67,7 @@ export class LiquidBackend extends CoreFamilyBackend implements ChainBackend {
   readonly symbol: string;
   readonly watcher: ChainWatcher;
   readonly typicalSizes = LIQUID_SIZES;
+  readonly legacySizes = LIQUID_LEGACY_SIZES;
   readonly blockSeconds = 60;
   readonly legacyOutputs = true;
   readonly network: Network;

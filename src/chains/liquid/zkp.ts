@@ -5,6 +5,7 @@
 import zkpModule, { type Secp256k1ZKP } from '@vulpemventures/secp256k1-zkp';
 import * as liquid from 'boltz-core/dist/lib/liquid/index.js';
 import type { Secp256k1Interface } from 'liquidjs-lib';
+import { useLibsecp256k1 } from '../../keys/libsecp256k1.ts';
 
 export type Zkp = Secp256k1ZKP;
 
@@ -15,6 +16,8 @@ export function loadZkp(): Promise<Zkp> {
   // A CommonJS package: under Node's ESM the default import is module.exports, whose .default is the loader.
   instance ??= zkpModule.default().then((zkp) => {
     liquid.init(zkp);
+    // The swap keys' arithmetic (KeyAgg, tweak) runs in it from now on, on every chain.
+    useLibsecp256k1(zkp);
     ready = zkp;
     return zkp;
   });

@@ -13,13 +13,19 @@ export class CounterRepository {
    * value is handed out again, so take it outside one if it can leave the process before commit.
    */
   async next(name: string): Promise<number> {
+    return this.nextBlock(name, 1);
+  }
+
+  /** Hands out `count` consecutive values at once (in one statement): the first of them. */
+  async nextBlock(name: string, count: number): Promise<number> {
+    if (!Number.isSafeInteger(count) || count < 1) throw new RangeError(`invalid counter block ${count}`);
     const rows = await this.q.query<{ issued: number }>(
-      `INSERT INTO counters (name, value) VALUES ($1, 1)
-       ON CONFLICT (name) DO UPDATE SET value = counters.value + 1
-       RETURNING value - 1 AS issued`,
-      [name],
+      `INSERT INTO counters (name, value) VALUES ($1, $2)
+       ON CONFLICT (name) DO UPDATE SET value = counters.value + $2
+       RETURNING value - $2 AS issued`,
+      [name, count],
     );
-    return rows[0].issued;
+    return Number(rows[0].issued);
   }
 
   /** The value `next` would hand out now, without taking it. */
@@ -30,5 +36,10 @@ export class CounterRepository {
 
   nextSwapKeyIndex(): Promise<number> {
     return this.next(SWAP_KEY_INDEX);
+  }
+
+  /** `count` swap key indexes at once: the first of them. */
+  nextSwapKeyIndexes(count: number): Promise<number> {
+    return this.nextBlock(SWAP_KEY_INDEX, count);
   }
 }

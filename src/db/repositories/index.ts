@@ -7,6 +7,8 @@ import { CounterRepository } from './counters.ts';
 import { EffectRepository, type NewEffect } from './effects.ts';
 import { KvRepository } from './kv.ts';
 import { LockRepository } from './locks.ts';
+import { OfferRepository } from './offers.ts';
+import { WebhookDeliveryRepository } from './webhook-deliveries.ts';
 import { SigningSessionRepository } from './signing-sessions.ts';
 import { SwapRepository, type SwapUpdate } from './swaps.ts';
 import { saveTransition, type TransitionResult } from './transition.ts';
@@ -19,6 +21,8 @@ export interface Repositories {
   kv: KvRepository;
   signingSessions: SigningSessionRepository;
   locks: LockRepository;
+  offers: OfferRepository;
+  webhookDeliveries: WebhookDeliveryRepository;
   /** Guarded swap update plus its effects, atomically (see saveTransition). */
   saveTransition(update: SwapUpdate, effects: readonly NewEffect[]): Promise<TransitionResult>;
 }
@@ -40,6 +44,8 @@ function bind(q: Queryable, options: RepositoryOptions): Repositories {
     kv: new KvRepository(q, now),
     signingSessions: new SigningSessionRepository(q, now),
     locks: new LockRepository(q, now),
+    offers: new OfferRepository(q, now),
+    webhookDeliveries: new WebhookDeliveryRepository(q, now),
     saveTransition: (update, effects) => saveTransition(q, update, effects, now),
   };
 }

@@ -30,6 +30,8 @@ export interface ChannelSpec {
   to: string;
   capacitySat: number;
   pushSat: number;
+  /** Not announced: a payer learns of it only from a route hint. */
+  private?: boolean;
 }
 
 export interface NetworkOptions {
@@ -177,6 +179,7 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
       balanceAMsat: (spec.capacitySat - spec.pushSat) * 1000,
       balanceBMsat: spec.pushSat * 1000,
       pushSat: spec.pushSat,
+      ...(spec.private === true && { private: true }),
       openHeight: funding.blockHeight,
       htlcs: [],
       sentMsatA: 0,

@@ -37,6 +37,8 @@ export interface ChannelRecord {
   balanceAMsat: number; // spendable by A, HTLCs in flight excluded
   balanceBMsat: number;
   pushSat: number;
+  /** Unannounced; absent on public channels (and in state written before private channels existed). */
+  private?: boolean;
   openHeight: number;
   htlcs: ChannelHtlc[];
   sentMsatA: number; // totals LND reports as total_satoshis_sent / received, from A's point of view

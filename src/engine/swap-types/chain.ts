@@ -11,6 +11,7 @@ import type { ChainSide, ChainSwapData } from '../../swaps/chain-machine.ts';
 import type { PairConfig } from '../../swaps/pairs.ts';
 import { SwapStatus as S, SwapType } from '../../swaps/status.ts';
 import { chainBlocksFor, lightningBlocksFor } from '../block-time.ts';
+import { creationHeight } from '../shared-reads.ts';
 import { anyChainOf, currentMinerFees, servesChain, type EngineContext } from '../context.ts';
 import { chainData } from '../data.ts';
 import { positiveInteger, preimageHash as parsePreimageHash } from '../input.ts';
@@ -77,8 +78,8 @@ export async function createChain(ctx: EngineContext, request: CreateChainReques
   const base = anyChainOf(ctx, pair.base);
   const serverWindow = chainBlocksFor(toChain, lightningBlocksFor(base, pair.timeouts.reverse));
   const userWindow = chainBlocksFor(fromChain, lightningBlocksFor(base, pair.timeouts.swapMaximal));
-  const [fromHeight, toHeight] = [await fromChain.height(), await toChain.height()];
-  const keyIndex = await ctx.storage.counters.nextSwapKeyIndex();
+  const [fromHeight, toHeight] = [await creationHeight(fromChain), await creationHeight(toChain)];
+  const keyIndex = await ctx.keyIndexes.take();
   const key = ctx.keys.keyAt(keyIndex);
   const user = userSide(fromChain, key.publicKey, client, { preimageHash: hashBytes, timeoutBlockHeight: fromHeight + userWindow, amount: userAmount, startHeight: fromHeight });
   const server = serverSide(toChain, key.publicKey, client, { preimageHash: hashBytes, timeoutBlockHeight: toHeight + serverWindow, amount: serverAmount, startHeight: toHeight });

@@ -1,6 +1,6 @@
 // API v1 swap creation: the same submarine and reverse swaps as v2, with legacy outputs (boltz-core's redeem
 // scripts, no key path), answered in v1's shape — the redeem script the client checks the address against instead
-// of a Taproot tree and the service key.
+// of a Taproot tree and the service key. On a contract chain a v1 swap is its v2 swap, answered with v1's fields.
 import type {
   CreateReverseRequest,
   CreateSubmarineRequest,
@@ -10,16 +10,26 @@ import type {
 import type { EngineContext } from '../context.ts';
 import { createReverseSwap, type CreatedReverse } from './reverse.ts';
 import { createSubmarineSwap } from './submarine.ts';
+import { gasAnswer } from './reverse-gas.ts';
 
 export async function createLegacySubmarine(ctx: EngineContext, request: CreateSubmarineRequest): Promise<V1CreateSubmarineResponse> {
-  const { record, data, output: made, bip21 } = await createSubmarineSwap(ctx, request, 'legacy');
-  const output = made!; // legacy swaps are refused on contract chains: there is always an output
+  const { record, data, output, contract, bip21 } = await createSubmarineSwap(ctx, request, 'legacy');
+  const withInvoice = data.expectedAmount !== undefined && request.invoice !== undefined;
+  if (contract !== undefined) {
+    return {
+      id: record.id,
+      address: contract.contractAddress,
+      claimAddress: contract.serviceAddress,
+      timeoutBlockHeight: record.timeoutBlockHeight!,
+      ...(withInvoice && { expectedAmount: data.expectedAmount, acceptZeroConf: data.acceptZeroConf }),
+    };
+  }
   return {
     id: record.id,
-    address: output.address,
-    redeemScript: output.legacy!.redeemScript,
+    address: output!.address,
+    redeemScript: output!.legacy!.redeemScript,
     timeoutBlockHeight: record.timeoutBlockHeight!,
-    ...(output.blindingKey !== undefined && { blindingKey: output.blindingKey }),
+    ...(output!.blindingKey !== undefined && { blindingKey: output!.blindingKey }),
     ...(bip21 !== undefined && { expectedAmount: data.expectedAmount, acceptZeroConf: data.acceptZeroConf, bip21 }),
   };
 }
@@ -29,17 +39,18 @@ export async function createLegacyReverse(
   request: CreateReverseRequest,
 ): Promise<{ created: CreatedReverse; response: V1CreateReverseResponse }> {
   const created = await createReverseSwap(ctx, request, 'legacy');
-  const { record, data } = created;
-  const output = created.output!; // legacy swaps are refused on contract chains: there is always an output
+  const { record, data, output, contract, gas } = created;
   const response: V1CreateReverseResponse = {
     id: record.id,
     invoice: record.invoice!,
-    lockupAddress: output.address,
-    redeemScript: output.legacy!.redeemScript,
+    lockupAddress: record.lockupAddress!,
+    ...(output !== undefined && { redeemScript: output.legacy!.redeemScript }),
     timeoutBlockHeight: record.timeoutBlockHeight!,
     // v1 tells the on-chain amount only when the client chose the invoice's.
     ...(request.invoiceAmount !== undefined && { onchainAmount: data.onchainAmount }),
-    ...(output.blindingKey !== undefined && { blindingKey: output.blindingKey }),
+    ...(output?.blindingKey !== undefined && { blindingKey: output.blindingKey }),
+    ...(contract !== undefined && { refundAddress: contract.serviceAddress }),
+    ...(gas !== undefined && gasAnswer(gas)),
   };
   return { created, response };
 }

@@ -30,10 +30,11 @@ import { hexBytes, positiveInteger, preimageHash as parsePreimageHash, publicKey
 import { coSignClientSpend } from '../legs/cosign.ts';
 import { serverLockupOf } from '../legs/lockup-leg.ts';
 import { lightningBlocksFor } from '../block-time.ts';
+import { creationHeight } from '../shared-reads.ts';
 import { treeOf, type ChainBackend, type SwapOutput, type SwapOutputKind } from '../../chains/backend.ts';
 import { isContractChain, type ContractChain } from '../../chains/contract-chain.ts';
 import type { GasPrepay } from '../../swaps/reverse-machine.ts';
-import { createGasInvoice, gasAnswer, requestedGas } from './reverse-gas.ts';
+import { createGasInvoice, gasAnswer, prepayInvoiceAmount, requestedGas } from './reverse-gas.ts';
 import { walletBolt12Invoice } from './reverse-bolt12.ts';
 
 /** Dust limit of a Taproot output: smaller lockups could not be claimed. */
@@ -45,7 +46,7 @@ export interface CreatedReverse {
   data: ReverseData;
   output?: SwapOutput;
   contract?: ContractChain;
-  /** A gasless or prepaid-miner-fee reverse swap to a contract chain: its second invoice. */
+  /** A reverse swap with a prepay invoice (EVM gas, or the miner fee prepay): its second invoice. */
   gas?: GasPrepay;
 }
 
@@ -72,6 +73,7 @@ export async function createReverseSwap(ctx: EngineContext, request: CreateRever
     { base: request.to, quote: request.from },
     request.pairHash,
     (quoted, now) => reversePairBody(quoted, now).hash,
+    outputKind,
   );
   // A contract chain's lockup is claimed by an address; a UTXO chain's by a key.
   const contract = isContractChain(chain) ? chain : undefined;
@@ -82,8 +84,11 @@ export async function createReverseSwap(ctx: EngineContext, request: CreateRever
   if (contract !== undefined && !contract.isAddress(request.claimAddress!)) throw invalidParameter('claimAddress');
   if (contract === undefined && request.claimAddress !== undefined) throw invalidParameter('claimAddress');
   const claimPublicKey = contract === undefined ? publicKey(request.claimPublicKey, 'claimPublicKey') : undefined;
-  if (outputKind === 'legacy' && (contract !== undefined || (chain as ChainBackend).legacyOutputs !== true)) throw noLegacySwaps(chain.symbol);
-  const gasRequested = requestedGas(request, contract);
+  // A contract chain's v1 swap is its v2 swap (the contract is the output); a UTXO chain needs legacy outputs.
+  if (outputKind === 'legacy' && contract === undefined && (chain as ChainBackend).legacyOutputs !== true) throw noLegacySwaps(chain.symbol);
+  // The operator's miner fee prepay is a v1 protocol: v2 answers have no field for its invoice.
+  const minerFeePrepay = outputKind === 'legacy' && contract === undefined && ctx.settings.prepayMinerFee;
+  const gasRequested = requestedGas(request, contract) ?? (minerFeePrepay ? 'minerFee' : undefined);
   const hashBytes = parsePreimageHash(request.preimageHash);
   const paymentHash = hex.encode(hashBytes);
 
@@ -114,12 +119,14 @@ export async function createReverseSwap(ctx: EngineContext, request: CreateRever
   if (onchainAmount < (contract === undefined ? TAPROOT_DUST : 1) + fees.reverse.claim) throw new SwapError('invalid', 'onchain amount is too low');
   if (await ctx.storage.swaps.getByPreimageHash(paymentHash)) throw preimageHashExists();
 
-  const timeoutBlockHeight = (await chain.height()) + pair.timeouts.reverse;
+  const timeoutBlockHeight = (await creationHeight(chain)) + pair.timeouts.reverse;
   let keyIndex: number | undefined;
+  let servicePublicKey: Uint8Array | undefined;
   let output: SwapOutput | undefined;
   if (contract === undefined) {
-    keyIndex = await ctx.storage.counters.nextSwapKeyIndex();
+    keyIndex = await ctx.keyIndexes.take();
     const key = ctx.keys.keyAt(keyIndex);
+    servicePublicKey = key.publicKey;
     output = (chain as ChainBackend).swapOutput({
       kind: 'reverse',
       outputKind,
@@ -135,13 +142,19 @@ export async function createReverseSwap(ctx: EngineContext, request: CreateRever
   let paymentRequest: string;
   // The payer's HTLC must outlive the on-chain timeout, so a preimage learned at the last block still settles.
   const cltvExpiry = lightningBlocksFor(chain, pair.timeouts.reverse) + ctx.settings.reverseCltvMarginBlocks;
+  const prepayTerms = gasRequested === undefined
+    ? undefined
+    : { pair, fees, chain, requestedAs: gasRequested, expirySeconds: ctx.settings.invoiceExpirySeconds, cltvExpiry };
+  // The miner fee prepay is part of the price: the hold invoice asks for the rest. Gas is on top of it.
+  const holdAmount = gasRequested === 'minerFee' ? invoiceAmount - prepayInvoiceAmount(prepayTerms!) : invoiceAmount;
+  if (holdAmount <= 0) throw new SwapError('invalid', 'invoice amount is too low to prepay the miner fee');
   try {
     if (walletInvoice !== undefined) {
       await lightning.injectHoldInvoice!(walletInvoice.invoice, cltvExpiry);
       paymentRequest = walletInvoice.invoice;
     } else ({ paymentRequest } = await lightning.createHoldInvoice({
       paymentHash,
-      amountMsat: BigInt(invoiceAmount) * 1000n,
+      amountMsat: BigInt(holdAmount) * 1000n,
       memo: request.description ?? `Send to ${chain.symbol} address`,
       expirySeconds: ctx.settings.invoiceExpirySeconds,
       cltvExpiry,
@@ -151,9 +164,8 @@ export async function createReverseSwap(ctx: EngineContext, request: CreateRever
     throw error;
   }
   let gas: GasPrepay | undefined;
-  if (gasRequested !== undefined) {
-    const terms = { pair, fees, chain: contract!, requestedAs: gasRequested, expirySeconds: ctx.settings.invoiceExpirySeconds, cltvExpiry };
-    gas = await createGasInvoice(lightning, terms).catch(async (error: unknown) => {
+  if (prepayTerms !== undefined) {
+    gas = await createGasInvoice(lightning, prepayTerms).catch(async (error: unknown) => {
       await lightning.cancelHoldInvoice(paymentHash).catch(() => {});
       throw error;
     });
@@ -164,7 +176,7 @@ export async function createReverseSwap(ctx: EngineContext, request: CreateRever
       { contract: { address: lockupAddress, claimAddress: request.claimAddress!, refundAddress: contract!.serviceAddress } }
     : {
         claimPublicKey: hex.encode(claimPublicKey!),
-        refundPublicKey: hex.encode(ctx.keys.keyAt(keyIndex!).publicKey),
+        refundPublicKey: hex.encode(servicePublicKey!),
         ...(output.tree !== undefined && { swapTree: output.tree }),
         ...(output.legacy !== undefined && { legacy: output.legacy }),
         lockupScript: output.script,
@@ -206,7 +218,7 @@ export async function createReverseSwap(ctx: EngineContext, request: CreateRever
   ctx.logger.info('reverse swap created', { swap: record.id, invoiceAmount, onchainAmount, timeoutBlockHeight });
   if (output === undefined) return { record, data, contract, ...(gas !== undefined && { gas }) };
   ctx.watching.script(chain.symbol, data.lockupScript, { swapId: record.id, leg: 'serverLockup' });
-  return { record, data, output };
+  return { record, data, output, ...(gas !== undefined && { gas }) };
 }
 
 /**

@@ -27,6 +27,7 @@ import { statusesAfter, statusesReachedBy, statusesWith } from '../../swaps/deri
 import { submarinePairBody, type PairConfig } from '../../swaps/pairs.ts';
 import { SwapStatus as S, SwapType } from '../../swaps/status.ts';
 import { submarineMachine } from '../../swaps/submarine-machine.ts';
+import { currentV1Pair } from '../v1-pairs.ts';
 import { currentMinerFees, quotedPair, swapLightning, type AnyChain, type EngineContext } from '../context.ts';
 import { submarineData, type SubmarineData, type SubmarinePricing } from '../data.ts';
 import { preimageHash as parsePreimageHash, publicKey } from '../input.ts';
@@ -34,6 +35,7 @@ import { coSignClientSpend } from '../legs/cosign.ts';
 import { checkInvoice, type CheckedInvoice } from '../legs/invoice-check.ts';
 import { legAnyChain, legContractChain, userLockupOf } from '../legs/lockup-leg.ts';
 import { chainBlocksFor, etaOf } from '../block-time.ts';
+import { creationHeight } from '../shared-reads.ts';
 import { treeOf, type ChainBackend, type SwapOutput, type SwapOutputKind } from '../../chains/backend.ts';
 import { isContractChain, type ContractChain } from '../../chains/contract-chain.ts';
 
@@ -102,6 +104,7 @@ export async function createSubmarineSwap(ctx: EngineContext, request: CreateSub
     { base: request.from, quote: request.to },
     request.pairHash,
     (quoted, now) => submarinePairBody(quoted, now).hash,
+    outputKind,
   );
   // A contract chain's lockup names its own refund address; a key would be a client mistaking the chain.
   const contract = isContractChain(chain) ? chain : undefined;
@@ -109,7 +112,8 @@ export async function createSubmarineSwap(ctx: EngineContext, request: CreateSub
     throw new SwapError('invalid', `invalid parameter: refundPublicKey (a ${contract.symbol} lockup names its refund address)`);
   }
   const refundPublicKey = contract === undefined ? publicKey(request.refundPublicKey, 'refundPublicKey') : undefined;
-  if (outputKind === 'legacy' && (contract !== undefined || (chain as ChainBackend).legacyOutputs !== true)) throw noLegacySwaps(chain.symbol);
+  // A contract chain's v1 swap is its v2 swap (the contract is the output); a UTXO chain needs legacy outputs.
+  if (outputKind === 'legacy' && contract === undefined && (chain as ChainBackend).legacyOutputs !== true) throw noLegacySwaps(chain.symbol);
 
   let invoice: CheckedInvoice | undefined;
   let paymentHash: string;
@@ -127,7 +131,7 @@ export async function createSubmarineSwap(ctx: EngineContext, request: CreateSub
   }
   if (await ctx.storage.swaps.getByPreimageHash(paymentHash)) throw preimageHashExists();
 
-  const timeoutBlockHeight = (await chain.height()) + timeoutDelta(chain, pair, invoice, ctx.settings.paymentSafetyBlocks);
+  const timeoutBlockHeight = (await creationHeight(chain)) + timeoutDelta(chain, pair, invoice, ctx.settings.paymentSafetyBlocks);
   const pricing: SubmarinePricing = {
     rate: pair.rate,
     percentage: pair.fees.percentageSwapIn,
@@ -146,7 +150,7 @@ export async function createSubmarineSwap(ctx: EngineContext, request: CreateSub
   let output: SwapOutput | undefined;
   if (contract === undefined) {
     // Taken outside any transaction: an index handed out is never handed out again, even if this swap fails.
-    keyIndex = await ctx.storage.counters.nextSwapKeyIndex();
+    keyIndex = await ctx.keyIndexes.take();
     const key = ctx.keys.keyAt(keyIndex);
     const made = (chain as ChainBackend).swapOutput({
       kind: 'submarine',
@@ -220,7 +224,10 @@ export function setSubmarineInvoice(
     const pair = ctx.settings.pairs.get(swap.pair)!;
     const leg = userLockupOf(swap);
     const chain = legAnyChain(ctx, leg);
-    if (pairHash !== undefined && pairHash !== submarinePairBody(pair, await currentMinerFees(chain)).hash) throw invalidPairHash();
+    // The swap's prices were fixed at creation: the hash only shows the client saw current pair data, v2's or v1's.
+    if (pairHash !== undefined && pairHash !== submarinePairBody(pair, await currentMinerFees(chain)).hash && pairHash !== (await currentV1Pair(ctx, pair)).hash) {
+      throw invalidPairHash();
+    }
     if (swap.invoice !== null && PAYING.includes(swap.status)) throw paymentInProgress(swap.invoice);
     if (!SETTABLE.includes(swap.status) && !INVOICE_GIVEN.includes(swap.status)) {
       throw new SwapError('invalid', `cannot set an invoice in status ${swap.status}`);

@@ -10,5 +10,5 @@ export {
 } from './invoice-request.ts';
 export { decodeInvoice, invoiceFromBytes, createInvoice, encodeInvoice, checkInvoiceAnswers, invoiceExpiresAt, type Invoice } from './invoice.ts';
 export { OWNER_MESSAGES, checkOwnerSignature, parseSignatureHex, signOwnerMessage } from './ownership.ts';
-export { OfferRegistry, type RegisteredOffer } from './registry.ts';
+export { MemoryOfferRecords, OfferRegistry, offerIdOf, type OfferRecords, type RegisteredOffer } from './registry.ts';
 export { bolt12AsInvoice, isBolt12Invoice } from './payable.ts';

@@ -1,7 +1,9 @@
 // Offers registered for BOLT12 reverse swaps, per Lightning currency, with the webhook (if any) that answers their
-// invoice requests. Kept in memory: a restart forgets them, and wallets register again (persisting them belongs
-// with the CLN backend, which will consult this registry for the webhook of an incoming request's offer).
+// invoice requests. Kept in the database (table bolt12_offers), so they survive restarts and every instance sees
+// them; an offer is known by the SHA256 of its bytes, which every invoice request for it mirrors.
+import { sha256 } from '@noble/hashes/sha2.js';
 import { hex } from '@scure/base';
+import type { OfferRow } from '../../db/repositories/offers.ts';
 import type { Offer } from './offer.ts';
 
 export interface RegisteredOffer {
@@ -9,38 +11,75 @@ export interface RegisteredOffer {
   url?: string;
 }
 
-export class OfferRegistry {
-  private readonly byCurrency = new Map<string, Map<string, RegisteredOffer>>();
+/** Where offers are kept: the database's OfferRepository, or MemoryOfferRecords for an API without one. */
+export interface OfferRecords {
+  insert(row: OfferRow): Promise<boolean>;
+  get(currency: string, offerId: string): Promise<OfferRow | undefined>;
+  byOfferId(offerId: string): Promise<OfferRow | undefined>;
+  setUrl(currency: string, offerId: string, url: string | undefined): Promise<boolean>;
+  delete(currency: string, offerId: string): Promise<boolean>;
+}
 
-  private offersOf(currency: string): Map<string, RegisteredOffer> {
-    let offers = this.byCurrency.get(currency);
-    if (offers === undefined) this.byCurrency.set(currency, (offers = new Map()));
-    return offers;
-  }
+/** The id an offer is kept under: hex SHA256 of its TLV bytes. */
+export const offerIdOf = (bytes: Uint8Array): string => hex.encode(sha256(bytes));
+
+const registered = (row: OfferRow | undefined): RegisteredOffer | undefined => row && { offer: row.offer, ...(row.url !== undefined && { url: row.url }) };
+
+export class OfferRegistry {
+  constructor(private readonly records: OfferRecords = new MemoryOfferRecords()) {}
 
   /** False when the offer is registered already. */
-  add(currency: string, offer: Offer, text: string, url?: string): boolean {
-    const offers = this.offersOf(currency);
-    const key = hex.encode(offer.bytes);
-    if (offers.has(key)) return false;
-    offers.set(key, { offer: text, ...(url !== undefined && { url }) });
-    return true;
+  add(currency: string, offer: Offer, text: string, url?: string): Promise<boolean> {
+    return this.records.insert({ currency, offerId: offerIdOf(offer.bytes), offer: text, ...(url !== undefined && { url }) });
   }
 
-  get(currency: string, offer: Offer | Uint8Array): RegisteredOffer | undefined {
-    return this.byCurrency.get(currency)?.get(hex.encode('bytes' in offer ? offer.bytes : offer));
+  async get(currency: string, offer: Offer | Uint8Array): Promise<RegisteredOffer | undefined> {
+    return registered(await this.records.get(currency, offerIdOf('bytes' in offer ? offer.bytes : offer)));
+  }
+
+  /** The offer of these bytes under whichever currency it was registered for. */
+  async find(offerBytes: Uint8Array): Promise<RegisteredOffer | undefined> {
+    return registered(await this.records.byOfferId(offerIdOf(offerBytes)));
   }
 
   /** False when the offer is not registered. */
-  setUrl(currency: string, offer: Offer, url?: string): boolean {
-    const entry = this.get(currency, offer);
-    if (entry === undefined) return false;
-    if (url === undefined) delete entry.url;
-    else entry.url = url;
+  setUrl(currency: string, offer: Offer, url?: string): Promise<boolean> {
+    return this.records.setUrl(currency, offerIdOf(offer.bytes), url);
+  }
+
+  delete(currency: string, offer: Offer): Promise<boolean> {
+    return this.records.delete(currency, offerIdOf(offer.bytes));
+  }
+}
+
+/** Offers in this process only: for an API served without a database (tests, tools). */
+export class MemoryOfferRecords implements OfferRecords {
+  private readonly rows = new Map<string, OfferRow>();
+
+  async insert(row: OfferRow): Promise<boolean> {
+    const key = `${row.currency}/${row.offerId}`;
+    if (this.rows.has(key)) return false;
+    this.rows.set(key, { ...row });
     return true;
   }
 
-  delete(currency: string, offer: Offer): boolean {
-    return this.byCurrency.get(currency)?.delete(hex.encode(offer.bytes)) ?? false;
+  async get(currency: string, offerId: string): Promise<OfferRow | undefined> {
+    return this.rows.get(`${currency}/${offerId}`);
+  }
+
+  async byOfferId(offerId: string): Promise<OfferRow | undefined> {
+    return [...this.rows.values()].find((row) => row.offerId === offerId);
+  }
+
+  async setUrl(currency: string, offerId: string, url: string | undefined): Promise<boolean> {
+    const row = this.rows.get(`${currency}/${offerId}`);
+    if (row === undefined) return false;
+    if (url === undefined) delete row.url;
+    else row.url = url;
+    return true;
+  }
+
+  async delete(currency: string, offerId: string): Promise<boolean> {
+    return this.rows.delete(`${currency}/${offerId}`);
   }
 }

@@ -15,6 +15,8 @@ import type {
 } from '../backend.ts';
 import { LndRestError, LndTransport } from './transport.ts';
 import { LndGraph } from './graph.ts';
+import { lndRoutingHints } from './route-hints.ts';
+import type { HopHintBody } from '../../protocol/wire.ts';
 
 export interface LndRestClientOptions {
   url: string;
@@ -95,6 +97,10 @@ export class LndRestClient implements LightningBackend {
   /** The public graph as this node sees it (the v2 Lightning node, channel and search calls). */
   graph(): LndGraph {
     return new LndGraph(this.http);
+  }
+
+  routingHints(nodeId: string): Promise<HopHintBody[][]> {
+    return lndRoutingHints(this.http, nodeId);
   }
 
   async getInfo(): Promise<NodeInfo> {

@@ -7,8 +7,9 @@
 // state and events, and the Lightning nodes.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { UndecodedEventLog, sha256, toQuantity, type TransactionReceipt } from 'ethers';
-import type { EvmSubmarine, EvmSwapWallet } from '../../helpers/evm-swap-wallet.ts';
+import { randomBytes } from 'node:crypto';
+import { UndecodedEventLog, getAddress, sha256, toQuantity, type TransactionReceipt } from 'ethers';
+import { WEI_PER_UNIT, type EvmSubmarine, type EvmSwapWallet } from '../../helpers/evm-swap-wallet.ts';
 import { assertStatusOrder, withFerryLog } from './support/assertions.ts';
 import { startWorld, type World } from './support/world.ts';
 
@@ -84,6 +85,52 @@ describe('RBTC swaps by Boltz-compatible wallet code', { timeout: 180_000 }, () 
       assertStatusOrder(wallet.status.statuses(swap.id), ['swap.created', 'transaction.confirmed', 'invoice.settled']);
       assert.equal((await payment).status, 'SUCCEEDED', "alice's payment went through");
       assert.equal((await lightning.invoice('ferry', swap.preimageHash.slice(2))).state, 'SETTLED', "Ferry's hold invoice settled");
+    });
+  });
+
+  test('v1 submarine RBTC → Lightning: /createswap answers the contract and claim address, the wallet locks, Ferry pays alice', async () => {
+    await withFerryLog(world, async () => {
+      const { lightning } = world;
+      const wallet = await world.evmWallet('boltz-core 4.x');
+      const pairs = await wallet.api.expect('GET', '/getpairs', undefined, 200);
+      const { invoice, paymentHash } = await lightning.addInvoice('alice', 30_000);
+      const body = await wallet.api.expect('POST', '/createswap', { type: 'submarine', pairId: 'RBTC/BTC', orderSide: 'sell', invoice, pairHash: pairs.pairs['RBTC/BTC'].hash }, 201);
+      assert.deepEqual(Object.keys(body).sort(), ['acceptZeroConf', 'address', 'claimAddress', 'expectedAmount', 'id', 'timeoutBlockHeight']);
+      const swap = await wallet.status.follow(await wallet.checkSubmarine(body, invoice, await wallet.submarinePair()));
+      const aliceBefore = await lightning.balance('alice');
+      const { values } = await wallet.lock(swap);
+      await wallet.status.waitFor(swap.id, 'transaction.claimed');
+      assert.equal((await wallet.api.expect('POST', '/swapstatus', { id: swap.id }, 200)).status, 'transaction.claimed');
+      assert.equal((await lightning.invoice('alice', paymentHash)).state, 'SETTLED');
+      assert.equal((await lightning.balance('alice')).localMsat - aliceBefore.localMsat, 30_000_000n, 'alice was paid once');
+      assert.equal(await wallet.isLocked(values), false, 'Ferry claimed from the contract');
+    });
+  });
+
+  test('v1 reverse Lightning → RBTC with prepayMinerFee: both invoices paid, Ferry locks and sends the gas, the wallet claims', async () => {
+    await withFerryLog(world, async () => {
+      const { lightning } = world;
+      const wallet = await world.evmWallet('boltz-core 4.x');
+      const preimage = randomBytes(32);
+      const preimageHash = sha256(preimage);
+      const request = { type: 'reversesubmarine', pairId: 'RBTC/BTC', orderSide: 'buy', invoiceAmount: 60_000, preimageHash: preimageHash.slice(2), claimAddress: wallet.address, prepayMinerFee: true };
+      const body = await wallet.api.expect('POST', '/createswap', request, 201);
+      assert.deepEqual(Object.keys(body).sort(), ['id', 'invoice', 'lockupAddress', 'minerFeeInvoice', 'onchainAmount', 'prepayMinerFeeAmount', 'refundAddress', 'timeoutBlockHeight']);
+      assert.equal(getAddress(body.lockupAddress), await wallet.etherSwap.getAddress());
+      const swap = await wallet.status.follow({ id: body.id, preimage: `0x${preimage.toString('hex')}`, preimageHash, invoice: body.invoice, contract: getAddress(body.lockupAddress), refundAddress: getAddress(body.refundAddress), onchainAmount: body.onchainAmount, timeoutBlockHeight: body.timeoutBlockHeight });
+      const before = await wallet.balance();
+      const gasPayment = lightning.pay('alice', body.minerFeeInvoice);
+      await wallet.status.waitFor(swap.id, 'minerfee.paid');
+      const payment = lightning.pay('alice', swap.invoice);
+      await wallet.status.waitFor(swap.id, 'transaction.confirmed');
+      assert.equal(await wallet.balance(), before + BigInt(body.prepayMinerFeeAmount) * WEI_PER_UNIT, 'the gas arrived with the lock');
+      assert.equal((await gasPayment).status, 'SUCCEEDED');
+      const values = await wallet.serviceLockup(swap);
+      const receipt = await wallet.claim(swap, values);
+      assert.equal(await wallet.isLocked(values), false);
+      assert.ok(gas(receipt) <= BigInt(body.prepayMinerFeeAmount) * WEI_PER_UNIT, 'the prepaid gas paid for the claim');
+      await wallet.status.waitFor(swap.id, 'invoice.settled');
+      assert.equal((await payment).status, 'SUCCEEDED');
     });
   });
 

@@ -164,6 +164,7 @@ export function channelJson(channel: ChannelRecord, me: string, network: Lightni
   const received = isA ? channel.receivedMsatA : channel.sentMsatA;
   return {
     active: true,
+    private: channel.private === true,
     remote_pubkey: peer.pubkey,
     channel_point: channel.channelPoint,
     chan_id: channel.chanId,
@@ -188,7 +189,6 @@ export function channelJson(channel: ChannelRecord, me: string, network: Lightni
       locked_in: true,
     })),
     csv_delay: 144,
-    private: false,
     initiator: isA,
     chan_status_flags: 'ChanStatusDefault',
     local_chan_reserve_sat: '0',

@@ -124,7 +124,13 @@ const ROUTES: [string, RegExp, Handler][] = [
   [
     'GET',
     /^\/v1\/channels$/,
-    unary(({ network, node }) => ({ channels: network.channelsOf(node).map((c) => channelJson(c, node, network)) })),
+    unary(({ network, node, query }) => {
+      const privateOnly = query.get('private_only') === 'true';
+      const publicOnly = query.get('public_only') === 'true';
+      if (privateOnly && publicOnly) throw new LndError(GRPC.INVALID_ARGUMENT, 'either public_only or private_only can be set');
+      const channels = network.channelsOf(node).filter((c) => (privateOnly ? c.private === true : publicOnly ? c.private !== true : true));
+      return { channels: channels.map((c) => channelJson(c, node, network)) };
+    }),
   ],
   [
     'GET',
