@@ -76,7 +76,7 @@ export interface LightningBackend {
   /** The kind of node, as the reference's /v2/nodes names it (LND when absent). */
   readonly nodeType?: 'LND' | 'CLN';
   getInfo(): Promise<NodeInfo>;
-  /** The public graph, where the backend can read it (LND); without it the v2 graph calls answer 404. */
+  /** The public graph, where the backend can read it (LND, CLN); without it the v2 graph calls answer 404. */
   graph?(): LightningGraph;
   getStats(): Promise<NodeStats>;
   /** Route hints (one hop each) through the node's private channels with `nodeId`, where the backend can tell. */

@@ -175,6 +175,26 @@ describe('Core Lightning adapter against the devnet', () => {
     await assert.rejects(cln.payInvoice({ paymentRequest: any.payment_request, feeLimitMsat: 1_000n, timeoutSeconds: 10 }), /amount_msat/);
   });
 
+  test("the graph from CLN's gossip answers as LND's view of the same network does", async () => {
+    const clnGraph = cln.graph();
+    const lndGraph = alice.graph();
+    const clnKey = devnet.cln.cln.pubkey;
+    assert.deepEqual(await clnGraph.node(devnet.nodes.alice.pubkey), await lndGraph.node(devnet.nodes.alice.pubkey));
+    assert.deepEqual((await clnGraph.node(clnKey))?.alias, 'cln');
+    const channels = await clnGraph.channelsOf(clnKey);
+    assert.deepEqual(channels, await lndGraph.channelsOf(clnKey));
+    assert.deepEqual(channels?.map((c) => c.capacity).sort(), [10_000_000, 4_000_000].sort());
+    const chanId = devnet.network.channels[0].chanId;
+    const channel = await clnGraph.channel(chanId);
+    assert.equal(channel?.policies.length, 2);
+    assert.deepEqual(channel, await lndGraph.channel(chanId));
+    assert.deepEqual((await clnGraph.search('ALI')).map((n) => n.id), [devnet.nodes.alice.pubkey]);
+    const stranger = '02' + 'ab'.repeat(32);
+    assert.equal(await clnGraph.node(stranger), undefined);
+    assert.equal(await clnGraph.channelsOf(stranger), undefined);
+    assert.equal(await clnGraph.channel('123'), undefined);
+  });
+
   test('looking up unknown invoices and payments gives undefined', async () => {
     const { hash } = newPreimage();
     assert.equal(await cln.lookupInvoice(hash), undefined);

@@ -3,6 +3,7 @@
 // relied on:
 //   getinfo {}                                   → {id, alias, version, blockheight, network, address[{address, port}]}
 //   listpeerchannels {}                          → {channels[{peer_id, state, short_channel_id "BxTxO", total_msat}]}
+//   listnodes {id?}, listchannels {short_channel_id?, source?} → the graph (graph.ts)
 //   listinvoices {payment_hash}                  → {invoices[{payment_hash, status unpaid|paid|expired, amount_received_msat}]}
 //   listsendpays {payment_hash}                  → {payments[{status pending|complete|failed, groupid, amount_msat,
 //                                                    amount_sent_msat, payment_preimage}]}
@@ -36,6 +37,7 @@ import {
   type Subscription,
 } from '../backend.ts';
 import { holdInvoiceUpdate, ownInvoiceUpdate, sameUpdate, type HoldInvoiceJson, type OwnInvoiceJson } from './invoices.ts';
+import { ClnGraph } from './graph.ts';
 import { ClnPayments } from './payments.ts';
 import { ClnRestError, ClnTransport } from './transport.ts';
 
@@ -71,6 +73,11 @@ export class ClnBackend implements LightningBackend {
     });
     this.pollMs = options.pollMs ?? 250;
     this.payments = new ClnPayments(this.rpc, this.pollMs);
+  }
+
+  /** The public graph from CLN's gossip (the v2 Lightning node, channel and search calls). */
+  graph(): ClnGraph {
+    return new ClnGraph(this.rpc);
   }
 
   async getInfo(): Promise<NodeInfo> {

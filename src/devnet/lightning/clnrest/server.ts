@@ -6,6 +6,7 @@ import { stopServer } from '../../../api/http/server.ts';
 import { listenOn, readJsonObject, sendJson } from '../json-http.ts';
 import type { LightningNetwork } from '../network.ts';
 import { CLN, ClnError, toClnError } from './errors.ts';
+import { GOSSIP_METHODS } from './gossip.ts';
 import { HOLD_METHODS } from './hold.ts';
 import { LIGHTNINGD_METHODS, type Method } from './lightningd.ts';
 import type { Params } from './params.ts';
@@ -15,7 +16,7 @@ import { checkRune } from './rune.ts';
 import type { RestServer } from '../rest/server.ts';
 
 const MAX_BODY = 1 << 20;
-const METHODS: Record<string, Method> = { ...LIGHTNINGD_METHODS, pay, ...OFFER_METHODS, ...HOLD_METHODS };
+const METHODS: Record<string, Method> = { ...LIGHTNINGD_METHODS, ...GOSSIP_METHODS, pay, ...OFFER_METHODS, ...HOLD_METHODS };
 
 const readParams = (req: IncomingMessage): Promise<Params> =>
   readJsonObject(req, MAX_BODY, (problem, text) =>
