@@ -54,7 +54,8 @@ describe('Core Lightning adapter against the devnet', () => {
     const nodes = await nodesResponse({ BTC: cln });
     assert.deepEqual(nodes.BTC, { CLN: { publicKey: info.publicKey, uris: info.uris } }, 'keyed CLN, as the reference names the node');
     const body = await nodeStatsResponse({ BTC: cln }, async () => 1_700_000_000);
-    assert.deepEqual(body.BTC.total, { capacity: 14_000_000, channels: 2, peers: 2, oldestChannel: 1_700_000_000 });
+    const total = { capacity: 14_000_000, channels: 2, peers: 2, oldestChannel: 1_700_000_000 };
+    assert.deepEqual(body.BTC, { CLN: total, total }, 'under the node kind and the total, as the reference answers');
   });
 
   test('a wrong or missing rune is refused with clnrest\'s status', async () => {
