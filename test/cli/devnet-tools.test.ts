@@ -65,6 +65,23 @@ describe('ferry devnet tools on every chain', () => {
     assert.deepEqual(balances.lightning.cln, { local: 10_000_000, remote: 10_000_000 });
   });
 
+  test('invoice and pay with --node cln go over clnrest: alice pays the CLN node, the CLN node pays bob', async () => {
+    const before = (await tool('balances')).lightning;
+    const fromCln = await tool('invoice', '21000', '--node', 'cln', '--memo', 'devnet tools');
+    assert.match(fromCln.invoice, /^lnbcrt210u1/);
+    const paid = await tool('pay', fromCln.invoice, '--node', 'alice');
+    assert.equal(paid.status, 'SUCCEEDED');
+    const toBob = await tool('invoice', '5000', '--node', 'bob');
+    const sent = await tool('pay', toBob.invoice, '--node', 'cln');
+    assert.equal(sent.status, 'SUCCEEDED');
+    assert.equal(sent.paymentHash, toBob.paymentHash);
+    const after = (await tool('balances')).lightning;
+    assert.equal(after.cln.local, before.cln.local + 21_000 - 5_000, 'in from alice, out to bob');
+    const unknown = await failing('invoice', '1000', '--node', 'carol');
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /no lightning node named carol; nodes: .*cln/);
+  });
+
   test('send --chain L-BTC pays from the Elements user wallet; mine --chain L-BTC confirms it', async () => {
     const address = await elements.for('operator').call<string>('getnewaddress');
     const before = await tool('balances');
