@@ -44,7 +44,7 @@ export interface StatusStream {
 }
 
 /** The v1 status stream of a swap: every status object received, until closed. */
-function statusStream(apiUrl: string, id: string): StatusStream {
+export function statusStream(apiUrl: string, id: string): StatusStream {
   const controller = new AbortController();
   const received: { status: string; transaction?: { id: string; hex?: string } }[] = [];
   const opened = fetch(`${apiUrl}/streamswapstatus?id=${id}`, { signal: controller.signal }).then(async (response) => {

@@ -12,6 +12,7 @@ import { UndecodedEventLog, getAddress, sha256, toQuantity, type TransactionRece
 import { WEI_PER_UNIT, type EvmSubmarine, type EvmSwapWallet } from '../../helpers/evm-swap-wallet.ts';
 import { assertStatusOrder, withFerryLog } from './support/assertions.ts';
 import { startWorld, type World } from './support/world.ts';
+import { statusStream } from '../../api/v1-support.ts';
 
 let world: World;
 
@@ -97,10 +98,14 @@ describe('RBTC swaps by Boltz-compatible wallet code', { timeout: 180_000 }, () 
       const body = await wallet.api.expect('POST', '/createswap', { type: 'submarine', pairId: 'RBTC/BTC', orderSide: 'sell', invoice, pairHash: pairs.pairs['RBTC/BTC'].hash }, 201);
       assert.deepEqual(Object.keys(body).sort(), ['acceptZeroConf', 'address', 'claimAddress', 'expectedAmount', 'id', 'timeoutBlockHeight']);
       const swap = await wallet.status.follow(await wallet.checkSubmarine(body, invoice, await wallet.submarinePair()));
+      const sse = statusStream(world.ferry.apiUrl, swap.id);
       const aliceBefore = await lightning.balance('alice');
       const { values } = await wallet.lock(swap);
       await wallet.status.waitFor(swap.id, 'transaction.claimed');
       assert.equal((await wallet.api.expect('POST', '/swapstatus', { id: swap.id }, 200)).status, 'transaction.claimed');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await sse.close();
+      assert.deepEqual([sse.statuses()[0], sse.statuses().at(-1)], ['invoice.set', 'transaction.claimed'], `v1 SSE: ${sse.statuses().join(' ')}`);
       assert.equal((await lightning.invoice('alice', paymentHash)).state, 'SETTLED');
       assert.equal((await lightning.balance('alice')).localMsat - aliceBefore.localMsat, 30_000_000n, 'alice was paid once');
       assert.equal(await wallet.isLocked(values), false, 'Ferry claimed from the contract');
