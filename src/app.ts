@@ -21,7 +21,7 @@ import { Webhooks } from './webhooks/webhooks.ts';
 import type { ReferralCredential } from './api/v1/referrals.ts';
 import { ConfigError, databaseUrl, usesDevnetBitcoin, usesDevnetEvm, usesDevnetLightning, usesDevnetLiquid, type FerryConfig } from './config/index.ts';
 import type { LightningBackend } from './lightning/backend.ts';
-import { LndRestClient } from './lightning/lnd/client.ts';
+import { lightningBackend } from './lightning/connect.ts';
 import { OfferRegistry } from './lightning/bolt12/index.ts';
 import { SwapEngine } from './engine/engine.ts';
 import { loadOrCreateMnemonic } from './keys/mnemonic.ts';
@@ -102,6 +102,7 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
         evmPort: config.devnet.evmPort,
         blockIntervalMs: config.devnet.blockIntervalMs,
         fullRbf: config.devnet.fullRbf,
+        cln: config.devnet.cln || (usesDevnetLightning(config) && config.lightning.backend === 'cln'),
       });
       closers.push(() => devnet!.close());
       const { bitcoin, elements, evm } = devnet.info;
@@ -117,17 +118,8 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
     const chains = connected.chains;
 
     const lightning: Record<string, LightningBackend> = {};
-    if (usesDevnetLightning(config)) {
-      const node = devnet!.info.lightning.ferry;
-      lightning.BTC = new LndRestClient({ url: node.restUrl, macaroon: node.macaroon });
-    } else if (config.lightning.restUrl !== '') {
-      lightning.BTC = new LndRestClient({
-        url: config.lightning.restUrl,
-        macaroon: config.lightning.macaroon || undefined,
-        macaroonPath: config.lightning.macaroonPath || undefined,
-        tlsCertPath: config.lightning.tlsCertPath || undefined,
-      });
-    }
+    const node = lightningBackend(config, devnet);
+    if (node !== undefined) lightning.BTC = node;
     for (const [symbol, backend] of Object.entries(lightning)) {
       const info = await backend.getInfo();
       logger.info('lightning node reachable', { symbol, publicKey: info.publicKey, blockHeight: info.blockHeight });

@@ -124,7 +124,7 @@ export function createRouter(deps: ApiDependencies): Router {
   routingHintsRouteV1(router, deps.lightning);
   lightningRoutes(router, deps.lightning);
   unsupportedRoutes(router);
-  bolt12Routes(router, deps.offers ?? new OfferRegistry(), Object.keys(deps.lightning), deps.swaps);
+  bolt12Routes(router, deps.offers ?? new OfferRegistry(), { lightning: deps.lightning, invoiceRequests: deps.invoiceRequests }, deps.swaps);
   if (deps.swaps) {
     submarineRoutes(router, deps.swaps);
     reverseRoutes(router, deps.swaps);
@@ -144,7 +144,11 @@ export function createRouter(deps: ApiDependencies): Router {
   return router;
 }
 
-export function createApiServer(deps: ApiDependencies): Server {
+export function createApiServer(given: ApiDependencies): Server {
+  // one hub for the WebSocket's `invoice.request` channel (and the offers' webhooks) and the bolt12 fetch route
+  const { offers, askWebhook } = given;
+  const webhook = offers && askWebhook ? { find: (bytes: Uint8Array) => offers.find(bytes), ask: askWebhook } : undefined;
+  const deps: ApiDependencies = given.swaps ? { ...given, invoiceRequests: given.invoiceRequests ?? new InvoiceRequestHub(undefined, webhook) } : given;
   const router = createRouter(deps);
   const http = httpOptions(deps);
   if (!deps.swaps) return createHttpServer({ router, ...http });
@@ -156,9 +160,7 @@ export function createApiServer(deps: ApiDependencies): Server {
   if (deps.health) rawRoutes.set(healthPath, healthHandler(deps.health));
   const server = createHttpServer({ router, ...http, rawRoutes });
   const addresses = http.limiter?.addresses;
-  const { offers, askWebhook } = deps;
-  const webhook = offers && askWebhook ? { find: (bytes: Uint8Array) => offers.find(bytes), ask: askWebhook } : undefined;
-  const invoiceRequests = deps.invoiceRequests ?? new InvoiceRequestHub(undefined, webhook);
+  const invoiceRequests = deps.invoiceRequests!;
   const webSocket = attachWebSocket(server, { swaps: deps.swaps, feed, logger: logger.child('ws'), addresses, invoiceRequests }, webSocketOptions(deps));
   deps.onRealtime?.({ webSocket, streams, invoiceRequests });
 

@@ -19,7 +19,10 @@ export function nodeRoutes(router: Router, lightning: Record<string, LightningBa
   router.get('/getnodes', async () => {
     const nodes = await nodesResponse(backends());
     const v1 = Object.fromEntries(
-      Object.entries(nodes).map(([symbol, { LND }]) => [symbol, { nodeKey: LND.publicKey, uris: LND.uris }]),
+      Object.entries(nodes).map(([symbol, byType]) => {
+        const [node] = Object.values(byType);
+        return [symbol, { nodeKey: node.publicKey, uris: node.uris }];
+      }),
     );
     return { body: { nodes: v1 } };
   });

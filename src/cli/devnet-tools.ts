@@ -3,6 +3,10 @@
 // other tool would.
 import type { DevnetInfo } from '../devnet/index.ts';
 import { LndRestClient } from '../lightning/lnd/client.ts';
+import { ClnTransport } from '../lightning/cln/transport.ts';
+import { ClnBackend } from '../lightning/cln/client.ts';
+import type { LightningBackend } from '../lightning/backend.ts';
+import { randomUUID } from 'node:crypto';
 import { chainRpc, devnetChains, walletBalances, walletNames } from './devnet-chains.ts';
 import type { EvmRole } from './devnet-evm.ts';
 
@@ -15,8 +19,16 @@ export type Print = (value: unknown) => void;
 
 function lightningNode(info: DevnetInfo, name: string) {
   const node = info.lightning?.[name];
-  if (!node) throw new UsageError(`no lightning node named ${name}; nodes: ${Object.keys(info.lightning ?? {}).join(', ')}`);
+  if (!node) throw new UsageError(`no lightning node named ${name}; nodes: ${[...Object.keys(info.lightning ?? {}), ...Object.keys(info.cln ?? {})].join(', ')}`);
   return node;
+}
+
+/** A devnet node as a Lightning client: over LND's REST, or clnrest for a CLN node. */
+function nodeBackend(info: DevnetInfo, name: string): LightningBackend {
+  const cln = info.cln?.[name];
+  if (cln) return new ClnBackend({ url: cln.restUrl, rune: cln.rune });
+  const node = lightningNode(info, name);
+  return new LndRestClient({ url: node.restUrl, macaroon: node.macaroon });
 }
 
 async function lndCall(info: DevnetInfo, name: string, method: string, path: string, body?: unknown): Promise<any> {
@@ -110,6 +122,13 @@ export async function runDevnetTool(
         const balance = await lndCall(info, name, 'GET', '/v1/balance/channels');
         lightning[name] = { local: Number(balance.local_balance.sat), remote: Number(balance.remote_balance.sat) };
       }
+      // CLN nodes over clnrest: to_us is the local side, receivable the remote one (HTLCs in flight in neither)
+      for (const [name, node] of Object.entries(info.cln ?? {})) {
+        const channels = (await new ClnTransport({ url: node.restUrl, rune: node.rune }).call<{ channels: { to_us_msat: number; receivable_msat: number }[] }>('listpeerchannels')).channels;
+        const local = channels.reduce((sum, c) => sum + c.to_us_msat, 0);
+        const remote = channels.reduce((sum, c) => sum + c.receivable_msat, 0);
+        lightning[name] = { local: Math.floor(local / 1000), remote: Math.floor(remote / 1000) };
+      }
       print({
         bitcoin: await walletBalances(info, 'BTC'),
         elements: await walletBalances(info, 'L-BTC'),
@@ -120,6 +139,16 @@ export async function runDevnetTool(
     }
     case 'invoice': {
       const sats = positiveInteger(args[0], 'SATS');
+      const cln = info.cln?.[flag('node', 'alice')];
+      if (cln) {
+        const made = await new ClnTransport({ url: cln.restUrl, rune: cln.rune }).call<{ bolt11: string; payment_hash: string }>('invoice', {
+          amount_msat: sats * 1000,
+          label: `ferry-devnet-${randomUUID()}`,
+          description: flag('memo', ''),
+        });
+        print({ invoice: made.bolt11, paymentHash: made.payment_hash });
+        return true;
+      }
       const invoice = await lndCall(info, flag('node', 'alice'), 'POST', '/v1/invoices', {
         value: String(sats),
         memo: flag('memo', ''),
@@ -130,9 +159,7 @@ export async function runDevnetTool(
     case 'pay': {
       const [invoice] = args;
       if (!invoice) throw new UsageError('usage: ferry devnet pay INVOICE [--node N]');
-      const node = lightningNode(info, flag('node', 'alice'));
-      const client = new LndRestClient({ url: node.restUrl, macaroon: node.macaroon });
-      const result = await client.payInvoice({ paymentRequest: invoice, feeLimitMsat: 10_000_000n, timeoutSeconds: 60 });
+      const result = await nodeBackend(info, flag('node', 'alice')).payInvoice({ paymentRequest: invoice, feeLimitMsat: 10_000_000n, timeoutSeconds: 60 });
       print({
         status: result.status,
         paymentHash: result.paymentHash,

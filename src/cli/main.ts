@@ -79,9 +79,16 @@ async function run(argv: string[]): Promise<number> {
       evmPort: config.devnet.evmPort,
       blockIntervalMs: config.devnet.blockIntervalMs,
       fullRbf: config.devnet.fullRbf,
+      cln: config.devnet.cln || config.lightning.backend === 'cln',
     });
-    const { bitcoin, elements, evm } = devnet.info;
-    logger.info('devnet running', { bitcoin: bitcoin.rpcUrl, elements: elements.rpcUrl, evm: evm.rpcUrl, info: `${config.dataDir}/devnet.json` });
+    const { bitcoin, elements, evm, cln } = devnet.info;
+    logger.info('devnet running', {
+      bitcoin: bitcoin.rpcUrl,
+      elements: elements.rpcUrl,
+      evm: evm.rpcUrl,
+      ...(cln?.cln && { cln: cln.cln.restUrl }),
+      info: `${config.dataDir}/devnet.json`,
+    });
     await untilSignal();
     await devnet.close();
     return 0;

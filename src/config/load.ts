@@ -19,6 +19,7 @@ const levels = ['debug', 'info', 'warn', 'error'];
 const evmAddress = /^0x[0-9a-fA-F]{40}$/;
 const tokenSymbol = /^[A-Za-z0-9.-]{1,20}$/;
 const networks = ['regtest', 'testnet', 'signet', 'mainnet'];
+const lightningBackends = ['lnd', 'cln'];
 
 function check(key: string, field: Field, value: unknown): string | number | boolean | Record<string, string> {
   switch (field.type) {
@@ -50,6 +51,11 @@ function check(key: string, field: Field, value: unknown): string | number | boo
     case 'network':
       if (typeof value !== 'string' || !networks.includes(value)) {
         throw new ConfigError(`config key ${key} must be one of ${networks.join(', ')}`);
+      }
+      return value;
+    case 'lightningBackend':
+      if (typeof value !== 'string' || !lightningBackends.includes(value)) {
+        throw new ConfigError(`config key ${key} must be one of ${lightningBackends.join(', ')}`);
       }
       return value;
     case 'address':
@@ -220,6 +226,6 @@ export const usesDevnetEvm = (config: FerryConfig): boolean => config.evm.rpcUrl
 /** Whether Ferry serves the EVM chain (RBTC) at all: a node configured, or the devnet's anvil. */
 export const servesEvm = (config: FerryConfig): boolean => config.evm.rpcUrl !== '' || config.devnet.enabled;
 
-/** Likewise for Lightning: the devnet's `ferry` node serves when no LND is configured. */
+/** Likewise for Lightning: the devnet's `ferry` node (or `cln`, on the CLN backend) serves when no node is configured. */
 export const usesDevnetLightning = (config: FerryConfig): boolean =>
   config.lightning.restUrl === '' && config.devnet.enabled;

@@ -2,7 +2,17 @@
 // Zero-config (no file, no environment) means: regtest, embedded devnet, SQLite in the data directory,
 // API on 127.0.0.1:9001.
 
-export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'port' | 'level' | 'network' | 'address' | 'addresses';
+export type FieldType =
+  | 'string'
+  | 'integer'
+  | 'number'
+  | 'boolean'
+  | 'port'
+  | 'level'
+  | 'network'
+  | 'lightningBackend'
+  | 'address'
+  | 'addresses';
 
 export interface Field {
   type: FieldType;
@@ -110,6 +120,11 @@ export const schema: Section = {
     bitcoinPort: { type: 'port', default: 18443, doc: 'port of the devnet bitcoin node JSON-RPC' },
     elementsPort: { type: 'port', default: 18884, doc: 'port of the devnet Elements (Liquid) node JSON-RPC' },
     evmPort: { type: 'port', default: 8545, doc: 'port of the devnet EVM node (anvil) JSON-RPC' },
+    cln: {
+      type: 'boolean',
+      default: false,
+      doc: "also run `cln`, a Core Lightning node (clnrest) with channels to alice and bob; on whenever Ferry's own node is the devnet's CLN node",
+    },
     blockIntervalMs: {
       type: 'integer',
       default: 0,
@@ -189,10 +204,12 @@ export const schema: Section = {
     apiSecret: { type: 'string', default: '', doc: 'HMAC secret belonging to referral.apiKey' },
   },
   lightning: {
-    restUrl: { type: 'string', default: '', doc: "LND's REST URL (https://host:8080); empty uses the devnet" },
+    backend: { type: 'lightningBackend', default: 'lnd', doc: 'the node Ferry drives: lnd (LND REST) or cln (Core Lightning: clnrest and the hold plugin)' },
+    restUrl: { type: 'string', default: '', doc: "LND's REST URL (https://host:8080) or clnrest's (https://host:3010); empty uses the devnet" },
+    rune: { type: 'string', default: '', doc: 'CLN: the rune clnrest checks (Rune header)' },
     macaroonPath: { type: 'string', default: '', doc: "LND's admin.macaroon" },
     macaroon: { type: 'string', default: '', doc: 'the macaroon as hex, instead of macaroonPath' },
-    tlsCertPath: { type: 'string', default: '', doc: "LND's tls.cert; empty for plain HTTP" },
+    tlsCertPath: { type: 'string', default: '', doc: "LND's tls.cert (CLN: clnrest's ca.pem); empty for plain HTTP" },
   },
 };
 
@@ -233,7 +250,7 @@ export interface FerryConfig {
     wsSubscriptions: number;
   };
   database: { url: string };
-  devnet: { enabled: boolean; bitcoinPort: number; elementsPort: number; evmPort: number; blockIntervalMs: number; fullRbf: boolean };
+  devnet: { enabled: boolean; bitcoinPort: number; elementsPort: number; evmPort: number; cln: boolean; blockIntervalMs: number; fullRbf: boolean };
   bitcoin: { rpcUrl: string; rpcUser: string; rpcPassword: string; wallet: string; pollIntervalMs: number };
   liquid: { rpcUrl: string; rpcUser: string; rpcPassword: string; wallet: string; pollIntervalMs: number };
   evm: {
@@ -251,7 +268,7 @@ export interface FerryConfig {
   /** [[pairs]]: the pairs served; empty means the BTC/BTC pair of [pair]. */
   pairs: (PairSettings & { id: string })[];
   referral: { id: string; apiKey: string; apiSecret: string };
-  lightning: { restUrl: string; macaroonPath: string; macaroon: string; tlsCertPath: string };
+  lightning: { backend: 'lnd' | 'cln'; restUrl: string; rune: string; macaroonPath: string; macaroon: string; tlsCertPath: string };
 }
 
 /** Environment variables that override a key; applied after the file. */
@@ -276,6 +293,7 @@ export const environment: Record<string, string> = {
   FERRY_DEVNET_BITCOIN_PORT: 'devnet.bitcoinPort',
   FERRY_DEVNET_ELEMENTS_PORT: 'devnet.elementsPort',
   FERRY_DEVNET_EVM_PORT: 'devnet.evmPort',
+  FERRY_DEVNET_CLN: 'devnet.cln',
   FERRY_DEVNET_BLOCK_INTERVAL_MS: 'devnet.blockIntervalMs',
   FERRY_DEVNET_FULL_RBF: 'devnet.fullRbf',
   FERRY_BITCOIN_RPC_URL: 'bitcoin.rpcUrl',
@@ -294,7 +312,9 @@ export const environment: Record<string, string> = {
   FERRY_REFERRAL_ID: 'referral.id',
   FERRY_REFERRAL_API_KEY: 'referral.apiKey',
   FERRY_REFERRAL_API_SECRET: 'referral.apiSecret',
+  FERRY_LIGHTNING_BACKEND: 'lightning.backend',
   FERRY_LND_REST_URL: 'lightning.restUrl',
+  FERRY_CLN_RUNE: 'lightning.rune',
   FERRY_LND_MACAROON_PATH: 'lightning.macaroonPath',
   FERRY_LND_MACAROON: 'lightning.macaroon',
   FERRY_LND_TLS_CERT_PATH: 'lightning.tlsCertPath',

@@ -7,7 +7,13 @@ import { join } from 'node:path';
 import { startBitcoinDevnet, type BitcoinDevnet } from './bitcoin/index.ts';
 import { startElementsDevnet, type ElementsDevnet } from './elements/index.ts';
 import type { EvmDevnet, EvmInfo } from './evm/index.ts';
-import { BitcoinRpcChain, startLightningDevnet, type LightningDevnet, type LightningNodeInfo } from './lightning/index.ts';
+import {
+  BitcoinRpcChain,
+  startLightningDevnet,
+  type ClnNodeInfo,
+  type LightningDevnet,
+  type LightningNodeInfo,
+} from './lightning/index.ts';
 
 export interface DevnetOptions {
   dataDir: string;
@@ -20,6 +26,11 @@ export interface DevnetOptions {
   fullRbf?: boolean;
   /** EVM accounts to fund at start (Ferry's operator account, which its own mnemonic derives). */
   evmFund?: readonly string[];
+  /**
+   * Also run `cln`, a Lightning node speaking Core Lightning's clnrest, with channels to alice and bob; or the CLN
+   * nodes named (`cln` is Ferry's when it runs on Core Lightning; another can pay it, BOLT12 included).
+   */
+  cln?: boolean | string[];
 }
 
 interface RpcEndpoint {
@@ -32,6 +43,7 @@ interface RpcEndpoint {
 export interface DevnetInfo {
   bitcoin: RpcEndpoint;
   lightning: Record<string, LightningNodeInfo>; // ferry (the operator's node), alice, bob
+  cln?: Record<string, ClnNodeInfo>; // `cln`, when the devnet runs a Core Lightning node
   elements: RpcEndpoint;
   evm: EvmInfo; // anvil: rpcUrl, chainId, accounts (operator, user), contracts (etherSwap, erc20Swap, token)
 }
@@ -88,7 +100,12 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       password: bitcoin.rpcPassword,
       wallet: bitcoin.wallets.operator,
     });
-    lightning = await startLightningDevnet({ dataDir: options.dataDir, host: options.host, chain });
+    lightning = await startLightningDevnet({
+      dataDir: options.dataDir,
+      host: options.host,
+      chain,
+      clnNodes: options.cln === true ? ['cln'] : options.cln || [],
+    });
     parts.push(lightning);
     elements = await startElementsDevnet({
       dataDir: options.dataDir,
@@ -105,7 +122,13 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     throw error;
   }
   const endpoint = ({ rpcUrl, rpcUser, rpcPassword, wallets }: RpcEndpoint): RpcEndpoint => ({ rpcUrl, rpcUser, rpcPassword, wallets });
-  const info: DevnetInfo = { bitcoin: endpoint(bitcoin), lightning: lightning.nodes, elements: endpoint(elements), evm: evm.info };
+  const info: DevnetInfo = {
+    bitcoin: endpoint(bitcoin),
+    lightning: lightning.nodes,
+    ...(Object.keys(lightning.cln).length > 0 && { cln: lightning.cln }),
+    elements: endpoint(elements),
+    evm: evm.info,
+  };
   // Written atomically: a reader never sees half a file.
   const path = devnetInfoPath(options.dataDir);
   writeFileSync(path + '.tmp', JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });

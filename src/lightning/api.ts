@@ -2,13 +2,17 @@
 // /nodestats carry the same objects), built from the node behind the backend.
 import type { LightningBackend } from './backend.ts';
 
-export async function nodesResponse(
-  backends: Record<string, LightningBackend>,
-): Promise<Record<string, { LND: { publicKey: string; uris: string[] } }>> {
-  const out: Record<string, { LND: { publicKey: string; uris: string[] } }> = {};
+export interface NodeEntry {
+  publicKey: string;
+  uris: string[];
+}
+
+/** Per currency, the node keyed by its kind as the reference names it: `LND` or `CLN`. */
+export async function nodesResponse(backends: Record<string, LightningBackend>): Promise<Record<string, Record<string, NodeEntry>>> {
+  const out: Record<string, Record<string, NodeEntry>> = {};
   for (const [symbol, backend] of Object.entries(backends)) {
     const info = await backend.getInfo();
-    out[symbol] = { LND: { publicKey: info.publicKey, uris: info.uris } };
+    out[symbol] = { [backend.nodeType ?? 'LND']: { publicKey: info.publicKey, uris: info.uris } };
   }
   return out;
 }
@@ -16,22 +20,28 @@ export async function nodesResponse(
 /** The spec's oldestChannel is a UNIX timestamp: the time of the block that confirmed the channel. */
 export type BlockTime = (symbol: string, height: number) => Promise<number>;
 
+export interface NodeStatsBody {
+  capacity: number;
+  channels: number;
+  peers: number;
+  oldestChannel: number;
+}
+
+/** Per currency, the node's statistics under its kind (`LND` or `CLN`) and under `total`, as the reference sums them. */
 export async function nodeStatsResponse(
   backends: Record<string, LightningBackend>,
   blockTime: BlockTime,
-): Promise<Record<string, { total: { capacity: number; channels: number; peers: number; oldestChannel: number } }>> {
-  const out: Record<string, { total: { capacity: number; channels: number; peers: number; oldestChannel: number } }> =
-    {};
+): Promise<Record<string, { total: NodeStatsBody } & Record<string, NodeStatsBody>>> {
+  const out: Record<string, { total: NodeStatsBody } & Record<string, NodeStatsBody>> = {};
   for (const [symbol, backend] of Object.entries(backends)) {
     const stats = await backend.getStats();
-    out[symbol] = {
-      total: {
-        capacity: Number(stats.capacitySat),
-        channels: stats.channels,
-        peers: stats.peers,
-        oldestChannel: stats.oldestChannelHeight === undefined ? 0 : await blockTime(symbol, stats.oldestChannelHeight),
-      },
+    const body: NodeStatsBody = {
+      capacity: Number(stats.capacitySat),
+      channels: stats.channels,
+      peers: stats.peers,
+      oldestChannel: stats.oldestChannelHeight === undefined ? 0 : await blockTime(symbol, stats.oldestChannelHeight),
     };
+    out[symbol] = { [backend.nodeType ?? 'LND']: body, total: body };
   }
   return out;
 }

@@ -64,9 +64,19 @@ export interface Subscription {
   done: Promise<void>; // resolves when the stream ends, rejects when it fails
 }
 
+/** A node's refusal to fetch an invoice for an offer: the offer's issuer did not answer, or refused. */
+export class InvoiceFetchError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvoiceFetchError';
+  }
+}
+
 export interface LightningBackend {
+  /** The kind of node, as the reference's /v2/nodes names it (LND when absent). */
+  readonly nodeType?: 'LND' | 'CLN';
   getInfo(): Promise<NodeInfo>;
-  /** The public graph, where the backend can read it (LND); without it the v2 graph calls answer 404. */
+  /** The public graph, where the backend can read it (LND, CLN); without it the v2 graph calls answer 404. */
   graph?(): LightningGraph;
   getStats(): Promise<NodeStats>;
   /** Route hints (one hop each) through the node's private channels with `nodeId`, where the backend can tell. */
@@ -86,4 +96,16 @@ export interface LightningBackend {
   payInvoice(request: PayRequest): Promise<PaymentUpdate>;
   // The node's current record of a payment, or undefined when it never started one.
   lookupPayment(paymentHash: string): Promise<PaymentUpdate | undefined>;
+
+  /**
+   * A BOLT12 invoice (lni) for an offer, fetched by the node (an invoice request over onion messages), where the
+   * node speaks BOLT12 (CLN); rejects with InvoiceFetchError when the offer's issuer refuses or does not answer.
+   */
+  fetchInvoice?(offer: string, amountMsat: bigint, payerNote?: string): Promise<string>;
+
+  /**
+   * Holds payments for an invoice made elsewhere — a wallet's BOLT12 invoice whose path leads to this node — as a
+   * hold invoice of its payment hash (the hold plugin's inject); the HTLC must carry at least `minCltv` blocks.
+   */
+  injectHoldInvoice?(invoice: string, minCltv: number): Promise<void>;
 }

@@ -14,3 +14,5 @@ export { LndRestClient, type LndRestClientOptions } from './lnd/client.ts';
 export { LndRestError } from './lnd/transport.ts';
 export { decodeBolt11, encodeBolt11, type Bolt11Invoice } from './bolt11/index.ts';
 export { nodesResponse, nodeStatsResponse } from './api.ts';
+export { ClnBackend, type ClnBackendOptions } from './cln/client.ts';
+export { ClnRestError } from './cln/transport.ts';

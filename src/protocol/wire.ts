@@ -198,6 +198,8 @@ export interface CreateReverseRequest {
   pairHash?: string;
   referralId?: string;
   description?: string;
+  /** The wallet's own BOLT12 invoice for preimageHash, with a path through Ferry's node (CLN): held instead of a hold invoice. */
+  invoice?: string;
   /** EVM: a second invoice buys gas Ferry sends to claimAddress with its lock (`prepayMinerFee`: the earlier name). */
   gasless?: boolean;
   prepayMinerFee?: boolean;

@@ -42,7 +42,7 @@ async function failing(...args: string[]): Promise<{ code: number; stderr: strin
 
 before(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'ferry-devnet-tools-'));
-  devnet = await startDevnet({ dataDir, ...ephemeralDevnetPorts });
+  devnet = await startDevnet({ dataDir, ...ephemeralDevnetPorts, cln: true });
   bitcoin = new Rpc(devnet.info.bitcoin);
   elements = new Rpc(devnet.info.elements);
 });
@@ -60,7 +60,26 @@ describe('ferry devnet tools on every chain', () => {
       assert.deepEqual(balances.elements[role], { trusted: 50 * COIN, untrustedPending: 0, immature: 0 }, `${role}: funded once`);
     }
     assert.ok(balances.bitcoin.user.trusted > 0, 'the BTC wallets as before');
-    assert.deepEqual(Object.keys(balances.lightning).sort(), ['alice', 'bob', 'ferry']);
+    assert.deepEqual(Object.keys(balances.lightning).sort(), ['alice', 'bob', 'cln', 'ferry']);
+    // the CLN node (clnrest), read like the others: half of each of its two 10M sat channels on either side
+    assert.deepEqual(balances.lightning.cln, { local: 10_000_000, remote: 10_000_000 });
+  });
+
+  test('invoice and pay with --node cln go over clnrest: alice pays the CLN node, the CLN node pays bob', async () => {
+    const before = (await tool('balances')).lightning;
+    const fromCln = await tool('invoice', '21000', '--node', 'cln', '--memo', 'devnet tools');
+    assert.match(fromCln.invoice, /^lnbcrt210u1/);
+    const paid = await tool('pay', fromCln.invoice, '--node', 'alice');
+    assert.equal(paid.status, 'SUCCEEDED');
+    const toBob = await tool('invoice', '5000', '--node', 'bob');
+    const sent = await tool('pay', toBob.invoice, '--node', 'cln');
+    assert.equal(sent.status, 'SUCCEEDED');
+    assert.equal(sent.paymentHash, toBob.paymentHash);
+    const after = (await tool('balances')).lightning;
+    assert.equal(after.cln.local, before.cln.local + 21_000 - 5_000, 'in from alice, out to bob');
+    const unknown = await failing('invoice', '1000', '--node', 'carol');
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /no lightning node named carol; nodes: .*cln/);
   });
 
   test('send --chain L-BTC pays from the Elements user wallet; mine --chain L-BTC confirms it', async () => {

@@ -13,6 +13,8 @@ import { reverseOnchainAmount } from '../../src/swaps/amounts.ts';
 import { p2wpkhScript } from '../helpers/htlc.ts';
 import { clientSession, findOutput, keyPathSpend, lockupOf, newKeyPair, newPreimage } from './client.ts';
 import { startWorld, type World } from './world.ts';
+import { onCln } from '../helpers/test-lightning.ts';
+import { bolt12InvoiceThrough } from '../helpers/bolt12-wallet.ts';
 
 describe('reverse swaps', () => {
   let world: World;
@@ -142,6 +144,10 @@ describe('reverse swaps', () => {
     const base = { from: 'BTC', to: 'BTC', preimageHash, claimPublicKey };
     await rejects(world.engine.createReverse({ ...base, invoiceAmount: 50_000, onchainAmount: 40_000 }), 400, 'invoice and onchain amount were specified');
     await rejects(world.engine.createReverse(base), 400, 'no amount was specified');
+    // A wallet's BOLT12 invoice: LND cannot hold it; CLN holds it only with a path through its node.
+    const walletInvoice = bolt12InvoiceThrough(newKeyPair().publicKey, hex.decode(preimageHash));
+    const unheld = onCln() ? "the invoice has no path through Ferry's node" : 'BOLT12 invoices need a Lightning node that can hold them (CLN)';
+    await rejects(world.engine.createReverse({ ...base, invoice: walletInvoice }), 400, unheld);
     await rejects(world.engine.createReverse({ ...base, invoiceAmount: 10_000_001 }), 400, '10000001 is exceeds maximal of 10000000');
     await rejects(world.engine.createReverse({ ...base, preimageHash: 'abcd', invoiceAmount: 50_000 }), 400, 'invalid preimage hash length: 2');
     const fromOnchain: CreateReverseResponse = await world.engine.createReverse({ ...base, onchainAmount: 40_000 });

@@ -18,6 +18,7 @@ import { LndRestClient } from '../../src/lightning/index.ts';
 import { silentLogger } from '../../src/log/index.ts';
 import { bitcoinCodec } from '../../src/chains/bitcoin/codec.ts';
 import { ephemeralDevnetPorts } from '../helpers/ports.ts';
+import { ferryNodeClient, onCln } from '../helpers/test-lightning.ts';
 import { Wallet } from 'ethers';
 import { loadConfig } from '../../src/config/index.ts';
 import type { EvmBackend } from '../../src/chains/evm/backend.ts';
@@ -37,7 +38,8 @@ export interface World {
   /** The wallet user's coins. */
   user: CoreRpcClient;
   watcher: ChainWatcher;
-  ferryNode: LndRestClient;
+  /** Ferry's node: the devnet's `ferry` (LND), or `cln` with FERRY_TEST_LIGHTNING=cln. */
+  ferryNode: LightningBackend;
   alice: LndRestClient;
   keys: SwapKeys;
   engine: SwapEngine;
@@ -76,7 +78,7 @@ export type WorldOverrides = Omit<Partial<SwapEngineOptions>, 'lightning' | 'cha
 export async function startWorld(overrides: WorldOverrides = {}): Promise<World> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ferry-engine-'));
   process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
-  const devnet = await startDevnet({ dataDir, ...ephemeralDevnetPorts });
+  const devnet = await startDevnet({ dataDir, ...ephemeralDevnetPorts, cln: onCln() });
   const { rpcUrl, rpcUser, rpcPassword, wallets } = devnet.info.bitcoin;
   const node = new CoreRpcClient({ url: rpcUrl, user: rpcUser, password: rpcPassword });
   const operator = node.wallet(wallets.operator);
@@ -85,7 +87,7 @@ export async function startWorld(overrides: WorldOverrides = {}): Promise<World>
   const newWatcher = () =>
     new ChainWatcher({ chain: 'BTC', rpc: node, codec: bitcoinCodec, checkpoints: storage.checkpoints, pollIntervalMs: 50, logger: silentWatcherLogger });
   const ln = devnet.info.lightning;
-  const ferryNode = new LndRestClient({ url: ln.ferry.restUrl, macaroon: ln.ferry.macaroon });
+  const ferryNode = ferryNodeClient(devnet.info);
   const alice = new LndRestClient({ url: ln.alice.restUrl, macaroon: ln.alice.macaroon });
   const mnemonic = generateMnemonic(wordlist, 256);
   const keys = SwapKeys.fromMnemonic(mnemonic, 'regtest');

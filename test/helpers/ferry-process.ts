@@ -4,6 +4,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { DevnetInfo } from '../../src/devnet/index.ts';
+import { ferryLightningEnv } from './test-lightning.ts';
 
 export const ferryBin = fileURLToPath(new URL('../../bin/ferry.mjs', import.meta.url));
 
@@ -19,8 +20,8 @@ export function devnetNodesEnv(info: DevnetInfo): Record<string, string> {
     FERRY_LIQUID_RPC_USER: info.elements.rpcUser,
     FERRY_LIQUID_RPC_PASSWORD: info.elements.rpcPassword,
     FERRY_LIQUID_WALLET: info.elements.wallets.operator,
-    FERRY_LND_REST_URL: info.lightning.ferry.restUrl,
-    FERRY_LND_MACAROON: info.lightning.ferry.macaroon,
+    // Ferry's node: LND's REST, or the devnet's CLN node when the tests run on CLN (FERRY_TEST_LIGHTNING).
+    ...ferryLightningEnv(info),
   };
 }
 

@@ -9,6 +9,7 @@ import { hex } from '@scure/base';
 import WebSocket from 'ws';
 import type { ReversePair, SubmarinePair } from '../../src/client/types.ts';
 import { decodeBolt11 } from '../../src/lightning/bolt11/index.ts';
+import { decodeInvoice as decodeBolt12Invoice } from '../../src/lightning/bolt12/index.ts';
 
 // The pair shapes a wallet reads are the SDK's.
 export type { ReversePair, SubmarinePair } from '../../src/client/types.ts';
@@ -222,13 +223,22 @@ export type SubmarineRequest = { invoice: string } | { preimageHash: Uint8Array 
 export async function requestSubmarine(api: SwapApi, from: string, to: string, pairHash: string, request: SubmarineRequest) {
   const key = newKeyPair();
   const invoice = 'invoice' in request ? request.invoice : undefined;
-  const preimageHash = invoice !== undefined ? hex.decode(decodeBolt11(invoice).paymentHash) : (request as { preimageHash: Uint8Array }).preimageHash;
+  const preimageHash = invoice !== undefined ? hex.decode(invoiceTerms(invoice).paymentHash) : (request as { preimageHash: Uint8Array }).preimageHash;
   const target = invoice !== undefined ? { invoice } : { preimageHash: hex.encode(preimageHash) };
   const body = await api.expect('POST', '/v2/swap/submarine', { from, to, ...target, refundPublicKey: hex.encode(key.publicKey), pairHash }, 201);
   return { body, key, invoice, preimageHash };
 }
 
 /** Creates a reverse swap from `from` to `to` with a fresh claim key and preimage: the answer, unchecked, and both secrets. */
+/** A reverse swap paid through the wallet's own invoice (BOLT12), made for the fresh preimage hash by `invoiceFor`. */
+export async function requestReverseWithInvoice(api: SwapApi, pairHash: string, invoiceFor: (preimageHash: Uint8Array) => string) {
+  const key = newKeyPair();
+  const { preimage, preimageHash } = newPreimage();
+  const invoice = invoiceFor(preimageHash);
+  const request = { from: 'BTC', to: 'BTC', preimageHash: hex.encode(preimageHash), claimPublicKey: hex.encode(key.publicKey), pairHash, invoice };
+  return { body: await api.expect('POST', '/v2/swap/reverse', request, 201), key, preimage };
+}
+
 export async function requestReverse(api: SwapApi, from: string, to: string, pairHash: string, invoiceAmount: number) {
   const key = newKeyPair();
   const { preimage, preimageHash } = newPreimage();
@@ -241,7 +251,7 @@ export async function requestReverse(api: SwapApi, from: string, to: string, pai
  * (the formats of the amount differ: `amount=0.0005` from satToBtc is what both chains' URIs carry).
  */
 export function checkSubmarineAmount(body: any, invoice: string, pair: SubmarinePair, address: string): number {
-  const invoiceSat = Number(decodeBolt11(invoice).amountMsat! / 1000n);
+  const invoiceSat = Number(invoiceTerms(invoice).amountMsat! / 1000n);
   const expected = invoiceSat + percentageFee(invoiceSat, pair.fees.percentage) + pair.fees.minerFees;
   if (body.expectedAmount !== expected) throw new Error(`expectedAmount ${body.expectedAmount} is not invoice ${invoiceSat} + fees = ${expected}`);
   if (typeof body.bip21 !== 'string' || !body.bip21.includes(address) || !body.bip21.includes(`amount=${Number(expected) / 1e8}`)) {
@@ -256,13 +266,28 @@ export function checkSubmarineAmount(body: any, invoice: string, pair: Submarine
  */
 export async function checkReverseInvoice(api: SwapApi, body: any, preimageHash: Uint8Array, invoiceAmount: number, pair: ReversePair): Promise<void> {
   if (typeof body.id !== 'string') throw new Error(`no swap id: ${JSON.stringify(body)}`);
-  const invoice = decodeBolt11(body.invoice);
+  const invoice = invoiceTerms(body.invoice);
   if (invoice.paymentHash !== hex.encode(preimageHash)) throw new Error(`the invoice's payment hash ${invoice.paymentHash} is not ours`);
   if (invoice.amountMsat !== BigInt(invoiceAmount) * 1000n) throw new Error(`the invoice asks for ${invoice.amountMsat} msat, not ${invoiceAmount} sat`);
   const nodes = await api.expect('GET', '/v2/nodes', undefined, 200);
-  if (invoice.payeeNodeKey !== nodes.BTC.LND.publicKey) throw new Error(`the invoice is payable to ${invoice.payeeNodeKey}, not the service's node`);
+  if (invoice.payeeNodeKey !== (nodes.BTC.LND ?? nodes.BTC.CLN).publicKey) throw new Error(`the invoice is payable to ${invoice.payeeNodeKey}, not the service's node`);
   const onchain = invoiceAmount - percentageFee(invoiceAmount, pair.fees.percentage) - pair.fees.minerFees.lockup;
   if (body.onchainAmount !== onchain) throw new Error(`onchainAmount ${body.onchainAmount} is not ${onchain}`);
+}
+
+/**
+ * An invoice's terms, BOLT11 or BOLT12: hash, amount and the node it is paid to — for BOLT12 the node its first
+ * path leads to (Ferry's, for an invoice Ferry holds), not the signer.
+ */
+function invoiceTerms(text: string): { paymentHash: string; amountMsat: bigint | undefined; payeeNodeKey: string } {
+  if (!/^lni1/.test(text)) return decodeBolt11(text);
+  const { invoice } = decodeBolt12Invoice(text);
+  const first = invoice.paths![0].firstNode;
+  return {
+    paymentHash: hex.encode(invoice.paymentHash!),
+    amountMsat: invoice.amountMsat,
+    payeeNodeKey: hex.encode('nodeId' in first ? first.nodeId : invoice.nodeId!),
+  };
 }
 
 /** The submarine claim the service asks the wallet to co-sign, checked: its preimage is that of the swap's hash. */

@@ -33,6 +33,7 @@ import {
   equalBytes,
   newKeyPair,
   requestReverse,
+  requestReverseWithInvoice,
   requestSubmarine,
   requireHexKey,
   submarineClaimRequest,
@@ -305,6 +306,13 @@ export class SwapWallet {
   async createReverse(invoiceAmount: number): Promise<ReverseSwap> {
     const pair = await this.reversePair();
     const { body, key, preimage } = await requestReverse(this.api, 'BTC', 'BTC', pair.hash, invoiceAmount);
+    return this.status.follow(await this.checkReverse(body, key, preimage, invoiceAmount, pair));
+  }
+
+  /** A reverse swap paid through the wallet's own invoice (BOLT12), which `invoiceFor` makes for the preimage hash. */
+  async createReverseWithInvoice(invoiceAmount: number, invoiceFor: (preimageHash: Uint8Array) => string): Promise<ReverseSwap> {
+    const pair = await this.reversePair();
+    const { body, key, preimage } = await requestReverseWithInvoice(this.api, pair.hash, invoiceFor);
     return this.status.follow(await this.checkReverse(body, key, preimage, invoiceAmount, pair));
   }
 

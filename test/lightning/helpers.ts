@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LightningNodeInfo } from '../../src/devnet/lightning/index.ts';
+import { ClockChain, startLightningDevnet, type LightningDevnet, type LightningNodeInfo } from '../../src/devnet/lightning/index.ts';
 
 export function freshDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'ferry-ln-'));
@@ -96,4 +96,30 @@ export async function waitUntil(check: () => Promise<boolean> | boolean, timeout
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** A clnrest call as any client makes it: POST /v1/<method>, the params as JSON, the rune (null: none) in `Rune`. */
+export async function clnRest<T = any>(
+  node: { restUrl: string; rune: string },
+  method: string,
+  params: unknown = {},
+  rune: string | null = node.rune,
+): Promise<{ status: number; body: T }> {
+  const response = await fetch(`${node.restUrl}/v1/${method}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(rune !== null && { Rune: rune }) },
+    body: JSON.stringify(params),
+  });
+  return { status: response.status, body: (await response.json()) as T };
+}
+
+/** Two CLN nodes with one channel between them (cln's side 5M sat of 10M), on a clock chain: BOLT12 between nodes. */
+export async function startClnPair(): Promise<LightningDevnet> {
+  const dataDir = freshDir();
+  return startLightningDevnet({
+    dataDir,
+    chain: new ClockChain(100, `${dataDir}/clock.json`),
+    clnNodes: ['cln', 'carol'],
+    channels: [{ from: 'cln', to: 'carol', capacitySat: 10_000_000, pushSat: 5_000_000 }],
+  });
 }

@@ -25,6 +25,7 @@ import { LiquidChain } from './scenarios/support/liquid-chain.ts';
 import { LiquidSwapWallet } from '../helpers/liquid-swap-wallet.ts';
 import { boltzCore4 } from '../helpers/liquid-boltz-core-4.ts';
 import { LightningNodes } from './scenarios/support/lightning.ts';
+import { devnetLightningEnv } from '../helpers/test-lightning.ts';
 import { ephemeralPorts } from '../helpers/ports.ts';
 import { createBtcToLbtc, lockBtc, scriptPathClaimOf } from '../engine/chain-support.ts';
 
@@ -53,7 +54,7 @@ before(async () => {
   writeFileSync(prepayConfigFile, '[bitcoin]\npollIntervalMs = 150\n[liquid]\npollIntervalMs = 150\n[swap]\nprepayMinerFee = true\n');
   quickClaimConfigFile = join(ferryDir, 'ferry-quick-claim.toml');
   writeFileSync(quickClaimConfigFile, '[bitcoin]\npollIntervalMs = 150\n[liquid]\npollIntervalMs = 150\n[swap]\nclaimDelayMs = 1000\n');
-  devnet = runFerry(['devnet'], { FERRY_DATA_DIR: devnetDir, ...ephemeralPorts });
+  devnet = runFerry(['devnet'], { FERRY_DATA_DIR: devnetDir, ...ephemeralPorts, ...devnetLightningEnv() });
   await devnet.waitFor((entry) => entry.message === 'devnet running');
   info = readDevnetInfo(devnetDir);
   chain = new DevnetChain(info);
@@ -139,15 +140,8 @@ async function untilServerLockup(apiUrl: string, id: string): Promise<string> {
   return transactions.serverLock.transaction.id;
 }
 
-/** Payments the `ferry` node lists for a hash, through LND's ListPayments (in-flight ones included). */
-async function recordedPayments(paymentHash: string): Promise<number> {
-  const node = info.lightning.ferry;
-  const response = await fetch(`${node.restUrl}/v1/payments?include_incomplete=true`, {
-    headers: { 'Grpc-Metadata-macaroon': node.macaroon },
-  });
-  const body = (await response.json()) as { payments: { payment_hash: string }[] };
-  return body.payments.filter((p) => p.payment_hash === paymentHash).length;
-}
+/** Payments Ferry's node lists for a hash (in-flight ones included). */
+const recordedPayments = (paymentHash: string): Promise<number> => lightning.paymentCount('ferry', paymentHash);
 
 describe('crash recovery', { timeout: 180_000 }, () => {
   for (const point of ['submarine.lockup-seen', 'submarine.payment-in-flight']) {

@@ -21,6 +21,7 @@ import { LiquidChain } from './scenarios/support/liquid-chain.ts';
 import { POSTGRES_URL } from '../db/harness.ts';
 import { DevnetChain } from './scenarios/support/chain.ts';
 import { LightningNodes } from './scenarios/support/lightning.ts';
+import { devnetLightningEnv } from '../helpers/test-lightning.ts';
 
 let root: string;
 let configFile: string;
@@ -41,7 +42,7 @@ before(async () => {
   configFile = join(root, 'ferry.toml');
   // Both instances share the operator's mnemonic (the swap keys); each keeps its own data directory (instance id).
   writeFileSync(configFile, `[bitcoin]\npollIntervalMs = 150\n[liquid]\npollIntervalMs = 150\n[swap]\nmnemonicPath = "${join(root, 'mnemonic')}"\n`);
-  devnet = runFerry(['devnet'], { FERRY_DATA_DIR: join(root, 'devnet'), ...ephemeralPorts });
+  devnet = runFerry(['devnet'], { FERRY_DATA_DIR: join(root, 'devnet'), ...ephemeralPorts, ...devnetLightningEnv() });
   await devnet.waitFor((entry) => entry.message === 'devnet running');
   info = readDevnetInfo(join(root, 'devnet'));
   chain = new DevnetChain(info);
@@ -135,13 +136,8 @@ async function stop(instance: Instance): Promise<void> {
   assert.equal(await instance.process.exited, 0, instance.process.lines.slice(-20).join('\n'));
 }
 
-/** Payments the `ferry` node lists for a hash (in-flight ones included). */
-async function recordedPayments(paymentHash: string): Promise<number> {
-  const node = info.lightning.ferry;
-  const response = await fetch(`${node.restUrl}/v1/payments?include_incomplete=true`, { headers: { 'Grpc-Metadata-macaroon': node.macaroon } });
-  const body = (await response.json()) as { payments: { payment_hash: string }[] };
-  return body.payments.filter((p) => p.payment_hash === paymentHash).length;
-}
+/** Payments Ferry's node lists for a hash (in-flight ones included). */
+const recordedPayments = (paymentHash: string): Promise<number> => lightning.paymentCount('ferry', paymentHash);
 
 describe('two instances on one PostgreSQL database', { timeout: 240_000 }, () => {
   test('swaps created, claimed and followed through the standby: the leader performs them, the standby’s WebSocket sees every update', async () => {

@@ -1,8 +1,8 @@
 // The reference's BOLT12 calls under /v2/lightning/{currency}/bolt12: registering an offer (with an optional
 // webhook), changing its webhook and deleting it — both proven by a signature of the offer's key over SHA256 of
 // the new URL or "UPDATE", and of "DELETE" —, the parameters a wallet's invoices must meet (GET .../{receiving})
-// and fetching an invoice for an offer, which needs a Lightning backend that speaks BOLT12 and answers 404 "no
-// BOLT12 support" until there is one. Status codes as the reference documents them: 422 for a signature that is
+// and fetching an invoice for an offer (bolt12-fetch.ts), which answers 404 "no BOLT12 support" when neither a
+// subscribed wallet nor a BOLT12 Lightning node can. Status codes as the reference documents them: 422 for a signature that is
 // not hex, 401 for a wrong one, 404 for an unknown currency or offer.
 import {
   Bolt12Error, OWNER_MESSAGES, checkOwnerSignature, decodeOffer, offerExpired, offerSigningKey, parseSignatureHex,
@@ -12,6 +12,7 @@ import type { SwapService } from '../../protocol/index.ts';
 import { HttpError, badRequest, notFound } from '../http/errors.ts';
 import type { Router } from '../http/router.ts';
 import { documented } from '../schema/documented.ts';
+import { fetchOfferInvoice, type Bolt12FetchDeps } from './bolt12-fetch.ts';
 import type { JsonSchema } from '../schema/validator.ts';
 
 const tags = ['Lightning'];
@@ -61,7 +62,8 @@ function checkSignature(offer: Offer, message: string, signature: string): void 
   }
 }
 
-export function bolt12Routes(router: Router, registry: OfferRegistry, currencies: readonly string[], swaps?: SwapService): void {
+export function bolt12Routes(router: Router, registry: OfferRegistry, fetch: Bolt12FetchDeps, swaps?: SwapService): void {
+  const currencies = Object.keys(fetch.lightning);
   const currencyOf = (currency: string) => {
     if (!currencies.includes(currency)) throw notFound(`no BOLT12 support for currency: ${currency.slice(0, 16)}`);
     return currency;
@@ -107,13 +109,16 @@ export function bolt12Routes(router: Router, registry: OfferRegistry, currencies
   documented(router, 'DELETE', base, { summary: 'Deletes a registered offer; signed over SHA256("DELETE")', tags, body: deleteBody, responses: { 200: empty } }, remove);
   documented(router, 'POST', `${base}/delete`, { summary: 'Deletes a registered offer (alias of DELETE)', tags, body: deleteBody, responses: { 200: empty }, deprecated: true }, remove);
 
-  documented(router, 'POST', `${base}/fetch`, { summary: 'Fetches an invoice for an offer: needs a BOLT12 Lightning backend (none yet: 404)', tags }, ({ params, body }) => {
+  const fetchAnswer = { type: 'object', required: ['invoice'], properties: { invoice: { type: 'string' } } } as const;
+  documented(router, 'POST', `${base}/fetch`, { summary: "Fetches an invoice for an offer: from its subscribed wallet, or through a BOLT12 Lightning node (CLN); 404 without one", tags, responses: { 201: fetchAnswer } }, async ({ params, body }) => {
     // the reference reads the body before it looks for the currency's node: a malformed one is its 422
-    const { offer, amount } = (body ?? {}) as Record<string, unknown>;
-    if (typeof offer !== 'string') throw new HttpError(422, 'undefined parameter: offer');
+    const { offer, amount, note } = (body ?? {}) as Record<string, unknown>;
+    if (typeof offer !== 'string' || offer.length > 8192) throw new HttpError(422, 'undefined parameter: offer');
     if (amount !== undefined && (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount <= 0)) throw new HttpError(422, 'invalid parameter: amount (a positive number of satoshis)');
-    currencyOf(params.currency);
-    throw notFound('no BOLT12 support: fetching invoices for offers needs a Lightning backend that speaks BOLT12 (CLN), and none is configured');
+    if (note !== undefined && (typeof note !== 'string' || note.length > 512)) throw new HttpError(422, 'invalid parameter: note');
+    const currency = currencyOf(params.currency);
+    const invoice = await fetchOfferInvoice(fetch, currency, { offer, amount: amount as number | undefined, note: note as string | undefined });
+    return { status: 201, body: { invoice } };
   });
 
   documented(router, 'GET', `${base}/{receiving}`, { summary: "What a wallet's invoices for BOLT12 reverse swaps to a chain must meet", tags, responses: { 200: { type: 'object', required: ['minCltv'], properties: { minCltv: { type: 'integer' } } } } }, async ({ params }) => {

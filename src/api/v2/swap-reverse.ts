@@ -38,7 +38,10 @@ export function reverseRoutes(router: Router, swaps: SwapService): void {
     if (invoiceAmount !== undefined && onchainAmount !== undefined) {
       throw badRequest('invoice and onchain amount were specified');
     }
-    if (invoiceAmount === undefined && onchainAmount === undefined) throw badRequest('no amount was specified');
+    // a wallet's BOLT12 invoice (lni) names its own amount
+    const invoice = optionalString(input, 'invoice');
+    if (invoice !== undefined && invoice.length > 8192) throw badRequest('invalid parameter: invoice');
+    if (invoiceAmount === undefined && onchainAmount === undefined && invoice === undefined) throw badRequest('no amount was specified');
     const description = optionalString(input, 'description');
     if (description !== undefined && Buffer.byteLength(description) > maxDescriptionBytes) {
       throw badRequest('invalid parameter: description');
@@ -54,6 +57,7 @@ export function reverseRoutes(router: Router, swaps: SwapService): void {
       pairHash: optionalString(input, 'pairHash'),
       referralId: optionalString(input, 'referralId'),
       description,
+      invoice,
       gasless: optionalBoolean(input, 'gasless'),
       prepayMinerFee: optionalBoolean(input, 'prepayMinerFee'),
     };

@@ -1,13 +1,17 @@
 // Starts the devnet's Lightning network: the operator's node and user nodes, each serving LND's REST API on
-// its own port of 127.0.0.1, with channels opened and funded on the given chain the first time it starts.
+// its own port of 127.0.0.1, with channels opened and funded on the given chain the first time it starts; and,
+// when asked, CLN nodes serving clnrest over the same network model (Ferry's node when it runs on Core Lightning).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ClockChain, type LightningChain } from './chain.ts';
 import { LightningNetwork, type ChannelSpec } from './network.ts';
 import { startRestServer, type RestServer } from './rest/server.ts';
+import { startClnRestServer } from './clnrest/server.ts';
+import { mintRune } from './clnrest/rune.ts';
 import { StateStore } from './store.ts';
 
 export { ClockChain, type LightningChain, type ChannelFunding } from './chain.ts';
+export { DEVNET_CLN_VERSION } from './clnrest/lightningd.ts';
 export { LightningNetwork, type ChannelSpec } from './network.ts';
 export { BitcoinRpcChain, type BitcoinRpcChainOptions } from './bitcoin-chain.ts';
 
@@ -17,17 +21,27 @@ export interface LightningNodeInfo {
   pubkey: string;
 }
 
+/** A CLN node: clnrest's URL, the rune the devnet minted for it (the `Rune` header) and its identity key. */
+export interface ClnNodeInfo {
+  restUrl: string;
+  rune: string;
+  pubkey: string;
+}
+
 export interface LightningDevnetOptions {
   dataDir: string;
   chain?: LightningChain; // defaults to a ClockChain kept in <dataDir>/lightning/clock.json
   host?: string;
   nodes?: string[];
+  /** Nodes that speak clnrest instead of LND's REST (default none; `cln` is the one `startDevnet` adds). */
+  clnNodes?: string[];
   channels?: ChannelSpec[];
   ports?: Record<string, number>; // 0 = ephemeral; by default a restarted node takes its previous port again
 }
 
 export interface LightningDevnet {
   nodes: Record<string, LightningNodeInfo>;
+  cln: Record<string, ClnNodeInfo>;
   network: LightningNetwork;
   chain: LightningChain;
   close(): Promise<void>;
@@ -41,13 +55,19 @@ export const DEFAULT_CHANNELS: ChannelSpec[] = [
   { from: 'ferry', to: 'bob', capacitySat: 10_000_000, pushSat: 5_000_000 },
 ];
 
-async function listen(network: LightningNetwork, name: string, host: string, wanted: number): Promise<RestServer> {
+/** A CLN node stands where the operator's LND node does: balanced channels to each user node. */
+export const clnChannels = (name: string): ChannelSpec[] =>
+  DEFAULT_CHANNELS.map((spec) => ({ ...spec, from: name }));
+
+type StartServer = typeof startRestServer;
+
+async function listen(start: StartServer, network: LightningNetwork, name: string, host: string, wanted: number): Promise<RestServer> {
   try {
-    return await startRestServer(network, name, host, wanted);
+    return await start(network, name, host, wanted);
   } catch (err) {
     // The previous port may have been taken while the devnet was down; any free port will do then.
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE' && wanted !== 0) {
-      return startRestServer(network, name, host, 0);
+      return start(network, name, host, 0);
     }
     throw err;
   }
@@ -58,20 +78,27 @@ export async function startLightningDevnet(options: LightningDevnetOptions): Pro
   mkdirSync(dir, { recursive: true });
   const host = options.host ?? '127.0.0.1';
   const chain = options.chain ?? new ClockChain(100, join(dir, 'clock.json'));
+  const clnNodes = options.clnNodes ?? [];
   const network = await LightningNetwork.open({
     store: new StateStore(options.dataDir),
     chain,
-    nodes: options.nodes ?? DEFAULT_NODES,
-    channels: options.channels ?? DEFAULT_CHANNELS,
+    nodes: [...(options.nodes ?? DEFAULT_NODES), ...clnNodes],
+    channels: options.channels ?? [...DEFAULT_CHANNELS, ...clnNodes.flatMap(clnChannels)],
   });
   const servers: RestServer[] = [];
   const nodes: Record<string, LightningNodeInfo> = {};
+  const cln: Record<string, ClnNodeInfo> = {};
   try {
-    for (const node of network.nodes) {
-      const server = await listen(network, node.name, host, options.ports?.[node.name] ?? node.restPort);
+    // A node left out of this start (a CLN node not asked for now) is in the state but serves nothing.
+    const served = new Set([...(options.nodes ?? DEFAULT_NODES), ...clnNodes]);
+    for (const node of network.nodes.filter((n) => served.has(n.name))) {
+      const isCln = clnNodes.includes(node.name);
+      const start = isCln ? startClnRestServer : startRestServer;
+      const server = await listen(start, network, node.name, host, options.ports?.[node.name] ?? node.restPort);
       servers.push(server);
       network.setRestPort(node.name, server.port);
-      nodes[node.name] = { restUrl: server.url, macaroon: node.macaroon, pubkey: node.pubkey };
+      if (isCln) cln[node.name] = { restUrl: server.url, rune: mintRune(node.secretKey), pubkey: node.pubkey };
+      else nodes[node.name] = { restUrl: server.url, macaroon: node.macaroon, pubkey: node.pubkey };
     }
   } catch (err) {
     await Promise.all(servers.map((s) => s.close()));
@@ -80,6 +107,7 @@ export async function startLightningDevnet(options: LightningDevnetOptions): Pro
   }
   return {
     nodes,
+    cln,
     network,
     chain,
     close: async () => {

@@ -9,6 +9,7 @@ import { decodeBolt11, encodeBolt11, type Bolt11Invoice } from '../../lightning/
 import type { LightningChain } from './chain.ts';
 import { GRPC, LndError, invoiceNotFound } from './errors.ts';
 import { findRoute, peerOf, type Route } from './routing.ts';
+import { bolt12PaymentTarget } from './bolt12-target.ts';
 import type { StateStore } from './store.ts';
 import type {
   ChannelRecord,
@@ -16,6 +17,7 @@ import type {
   InvoiceRecord,
   NetworkState,
   NodeRecord,
+  OfferRecord,
   PaymentRecord,
 } from './types.ts';
 
@@ -46,6 +48,8 @@ export interface NewInvoice {
   expiry?: number;
   cltvExpiry?: number;
   private?: boolean;
+  label?: string;
+  bolt12?: string;
 }
 
 export interface PaymentRequestOptions {
@@ -91,9 +95,9 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
     for (const name of options.nodes) {
       if (!state.nodes.some((n) => n.name === name)) network.createNode(name);
     }
-    // Channels are opened once, when the network is first created; a restart finds them in the state.
-    if (state.channels.length === 0) {
-      for (const spec of options.channels) await network.openChannel(spec);
+    // Each channel is opened once; a restart finds it in the state, and opens only channels added since.
+    for (const spec of options.channels) {
+      if (!network.hasChannel(spec.from, spec.to)) await network.openChannel(spec);
     }
     network.save();
     network.unsubscribe = options.chain.onBlock((height) => network.onBlock(height));
@@ -137,6 +141,10 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
 
   channelsOf(name: string): ChannelRecord[] {
     return this.state.channels.filter((c) => c.nodeA === name || c.nodeB === name);
+  }
+
+  hasChannel(a: string, b: string): boolean {
+    return this.state.channels.some((c) => (c.nodeA === a && c.nodeB === b) || (c.nodeA === b && c.nodeB === a));
   }
 
   private createNode(name: string): void {
@@ -243,6 +251,8 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
       paymentRequest,
       state: 'OPEN',
       hold,
+      ...(request.label !== undefined && { label: request.label }),
+      ...(request.bolt12 !== undefined && { bolt12: request.bolt12 }),
       private: request.private ?? false,
       addIndex: this.state.counters.addIndex,
       settleIndex: 0,
@@ -297,6 +307,17 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
     this.commit({ invoices: expired });
   }
 
+  // ----- BOLT12 offers -----
+
+  addOffer(record: OfferRecord): void {
+    (this.state.offers ??= []).push(record);
+    this.save();
+  }
+
+  offersOf(nodeName: string): OfferRecord[] {
+    return (this.state.offers ?? []).filter((o) => o.node === nodeName);
+  }
+
   // ----- payments -----
 
   lookupPayment(nodeName: string, paymentHash: string): PaymentRecord | undefined {
@@ -307,10 +328,11 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
     return this.state.payments.filter((p) => p.node === nodeName);
   }
 
+  // A BOLT12 invoice (lni) is read into the same shape: its node id, hash, amount and blinded payinfo's CLTV delta.
   decodePaymentRequest(paymentRequest: string): Bolt11Invoice {
     let invoice: Bolt11Invoice;
     try {
-      invoice = decodeBolt11(paymentRequest);
+      invoice = paymentRequest.toLowerCase().startsWith('lni') ? bolt12PaymentTarget(paymentRequest) : decodeBolt11(paymentRequest);
     } catch (err) {
       throw new LndError(GRPC.UNKNOWN, (err as Error).message);
     }
@@ -403,7 +425,7 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
       invoice !== undefined &&
       invoice.state === 'OPEN' &&
       finalAmount >= invoice.valueMsat &&
-      request.paymentSecret === invoice.paymentAddr &&
+      (invoice.bolt12 !== undefined ? request.paymentRequest === invoice.bolt12 : request.paymentSecret === invoice.paymentAddr) &&
       finalExpiry >= this.tip + invoice.cltvExpiry;
     if (!acceptable) {
       this.releaseHtlcs(payment, 'fail');

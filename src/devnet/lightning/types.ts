@@ -72,6 +72,8 @@ export interface InvoiceRecord {
   paymentRequest: string;
   state: InvoiceState;
   hold: boolean;
+  label?: string; // a CLN node's invoices are named by label
+  bolt12?: string; // the BOLT12 invoice (lni) it was issued as, answering an invoice request for an offer
   private: boolean;
   addIndex: number;
   settleIndex: number;
@@ -104,11 +106,24 @@ export interface PaymentRecord {
   totalTimeLock: number;
 }
 
+/** A BOLT12 offer a node issued (`offer`), answered with invoices when another node requests one. */
+export interface OfferRecord {
+  node: string;
+  offerId: string; // the Merkle root of the offer's TLV records, as CLN names it
+  bolt12: string;
+  description: string;
+  amountMsat: number | null; // null: the payer picks the amount
+  label?: string;
+  active: boolean;
+  used: boolean;
+}
+
 export interface NetworkState {
   version: 1;
   nodes: NodeRecord[];
   channels: ChannelRecord[];
   invoices: InvoiceRecord[];
   payments: PaymentRecord[];
+  offers?: OfferRecord[]; // absent in states written before nodes issued offers
   counters: { addIndex: number; settleIndex: number; paymentIndex: number; htlcIndex: number };
 }

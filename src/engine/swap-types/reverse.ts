@@ -35,6 +35,7 @@ import { treeOf, type ChainBackend, type SwapOutput, type SwapOutputKind } from 
 import { isContractChain, type ContractChain } from '../../chains/contract-chain.ts';
 import type { GasPrepay } from '../../swaps/reverse-machine.ts';
 import { createGasInvoice, gasAnswer, prepayInvoiceAmount, requestedGas } from './reverse-gas.ts';
+import { walletBolt12Invoice } from './reverse-bolt12.ts';
 
 /** Dust limit of a Taproot output: smaller lockups could not be claimed. */
 const TAPROOT_DUST = 330;
@@ -94,7 +95,11 @@ export async function createReverseSwap(ctx: EngineContext, request: CreateRever
   if (request.invoiceAmount !== undefined && request.onchainAmount !== undefined) {
     throw new SwapError('invalid', 'invoice and onchain amount were specified');
   }
-  if (request.invoiceAmount === undefined && request.onchainAmount === undefined) {
+  // The wallet's BOLT12 invoice names the amount itself.
+  const walletInvoice = request.invoice === undefined ? undefined : await walletBolt12Invoice(lightning, request.invoice, paymentHash, request.invoiceAmount);
+  if (walletInvoice !== undefined && request.onchainAmount !== undefined) throw new SwapError('invalid', 'invoice and onchain amount were specified');
+  if (walletInvoice !== undefined && gasRequested !== undefined) throw new SwapError('invalid', 'a BOLT12 invoice cannot prepay gas');
+  if (request.invoiceAmount === undefined && request.onchainAmount === undefined && walletInvoice === undefined) {
     throw new SwapError('invalid', 'no amount was specified');
   }
   const { rate } = pair;
@@ -102,8 +107,8 @@ export async function createReverseSwap(ctx: EngineContext, request: CreateRever
   const lockupFee = fees.reverse.lockup;
   let invoiceAmount: number;
   let onchainAmount: number;
-  if (request.invoiceAmount !== undefined) {
-    invoiceAmount = positiveInteger(request.invoiceAmount, 'invoiceAmount');
+  if (walletInvoice !== undefined || request.invoiceAmount !== undefined) {
+    invoiceAmount = walletInvoice?.invoiceAmount ?? positiveInteger(request.invoiceAmount, 'invoiceAmount');
     onchainAmount = reverseOnchainAmount(invoiceAmount, rate, percent, lockupFee);
   } else {
     onchainAmount = positiveInteger(request.onchainAmount, 'onchainAmount');
@@ -144,7 +149,10 @@ export async function createReverseSwap(ctx: EngineContext, request: CreateRever
   const holdAmount = gasRequested === 'minerFee' ? invoiceAmount - prepayInvoiceAmount(prepayTerms!) : invoiceAmount;
   if (holdAmount <= 0) throw new SwapError('invalid', 'invoice amount is too low to prepay the miner fee');
   try {
-    ({ paymentRequest } = await lightning.createHoldInvoice({
+    if (walletInvoice !== undefined) {
+      await lightning.injectHoldInvoice!(walletInvoice.invoice, cltvExpiry);
+      paymentRequest = walletInvoice.invoice;
+    } else ({ paymentRequest } = await lightning.createHoldInvoice({
       paymentHash,
       amountMsat: BigInt(holdAmount) * 1000n,
       memo: request.description ?? `Send to ${chain.symbol} address`,
@@ -162,7 +170,7 @@ export async function createReverseSwap(ctx: EngineContext, request: CreateRever
       throw error;
     });
   }
-  const decoded = await lightning.decodeInvoice(paymentRequest);
+  const invoiceExpiresAt = walletInvoice?.expiresAt ?? (await lightning.decodeInvoice(paymentRequest).then((d) => d.timestamp + d.expiry));
   const outputData = output === undefined
     ? // No keys, tree or script on a contract chain (SwapOutputData says so): the contract and both addresses.
       { contract: { address: lockupAddress, claimAddress: request.claimAddress!, refundAddress: contract!.serviceAddress } }
@@ -178,7 +186,7 @@ export async function createReverseSwap(ctx: EngineContext, request: CreateRever
     ...outputData,
     invoiceAmount,
     onchainAmount,
-    invoiceExpiresAt: decoded.timestamp + decoded.expiry,
+    invoiceExpiresAt,
     // The invoice converted at the rate without any fee, less what is locked and the lockup fee estimate.
     serviceFee: reverseOnchainAmount(invoiceAmount, rate, 0, 0) - onchainAmount - lockupFee,
     ...(gas !== undefined && { gas }),

@@ -11,3 +11,4 @@ export {
 export { decodeInvoice, invoiceFromBytes, createInvoice, encodeInvoice, checkInvoiceAnswers, invoiceExpiresAt, type Invoice } from './invoice.ts';
 export { OWNER_MESSAGES, checkOwnerSignature, parseSignatureHex, signOwnerMessage } from './ownership.ts';
 export { MemoryOfferRecords, OfferRegistry, offerIdOf, type OfferRecords, type RegisteredOffer } from './registry.ts';
+export { bolt12AsInvoice, isBolt12Invoice } from './payable.ts';

@@ -79,6 +79,7 @@ const isNotFound = (err: unknown): boolean =>
   err instanceof LndRestError && (err.code === 5 || err.httpStatus === 404);
 
 export class LndRestClient implements LightningBackend {
+  readonly nodeType = 'LND';
   private readonly http: LndTransport;
 
   constructor(options: LndRestClientOptions) {

@@ -1,7 +1,7 @@
 // HTTP(S) to LND's REST gateway: the macaroon on every request, TLS pinned to the node's certificate when one
 // is given, JSON bodies, and server streams read as newline-delimited JSON.
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import { openNodeRequest, requestNodeJson, type NodeRequest } from '../json-request.ts';
 
 export interface LndTransportOptions {
   url: string; // https://host:8080 or http://host:port
@@ -38,45 +38,22 @@ export class LndTransport {
     this.base = new URL(options.url);
   }
 
+  private nodeRequest(method: string, path: string, body: unknown): NodeRequest {
+    return {
+      url: new URL(path, this.base),
+      method,
+      headers: { 'grpc-metadata-macaroon': this.options.macaroonHex },
+      body,
+      tlsCert: this.options.tlsCert,
+    };
+  }
+
   private open(method: string, path: string, body: unknown, onResponse: (res: IncomingMessage) => void) {
-    const url = new URL(path, this.base);
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const headers: Record<string, string> = { 'grpc-metadata-macaroon': this.options.macaroonHex };
-    if (payload !== undefined) {
-      headers['content-type'] = 'application/json';
-      headers['content-length'] = String(Buffer.byteLength(payload));
-    }
-    const secure = url.protocol === 'https:';
-    const send = secure ? httpsRequest : httpRequest;
-    const req = send(
-      url,
-      { method, headers, ...(secure && this.options.tlsCert !== undefined ? { ca: this.options.tlsCert } : {}) },
-      onResponse,
-    );
-    if (payload !== undefined) req.write(payload);
-    req.end();
-    return req;
+    return openNodeRequest(this.nodeRequest(method, path, body), onResponse);
   }
 
   request<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const req = this.open(method, path, body, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('error', reject);
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          if ((res.statusCode ?? 500) >= 300) return reject(errorFrom(res.statusCode ?? 500, text));
-          try {
-            resolve(JSON.parse(text) as T);
-          } catch {
-            reject(new LndRestError(res.statusCode ?? 500, undefined, 'invalid JSON from LND'));
-          }
-        });
-      });
-      req.setTimeout(this.options.timeoutMs ?? 30_000, () => req.destroy(new Error(`LND request ${path} timed out`)));
-      req.on('error', reject);
-    });
+    return requestNodeJson<T>(this.nodeRequest(method, path, body), this.options.timeoutMs ?? 30_000, errorFrom);
   }
 
   // Calls onMessage with each `result`; an `{"error": ...}` line rejects `done`. `close` ends it quietly.

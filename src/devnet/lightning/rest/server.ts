@@ -2,13 +2,13 @@
 // macaroon in the Grpc-Metadata-macaroon header. Unary answers are JSON objects; server streams are
 // newline-delimited `{"result": ...}` objects, as LND's gateway writes them.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
 import { GRPC, LndError } from '../errors.ts';
 import type { LightningNetwork } from '../network.ts';
 import type { Body } from './request.ts';
 import { matchRoute } from './routes.ts';
 import { stopServer } from '../../../api/http/server.ts';
+import { listenOn, readJsonObject, sendJson } from '../json-http.ts';
 
 const MAX_BODY = 1 << 20;
 
@@ -39,32 +39,10 @@ function toLndError(err: unknown): LndError {
   return err instanceof LndError ? err : new LndError(GRPC.UNKNOWN, (err as Error).message ?? String(err));
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
+const BODY_ERRORS = { tooLarge: 'request body too large', notJson: 'invalid JSON body', notObject: 'request body must be a JSON object' };
 
-async function readBody(req: IncomingMessage): Promise<Body> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new LndError(GRPC.INVALID_ARGUMENT, 'request body too large');
-    chunks.push(chunk as Buffer);
-  }
-  if (size === 0) return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    throw new LndError(GRPC.INVALID_ARGUMENT, 'invalid JSON body');
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new LndError(GRPC.INVALID_ARGUMENT, 'request body must be a JSON object');
-  }
-  return parsed as Body;
-}
+const readBody = (req: IncomingMessage): Promise<Body> =>
+  readJsonObject(req, MAX_BODY, (problem) => new LndError(GRPC.INVALID_ARGUMENT, BODY_ERRORS[problem]));
 
 // LND answers a missing or wrong macaroon with gRPC code 2 (HTTP 500) and these messages.
 function checkMacaroon(req: IncomingMessage, expectedHex: string): void {
@@ -146,16 +124,9 @@ export async function startRestServer(
   const server: Server = createServer((req, res) => {
     handle(network, nodeName, req, res).catch(() => res.destroy());
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const bound = (server.address() as AddressInfo).port;
+  const { url, port: bound } = await listenOn(server, host, port);
   return {
-    url: `http://${host}:${bound}`,
+    url,
     port: bound,
     close: () => stopServer(server),
   };

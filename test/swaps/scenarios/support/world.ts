@@ -1,7 +1,8 @@
 // One scenario world: Ferry started in this process exactly as `ferry start` starts it (embedded devnet,
 // SQLite, API on an ephemeral port), plus the wallets, chain and Lightning views the scenarios assert with: the
 // Bitcoin wallet and chain, the Elements chain, and Liquid and RBTC wallets opened on demand with either swap library.
-// Everything the scenarios do goes through Ferry's API or the devnet's Core/Elements RPC and LND REST endpoints.
+// Everything the scenarios do goes through Ferry's API or the devnet's Core/Elements RPC and LND REST endpoints
+// (clnrest for Ferry's node when FERRY_TEST_LIGHTNING=cln runs Ferry on Core Lightning).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import { DevnetChain } from './chain.ts';
 import { LiquidChain } from './liquid-chain.ts';
 import { LightningNodes } from './lightning.ts';
 import { ephemeralPorts } from '../../../helpers/ports.ts';
+import { testLightning } from '../../../helpers/test-lightning.ts';
 
 export interface World {
   ferry: Ferry;
@@ -44,7 +46,7 @@ export interface WorldOptions {
 
 export async function startWorld(options: WorldOptions = {}): Promise<World> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ferry-scenario-'));
-  const config = loadConfig({ env: { FERRY_DATA_DIR: dataDir, ...ephemeralPorts } });
+  const config = loadConfig({ env: { FERRY_DATA_DIR: dataDir, ...ephemeralPorts, FERRY_LIGHTNING_BACKEND: testLightning() } });
   // A fast watcher keeps each scenario step to a fraction of a second.
   config.bitcoin.pollIntervalMs = 100;
   config.liquid.pollIntervalMs = 100;

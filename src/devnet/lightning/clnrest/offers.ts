@@ -1,0 +1,163 @@
+// BOLT12 on a devnet CLN node: `offer` issues an offer signed for by the node's key (offer_issuer_id, regtest
+// chain), `fetchinvoice` builds and signs an invoice request for any offer and hands it to the issuing node —
+// in-process, where a real node sends an onion message —, which answers with an invoice signed per BOLT12 and
+// recorded as its own invoice (label `bolt12-…`), payable with `pay`. `listoffers` and `decode` read them back.
+import { randomBytes, createHash } from 'node:crypto';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { hex } from '@scure/base';
+import {
+  Bolt12Error, checkInvoiceAnswers, createInvoice, createInvoiceRequest, decodeInvoice, decodeInvoiceRequest, decodeOffer,
+  encodeInvoice, encodeInvoiceRequest, encodeOffer, merkleRoot, offerExpired, type Offer,
+} from '../../../lightning/bolt12/index.ts';
+import type { LightningNetwork } from '../network.ts';
+import type { OfferRecord } from '../types.ts';
+import { CLN, ClnError, invalidParams } from './errors.ts';
+import type { Method, MethodContext } from './lightningd.ts';
+import { optionalInt, optionalString, requiredString } from './params.ts';
+
+/** The regtest genesis block hash as BOLT12 chain hashes are written (internal byte order). */
+export const REGTEST_CHAIN = hex.decode('06226e46111a0b59caaf126043eb5bbf28c34f3a5e332a1fc7b2b73cf188910f');
+const INVOICE_EXPIRY = 7200;
+const FINAL_CLTV_DELTA = 80;
+
+const offerIdOf = (offer: Offer): string => hex.encode(merkleRoot(offer.records));
+
+function offerJson(record: OfferRecord, created: boolean): Record<string, unknown> {
+  return { offer_id: record.offerId, active: record.active, single_use: false, bolt12: record.bolt12, used: record.used, created, ...(record.label !== undefined && { label: record.label }) };
+}
+
+function offer({ network, node, params }: MethodContext): Record<string, unknown> {
+  const description = optionalString(params, 'description');
+  const amountMsat = params.amount === 'any' ? undefined : optionalInt(params, 'amount');
+  if (params.amount === undefined) throw invalidParams('missing required parameter: amount');
+  if (amountMsat !== undefined && description === undefined) throw new ClnError(CLN.INVOICE_NO_DESCRIPTION, 'description is required for the user to know what it was they paid for');
+  const text = encodeOffer({
+    chains: [REGTEST_CHAIN],
+    ...(amountMsat !== undefined && { amount: BigInt(amountMsat) }),
+    ...(description !== undefined && { description }),
+    issuerId: hex.decode(network.node(node).pubkey),
+  });
+  const offerId = offerIdOf(decodeOffer(text));
+  const existing = network.offersOf(node).find((o) => o.offerId === offerId);
+  if (existing !== undefined) return offerJson(existing, false);
+  const label = optionalString(params, 'label');
+  const record: OfferRecord = { node, offerId, bolt12: text, description: description ?? '', amountMsat: amountMsat ?? null, active: true, used: false, ...(label !== undefined && { label }) };
+  network.addOffer(record);
+  return offerJson(record, true);
+}
+
+function listoffers({ network, node, params }: MethodContext): Record<string, unknown> {
+  const id = optionalString(params, 'offer_id');
+  return { offers: network.offersOf(node).filter((o) => id === undefined || o.offerId === id).map((o) => offerJson(o, false)) };
+}
+
+/** The issuing node's answer to an invoice request: a new invoice of its own, signed with its key. */
+function answer(network: LightningNetwork, issuer: string, record: OfferRecord, requestText: string): string {
+  // read as the issuer reads it off the wire: decoded and checked anew, signature included
+  const request = decodeInvoiceRequest(requestText);
+  const amountMsat = request.invreq.amountMsat ?? BigInt(record.amountMsat ?? 0) * (request.invreq.quantity ?? 1n);
+  const preimage = randomBytes(32).toString('hex');
+  const paymentHash = createHash('sha256').update(Buffer.from(preimage, 'hex')).digest();
+  const node = network.node(issuer);
+  const secret = hex.decode(node.secretKey);
+  // One blinded path whose introduction node is the issuer itself: the devnet routes to the node id directly.
+  const pathSecret = secp256k1.utils.randomSecretKey();
+  const invoice = createInvoice(
+    request,
+    {
+      amountMsat,
+      createdAt: BigInt(Math.floor(Date.now() / 1000)),
+      relativeExpiry: BigInt(INVOICE_EXPIRY),
+      paymentHash,
+      paths: [{ firstNode: { nodeId: hex.decode(node.pubkey) }, pathKey: secp256k1.getPublicKey(pathSecret, true), hops: [{ blindedNodeId: secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true), encryptedRecipientData: randomBytes(16) }] }],
+      blindedPay: [{ feeBaseMsat: 0, feeProportionalMillionths: 0, cltvExpiryDelta: FINAL_CLTV_DELTA, htlcMinimumMsat: 1n, htlcMaximumMsat: amountMsat, features: new Uint8Array() }],
+    },
+    secret,
+  );
+  const text = encodeInvoice(invoice);
+  network.addInvoice(issuer, {
+    valueMsat: Number(amountMsat),
+    memo: record.description,
+    preimage,
+    expiry: INVOICE_EXPIRY,
+    cltvExpiry: FINAL_CLTV_DELTA,
+    label: `bolt12-${record.offerId.slice(0, 16)}-${hex.encode(paymentHash).slice(0, 16)}`,
+    bolt12: text,
+  });
+  record.used = true;
+  return text;
+}
+
+function fetchinvoice({ network, params }: MethodContext): Record<string, unknown> {
+  let offer: Offer;
+  try {
+    offer = decodeOffer(requiredString(params, 'offer'));
+  } catch (err) {
+    if (err instanceof Bolt12Error) throw invalidParams(`offer: Unparsable offer: ${err.message}`);
+    throw err;
+  }
+  if (offerExpired(offer, Date.now() / 1000)) throw new ClnError(CLN.OFFER_EXPIRED, 'Offer expired');
+  const amountMsat = optionalInt(params, 'amount_msat');
+  if (offer.fields.amount === undefined && amountMsat === undefined) throw invalidParams('amount_msat parameter required');
+  if (offer.fields.amount !== undefined && offer.fields.currency === undefined && amountMsat !== undefined && BigInt(amountMsat) < offer.fields.amount) {
+    throw invalidParams('amount_msat: Amount must be at least the offer amount');
+  }
+  const payerNote = optionalString(params, 'payer_note');
+  const quantity = optionalInt(params, 'quantity');
+  const request = createInvoiceRequest(
+    offer,
+    {
+      metadata: randomBytes(16),
+      chain: REGTEST_CHAIN,
+      ...(amountMsat !== undefined && { amountMsat: BigInt(amountMsat) }),
+      ...(quantity !== undefined && { quantity: BigInt(quantity) }),
+      ...(payerNote !== undefined && { payerNote }),
+    },
+    secp256k1.utils.randomSecretKey(),
+  );
+  // The request reaches the node whose key the offer names; no node, or an offer it did not issue: no answer.
+  const issuerKey = offer.fields.issuerId === undefined ? undefined : hex.encode(offer.fields.issuerId);
+  const issuer = issuerKey === undefined ? undefined : network.nodeByPubkey(issuerKey);
+  const record = issuer === undefined ? undefined : network.offersOf(issuer.name).find((o) => o.offerId === offerIdOf(offer) && o.active);
+  if (issuer === undefined || record === undefined) throw new ClnError(CLN.OFFER_TIMEOUT, 'Timeout waiting for response');
+  const text = answer(network, issuer.name, record, encodeInvoiceRequest(request));
+  const invoice = decodeInvoice(text);
+  try {
+    checkInvoiceAnswers(invoice, request);
+  } catch (err) {
+    throw new ClnError(CLN.OFFER_BAD_INVREQ_REPLY, `Incorrect reply: ${(err as Error).message}`);
+  }
+  return { invoice: text, changes: {} };
+}
+
+export const OFFER_METHODS: Record<string, Method> = { offer, listoffers, fetchinvoice };
+
+/** `decode` of an offer (lno) or a BOLT12 invoice (lni), in lightningd's field names. */
+export function decodedBolt12Json(text: string): Record<string, unknown> {
+  if (text.toLowerCase().startsWith('lno')) {
+    const offer = decodeOffer(text);
+    const f = offer.fields;
+    return {
+      type: 'bolt12 offer',
+      valid: true,
+      offer_id: offerIdOf(offer),
+      ...(f.chains !== undefined && { offer_chains: f.chains.map((c) => hex.encode(c)) }),
+      ...(f.description !== undefined && { offer_description: f.description }),
+      ...(f.amount !== undefined && f.currency === undefined && { offer_amount_msat: Number(f.amount) }),
+      ...(f.issuerId !== undefined && { offer_issuer_id: hex.encode(f.issuerId) }),
+    };
+  }
+  const invoice = decodeInvoice(text);
+  const own = invoice.invoice;
+  return {
+    type: 'bolt12 invoice',
+    valid: true,
+    ...(invoice.offer.description !== undefined && { offer_description: invoice.offer.description }),
+    ...(invoice.invreq.payerNote !== undefined && { invreq_payer_note: invoice.invreq.payerNote }),
+    invoice_amount_msat: Number(own.amountMsat),
+    invoice_payment_hash: hex.encode(own.paymentHash!),
+    invoice_node_id: hex.encode(own.nodeId!),
+    invoice_created_at: Number(own.createdAt),
+    invoice_relative_expiry: Number(own.relativeExpiry ?? 7200n),
+  };
+}

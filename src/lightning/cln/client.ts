@@ -1,0 +1,233 @@
+// LightningBackend over Core Lightning's REST interface (clnrest, `Rune` header), with hold invoices from the hold
+// plugin (BoltzExchange/hold), as the reference backend runs CLN. Every call is `POST /v1/<method>`; the shapes
+// relied on:
+//   getinfo {}                                   → {id, alias, version, blockheight, network, address[{address, port}]}
+//   listpeerchannels {}                          → {channels[{peer_id, state, short_channel_id "BxTxO", total_msat}]}
+//   listnodes {id?}, listchannels {short_channel_id?, source?} → the graph (graph.ts)
+//   listinvoices {payment_hash}                  → {invoices[{payment_hash, status unpaid|paid|expired, amount_received_msat}]}
+//   listsendpays {payment_hash}                  → {payments[{status pending|complete|failed, groupid, amount_msat,
+//                                                    amount_sent_msat, payment_preimage}]}
+//   pay {bolt11, amount_msat?, maxfee, retry_for, maxdelay}
+//                                                → {payment_preimage, amount_msat, amount_sent_msat, status "complete"}
+//                                                  or error {code 200 in progress, 203/205/206/207/210 failed, ...}
+//   holdinvoice {payment_hash, amount (msat)}    → {bolt11}
+//   listholdinvoices {payment_hash?}             → {holdinvoices[{payment_hash, state unpaid|accepted|paid|cancelled,
+//                                                    htlcs[{state, msat, cltv_expiry}]}]}
+//   settleholdinvoice {preimage}, cancelholdinvoice {payment_hash} → {}
+//   injectinvoice {invoice, min_cltv}             → {}
+//   fetchinvoice {offer, amount_msat, payer_note?}  → {invoice "lni1…"} or error {code 1002 expired, 1003/1005 no
+//                                                    answer, -32602 bad offer or amount}
+// The hold plugin's RPC `holdinvoice` takes only payment_hash and amount: its memo, description hash, expiry and
+// min_final_cltv_expiry are gRPC fields. They are sent as named parameters too; the devnet's node honours them,
+// a real plugin drops them (its invoices then carry the defaults: empty description, 3600 s, CLTV delta 80), and an
+// invoice with a smaller CLTV delta than asked for is cancelled and refused rather than risked.
+// The plugin's state changes stream over gRPC only, so invoices are followed by polling listholdinvoices.
+import { readFileSync } from 'node:fs';
+import { decodeBolt11, type Bolt11Invoice } from '../bolt11/index.ts';
+import { bolt12AsInvoice, isBolt12Invoice } from '../bolt12/payable.ts';
+import {
+  InvoiceFetchError,
+  type HoldInvoiceRequest,
+  type InvoiceUpdate,
+  type LightningBackend,
+  type NodeInfo,
+  type NodeStats,
+  type PayRequest,
+  type PaymentUpdate,
+  type Subscription,
+} from '../backend.ts';
+import { holdInvoiceUpdate, ownInvoiceUpdate, sameUpdate, type HoldInvoiceJson, type OwnInvoiceJson } from './invoices.ts';
+import { ClnGraph } from './graph.ts';
+import { ClnPayments } from './payments.ts';
+import { ClnRestError, ClnTransport } from './transport.ts';
+
+export interface ClnBackendOptions {
+  url: string;
+  rune: string;
+  tlsCertPath?: string; // clnrest's ca.pem; omit for plain HTTP
+  timeoutMs?: number;
+  pollMs?: number; // how often a followed invoice or payment is read again (default 250 ms)
+}
+
+const HEX32 = /^[0-9a-f]{64}$/;
+
+function requireHash(hex: string, name: string): void {
+  if (!HEX32.test(hex)) throw new Error(`${name} must be 32 bytes of lower-case hex`);
+}
+
+const blockOf = (scid: string): number => Number(scid.split('x')[0]);
+
+export class ClnBackend implements LightningBackend {
+  readonly nodeType = 'CLN';
+  private readonly rpc: ClnTransport;
+  private readonly payments: ClnPayments;
+  private readonly pollMs: number;
+
+  constructor(options: ClnBackendOptions) {
+    if (options.rune === '') throw new Error('Core Lightning needs a rune (lightning.rune)');
+    this.rpc = new ClnTransport({
+      url: options.url,
+      rune: options.rune,
+      tlsCert: options.tlsCertPath === undefined ? undefined : readFileSync(options.tlsCertPath),
+      timeoutMs: options.timeoutMs,
+    });
+    this.pollMs = options.pollMs ?? 250;
+    this.payments = new ClnPayments(this.rpc, this.pollMs);
+  }
+
+  /** The public graph from CLN's gossip (the v2 Lightning node, channel and search calls). */
+  graph(): ClnGraph {
+    return new ClnGraph(this.rpc);
+  }
+
+  async getInfo(): Promise<NodeInfo> {
+    const info = await this.rpc.call<{
+      id: string;
+      alias: string;
+      version: string;
+      blockheight: number;
+      network: string;
+      address?: { address?: string; port?: number }[];
+    }>('getinfo');
+    return {
+      publicKey: info.id,
+      alias: info.alias,
+      version: info.version,
+      blockHeight: info.blockheight,
+      uris: (info.address ?? []).filter((a) => a.address !== undefined).map((a) => `${info.id}@${a.address}:${a.port}`),
+      network: info.network === 'bitcoin' ? 'mainnet' : info.network,
+    };
+  }
+
+  async getStats(): Promise<NodeStats> {
+    const { channels } = await this.rpc.call<{
+      channels: { peer_id: string; state: string; short_channel_id?: string; total_msat: number }[];
+    }>('listpeerchannels');
+    const open = channels.filter((c) => c.state === 'CHANNELD_NORMAL');
+    const heights = open.filter((c) => c.short_channel_id !== undefined).map((c) => blockOf(c.short_channel_id!));
+    return {
+      capacitySat: open.reduce((sum, c) => sum + BigInt(c.total_msat) / 1000n, 0n),
+      channels: open.length,
+      peers: new Set(channels.map((c) => c.peer_id)).size,
+      oldestChannelHeight: heights.length === 0 ? undefined : Math.min(...heights),
+    };
+  }
+
+  /** BOLT11, or BOLT12 (lni) in the same terms: CLN pays both, so submarine swaps take both. */
+  async decodeInvoice(paymentRequest: string): Promise<Bolt11Invoice> {
+    return isBolt12Invoice(paymentRequest) ? bolt12AsInvoice(paymentRequest) : decodeBolt11(paymentRequest);
+  }
+
+  async createHoldInvoice(request: HoldInvoiceRequest): Promise<{ paymentRequest: string }> {
+    requireHash(request.paymentHash, 'paymentHash');
+    const { bolt11 } = await this.rpc.call<{ bolt11: string }>('holdinvoice', {
+      payment_hash: request.paymentHash,
+      amount: Number(request.amountMsat),
+      description: request.descriptionHash === undefined ? (request.memo ?? '') : undefined,
+      description_hash: request.descriptionHash,
+      expiry: request.expirySeconds,
+      min_final_cltv_expiry: request.cltvExpiry,
+    });
+    // A plugin that dropped the CLTV would let the payer's HTLC expire before the swap's timeout: refuse the invoice.
+    const made = decodeBolt11(bolt11);
+    if (request.cltvExpiry !== undefined && made.minFinalCltvExpiry < request.cltvExpiry) {
+      await this.cancelHoldInvoice(request.paymentHash).catch(() => undefined);
+      throw new Error(`the hold plugin made an invoice with CLTV delta ${made.minFinalCltvExpiry}, not the ${request.cltvExpiry} asked for`);
+    }
+    return { paymentRequest: bolt11 };
+  }
+
+  // Settling or cancelling twice is harmless: effects are replayed after a crash.
+  async settleHoldInvoice(preimage: string): Promise<void> {
+    requireHash(preimage, 'preimage');
+    try {
+      await this.rpc.call('settleholdinvoice', { preimage });
+    } catch (err) {
+      if (err instanceof ClnRestError && /is final/.test(err.message)) return;
+      throw err;
+    }
+  }
+
+  async cancelHoldInvoice(paymentHash: string): Promise<void> {
+    requireHash(paymentHash, 'paymentHash');
+    try {
+      await this.rpc.call('cancelholdinvoice', { payment_hash: paymentHash });
+    } catch (err) {
+      if (err instanceof ClnRestError && /is final/.test(err.message)) return;
+      throw err;
+    }
+  }
+
+  async lookupInvoice(paymentHash: string): Promise<InvoiceUpdate | undefined> {
+    requireHash(paymentHash, 'paymentHash');
+    const { holdinvoices } = await this.rpc.call<{ holdinvoices: HoldInvoiceJson[] }>('listholdinvoices', { payment_hash: paymentHash });
+    if (holdinvoices.length > 0) return holdInvoiceUpdate(holdinvoices[0]);
+    const { invoices } = await this.rpc.call<{ invoices: OwnInvoiceJson[] }>('listinvoices', { payment_hash: paymentHash });
+    return invoices.length > 0 ? ownInvoiceUpdate(invoices[0]) : undefined;
+  }
+
+  async listPendingInvoices(): Promise<InvoiceUpdate[]> {
+    const [{ holdinvoices }, { invoices }] = await Promise.all([
+      this.rpc.call<{ holdinvoices: HoldInvoiceJson[] }>('listholdinvoices'),
+      this.rpc.call<{ invoices: OwnInvoiceJson[] }>('listinvoices'),
+    ]);
+    return [
+      ...holdinvoices.filter((i) => i.state === 'unpaid' || i.state === 'accepted').map(holdInvoiceUpdate),
+      ...invoices.filter((i) => i.status === 'unpaid').map(ownInvoiceUpdate),
+    ];
+  }
+
+  /** Reads the invoice every pollMs and reports each change, the current state first; ends once it is final. */
+  subscribeInvoice(paymentHash: string, onUpdate: (update: InvoiceUpdate) => void): Subscription {
+    requireHash(paymentHash, 'paymentHash');
+    let closed = false;
+    let wake: () => void = () => {};
+    const done = (async () => {
+      let last: InvoiceUpdate | undefined;
+      while (!closed) {
+        const now = await this.lookupInvoice(paymentHash);
+        if (closed) return;
+        if (now !== undefined && (last === undefined || !sameUpdate(last, now))) {
+          last = now;
+          onUpdate(now);
+          if (now.state === 'SETTLED' || now.state === 'CANCELED') return;
+        }
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, this.pollMs).unref();
+        });
+      }
+    })();
+    return {
+      close: () => {
+        closed = true;
+        wake();
+      },
+      done,
+    };
+  }
+
+  payInvoice(request: PayRequest): Promise<PaymentUpdate> {
+    return this.payments.pay(request);
+  }
+
+  async injectHoldInvoice(invoice: string, minCltv: number): Promise<void> {
+    await this.rpc.call('injectinvoice', { invoice, min_cltv: minCltv });
+  }
+
+  async fetchInvoice(offer: string, amountMsat: bigint, payerNote?: string): Promise<string> {
+    try {
+      const { invoice } = await this.rpc.call<{ invoice: string }>('fetchinvoice', { offer, amount_msat: Number(amountMsat), payer_note: payerNote });
+      return invoice;
+    } catch (err) {
+      // lightningd's refusals (bad offer, expired, no answer) carry a code; a transport failure does not
+      if (err instanceof ClnRestError && err.code !== undefined) throw new InvoiceFetchError(err.message);
+      throw err;
+    }
+  }
+
+  async lookupPayment(paymentHash: string): Promise<PaymentUpdate | undefined> {
+    requireHash(paymentHash, 'paymentHash');
+    return this.payments.lookup(paymentHash);
+  }
+}

@@ -1,0 +1,50 @@
+// HTTP(S) to Core Lightning's clnrest: every call is `POST /v1/<method>` with the method's named parameters as a
+// JSON object and the rune in the `Rune` header; a result comes back 201, an error as lightningd's JSON-RPC error
+// object under clnrest's status. TLS is pinned to clnrest's CA when one is given (its certificates are self-signed).
+import { requestNodeJson } from '../json-request.ts';
+
+export interface ClnTransportOptions {
+  url: string; // https://host:3010 or http://host:port
+  rune: string;
+  tlsCert?: string | Buffer; // clnrest's ca.pem
+  timeoutMs?: number;
+}
+
+/** A refusal by clnrest or lightningd: the HTTP status, the JSON-RPC error code (when one came) and its message. */
+export class ClnRestError extends Error {
+  constructor(
+    readonly httpStatus: number,
+    readonly code: number | undefined,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ClnRestError';
+  }
+}
+
+function errorFrom(status: number, text: string): ClnRestError {
+  try {
+    const body = JSON.parse(text) as { code?: number; message?: string };
+    return new ClnRestError(status, body.code, body.message ?? text);
+  } catch {
+    return new ClnRestError(status, undefined, text || `HTTP ${status}`);
+  }
+}
+
+export class ClnTransport {
+  private readonly base: URL;
+
+  constructor(private readonly options: ClnTransportOptions) {
+    this.base = new URL(options.url);
+  }
+
+  /** Calls `method`; `timeoutMs` overrides the default for calls that wait (pay). */
+  call<T>(method: string, params: Record<string, unknown> = {}, timeoutMs?: number): Promise<T> {
+    const body = Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined));
+    return requestNodeJson<T>(
+      { url: new URL(`/v1/${method}`, this.base), method: 'POST', headers: { rune: this.options.rune }, body, tlsCert: this.options.tlsCert },
+      timeoutMs ?? this.options.timeoutMs ?? 30_000,
+      errorFrom,
+    );
+  }
+}

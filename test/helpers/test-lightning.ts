@@ -1,0 +1,42 @@
+// Which Lightning backend the swap tests run Ferry on: LND by default, Core Lightning with
+// FERRY_TEST_LIGHTNING=cln (the devnet then runs its `cln` node, and that node is Ferry's). scripts/test.mjs
+// runs the core swap files a second time that way.
+import type { DevnetInfo } from '../../src/devnet/index.ts';
+import type { LightningBackend } from '../../src/lightning/backend.ts';
+import { ClnBackend } from '../../src/lightning/cln/client.ts';
+import { LndRestClient } from '../../src/lightning/lnd/client.ts';
+
+export type TestLightning = 'lnd' | 'cln';
+
+export function testLightning(): TestLightning {
+  const chosen = process.env.FERRY_TEST_LIGHTNING ?? 'lnd';
+  if (chosen !== 'lnd' && chosen !== 'cln') throw new Error(`FERRY_TEST_LIGHTNING must be lnd or cln, got ${chosen}`);
+  return chosen;
+}
+
+export const onCln = (): boolean => testLightning() === 'cln';
+
+/** A client of Ferry's own node on the devnet: `ferry` over LND REST, or `cln` over clnrest. */
+export function ferryNodeClient(info: DevnetInfo): LightningBackend {
+  if (onCln()) {
+    const node = info.cln?.cln;
+    if (node === undefined) throw new Error('the devnet runs no CLN node: start it with { cln: true }');
+    return new ClnBackend({ url: node.restUrl, rune: node.rune, pollMs: 50 });
+  }
+  return new LndRestClient({ url: info.lightning.ferry.restUrl, macaroon: info.lightning.ferry.macaroon });
+}
+
+/** The public key of Ferry's node on the devnet. */
+export const ferryNodePubkey = (info: DevnetInfo): string => (onCln() ? info.cln!.cln.pubkey : info.lightning.ferry.pubkey);
+
+/** What a `ferry devnet` process needs to run Ferry's node of the chosen kind. */
+export const devnetLightningEnv = (): Record<string, string> => (onCln() ? { FERRY_DEVNET_CLN: 'true' } : {});
+
+/** What a `ferry start` process needs to drive the devnet's node of the chosen kind (the devnet itself disabled). */
+export function ferryLightningEnv(info: DevnetInfo): Record<string, string> {
+  if (onCln()) {
+    const node = info.cln!.cln;
+    return { FERRY_LIGHTNING_BACKEND: 'cln', FERRY_LND_REST_URL: node.restUrl, FERRY_CLN_RUNE: node.rune };
+  }
+  return { FERRY_LND_REST_URL: info.lightning.ferry.restUrl, FERRY_LND_MACAROON: info.lightning.ferry.macaroon };
+}
