@@ -4,10 +4,9 @@
 // payment recorded by the node), the reverse lockup sent exactly once (one transaction pays the lockup
 // address, the operator wallet dropped once), a chain swap's user lockup claimed exactly once (one spend, the
 // operator wallet credited once).
-import { after, afterEach, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hex } from '@scure/base';
 import { sha256 } from '@noble/hashes/sha2.js';
@@ -17,36 +16,32 @@ import { decodeBolt11 } from '../../src/lightning/bolt11/index.ts';
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { readDevnetInfo, type DevnetInfo } from '../../src/devnet/index.ts';
-import { devnetNodesEnv, runFerry, type FerryProcess } from '../helpers/ferry-process.ts';
+import type { DevnetInfo } from '../../src/devnet/index.ts';
+import { useDevnetProcess, type RunningFerry } from '../helpers/devnet-process.ts';
 import { SwapWallet } from '../helpers/swap-wallet.ts';
 import { DevnetChain } from './scenarios/support/chain.ts';
 import { LiquidChain } from './scenarios/support/liquid-chain.ts';
 import { LiquidSwapWallet } from '../helpers/liquid-swap-wallet.ts';
 import { boltzCore4 } from '../helpers/liquid-boltz-core-4.ts';
 import { LightningNodes } from './scenarios/support/lightning.ts';
-import { devnetLightningEnv } from '../helpers/test-lightning.ts';
-import { ephemeralPorts } from '../helpers/ports.ts';
 import { createBtcToLbtc, lockBtc, scriptPathClaimOf } from '../engine/chain-support.ts';
 
-let devnetDir: string;
+const devnet = useDevnetProcess('ferry-crash-');
 let ferryDir: string;
 let configFile: string;
 /** Ferry's config for the chain swap claim tests: its claim follows one second after it learns the preimage. */
 let quickClaimConfigFile: string;
 /** Ferry's config with the v1 miner fee prepay. */
 let prepayConfigFile: string;
-let devnet: FerryProcess;
 let info: DevnetInfo;
 let chain: DevnetChain;
 let liquid: LiquidChain;
 let lightning: LightningNodes;
-/** Every Ferry process a test started; one a failed test left running is killed before the next starts. */
-const started = new Set<FerryProcess>();
 
 before(async () => {
-  devnetDir = mkdtempSync(join(tmpdir(), 'ferry-crash-devnet-'));
-  ferryDir = mkdtempSync(join(tmpdir(), 'ferry-crash-'));
+  await devnet.ready;
+  ferryDir = join(devnet.root, 'ferry');
+  mkdirSync(ferryDir);
   configFile = join(ferryDir, 'ferry.toml');
   // A quick watcher; everything else is Ferry's defaults.
   writeFileSync(configFile, '[bitcoin]\npollIntervalMs = 150\n[liquid]\npollIntervalMs = 150\n');
@@ -54,50 +49,15 @@ before(async () => {
   writeFileSync(prepayConfigFile, '[bitcoin]\npollIntervalMs = 150\n[liquid]\npollIntervalMs = 150\n[swap]\nprepayMinerFee = true\n');
   quickClaimConfigFile = join(ferryDir, 'ferry-quick-claim.toml');
   writeFileSync(quickClaimConfigFile, '[bitcoin]\npollIntervalMs = 150\n[liquid]\npollIntervalMs = 150\n[swap]\nclaimDelayMs = 1000\n');
-  devnet = runFerry(['devnet'], { FERRY_DATA_DIR: devnetDir, ...ephemeralPorts, ...devnetLightningEnv() });
-  await devnet.waitFor((entry) => entry.message === 'devnet running');
-  info = readDevnetInfo(devnetDir);
+  info = devnet.info;
   chain = new DevnetChain(info);
   liquid = new LiquidChain(info);
   lightning = new LightningNodes(info);
 });
 
-afterEach(async () => {
-  for (const process of started) {
-    if (process.child.exitCode === null && process.child.signalCode === null) {
-      process.child.kill('SIGKILL');
-      await process.exited;
-    }
-  }
-  started.clear();
-});
-
-after(async () => {
-  devnet?.child.kill('SIGTERM');
-  await devnet?.exited;
-  for (const dir of [devnetDir, ferryDir]) if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
-interface RunningFerry {
-  process: FerryProcess;
-  apiUrl: string;
-}
-
 /** `ferry start` against the devnet process, as an operator with external nodes runs it. */
-async function startFerryProcess(crashAt?: string, config = configFile): Promise<RunningFerry> {
-  const env: Record<string, string> = {
-    ...ephemeralPorts, // the metrics port, and no request buckets
-    FERRY_CONFIG: config,
-    FERRY_DATA_DIR: ferryDir,
-    FERRY_API_PORT: '0',
-    ...devnetNodesEnv(info),
-    FERRY_CRASH_AT: crashAt ?? '',
-  };
-  const process = runFerry(['start'], env);
-  started.add(process);
-  const listening = await process.waitFor((entry) => entry.message === 'API listening', 30_000);
-  return { process, apiUrl: listening.url as string };
-}
+const startFerryProcess = (crashAt?: string, config = configFile): Promise<RunningFerry> =>
+  devnet.startFerry({ FERRY_CONFIG: config, FERRY_DATA_DIR: ferryDir, FERRY_CRASH_AT: crashAt ?? '' });
 
 async function stopFerry(ferry: RunningFerry): Promise<void> {
   ferry.process.child.kill('SIGTERM');

@@ -2,41 +2,36 @@
 // itself (FERRY_CRASH_AT) right after recording the user's Lockup event, or right after its claim was mined but
 // before recording it. Restarted without the fault, Ferry finishes the swap: alice's invoice paid once, the
 // contract's Claim event emitted once, and Ferry's account credited once (the lockup less one claim's gas).
-import { after, afterEach, before, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Contract, JsonRpcProvider, Wallet, type ContractTransactionResponse } from 'ethers';
-import { readDevnetInfo, type DevnetInfo } from '../../src/devnet/index.ts';
+import type { DevnetInfo } from '../../src/devnet/index.ts';
 import { artifact } from '../../src/devnet/evm/contracts.ts';
 import { fundAccounts } from '../../src/devnet/evm/fund.ts';
 import { operatorWallet } from '../../src/chains/evm/operator.ts';
 import { loadOrCreateMnemonic } from '../../src/keys/index.ts';
-import { devnetNodesEnv, runFerry, type FerryProcess } from '../helpers/ferry-process.ts';
+import { useDevnetProcess } from '../helpers/devnet-process.ts';
 import { LightningNodes } from './scenarios/support/lightning.ts';
-import { ephemeralPorts } from '../helpers/ports.ts';
 
-let devnetDir: string;
+const devnet = useDevnetProcess('ferry-evm-crash-');
 let ferryDir: string;
 let configFile: string;
-let devnet: FerryProcess;
 let info: DevnetInfo;
 let lightning: LightningNodes;
 let provider: JsonRpcProvider;
 let user: Wallet;
 let etherSwap: Contract;
 let ferryAddress: string;
-const started = new Set<FerryProcess>();
 
 before(async () => {
-  devnetDir = mkdtempSync(join(tmpdir(), 'ferry-evm-crash-devnet-'));
-  ferryDir = mkdtempSync(join(tmpdir(), 'ferry-evm-crash-'));
+  await devnet.ready;
+  ferryDir = join(devnet.root, 'ferry');
+  mkdirSync(ferryDir);
   configFile = join(ferryDir, 'ferry.toml');
   writeFileSync(configFile, '[bitcoin]\npollIntervalMs = 150\n[liquid]\npollIntervalMs = 150\n[evm]\npollIntervalMs = 150\n');
-  devnet = runFerry(['devnet'], { FERRY_DATA_DIR: devnetDir, ...ephemeralPorts });
-  await devnet.waitFor((entry) => entry.message === 'devnet running');
-  info = readDevnetInfo(devnetDir);
+  info = devnet.info;
   lightning = new LightningNodes(info);
   provider = new JsonRpcProvider(info.evm.rpcUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
   user = new Wallet(info.evm.accounts.user.privateKey, provider);
@@ -46,39 +41,18 @@ before(async () => {
   await fundAccounts(provider, new Wallet(info.evm.accounts.operator.privateKey, provider), [ferryAddress]);
 });
 
-afterEach(async () => {
-  for (const process of started) {
-    if (process.child.exitCode === null && process.child.signalCode === null) {
-      process.child.kill('SIGKILL');
-      await process.exited;
-    }
-  }
-  started.clear();
-});
-
-after(async () => {
-  provider?.destroy();
-  devnet?.child.kill('SIGTERM');
-  await devnet?.exited;
-  for (const dir of [devnetDir, ferryDir]) if (dir) rmSync(dir, { recursive: true, force: true });
-});
+after(() => provider?.destroy());
 
 /** `ferry start` against the devnet process's nodes, anvil and contracts included. */
-async function startFerry(crashAt?: string): Promise<{ process: FerryProcess; apiUrl: string }> {
-  const process = runFerry(['start'], {
+const startFerry = (crashAt?: string) =>
+  devnet.startFerry({
     FERRY_CONFIG: configFile,
     FERRY_DATA_DIR: ferryDir,
-    FERRY_API_PORT: '0',
-    ...devnetNodesEnv(info),
     FERRY_EVM_RPC_URL: info.evm.rpcUrl,
     FERRY_EVM_ETHER_SWAP: info.evm.contracts.etherSwap,
     FERRY_EVM_ERC20_SWAP: info.evm.contracts.erc20Swap,
     FERRY_CRASH_AT: crashAt ?? '',
   });
-  started.add(process);
-  const listening = await process.waitFor((entry) => entry.message === 'API listening', 30_000);
-  return { process, apiUrl: listening.url as string };
-}
 
 async function statusOf(apiUrl: string, id: string): Promise<string> {
   return ((await (await fetch(`${apiUrl}/v2/swap/${id}`)).json()) as { status: string }).status;

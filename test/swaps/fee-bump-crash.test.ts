@@ -2,70 +2,37 @@
 // SIGKILLs itself once it has recorded the replacement of its stuck claim but before broadcasting it. Restarted, it
 // finds the node still has the original claim and names it again, bumps it for real at the next block, and the swap
 // ends naming the claim that confirmed; the lockup is spent once and the operator wallet credited once.
-import { after, afterEach, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { btcToSat } from '../../src/chains/core-rpc.ts';
-import { readDevnetInfo, type DevnetInfo } from '../../src/devnet/index.ts';
-import { devnetNodesEnv, runFerry, type FerryProcess } from '../helpers/ferry-process.ts';
+import type { DevnetInfo } from '../../src/devnet/index.ts';
+import { useDevnetProcess } from '../helpers/devnet-process.ts';
 import { SwapWallet } from '../helpers/swap-wallet.ts';
-import { ephemeralPorts } from '../helpers/ports.ts';
 import { DevnetChain } from './scenarios/support/chain.ts';
 import { LightningNodes } from './scenarios/support/lightning.ts';
 
-let devnetDir: string;
+const devnet = useDevnetProcess('ferry-bump-crash-', { FERRY_DEVNET_FULL_RBF: 'true' });
 let ferryDir: string;
 let configFile: string;
-let devnet: FerryProcess;
 let info: DevnetInfo;
 let chain: DevnetChain;
 let lightning: LightningNodes;
-const started = new Set<FerryProcess>();
 
 before(async () => {
-  devnetDir = mkdtempSync(join(tmpdir(), 'ferry-bump-crash-devnet-'));
-  ferryDir = mkdtempSync(join(tmpdir(), 'ferry-bump-crash-'));
+  await devnet.ready;
+  ferryDir = join(devnet.root, 'ferry');
+  mkdirSync(ferryDir);
   configFile = join(ferryDir, 'ferry.toml');
   writeFileSync(configFile, '[bitcoin]\npollIntervalMs = 150\n[liquid]\npollIntervalMs = 150\n[swap]\nclaimDelayMs = 500\nfeeBumpAfterBlocks = 1\n');
-  devnet = runFerry(['devnet'], { FERRY_DATA_DIR: devnetDir, FERRY_DEVNET_FULL_RBF: 'true', ...ephemeralPorts });
-  await devnet.waitFor((entry) => entry.message === 'devnet running');
-  info = readDevnetInfo(devnetDir);
+  info = devnet.info;
   chain = new DevnetChain(info);
   lightning = new LightningNodes(info);
 });
 
-afterEach(async () => {
-  for (const process of started) {
-    if (process.child.exitCode === null && process.child.signalCode === null) {
-      process.child.kill('SIGKILL');
-      await process.exited;
-    }
-  }
-  started.clear();
-});
-
-after(async () => {
-  devnet?.child.kill('SIGTERM');
-  await devnet?.exited;
-  for (const dir of [devnetDir, ferryDir]) if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
-async function startFerryProcess(crashAt = ''): Promise<{ process: FerryProcess; apiUrl: string }> {
-  const process = runFerry(['start'], {
-    ...ephemeralPorts,
-    FERRY_CONFIG: configFile,
-    FERRY_DATA_DIR: ferryDir,
-    FERRY_API_PORT: '0',
-    ...devnetNodesEnv(info),
-    FERRY_CRASH_AT: crashAt,
-  });
-  started.add(process);
-  const listening = await process.waitFor((entry) => entry.message === 'API listening', 30_000);
-  return { process, apiUrl: listening.url as string };
-}
+const startFerryProcess = (crashAt = '') => devnet.startFerry({ FERRY_CONFIG: configFile, FERRY_DATA_DIR: ferryDir, FERRY_CRASH_AT: crashAt });
 
 /** The swap's claim as Ferry stored it, and the versions it replaced. */
 function storedClaim(id: string): { claim?: string; replaced: string[] } {

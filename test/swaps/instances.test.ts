@@ -2,17 +2,15 @@
 // through the standby instance while the other leads; then the leader is SIGKILLed mid-swap (FERRY_CRASH_AT) and the
 // standby takes over and finishes. The effects are counted on the Lightning nodes and on chain: the invoice paid
 // once, the reverse lockup sent once. A WebSocket client of the standby sees every update. Failover times are printed.
-import { after, afterEach, before, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { hex } from '@scure/base';
 import pg from 'pg';
-import { readDevnetInfo, type DevnetInfo } from '../../src/devnet/index.ts';
-import { devnetNodesEnv, runFerry, type FerryProcess } from '../helpers/ferry-process.ts';
-import { ephemeralPorts } from '../helpers/ports.ts';
+import type { DevnetInfo } from '../../src/devnet/index.ts';
+import { useDevnetProcess, type RunningFerry } from '../helpers/devnet-process.ts';
 import { SwapWallet } from '../helpers/swap-wallet.ts';
 import { ChainSwapWallet } from '../helpers/chain-swap-wallet.ts';
 import { LiquidSwapWallet } from '../helpers/liquid-swap-wallet.ts';
@@ -21,79 +19,49 @@ import { LiquidChain } from './scenarios/support/liquid-chain.ts';
 import { POSTGRES_URL } from '../db/harness.ts';
 import { DevnetChain } from './scenarios/support/chain.ts';
 import { LightningNodes } from './scenarios/support/lightning.ts';
-import { devnetLightningEnv } from '../helpers/test-lightning.ts';
 
-let root: string;
+const devnet = useDevnetProcess('ferry-instances-');
 let configFile: string;
 let databaseUrl: string;
 let schema: string;
-let devnet: FerryProcess;
 let info: DevnetInfo;
 let chain: DevnetChain;
 let liquid: LiquidChain;
 let lightning: LightningNodes;
-const started = new Set<FerryProcess>();
 const failovers: { test: string; leaderMs: number; swapMs: number; freed: boolean }[] = [];
 
 before(async () => {
-  root = mkdtempSync(join(tmpdir(), 'ferry-instances-'));
+  await devnet.ready;
   schema = `ferry_instances_${randomBytes(6).toString('hex')}`;
   databaseUrl = `${POSTGRES_URL}?schema=${schema}`;
-  configFile = join(root, 'ferry.toml');
+  configFile = join(devnet.root, 'ferry.toml');
   // Both instances share the operator's mnemonic (the swap keys); each keeps its own data directory (instance id).
-  writeFileSync(configFile, `[bitcoin]\npollIntervalMs = 150\n[liquid]\npollIntervalMs = 150\n[swap]\nmnemonicPath = "${join(root, 'mnemonic')}"\n`);
-  devnet = runFerry(['devnet'], { FERRY_DATA_DIR: join(root, 'devnet'), ...ephemeralPorts, ...devnetLightningEnv() });
-  await devnet.waitFor((entry) => entry.message === 'devnet running');
-  info = readDevnetInfo(join(root, 'devnet'));
+  writeFileSync(configFile, `[bitcoin]\npollIntervalMs = 150\n[liquid]\npollIntervalMs = 150\n[swap]\nmnemonicPath = "${join(devnet.root, 'mnemonic')}"\n`);
+  info = devnet.info;
   chain = new DevnetChain(info);
   liquid = new LiquidChain(info);
   lightning = new LightningNodes(info);
 });
 
-afterEach(async () => {
-  for (const process of started) {
-    if (process.child.exitCode === null && process.child.signalCode === null) {
-      process.child.kill('SIGKILL');
-      await process.exited;
-    }
-  }
-  started.clear();
-});
-
 after(async () => {
-  devnet?.child.kill('SIGTERM');
-  await devnet?.exited;
   const client = new pg.Client({ connectionString: POSTGRES_URL });
   await client.connect();
   await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   await client.end();
-  if (root) rmSync(root, { recursive: true, force: true });
   for (const f of failovers) {
     const freed = f.freed ? "; the dead leader's swap locks freed at once" : '';
     process.stdout.write(`# failover (${f.test}): leader after ${f.leaderMs} ms, swap moving again after ${f.swapMs} ms${freed}\n`);
   }
 });
 
-interface Instance {
-  process: FerryProcess;
-  apiUrl: string;
+interface Instance extends RunningFerry {
   role: string;
 }
 
 /** `ferry start` as instance `name` (its own data directory) on the shared database. */
 async function startInstance(name: string, crashAt = ''): Promise<Instance> {
-  const process = runFerry(['start'], {
-    FERRY_CONFIG: configFile,
-    FERRY_DATA_DIR: join(root, name),
-    FERRY_DATABASE_URL: databaseUrl,
-    FERRY_API_PORT: '0',
-    ...devnetNodesEnv(info),
-    FERRY_CRASH_AT: crashAt,
-  });
-  started.add(process);
-  const listening = await process.waitFor((entry) => entry.message === 'API listening', 30_000);
-  const apiUrl = listening.url as string;
-  return { process, apiUrl, role: (await health(apiUrl)).role as string };
+  const running = await devnet.startFerry({ FERRY_CONFIG: configFile, FERRY_DATA_DIR: join(devnet.root, name), FERRY_DATABASE_URL: databaseUrl, FERRY_CRASH_AT: crashAt });
+  return { ...running, role: (await health(running.apiUrl)).role as string };
 }
 
 async function health(apiUrl: string): Promise<Record<string, unknown>> {
