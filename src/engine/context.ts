@@ -13,7 +13,7 @@ import type { KeyIndexes } from './key-indexes.ts';
 import type { NamedLocks } from './locks.ts';
 import type { SigningSessions } from './signing-sessions.ts';
 import type { EngineSettings } from './options.ts';
-import { sharedMinerFees } from './shared-reads.ts';
+import { sharedMinerFees } from './coalesced-reads.ts';
 import type { SwapStore } from './swap-store.ts';
 import type { WatchIndex } from './watch-index.ts';
 

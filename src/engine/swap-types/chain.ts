@@ -11,7 +11,7 @@ import type { ChainSide, ChainSwapData } from '../../swaps/chain-machine.ts';
 import type { PairConfig } from '../../swaps/pairs.ts';
 import { SwapStatus as S, SwapType } from '../../swaps/status.ts';
 import { chainBlocksFor, lightningBlocksFor } from '../block-time.ts';
-import { creationHeight } from '../shared-reads.ts';
+import { creationHeight } from '../coalesced-reads.ts';
 import { anyChainOf, currentMinerFees, servesChain, type EngineContext } from '../context.ts';
 import { chainData } from '../data.ts';
 import { positiveInteger, preimageHash as parsePreimageHash } from '../input.ts';

@@ -2,7 +2,7 @@
 // kept for its TTL, a height never past its own read, and a failed read is not kept.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SharedReads } from '../../src/engine/shared-reads.ts';
+import { SharedReads } from '../../src/engine/coalesced-reads.ts';
 
 function counted(values: (() => Promise<number>)[]) {
   let calls = 0;
