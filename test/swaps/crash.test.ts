@@ -24,6 +24,7 @@ import { LiquidChain } from './scenarios/support/liquid-chain.ts';
 import { LiquidSwapWallet } from '../helpers/liquid-swap-wallet.ts';
 import { boltzCore4 } from '../helpers/liquid-boltz-core-4.ts';
 import { LightningNodes } from './scenarios/support/lightning.ts';
+import { claimReverseLockedOnce } from './scenarios/support/reverse-once.ts';
 import { createBtcToLbtc, lockBtc, scriptPathClaimOf } from '../engine/chain-support.ts';
 
 const devnet = useDevnetProcess('ferry-crash-');
@@ -159,21 +160,7 @@ describe('crash recovery', { timeout: 180_000 }, () => {
       try {
         await wallet.status.subscribe(swap.id);
         await wallet.status.waitFor(swap.id, 'transaction.mempool');
-        const { hex: lockupHex } = await wallet.api.expect('GET', `/v2/swap/reverse/${swap.id}/transaction`, undefined, 200);
-        const lockup = wallet.reverseLockup(swap, lockupHex);
-        await wallet.cooperativeReverseClaim(swap, lockup, await wallet.destination());
-        await wallet.status.waitFor(swap.id, 'invoice.settled');
-        const paid = await payment;
-        assert.equal(paid.status, 'SUCCEEDED');
-        assert.equal(paid.preimage, hex.encode(swap.preimage));
-        await chain.mine(1);
-
-        const lockups = await chain.paymentsTo(swap.outputScript, fromHeight);
-        assert.deepEqual(lockups.map((tx) => tx.txid), [lockup.txid], 'exactly one transaction pays the lockup address');
-        const lockupFee = await chain.fee(lockup.txid);
-        assert.equal(await chain.balance(chain.operator), operatorBefore - lockup.value - lockupFee, 'the operator wallet paid once');
-        const aliceAfter = await lightning.balance('alice');
-        assert.equal(aliceBefore.localMsat - aliceAfter.localMsat, BigInt(amount) * 1000n + paid.feeMsat, 'alice paid once');
+        await claimReverseLockedOnce(wallet, swap, payment, { chain, lightning }, { amount, fromHeight, operatorBefore, aliceBefore });
       } finally {
         wallet.close();
         await stopFerry(ferry);

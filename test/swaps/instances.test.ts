@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { hex } from '@scure/base';
 import pg from 'pg';
 import type { DevnetInfo } from '../../src/devnet/index.ts';
 import { useDevnetProcess, type RunningFerry } from '../helpers/devnet-process.ts';
@@ -19,6 +18,7 @@ import { LiquidChain } from './scenarios/support/liquid-chain.ts';
 import { POSTGRES_URL } from '../db/harness.ts';
 import { DevnetChain } from './scenarios/support/chain.ts';
 import { LightningNodes } from './scenarios/support/lightning.ts';
+import { claimReverseLockedOnce } from './scenarios/support/reverse-once.ts';
 
 const devnet = useDevnetProcess('ferry-instances-');
 let configFile: string;
@@ -233,21 +233,7 @@ describe('two instances on one PostgreSQL database', { timeout: 240_000 }, () =>
       const leaderMs = Date.now() - died;
       await wallet.status.waitFor(swap.id, 'transaction.mempool');
       failovers.push({ test: 'reverse lockup broadcast', leaderMs, swapMs: Date.now() - died, freed: freedLocks(standby) });
-      const { hex: lockupHex } = await wallet.api.expect('GET', `/v2/swap/reverse/${swap.id}/transaction`, undefined, 200);
-      const lockup = wallet.reverseLockup(swap, lockupHex);
-      await wallet.cooperativeReverseClaim(swap, lockup, await wallet.destination());
-      await wallet.status.waitFor(swap.id, 'invoice.settled');
-      const paid = await payment;
-      assert.equal(paid.status, 'SUCCEEDED');
-      assert.equal(paid.preimage, hex.encode(swap.preimage));
-      await chain.mine(1);
-
-      const lockups = await chain.paymentsTo(swap.outputScript, fromHeight);
-      assert.deepEqual(lockups.map((tx) => tx.txid), [lockup.txid], 'exactly one transaction pays the lockup address');
-      const lockupFee = await chain.fee(lockup.txid);
-      assert.equal(await chain.balance(chain.operator), operatorBefore - lockup.value - lockupFee, 'the operator wallet paid once');
-      const aliceAfter = await lightning.balance('alice');
-      assert.equal(aliceBefore.localMsat - aliceAfter.localMsat, BigInt(amount) * 1000n + paid.feeMsat, 'alice paid once');
+      await claimReverseLockedOnce(wallet, swap, payment, { chain, lightning }, { amount, fromHeight, operatorBefore, aliceBefore });
       assert.ok(leaderMs < 10_000, `took ${leaderMs} ms to take over`);
     } finally {
       wallet.close();
