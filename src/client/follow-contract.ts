@@ -3,9 +3,10 @@
 // a failed one is refunded — with the service's EIP-712 signature, else after the timelock; a reverse swap's lockup is
 // claimed once the contract holds exactly what was agreed, and succeeds when the service settles the invoice.
 import { runStatusLoop } from './status-loop.ts';
+import { reverseStep } from './reverse-step.ts';
 import type { ContractTx } from './chains/contract.ts';
 import type { ContractRefund, ContractSwaps } from './contract-swaps.ts';
-import { RefundTooEarlyError, VerificationError } from './errors.ts';
+import { RefundTooEarlyError } from './errors.ts';
 import { noteStatus, type ContractRecord, type ContractReverseRecord, type ContractSubmarineRecord } from './records.ts';
 import type { StatusStream } from './status-stream.ts';
 import { FINAL_STATUSES, type StatusUpdate } from './types.ts';
@@ -77,22 +78,18 @@ export function followContractSwap(swaps: ContractSwaps, record: ContractRecord,
         }
       };
 
-      const handleReverse = async (swap: ContractReverseRecord, update: StatusUpdate) => {
-        const { status } = update;
-        if ((status === 'transaction.confirmed' || status === 'transaction.mempool') && swap.claim === undefined) {
-          if (update.transaction?.id && swap.lockup === undefined) swap.lockup = { txHash: update.transaction.id };
-          try {
+      const handleReverse = (swap: ContractReverseRecord, update: StatusUpdate) =>
+        reverseStep({
+          update,
+          claimable: update.status === 'transaction.confirmed' || update.status === 'transaction.mempool',
+          claimed: swap.claim !== undefined,
+          claim: async () => {
+            if (update.transaction?.id && swap.lockup === undefined) swap.lockup = { txHash: update.transaction.id };
             emit({ type: 'claimed', id: swap.id, tx: await swaps.claim(swap) });
-          } catch (error) {
-            if (error instanceof VerificationError) return finish({ success: false, message: `not claiming: ${error.message}` });
-            retryLater(update, `claiming failed: ${(error as Error).message}`);
-          }
-        } else if (FINAL_STATUSES.reverse.success.includes(status)) {
-          finish({ success: true });
-        } else if (FINAL_STATUSES.reverse.failure.includes(status)) {
-          finish({ success: false, message: 'the Lightning payment, if any, goes back to the payer' });
-        }
-      };
+          },
+          finish,
+          retryLater,
+        });
 
       const handle = async (update: StatusUpdate) => {
         if (noteStatus(record, update.status)) emit({ type: 'status', id: record.id, update });

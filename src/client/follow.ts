@@ -2,6 +2,7 @@
 // the service's claim of a paid submarine swap, claiming a reverse swap's lockup or a chain swap's server lockup,
 // accepting a chain swap's quote, refunding our lockup of a failed submarine or chain swap. Every step is recorded in the store first, so following can stop and resume at any time.
 import { runStatusLoop } from './status-loop.ts';
+import { reverseStep } from './reverse-step.ts';
 import { RefundTooEarlyError, ServiceError, VerificationError } from './errors.ts';
 import type { ClaimResult } from './claim.ts';
 import { fromHex, sha256, toHex } from './keys.ts';
@@ -181,11 +182,12 @@ export function followSwap(client: SwapClient, record: SwapRecord, options: Foll
 
       const chainLockupTxid = (swap: ChainRecord) => async () => (await client.api.chainTransactions(swap.id)).userLock?.transaction.id;
 
-      const handleReverse = async (swap: ReverseRecord, update: StatusUpdate) => {
-        const { status } = update;
-        const claimable = status === 'transaction.confirmed' || (status === 'transaction.mempool' && options.zeroConf !== false);
-        if (claimable && swap.claim === undefined) {
-          try {
+      const handleReverse = (swap: ReverseRecord, update: StatusUpdate) =>
+        reverseStep({
+          update,
+          claimable: update.status === 'transaction.confirmed' || (update.status === 'transaction.mempool' && options.zeroConf !== false),
+          claimed: swap.claim !== undefined,
+          claim: async () => {
             const claim = await client.claim(swap, {
               destination: await destinationOf(swap.currency),
               cooperative: options.cooperative,
@@ -193,16 +195,10 @@ export function followSwap(client: SwapClient, record: SwapRecord, options: Foll
               lockupHex: update.transaction?.hex,
             });
             emit({ type: 'claimed', id: swap.id, claim });
-          } catch (error) {
-            if (error instanceof VerificationError) return finish({ success: false, message: `not claiming: ${error.message}` });
-            retryLater(update, `claiming failed: ${(error as Error).message}`);
-          }
-        } else if (FINAL_STATUSES.reverse.success.includes(status)) {
-          finish({ success: true });
-        } else if (FINAL_STATUSES.reverse.failure.includes(status)) {
-          finish({ success: false, message: 'the Lightning payment, if any, goes back to the payer' });
-        }
-      };
+          },
+          finish,
+          retryLater,
+        });
 
       const handle = async (update: StatusUpdate) => {
         if (noteStatus(record, update.status)) emit({ type: 'status', id: record.id, update });
