@@ -18,10 +18,12 @@
 //   fetchinvoice {offer, amount_msat, payer_note?}  → {invoice "lni1…"} or error {code 1002 expired, 1003/1005 no
 //                                                    answer, -32602 bad offer or amount}
 // The hold plugin's RPC `holdinvoice` takes only payment_hash and amount: its memo, description hash, expiry and
-// min_final_cltv_expiry are gRPC fields. They are sent as named parameters too; the devnet's node honours them,
-// a real plugin drops them (its invoices then carry the defaults: empty description, 3600 s, CLTV delta 80), and an
-// invoice with a smaller CLTV delta than asked for is cancelled and refused rather than risked.
-// The plugin's state changes stream over gRPC only, so invoices are followed by polling listholdinvoices.
+// min_final_cltv_expiry are gRPC fields. With `hold` (the plugin's gRPC address and mTLS files) every hold-invoice
+// call goes over the plugin's gRPC service as the reference's does (hold/client.ts), invoices are followed by its
+// Track stream and its onion messages are offered (onionMessages()). Without it the RPC methods above are used:
+// the extra fields are sent as named parameters, which the devnet's node honours and a real plugin drops (its
+// invoices then carry the defaults: empty description, 3600 s, CLTV delta 80); an invoice with a smaller CLTV delta
+// than asked for is cancelled and refused rather than risked, and invoices are followed by polling listholdinvoices.
 import { readFileSync } from 'node:fs';
 import { decodeBolt11, type Bolt11Invoice } from '../bolt11/index.ts';
 import { bolt12AsInvoice, isBolt12Invoice } from '../bolt12/payable.ts';
@@ -36,7 +38,10 @@ import {
   type PaymentUpdate,
   type Subscription,
 } from '../backend.ts';
-import { holdInvoiceUpdate, ownInvoiceUpdate, sameUpdate, type HoldInvoiceJson, type OwnInvoiceJson } from './invoices.ts';
+import type { OnionMessageStream } from '../onion-message-hook.ts';
+import { HoldGrpcClient, HoldGrpcError, type HoldGrpcOptions } from './hold/client.ts';
+import { HoldOnionMessages } from './hold/onion-messages.ts';
+import { grpcHoldInvoiceJson, holdInvoiceUpdate, ownInvoiceUpdate, sameUpdate, type HoldInvoiceJson, type OwnInvoiceJson } from './invoices.ts';
 import { ClnGraph } from './graph.ts';
 import { ClnPayments } from './payments.ts';
 import { ClnRestError, ClnTransport } from './transport.ts';
@@ -47,13 +52,21 @@ export interface ClnBackendOptions {
   tlsCertPath?: string; // clnrest's ca.pem; omit for plain HTTP
   timeoutMs?: number;
   pollMs?: number; // how often a followed invoice or payment is read again (default 250 ms)
+  hold?: HoldGrpcOptions; // the hold plugin's gRPC; without it its RPC methods over clnrest
+  onHoldStreamError?: (error: Error) => void; // a dropped onion-message stream (it reconnects by itself)
 }
+
+// With the plugin's Track stream a followed invoice is read on each change; this slow poll is only a safety net.
+const TRACKED_POLL_MS = 30_000;
 
 const HEX32 = /^[0-9a-f]{64}$/;
 
 function requireHash(hex: string, name: string): void {
   if (!HEX32.test(hex)) throw new Error(`${name} must be 32 bytes of lower-case hex`);
 }
+
+// The plugin refuses to settle or cancel an invoice twice ("state paid is final"), over RPC and gRPC alike.
+const alreadyFinal = (err: unknown): boolean => (err instanceof ClnRestError || err instanceof HoldGrpcError) && /is final/.test(err.message);
 
 const blockOf = (scid: string): number => Number(scid.split('x')[0]);
 
@@ -62,6 +75,8 @@ export class ClnBackend implements LightningBackend {
   private readonly rpc: ClnTransport;
   private readonly payments: ClnPayments;
   private readonly pollMs: number;
+  private readonly hold: HoldGrpcClient | undefined;
+  private readonly onions: HoldOnionMessages | undefined;
 
   constructor(options: ClnBackendOptions) {
     if (options.rune === '') throw new Error('Core Lightning needs a rune (lightning.rune)');
@@ -73,6 +88,26 @@ export class ClnBackend implements LightningBackend {
     });
     this.pollMs = options.pollMs ?? 250;
     this.payments = new ClnPayments(this.rpc, this.pollMs);
+    if (options.hold !== undefined) {
+      this.hold = new HoldGrpcClient(options.hold);
+      this.onions = new HoldOnionMessages(this.hold, options.onHoldStreamError);
+    }
+  }
+
+  /** Whether hold invoices go over the plugin's gRPC (with all their fields) rather than its RPC methods. */
+  get holdOverGrpc(): boolean {
+    return this.hold !== undefined;
+  }
+
+  /** The onion messages the node's hooks hand over (the plugin's OnionMessages stream); only over gRPC. */
+  onionMessages(): OnionMessageStream | undefined {
+    return this.onions;
+  }
+
+  /** Closes the plugin's gRPC channel and its onion-message stream. */
+  close(): void {
+    this.onions?.stop();
+    this.hold?.close();
   }
 
   /** The public graph from CLN's gossip (the v2 Lightning node, channel and search calls). */
@@ -120,14 +155,19 @@ export class ClnBackend implements LightningBackend {
 
   async createHoldInvoice(request: HoldInvoiceRequest): Promise<{ paymentRequest: string }> {
     requireHash(request.paymentHash, 'paymentHash');
-    const { bolt11 } = await this.rpc.call<{ bolt11: string }>('holdinvoice', {
-      payment_hash: request.paymentHash,
-      amount: Number(request.amountMsat),
-      description: request.descriptionHash === undefined ? (request.memo ?? '') : undefined,
-      description_hash: request.descriptionHash,
-      expiry: request.expirySeconds,
-      min_final_cltv_expiry: request.cltvExpiry,
-    });
+    const bolt11 =
+      this.hold !== undefined
+        ? await this.hold.invoice({ ...request, minFinalCltvExpiry: request.cltvExpiry })
+        : (
+            await this.rpc.call<{ bolt11: string }>('holdinvoice', {
+              payment_hash: request.paymentHash,
+              amount: Number(request.amountMsat),
+              description: request.descriptionHash === undefined ? (request.memo ?? '') : undefined,
+              description_hash: request.descriptionHash,
+              expiry: request.expirySeconds,
+              min_final_cltv_expiry: request.cltvExpiry,
+            })
+          ).bolt11;
     // A plugin that dropped the CLTV would let the payer's HTLC expire before the swap's timeout: refuse the invoice.
     const made = decodeBolt11(bolt11);
     if (request.cltvExpiry !== undefined && made.minFinalCltvExpiry < request.cltvExpiry) {
@@ -141,9 +181,10 @@ export class ClnBackend implements LightningBackend {
   async settleHoldInvoice(preimage: string): Promise<void> {
     requireHash(preimage, 'preimage');
     try {
-      await this.rpc.call('settleholdinvoice', { preimage });
+      if (this.hold !== undefined) await this.hold.settle(preimage);
+      else await this.rpc.call('settleholdinvoice', { preimage });
     } catch (err) {
-      if (err instanceof ClnRestError && /is final/.test(err.message)) return;
+      if (alreadyFinal(err)) return;
       throw err;
     }
   }
@@ -151,24 +192,25 @@ export class ClnBackend implements LightningBackend {
   async cancelHoldInvoice(paymentHash: string): Promise<void> {
     requireHash(paymentHash, 'paymentHash');
     try {
-      await this.rpc.call('cancelholdinvoice', { payment_hash: paymentHash });
+      if (this.hold !== undefined) await this.hold.cancel(paymentHash);
+      else await this.rpc.call('cancelholdinvoice', { payment_hash: paymentHash });
     } catch (err) {
-      if (err instanceof ClnRestError && /is final/.test(err.message)) return;
+      if (alreadyFinal(err)) return;
       throw err;
     }
   }
 
   async lookupInvoice(paymentHash: string): Promise<InvoiceUpdate | undefined> {
     requireHash(paymentHash, 'paymentHash');
-    const { holdinvoices } = await this.rpc.call<{ holdinvoices: HoldInvoiceJson[] }>('listholdinvoices', { payment_hash: paymentHash });
+    const holdinvoices = await this.holdInvoices(paymentHash);
     if (holdinvoices.length > 0) return holdInvoiceUpdate(holdinvoices[0]);
     const { invoices } = await this.rpc.call<{ invoices: OwnInvoiceJson[] }>('listinvoices', { payment_hash: paymentHash });
     return invoices.length > 0 ? ownInvoiceUpdate(invoices[0]) : undefined;
   }
 
   async listPendingInvoices(): Promise<InvoiceUpdate[]> {
-    const [{ holdinvoices }, { invoices }] = await Promise.all([
-      this.rpc.call<{ holdinvoices: HoldInvoiceJson[] }>('listholdinvoices'),
+    const [holdinvoices, { invoices }] = await Promise.all([
+      this.holdInvoices(),
       this.rpc.call<{ invoices: OwnInvoiceJson[] }>('listinvoices'),
     ]);
     return [
@@ -177,14 +219,40 @@ export class ClnBackend implements LightningBackend {
     ];
   }
 
-  /** Reads the invoice every pollMs and reports each change, the current state first; ends once it is final. */
+  /** The plugin's hold invoices (of one payment hash), in the RPC's shape whichever way they were read. */
+  private async holdInvoices(paymentHash?: string): Promise<HoldInvoiceJson[]> {
+    if (this.hold !== undefined) return (await this.hold.list(paymentHash)).map(grpcHoldInvoiceJson);
+    const params = paymentHash === undefined ? {} : { payment_hash: paymentHash };
+    return (await this.rpc.call<{ holdinvoices: HoldInvoiceJson[] }>('listholdinvoices', params)).holdinvoices;
+  }
+
+  /**
+   * Reports each change of the invoice, the current state first; ends once it is final. Over gRPC the plugin's
+   * Track stream says when to read it again (a slow poll stays as a safety net, and takes over if the stream
+   * fails); over RPC it is read every pollMs.
+   */
   subscribeInvoice(paymentHash: string, onUpdate: (update: InvoiceUpdate) => void): Subscription {
     requireHash(paymentHash, 'paymentHash');
     let closed = false;
+    let woken = false;
     let wake: () => void = () => {};
+    const poke = () => {
+      woken = true;
+      wake();
+    };
+    let pollMs = this.pollMs;
+    const track = this.hold?.track(paymentHash, poke);
+    if (track !== undefined) {
+      pollMs = TRACKED_POLL_MS;
+      track.done.catch(() => {
+        pollMs = this.pollMs;
+        poke();
+      });
+    }
     const done = (async () => {
       let last: InvoiceUpdate | undefined;
       while (!closed) {
+        woken = false;
         const now = await this.lookupInvoice(paymentHash);
         if (closed) return;
         if (now !== undefined && (last === undefined || !sameUpdate(last, now))) {
@@ -192,12 +260,13 @@ export class ClnBackend implements LightningBackend {
           onUpdate(now);
           if (now.state === 'SETTLED' || now.state === 'CANCELED') return;
         }
+        if (woken) continue; // a change came while reading
         await new Promise<void>((resolve) => {
           wake = resolve;
-          setTimeout(resolve, this.pollMs).unref();
+          setTimeout(resolve, pollMs).unref();
         });
       }
-    })();
+    })().finally(() => track?.close());
     return {
       close: () => {
         closed = true;
@@ -212,7 +281,8 @@ export class ClnBackend implements LightningBackend {
   }
 
   async injectHoldInvoice(invoice: string, minCltv: number): Promise<void> {
-    await this.rpc.call('injectinvoice', { invoice, min_cltv: minCltv });
+    if (this.hold !== undefined) await this.hold.inject(invoice, minCltv);
+    else await this.rpc.call('injectinvoice', { invoice, min_cltv: minCltv });
   }
 
   async fetchInvoice(offer: string, amountMsat: bigint, payerNote?: string): Promise<string> {

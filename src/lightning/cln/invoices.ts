@@ -1,7 +1,9 @@
 // Invoice states from Core Lightning's two books: the hold plugin's hold invoices (listholdinvoices: unpaid,
 // accepted, paid, cancelled, with their HTLCs) and lightningd's own (listinvoices: unpaid, paid, expired), read
-// into the InvoiceUpdate the engine follows, as LND's states name them.
+// into the InvoiceUpdate the engine follows, as LND's states name them. Hold invoices read over the plugin's gRPC
+// are put in its RPC's shape first, so both faces are read by one function.
 import type { InvoiceState, InvoiceUpdate } from '../backend.ts';
+import type { HoldInvoice } from './hold/proto.ts';
 
 export interface HoldInvoiceJson {
   payment_hash: string;
@@ -34,6 +36,19 @@ export function holdInvoiceUpdate(invoice: HoldInvoiceJson): InvoiceUpdate {
     htlcExpiryHeights: htlcs
       .filter((h) => h.state === 'accepted' && typeof h.cltv_expiry === 'number')
       .map((h) => h.cltv_expiry as number),
+  };
+}
+
+/** A gRPC `Invoice` as listholdinvoices would list it (its states are the same, upper-case). */
+export function grpcHoldInvoiceJson(invoice: HoldInvoice): HoldInvoiceJson {
+  return {
+    payment_hash: invoice.payment_hash.toString('hex'),
+    state: invoice.state.toLowerCase() as HoldInvoiceJson['state'],
+    htlcs: invoice.htlcs.map((htlc) => ({
+      state: htlc.state.toLowerCase(),
+      msat: Number(htlc.msat),
+      cltv_expiry: htlc.cltv_expiry === undefined ? null : Number(htlc.cltv_expiry),
+    })),
   };
 }
 
