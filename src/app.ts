@@ -22,6 +22,7 @@ import type { ReferralCredential } from './api/v1/referrals.ts';
 import { ConfigError, databaseUrl, usesDevnetBitcoin, usesDevnetEvm, usesDevnetLightning, usesDevnetLiquid, type FerryConfig } from './config/index.ts';
 import type { LightningBackend } from './lightning/backend.ts';
 import { lightningBackend } from './lightning/connect.ts';
+import { ClnBackend } from './lightning/cln/client.ts';
 import { OfferRegistry } from './lightning/bolt12/index.ts';
 import { SwapEngine } from './engine/engine.ts';
 import { loadOrCreateMnemonic } from './keys/mnemonic.ts';
@@ -118,8 +119,9 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
     const chains = connected.chains;
 
     const lightning: Record<string, LightningBackend> = {};
-    const node = lightningBackend(config, devnet);
+    const node = lightningBackend(config, devnet, logger.child('lightning'));
     if (node !== undefined) lightning.BTC = node;
+    if (node instanceof ClnBackend) closers.push(async () => node.close());
     for (const [symbol, backend] of Object.entries(lightning)) {
       const info = await backend.getInfo();
       logger.info('lightning node reachable', { symbol, publicKey: info.publicKey, blockHeight: info.blockHeight });

@@ -174,15 +174,35 @@ export function loadConfig(options: LoadOptions = {}): FerryConfig {
     const raw = env[variable];
     if (raw === undefined || raw === '') continue;
     const field = fieldAt(key);
-    const [section, name] = key.includes('.') ? key.split('.') : [undefined, key];
-    const target = section ? (config[section] as Record<string, unknown>) : config;
+    const path = key.split('.');
+    const name = path.pop()!;
+    const target = path.reduce((table, section) => table[section] as Record<string, unknown>, config);
     target[name] = check(`${key} (from ${variable})`, field, fromEnvironment(key, field, raw));
   }
   const result = config as unknown as FerryConfig;
   result.dataDir = resolve(result.dataDir);
   checkEvm(result.evm);
   checkEffects(result.effects);
+  checkHold(result.lightning.cln.hold);
   return result;
+}
+
+/** [lightning.cln.hold]: an address of host and port, and the three mTLS files the plugin's clients need. */
+function checkHold(hold: FerryConfig['lightning']['cln']['hold']): void {
+  const files = { caCert: hold.caCert, clientCert: hold.clientCert, clientKey: hold.clientKey };
+  if (hold.grpcUrl === '') {
+    if (hold.certDir !== '' || Object.values(files).some((path) => path !== '')) {
+      throw new ConfigError('config key lightning.cln.hold.grpcUrl is needed with the hold plugin\'s certificates');
+    }
+    return;
+  }
+  if (!/^[^\s:/]+:\d{1,5}$/.test(hold.grpcUrl) && !/^\[[0-9a-fA-F:]+\]:\d{1,5}$/.test(hold.grpcUrl)) {
+    throw new ConfigError(`config key lightning.cln.hold.grpcUrl must be host:port, got ${JSON.stringify(hold.grpcUrl)}`);
+  }
+  const missing = Object.entries(files).filter(([, path]) => path === '').map(([key]) => `lightning.cln.hold.${key}`);
+  if (hold.certDir === '' && missing.length > 0) {
+    throw new ConfigError(`config key lightning.cln.hold.certDir (or ${missing.join(', ')}) is needed: the plugin's gRPC takes mTLS clients only`);
+  }
 }
 
 /** Retries that can happen at all, at a pace that grows. */

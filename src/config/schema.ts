@@ -210,6 +210,16 @@ export const schema: Section = {
     macaroonPath: { type: 'string', default: '', doc: "LND's admin.macaroon" },
     macaroon: { type: 'string', default: '', doc: 'the macaroon as hex, instead of macaroonPath' },
     tlsCertPath: { type: 'string', default: '', doc: "LND's tls.cert (CLN: clnrest's ca.pem); empty for plain HTTP" },
+    cln: {
+      /** The hold plugin's gRPC (mTLS); without it hold invoices go through its RPC methods, which drop memo, expiry and CLTV. */
+      hold: {
+        grpcUrl: { type: 'string', default: '', doc: "host:port of the hold plugin's gRPC (hold-grpc-host, hold-grpc-port); empty: its RPC methods over clnrest" },
+        certDir: { type: 'string', default: '', doc: "the plugin's certificate directory (ca.pem, client.pem, client-key.pem; <lightning-dir>/<network>/hold/grpc)" },
+        caCert: { type: 'string', default: '', doc: "the plugin's ca.pem, instead of certDir's" },
+        clientCert: { type: 'string', default: '', doc: "the plugin's client.pem, instead of certDir's" },
+        clientKey: { type: 'string', default: '', doc: "the plugin's client-key.pem, instead of certDir's" },
+      },
+    },
   },
 };
 
@@ -268,7 +278,15 @@ export interface FerryConfig {
   /** [[pairs]]: the pairs served; empty means the BTC/BTC pair of [pair]. */
   pairs: (PairSettings & { id: string })[];
   referral: { id: string; apiKey: string; apiSecret: string };
-  lightning: { backend: 'lnd' | 'cln'; restUrl: string; rune: string; macaroonPath: string; macaroon: string; tlsCertPath: string };
+  lightning: {
+    backend: 'lnd' | 'cln';
+    restUrl: string;
+    rune: string;
+    macaroonPath: string;
+    macaroon: string;
+    tlsCertPath: string;
+    cln: { hold: { grpcUrl: string; certDir: string; caCert: string; clientCert: string; clientKey: string } };
+  };
 }
 
 /** Environment variables that override a key; applied after the file. */
@@ -318,4 +336,6 @@ export const environment: Record<string, string> = {
   FERRY_LND_MACAROON_PATH: 'lightning.macaroonPath',
   FERRY_LND_MACAROON: 'lightning.macaroon',
   FERRY_LND_TLS_CERT_PATH: 'lightning.tlsCertPath',
+  FERRY_CLN_HOLD_GRPC_URL: 'lightning.cln.hold.grpcUrl',
+  FERRY_CLN_HOLD_CERT_DIR: 'lightning.cln.hold.certDir',
 };

@@ -1,19 +1,46 @@
 // Which Lightning node Ferry drives, from the configuration: LND over its REST API or Core Lightning over
 // clnrest (`lightning.backend`), configured by URL and credential, or the devnet's node of that kind
-// (`ferry` for LND, `cln` for Core Lightning) when none is configured.
+// (`ferry` for LND, `cln` for Core Lightning) when none is configured. Core Lightning's hold invoices go over the
+// hold plugin's gRPC when `lightning.cln.hold` (or the devnet) gives its address and mTLS files.
 import { ConfigError, usesDevnetLightning, type FerryConfig } from '../config/index.ts';
 import type { Devnet } from '../devnet/index.ts';
+import type { Logger } from '../log/index.ts';
 import type { LightningBackend } from './backend.ts';
 import { ClnBackend } from './cln/client.ts';
+import type { HoldGrpcOptions } from './cln/hold/client.ts';
+import { readHoldTls, type HoldTlsPaths } from './cln/hold/credentials.ts';
 import { LndRestClient } from './lnd/client.ts';
 
-export function lightningBackend(config: FerryConfig, devnet: Devnet | undefined): LightningBackend | undefined {
+function holdGrpc(grpcUrl: string, paths: HoldTlsPaths): HoldGrpcOptions {
+  try {
+    return { url: grpcUrl, tls: readHoldTls(paths) };
+  } catch (err) {
+    throw new ConfigError(`lightning.cln.hold: ${(err as Error).message}`);
+  }
+}
+
+function clnBackend(url: string, rune: string, hold: HoldGrpcOptions | undefined, logger: Logger | undefined, tlsCertPath?: string): ClnBackend {
+  if (hold === undefined) {
+    logger?.warn(
+      "hold invoices go through the hold plugin's RPC methods: a real plugin ignores their memo, description hash, expiry and CLTV delta (invoices it makes with a smaller CLTV delta are refused); set lightning.cln.hold.grpcUrl and its certificates to use its gRPC",
+    );
+  }
+  return new ClnBackend({
+    url,
+    rune,
+    tlsCertPath,
+    hold,
+    onHoldStreamError: (error) => logger?.warn("the hold plugin's onion-message stream dropped; reconnecting", { error: error.message }),
+  });
+}
+
+export function lightningBackend(config: FerryConfig, devnet: Devnet | undefined, logger?: Logger): LightningBackend | undefined {
   const { backend, restUrl, rune, macaroon, macaroonPath, tlsCertPath } = config.lightning;
   if (usesDevnetLightning(config)) {
     if (backend === 'cln') {
       const node = devnet?.info.cln?.cln;
       if (node === undefined) throw new ConfigError('the devnet runs no CLN node');
-      return new ClnBackend({ url: node.restUrl, rune: node.rune });
+      return clnBackend(node.restUrl, node.rune, node.hold && holdGrpc(node.hold.grpcUrl, node.hold), logger);
     }
     const node = devnet!.info.lightning.ferry;
     return new LndRestClient({ url: node.restUrl, macaroon: node.macaroon });
@@ -21,7 +48,9 @@ export function lightningBackend(config: FerryConfig, devnet: Devnet | undefined
   if (restUrl === '') return undefined;
   if (backend === 'cln') {
     if (rune === '') throw new ConfigError('lightning.backend "cln" needs lightning.rune');
-    return new ClnBackend({ url: restUrl, rune, tlsCertPath: tlsCertPath || undefined });
+    const { grpcUrl, ...paths } = config.lightning.cln.hold;
+    const hold = grpcUrl === '' ? undefined : holdGrpc(grpcUrl, paths);
+    return clnBackend(restUrl, rune, hold, logger, tlsCertPath || undefined);
   }
   return new LndRestClient({
     url: restUrl,

@@ -2,6 +2,9 @@
 // lightning.backend = "cln" (URL and rune, both required), and nothing else.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config/index.ts';
 import { lightningBackend } from '../../src/lightning/connect.ts';
 import { ClnBackend, LndRestClient } from '../../src/lightning/index.ts';
@@ -22,4 +25,38 @@ test('lightning.backend picks the adapter; cln needs a rune; other names are ref
   // the devnet's CLN node is Ferry's only when the devnet runs one
   assert.throws(() => lightningBackend(loadConfig({ env: { FERRY_LIGHTNING_BACKEND: 'cln' } }), undefined), /runs no CLN node/);
   assert.equal(lightningBackend(loadConfig({ env: { FERRY_DEVNET_ENABLED: 'false' } }), undefined), undefined, 'no node configured, no devnet: none');
+});
+
+test("lightning.cln.hold: the hold plugin's gRPC needs host:port and its three mTLS files; without it, its RPC methods", () => {
+  const cln = { ...external, FERRY_LIGHTNING_BACKEND: 'cln', FERRY_CLN_RUNE: 'cnVuZQ' };
+  const overRpc = lightningBackend(loadConfig({ env: cln }), undefined);
+  assert.ok(overRpc instanceof ClnBackend);
+  assert.equal(overRpc.holdOverGrpc, false);
+  assert.equal(overRpc.onionMessages(), undefined, 'no onion messages without the gRPC stream');
+
+  assert.equal(loadConfig({ env: { FERRY_CLN_HOLD_GRPC_URL: '127.0.0.1:9292', FERRY_CLN_HOLD_CERT_DIR: '/x' } }).lightning.cln.hold.grpcUrl, '127.0.0.1:9292');
+  assert.throws(() => loadConfig({ env: { FERRY_CLN_HOLD_GRPC_URL: 'https://127.0.0.1:9292', FERRY_CLN_HOLD_CERT_DIR: '/x' } }), /lightning\.cln\.hold\.grpcUrl must be host:port/);
+  assert.throws(() => loadConfig({ env: { FERRY_CLN_HOLD_GRPC_URL: '127.0.0.1:9292' } }), /lightning\.cln\.hold\.certDir \(or lightning\.cln\.hold\.caCert, .*clientKey\) is needed/);
+  assert.throws(() => loadConfig({ env: { FERRY_CLN_HOLD_CERT_DIR: '/x' } }), /lightning\.cln\.hold\.grpcUrl is needed/);
+  // the three files one by one instead of the directory, in the TOML file's [lightning.cln.hold]
+  const dir = mkdtempSync(join(tmpdir(), 'ferry-hold-config-'));
+  const toml = (lines: string[]) => {
+    writeFileSync(join(dir, 'ferry.toml'), ['[lightning.cln.hold]', 'grpcUrl = "localhost:9292"', ...lines].join('\n'));
+    return loadConfig({ env: {}, file: join(dir, 'ferry.toml') });
+  };
+  assert.deepEqual(toml(['caCert = "/h/ca.pem"', 'clientCert = "/h/client.pem"', 'clientKey = "/h/client-key.pem"']).lightning.cln.hold, {
+    grpcUrl: 'localhost:9292',
+    certDir: '',
+    caCert: '/h/ca.pem',
+    clientCert: '/h/client.pem',
+    clientKey: '/h/client-key.pem',
+  });
+  assert.throws(() => toml(['caCert = "/h/ca.pem"', 'clientCert = "/h/client.pem"']), /or lightning\.cln\.hold\.clientKey\) is needed/);
+  assert.throws(() => toml(['port = 9292']), /unknown config key: lightning\.cln\.hold\.port/);
+  rmSync(dir, { recursive: true });
+  // a directory without the plugin's files is refused when Ferry starts, naming the file
+  assert.throws(
+    () => lightningBackend(loadConfig({ env: { ...cln, FERRY_CLN_HOLD_GRPC_URL: '127.0.0.1:9292', FERRY_CLN_HOLD_CERT_DIR: '/nonexistent/hold' } }), undefined),
+    (error: unknown) => error instanceof ConfigError && /\/nonexistent\/hold\/ca\.pem/.test(error.message),
+  );
 });

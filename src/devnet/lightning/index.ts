@@ -21,11 +21,15 @@ export interface LightningNodeInfo {
   pubkey: string;
 }
 
-/** A CLN node: clnrest's URL, the rune the devnet minted for it (the `Rune` header) and its identity key. */
+/**
+ * A CLN node: clnrest's URL, the rune the devnet minted for it (the `Rune` header) and its identity key; and its
+ * hold plugin's gRPC: host:port and the mTLS files a client needs (certDir holds them under the plugin's names).
+ */
 export interface ClnNodeInfo {
   restUrl: string;
   rune: string;
   pubkey: string;
+  hold?: { grpcUrl: string; certDir: string; caCert: string; clientCert: string; clientKey: string };
 }
 
 export interface LightningDevnetOptions {
