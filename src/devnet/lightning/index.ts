@@ -1,12 +1,15 @@
 // Starts the devnet's Lightning network: the operator's node and user nodes, each serving LND's REST API on
 // its own port of 127.0.0.1, with channels opened and funded on the given chain the first time it starts; and,
-// when asked, CLN nodes serving clnrest over the same network model (Ferry's node when it runs on Core Lightning).
+// when asked, CLN nodes serving clnrest over the same network model (Ferry's node when it runs on Core Lightning),
+// each with its hold plugin's gRPC (mTLS, certificates made in <dataDir>/lightning/<node>/hold-grpc at first start).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ClockChain, type LightningChain } from './chain.ts';
 import { LightningNetwork, type ChannelSpec } from './network.ts';
 import { startRestServer, type RestServer } from './rest/server.ts';
 import { startClnRestServer } from './clnrest/server.ts';
+import { startHoldGrpcServer } from './clnrest/hold-grpc.ts';
+import { ensureHoldTls } from './clnrest/hold-tls.ts';
 import { mintRune } from './clnrest/rune.ts';
 import { StateStore } from './store.ts';
 
@@ -41,6 +44,7 @@ export interface LightningDevnetOptions {
   clnNodes?: string[];
   channels?: ChannelSpec[];
   ports?: Record<string, number>; // 0 = ephemeral; by default a restarted node takes its previous port again
+  holdOnionAnswerMs?: number; // how long a CLN node's hooked onion message waits for a gRPC client (the plugin's 30 s)
 }
 
 export interface LightningDevnet {
@@ -89,7 +93,7 @@ export async function startLightningDevnet(options: LightningDevnetOptions): Pro
     nodes: [...(options.nodes ?? DEFAULT_NODES), ...clnNodes],
     channels: options.channels ?? [...DEFAULT_CHANNELS, ...clnNodes.flatMap(clnChannels)],
   });
-  const servers: RestServer[] = [];
+  const servers: { close(): Promise<void> }[] = [];
   const nodes: Record<string, LightningNodeInfo> = {};
   const cln: Record<string, ClnNodeInfo> = {};
   try {
@@ -101,8 +105,19 @@ export async function startLightningDevnet(options: LightningDevnetOptions): Pro
       const server = await listen(start, network, node.name, host, options.ports?.[node.name] ?? node.restPort);
       servers.push(server);
       network.setRestPort(node.name, server.port);
-      if (isCln) cln[node.name] = { restUrl: server.url, rune: mintRune(node.secretKey), pubkey: node.pubkey };
-      else nodes[node.name] = { restUrl: server.url, macaroon: node.macaroon, pubkey: node.pubkey };
+      if (isCln) {
+        // The hold plugin's gRPC on an ephemeral port: devnet.json names it at every start.
+        const tls = ensureHoldTls(join(dir, node.name, 'hold-grpc'));
+        const hold = await startHoldGrpcServer(network, node.name, host, 0, { tls, onionAnswerMs: options.holdOnionAnswerMs });
+        servers.push(hold);
+        const { certDir, caCert, clientCert, clientKey } = tls;
+        cln[node.name] = {
+          restUrl: server.url,
+          rune: mintRune(node.secretKey),
+          pubkey: node.pubkey,
+          hold: { grpcUrl: hold.grpcUrl, certDir, caCert, clientCert, clientKey },
+        };
+      } else nodes[node.name] = { restUrl: server.url, macaroon: node.macaroon, pubkey: node.pubkey };
     }
   } catch (err) {
     await Promise.all(servers.map((s) => s.close()));

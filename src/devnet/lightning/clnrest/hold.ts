@@ -1,10 +1,13 @@
-// The hold plugin's JSON-RPC methods on a devnet CLN node (BoltzExchange/hold: holdinvoice, injectinvoice,
-// listholdinvoices, settleholdinvoice, cancelholdinvoice), over the network model's hold invoices. The plugin's `holdinvoice`
-// takes payment_hash and amount (msat); memo, description hash, expiry and min_final_cltv_expiry are fields of
-// its gRPC InvoiceRequest only. The devnet also takes them here as named parameters — `description`,
-// `description_hash`, `expiry`, `min_final_cltv_expiry` — which a real plugin ignores (serde drops unknown fields).
+// The hold plugin (BoltzExchange/hold) on a devnet CLN node, over the network model's hold invoices: its operations
+// once, called from both of its faces — the JSON-RPC methods here (holdinvoice, injectinvoice, listholdinvoices,
+// settleholdinvoice, cancelholdinvoice) and the gRPC service (hold-grpc.ts). The plugin's `holdinvoice` takes
+// payment_hash and amount (msat); memo, description hash, expiry and min_final_cltv_expiry are fields of its gRPC
+// InvoiceRequest only. The devnet also takes them here as named parameters — `description`, `description_hash`,
+// `expiry`, `min_final_cltv_expiry` — which a real plugin ignores (serde drops unknown fields).
 import { createHash } from 'node:crypto';
 import { decodeBolt11 } from '../../../lightning/bolt11/index.ts';
+import type { LightningNetwork } from '../network.ts';
+import type { InvoiceRecord } from '../types.ts';
 import { CLN, ClnError, toClnError } from './errors.ts';
 import { holdInvoiceJson } from './json.ts';
 import type { Method, MethodContext } from './lightningd.ts';
@@ -12,45 +15,40 @@ import { optionalHash, optionalInt, optionalString, requiredHash, requiredInt, r
 
 const pluginError = (err: unknown): ClnError => new ClnError(CLN.PLUGIN_ERROR, toClnError(err).message);
 
-function holdinvoice({ network, node, params }: MethodContext): Record<string, unknown> {
-  const paymentHash = requiredHash(params, 'payment_hash');
-  const amount = requiredInt(params, 'amount');
+export interface HoldInvoiceSpec {
+  paymentHash: string;
+  amountMsat: number;
+  memo?: string;
+  descriptionHash?: string;
+  expiry?: number;
+  minFinalCltvExpiry?: number;
+}
+
+/** Makes a hold invoice; its BOLT11. */
+export function createHold(network: LightningNetwork, node: string, spec: HoldInvoiceSpec): string {
   try {
-    const created = network.addHoldInvoice(node, paymentHash, {
-      valueMsat: amount,
-      memo: optionalString(params, 'description') ?? '',
-      descriptionHash: optionalHash(params, 'description_hash'),
-      expiry: optionalInt(params, 'expiry'),
-      cltvExpiry: optionalInt(params, 'min_final_cltv_expiry'),
-    });
-    return { bolt11: created.paymentRequest };
+    return network.addHoldInvoice(node, spec.paymentHash, {
+      valueMsat: spec.amountMsat,
+      memo: spec.memo ?? '',
+      descriptionHash: spec.descriptionHash,
+      expiry: spec.expiry,
+      cltvExpiry: spec.minFinalCltvExpiry,
+    }).paymentRequest;
   } catch (err) {
     throw pluginError(err);
   }
 }
 
-function listholdinvoices({ network, node, params }: MethodContext): Record<string, unknown> {
-  let hash = optionalHash(params, 'payment_hash');
-  const invoice = optionalString(params, 'invoice');
-  if (hash !== undefined && invoice !== undefined) throw new ClnError(CLN.PLUGIN_ERROR, 'too many parameters');
-  if (invoice !== undefined) {
-    try {
-      hash = decodeBolt11(invoice).paymentHash;
-    } catch (err) {
-      throw pluginError(err);
-    }
-  }
-  const holds = network.listInvoices(node).filter((i) => i.hold);
-  return {
-    holdinvoices: holds
-      .map((i, index) => ({ i, id: index + 1 }))
-      .filter(({ i }) => hash === undefined || i.paymentHash === hash)
-      .map(({ i, id }) => holdInvoiceJson(i, id)),
-  };
+/** The node's hold invoices with the plugin's ids (1, 2, … in the order made), or the one of a payment hash. */
+export function holdInvoicesOf(network: LightningNetwork, node: string, paymentHash?: string): { invoice: InvoiceRecord; id: number }[] {
+  return network
+    .listInvoices(node)
+    .filter((i) => i.hold)
+    .map((invoice, index) => ({ invoice, id: index + 1 }))
+    .filter(({ invoice }) => paymentHash === undefined || invoice.paymentHash === paymentHash);
 }
 
-function settleholdinvoice({ network, node, params }: MethodContext): Record<string, unknown> {
-  const preimage = requiredHash(params, 'preimage');
+export function settleHold(network: LightningNetwork, node: string, preimage: string): void {
   const hash = createHash('sha256').update(Buffer.from(preimage, 'hex')).digest('hex');
   if (network.findInvoice(node, hash)?.hold !== true) throw new ClnError(CLN.PLUGIN_ERROR, 'hold invoice not found');
   try {
@@ -58,24 +56,20 @@ function settleholdinvoice({ network, node, params }: MethodContext): Record<str
   } catch (err) {
     throw pluginError(err);
   }
-  return {};
 }
 
-function cancelholdinvoice({ network, node, params }: MethodContext): Record<string, unknown> {
-  const hash = requiredHash(params, 'payment_hash');
-  if (network.findInvoice(node, hash)?.hold !== true) throw new ClnError(CLN.PLUGIN_ERROR, 'hold invoice not found');
+export function cancelHold(network: LightningNetwork, node: string, paymentHash: string): void {
+  if (network.findInvoice(node, paymentHash)?.hold !== true) throw new ClnError(CLN.PLUGIN_ERROR, 'hold invoice not found');
   try {
-    network.cancelInvoice(node, hash);
+    network.cancelInvoice(node, paymentHash);
   } catch (err) {
     throw pluginError(err);
   }
-  return {};
 }
 
-// injectinvoice: an invoice made elsewhere (a wallet's BOLT12 invoice whose path leads to this node) is held
-// here under its payment hash. The devnet takes BOLT12 invoices only (a BOLT11 one's payment secret is not ours).
-function injectinvoice({ network, node, params }: MethodContext): Record<string, unknown> {
-  const text = requiredString(params, 'invoice');
+// Inject: an invoice made elsewhere (a wallet's BOLT12 invoice whose path leads to this node) is held here under
+// its payment hash. The devnet takes BOLT12 invoices only (a BOLT11 one's payment secret is not ours).
+export function injectHold(network: LightningNetwork, node: string, text: string, minCltv?: number): void {
   if (!/^lni1/i.test(text)) throw new ClnError(CLN.PLUGIN_ERROR, 'devnet: only BOLT12 invoices can be injected');
   let target;
   try {
@@ -89,12 +83,52 @@ function injectinvoice({ network, node, params }: MethodContext): Record<string,
       valueMsat: Number(target.amountMsat ?? 0n),
       memo: target.description ?? '',
       expiry: Math.max(1, target.timestamp + target.expiry - Math.floor(Date.now() / 1000)),
-      cltvExpiry: optionalInt(params, 'min_cltv') ?? target.minFinalCltvExpiry,
+      cltvExpiry: minCltv ?? target.minFinalCltvExpiry,
       bolt12: text,
     });
   } catch (err) {
     throw pluginError(err);
   }
+}
+
+function holdinvoice({ network, node, params }: MethodContext): Record<string, unknown> {
+  const bolt11 = createHold(network, node, {
+    paymentHash: requiredHash(params, 'payment_hash'),
+    amountMsat: requiredInt(params, 'amount'),
+    memo: optionalString(params, 'description'),
+    descriptionHash: optionalHash(params, 'description_hash'),
+    expiry: optionalInt(params, 'expiry'),
+    minFinalCltvExpiry: optionalInt(params, 'min_final_cltv_expiry'),
+  });
+  return { bolt11 };
+}
+
+function listholdinvoices({ network, node, params }: MethodContext): Record<string, unknown> {
+  let hash = optionalHash(params, 'payment_hash');
+  const invoice = optionalString(params, 'invoice');
+  if (hash !== undefined && invoice !== undefined) throw new ClnError(CLN.PLUGIN_ERROR, 'too many parameters');
+  if (invoice !== undefined) {
+    try {
+      hash = decodeBolt11(invoice).paymentHash;
+    } catch (err) {
+      throw pluginError(err);
+    }
+  }
+  return { holdinvoices: holdInvoicesOf(network, node, hash).map(({ invoice, id }) => holdInvoiceJson(invoice, id)) };
+}
+
+function settleholdinvoice({ network, node, params }: MethodContext): Record<string, unknown> {
+  settleHold(network, node, requiredHash(params, 'preimage'));
+  return {};
+}
+
+function cancelholdinvoice({ network, node, params }: MethodContext): Record<string, unknown> {
+  cancelHold(network, node, requiredHash(params, 'payment_hash'));
+  return {};
+}
+
+function injectinvoice({ network, node, params }: MethodContext): Record<string, unknown> {
+  injectHold(network, node, requiredString(params, 'invoice'), optionalInt(params, 'min_cltv'));
   return {};
 }
 

@@ -63,8 +63,8 @@ export function invoiceJson(invoice: InvoiceRecord): Record<string, unknown> {
   };
 }
 
-const HOLD_STATES = { OPEN: 'unpaid', ACCEPTED: 'accepted', SETTLED: 'paid', CANCELED: 'cancelled' } as const;
-const HTLC_STATES = { ACCEPTED: 'accepted', SETTLED: 'paid', CANCELED: 'cancelled' } as const;
+export const HOLD_STATES = { OPEN: 'unpaid', ACCEPTED: 'accepted', SETTLED: 'paid', CANCELED: 'cancelled' } as const;
+export const HTLC_STATES = { ACCEPTED: 'accepted', SETTLED: 'paid', CANCELED: 'cancelled' } as const;
 const dateTime = (seconds: number): string => new Date(seconds * 1000).toISOString().replace('Z', '');
 
 /** A hold invoice as the hold plugin's listholdinvoices prints it. */

@@ -102,3 +102,25 @@ export class HoldOnionMessages implements OnionMessageStream {
     stream.write({ id: message.id, action: action === 'resolve' ? 'Resolve' : 'Continue' });
   }
 }
+
+const bytesOf = (value: Uint8Array | undefined): Buffer | undefined => (value === undefined ? undefined : Buffer.from(value));
+
+/** The other way, as a node's plugin sends it (the devnet's CLN node). */
+export function onionMessageProto(message: HeldOnionMessage): OnionMessageProto {
+  const path = message.replyBlindedPath;
+  return {
+    id: message.id.toString(),
+    pathsecret: bytesOf(message.pathSecret),
+    reply_blindedpath: path && {
+      first_node_id: bytesOf(path.firstNodeId),
+      first_scid: path.firstScid,
+      first_scid_dir: path.firstScidDir,
+      first_path_key: bytesOf(path.firstPathKey),
+      hops: path.hops.map((hop) => ({ blinded_node_id: bytesOf(hop.blindedNodeId), encrypted_recipient_data: bytesOf(hop.encryptedRecipientData) })),
+    },
+    invoice_request: bytesOf(message.invoiceRequest),
+    invoice: bytesOf(message.invoice),
+    invoice_error: bytesOf(message.invoiceError),
+    unknown_fields: message.unknownFields.map((field) => ({ number: field.number.toString(), value: Buffer.from(field.value) })),
+  };
+}
