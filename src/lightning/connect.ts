@@ -4,6 +4,7 @@
 // hold plugin's gRPC when `lightning.cln.hold` (or the devnet) gives its address and mTLS files.
 import { ConfigError, usesDevnetLightning, type FerryConfig } from '../config/index.ts';
 import type { Devnet } from '../devnet/index.ts';
+import type { ClnNodeInfo } from '../devnet/lightning/index.ts';
 import type { Logger } from '../log/index.ts';
 import type { LightningBackend } from './backend.ts';
 import { ClnBackend } from './cln/client.ts';
@@ -19,7 +20,13 @@ function holdGrpc(grpcUrl: string, paths: HoldTlsPaths): HoldGrpcOptions {
   }
 }
 
-function clnBackend(url: string, rune: string, hold: HoldGrpcOptions | undefined, logger: Logger | undefined, tlsCertPath?: string): ClnBackend {
+function clnBackend(
+  url: string,
+  rune: string,
+  hold: HoldGrpcOptions | undefined,
+  logger: Logger | undefined,
+  extra: { tlsCertPath?: string; pollMs?: number } = {},
+): ClnBackend {
   if (hold === undefined) {
     logger?.warn(
       "hold invoices go through the hold plugin's RPC methods: a real plugin ignores their memo, description hash, expiry and CLTV delta (invoices it makes with a smaller CLTV delta are refused); set lightning.cln.hold.grpcUrl and its certificates to use its gRPC",
@@ -28,10 +35,15 @@ function clnBackend(url: string, rune: string, hold: HoldGrpcOptions | undefined
   return new ClnBackend({
     url,
     rune,
-    tlsCertPath,
+    ...extra,
     hold,
     onHoldStreamError: (error) => logger?.warn("the hold plugin's onion-message stream dropped; reconnecting", { error: error.message }),
   });
+}
+
+/** A devnet CLN node as devnet.json describes it: clnrest with its rune, and its hold plugin's gRPC. */
+export function devnetClnBackend(node: ClnNodeInfo, logger?: Logger, pollMs?: number): ClnBackend {
+  return clnBackend(node.restUrl, node.rune, node.hold && holdGrpc(node.hold.grpcUrl, node.hold), logger, { pollMs });
 }
 
 export function lightningBackend(config: FerryConfig, devnet: Devnet | undefined, logger?: Logger): LightningBackend | undefined {
@@ -40,7 +52,7 @@ export function lightningBackend(config: FerryConfig, devnet: Devnet | undefined
     if (backend === 'cln') {
       const node = devnet?.info.cln?.cln;
       if (node === undefined) throw new ConfigError('the devnet runs no CLN node');
-      return clnBackend(node.restUrl, node.rune, node.hold && holdGrpc(node.hold.grpcUrl, node.hold), logger);
+      return devnetClnBackend(node, logger);
     }
     const node = devnet!.info.lightning.ferry;
     return new LndRestClient({ url: node.restUrl, macaroon: node.macaroon });
@@ -50,7 +62,7 @@ export function lightningBackend(config: FerryConfig, devnet: Devnet | undefined
     if (rune === '') throw new ConfigError('lightning.backend "cln" needs lightning.rune');
     const { grpcUrl, ...paths } = config.lightning.cln.hold;
     const hold = grpcUrl === '' ? undefined : holdGrpc(grpcUrl, paths);
-    return clnBackend(restUrl, rune, hold, logger, tlsCertPath || undefined);
+    return clnBackend(restUrl, rune, hold, logger, { tlsCertPath: tlsCertPath || undefined });
   }
   return new LndRestClient({
     url: restUrl,

@@ -3,7 +3,7 @@
 // runs the core swap files a second time that way.
 import type { DevnetInfo } from '../../src/devnet/index.ts';
 import type { LightningBackend } from '../../src/lightning/backend.ts';
-import { ClnBackend } from '../../src/lightning/cln/client.ts';
+import { devnetClnBackend } from '../../src/lightning/connect.ts';
 import { LndRestClient } from '../../src/lightning/lnd/client.ts';
 
 export type TestLightning = 'lnd' | 'cln';
@@ -16,12 +16,12 @@ export function testLightning(): TestLightning {
 
 export const onCln = (): boolean => testLightning() === 'cln';
 
-/** A client of Ferry's own node on the devnet: `ferry` over LND REST, or `cln` over clnrest. */
+/** A client of Ferry's own node on the devnet: `ferry` over LND REST, or `cln` over clnrest and its hold plugin's gRPC. */
 export function ferryNodeClient(info: DevnetInfo): LightningBackend {
   if (onCln()) {
     const node = info.cln?.cln;
     if (node === undefined) throw new Error('the devnet runs no CLN node: start it with { cln: true }');
-    return new ClnBackend({ url: node.restUrl, rune: node.rune, pollMs: 50 });
+    return devnetClnBackend(node, undefined, 50);
   }
   return new LndRestClient({ url: info.lightning.ferry.restUrl, macaroon: info.lightning.ferry.macaroon });
 }
@@ -36,7 +36,12 @@ export const devnetLightningEnv = (): Record<string, string> => (onCln() ? { FER
 export function ferryLightningEnv(info: DevnetInfo): Record<string, string> {
   if (onCln()) {
     const node = info.cln!.cln;
-    return { FERRY_LIGHTNING_BACKEND: 'cln', FERRY_LND_REST_URL: node.restUrl, FERRY_CLN_RUNE: node.rune };
+    return {
+      FERRY_LIGHTNING_BACKEND: 'cln',
+      FERRY_LND_REST_URL: node.restUrl,
+      FERRY_CLN_RUNE: node.rune,
+      ...(node.hold && { FERRY_CLN_HOLD_GRPC_URL: node.hold.grpcUrl, FERRY_CLN_HOLD_CERT_DIR: node.hold.certDir }),
+    };
   }
   return { FERRY_LND_REST_URL: info.lightning.ferry.restUrl, FERRY_LND_MACAROON: info.lightning.ferry.macaroon };
 }
