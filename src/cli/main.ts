@@ -86,7 +86,7 @@ async function run(argv: string[]): Promise<number> {
       bitcoin: bitcoin.rpcUrl,
       elements: elements.rpcUrl,
       evm: evm.rpcUrl,
-      ...(cln?.cln && { cln: cln.cln.restUrl }),
+      ...(cln?.cln && { cln: cln.cln.restUrl, clnHoldGrpc: cln.cln.hold?.grpcUrl }),
       info: `${config.dataDir}/devnet.json`,
     });
     await untilSignal();

@@ -5,11 +5,14 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { credentials, Metadata, type ServiceError } from '@grpc/grpc-js';
 import { ClockChain, startLightningDevnet, type ClnNodeInfo, type LightningDevnet } from '../../src/devnet/lightning/index.ts';
 import { onionHooksOf } from '../../src/devnet/lightning/clnrest/onion-hooks.ts';
-import { ensureHoldTls } from '../../src/devnet/lightning/clnrest/hold-tls.ts';
+import { ensureHoldTls, holdTlsDir } from '../../src/devnet/lightning/clnrest/hold-tls.ts';
+import { startHoldGrpcServer } from '../../src/devnet/lightning/clnrest/hold-grpc.ts';
+import { HoldOnionMessages } from '../../src/lightning/cln/hold/onion-messages.ts';
 import { ClnBackend, LndRestClient } from '../../src/lightning/index.ts';
 import { decodeBolt11 } from '../../src/lightning/bolt11/index.ts';
 import { HoldGrpcClient } from '../../src/lightning/cln/hold/client.ts';
@@ -186,5 +189,42 @@ describe("the hold plugin's gRPC on the devnet's CLN node", () => {
       const before = seen.length;
       return (await hooks.dispatch(message(id++, Buffer.from('04', 'hex')))) === 'continue' && seen.length === before;
     });
+  });
+
+  test('the onion-message stream comes back by itself when the plugin restarts', async () => {
+    const free = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const tls = holdTlsDir(node.hold!.certDir);
+    const client = new HoldGrpcClient({ url: `127.0.0.1:${free}`, tls: readHoldTls(tls) });
+    const errors: Error[] = [];
+    const stream = new HoldOnionMessages(client, (error) => errors.push(error));
+    const seen: bigint[] = [];
+    stream.onMessage((held) => {
+      seen.push(held.id);
+      return 'resolve';
+    });
+    const hooks = onionHooksOf(devnet.network, 'cln');
+    let id = 1_000n;
+    const reaches = () => waitUntil(async () => (await hooks.dispatch({ id: id++, unknownFields: [] })) === 'resolve', 10_000);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300)); // nothing listens yet: the stream fails and retries
+      assert.ok(errors.length > 0, 'a failed connection is reported, not thrown');
+      let plugin = await startHoldGrpcServer(devnet.network, 'cln', '127.0.0.1', free, { tls });
+      await reaches();
+      await plugin.close(); // the plugin goes away with the stream open
+      assert.equal(await hooks.dispatch({ id: id++, unknownFields: [] }), 'continue');
+      plugin = await startHoldGrpcServer(devnet.network, 'cln', '127.0.0.1', free, { tls });
+      const before = seen.length;
+      await reaches();
+      assert.ok(seen.length > before, 'the handler answers again after the restart');
+      await plugin.close();
+    } finally {
+      stream.stop();
+      client.close();
+    }
   });
 });

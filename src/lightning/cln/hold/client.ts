@@ -56,6 +56,9 @@ export class HoldGrpcClient {
     this.raw = new HoldService(options.url, credentials.createSsl(ca, key, cert), {
       'grpc.ssl_target_name_override': 'hold',
       'grpc.default_authority': 'hold',
+      // a restarted plugin is found again within seconds, not grpc's two minutes
+      'grpc.initial_reconnect_backoff_ms': 500,
+      'grpc.max_reconnect_backoff_ms': 10_000,
     });
     this.timeoutMs = options.timeoutMs ?? 30_000;
   }

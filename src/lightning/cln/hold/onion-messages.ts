@@ -9,7 +9,7 @@ import type { OnionMessageProto, OnionMessageResponseProto } from './proto.ts';
 
 const FIRST_RETRY_MS = 250;
 const MAX_RETRY_MS = 30_000;
-const STABLE_MS = 10_000; // a stream that lived this long resets the backoff
+const STABLE_MS = 10_000; // a stream that lived this long (or brought a message) resets the backoff
 
 const optional = (buffer: Buffer | undefined): Uint8Array | undefined => (buffer === undefined ? undefined : new Uint8Array(buffer));
 
@@ -70,6 +70,7 @@ export class HoldOnionMessages implements OnionMessageStream {
     this.stream = stream;
     const openedAt = Date.now();
     stream.on('data', (message: OnionMessageProto) => {
+      this.retryMs = FIRST_RETRY_MS; // the stream works
       void this.answer(stream, message);
     });
     const dropped = (error?: Error) => {
