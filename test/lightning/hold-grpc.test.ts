@@ -5,6 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { credentials, Metadata, type ServiceError } from '@grpc/grpc-js';
@@ -225,6 +226,21 @@ describe("the hold plugin's gRPC on the devnet's CLN node", () => {
     } finally {
       stream.stop();
       client.close();
+    }
+  });
+
+  test('a restarted devnet keeps its gRPC port and certificates: a client configured once connects again', async () => {
+    const { grpcUrl, caCert } = node.hold!;
+    const ca = readFileSync(caCert, 'utf8');
+    await devnet.close();
+    devnet = await startLightningDevnet({ dataDir, chain, clnNodes: ['cln'] });
+    assert.equal(devnet.cln.cln.hold?.grpcUrl, grpcUrl);
+    assert.equal(readFileSync(devnet.cln.cln.hold!.caCert, 'utf8'), ca);
+    const again = new HoldGrpcClient({ url: grpcUrl, tls: readHoldTls({ certDir: node.hold!.certDir }) }); // Ferry restarted with the same config
+    try {
+      assert.match((await again.getInfo()).version, /devnet/);
+    } finally {
+      again.close();
     }
   });
 });

@@ -2,14 +2,14 @@
 // its own port of 127.0.0.1, with channels opened and funded on the given chain the first time it starts; and,
 // when asked, CLN nodes serving clnrest over the same network model (Ferry's node when it runs on Core Lightning),
 // each with its hold plugin's gRPC (mTLS, certificates made in <dataDir>/lightning/<node>/hold-grpc at first start).
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ClockChain, type LightningChain } from './chain.ts';
 import { LightningNetwork, type ChannelSpec } from './network.ts';
 import { startRestServer, type RestServer } from './rest/server.ts';
 import { startClnRestServer } from './clnrest/server.ts';
-import { startHoldGrpcServer } from './clnrest/hold-grpc.ts';
-import { ensureHoldTls } from './clnrest/hold-tls.ts';
+import { startHoldGrpcServer, type HoldGrpcServer } from './clnrest/hold-grpc.ts';
+import { ensureHoldTls, type HoldTlsDir } from './clnrest/hold-tls.ts';
 import { mintRune } from './clnrest/rune.ts';
 import { StateStore } from './store.ts';
 
@@ -81,6 +81,20 @@ async function listen(start: StartServer, network: LightningNetwork, name: strin
   }
 }
 
+async function listenHold(network: LightningNetwork, name: string, host: string, tls: HoldTlsDir, onionAnswerMs?: number): Promise<HoldGrpcServer> {
+  const portFile = join(tls.certDir, 'port');
+  const before = existsSync(portFile) ? Number(readFileSync(portFile, 'utf8')) : 0;
+  let server: HoldGrpcServer;
+  try {
+    server = await startHoldGrpcServer(network, name, host, before, { tls, onionAnswerMs });
+  } catch (err) {
+    if (before === 0) throw err;
+    server = await startHoldGrpcServer(network, name, host, 0, { tls, onionAnswerMs }); // taken meanwhile
+  }
+  writeFileSync(portFile, `${server.port}\n`);
+  return server;
+}
+
 export async function startLightningDevnet(options: LightningDevnetOptions): Promise<LightningDevnet> {
   const dir = join(options.dataDir, 'lightning');
   mkdirSync(dir, { recursive: true });
@@ -106,9 +120,9 @@ export async function startLightningDevnet(options: LightningDevnetOptions): Pro
       servers.push(server);
       network.setRestPort(node.name, server.port);
       if (isCln) {
-        // The hold plugin's gRPC on an ephemeral port: devnet.json names it at every start.
+        // The hold plugin's gRPC, on the port it had before (kept beside its certificates) while that is free.
         const tls = ensureHoldTls(join(dir, node.name, 'hold-grpc'));
-        const hold = await startHoldGrpcServer(network, node.name, host, 0, { tls, onionAnswerMs: options.holdOnionAnswerMs });
+        const hold = await listenHold(network, node.name, host, tls, options.holdOnionAnswerMs);
         servers.push(hold);
         const { certDir, caCert, clientCert, clientKey } = tls;
         cln[node.name] = {
