@@ -16,7 +16,7 @@ const FINAL_CLTV_DELTA = 80;
 export const offerIdOf = (offer: Offer): string => hex.encode(merkleRoot(offer.records));
 
 /** The node's active offer of this id, if it issued one. */
-export const issuedOffer = (network: LightningNetwork, node: string, offerId: string): OfferRecord | undefined =>
+const issuedOffer = (network: LightningNetwork, node: string, offerId: string): OfferRecord | undefined =>
   network.offersOf(node).find((o) => o.offerId === offerId && o.active);
 
 /**
