@@ -17,6 +17,7 @@
 //   injectinvoice {invoice, min_cltv}             → {}
 //   fetchinvoice {offer, amount_msat, payer_note?}  → {invoice "lni1…"} or error {code 1002 expired, 1003/1005 no
 //                                                    answer, -32602 bad offer or amount}
+//   injectonionmessage {message, path_key} (hex)  → {} or error {code -1 the onion does not parse}
 // The hold plugin's RPC `holdinvoice` takes only payment_hash and amount: its memo, description hash, expiry and
 // min_final_cltv_expiry are gRPC fields. They are sent as named parameters too; the devnet's node honours them,
 // a real plugin drops them (its invoices then carry the defaults: empty description, 3600 s, CLTV delta 80), and an
@@ -36,6 +37,7 @@ import {
   type PaymentUpdate,
   type Subscription,
 } from '../backend.ts';
+import type { OnionMessageStream } from '../onion-message-hook.ts';
 import { holdInvoiceUpdate, ownInvoiceUpdate, sameUpdate, type HoldInvoiceJson, type OwnInvoiceJson } from './invoices.ts';
 import { ClnGraph } from './graph.ts';
 import { ClnPayments } from './payments.ts';
@@ -225,6 +227,13 @@ export class ClnBackend implements LightningBackend {
       throw err;
     }
   }
+
+  async injectOnionMessage(pathKey: string, message: string): Promise<void> {
+    await this.rpc.call('injectonionmessage', { message, path_key: pathKey });
+  }
+
+  /** The hold plugin's onion-message stream (gRPC): not connected yet, so Ferry does not answer invoice requests. */
+  onionMessages?(): OnionMessageStream;
 
   async lookupPayment(paymentHash: string): Promise<PaymentUpdate | undefined> {
     requireHash(paymentHash, 'paymentHash');
