@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import pg from 'pg';
+import { benchPreparedReads } from './prepared.ts';
 import { cpuMeter, machineMeter } from './load/cpu.ts';
 import { startBareServer, startDevnet, startInstance, stop, type BareServer, type FerryInstance } from './load/ferry.ts';
 import { inspectFlag, profileWhile } from './load/inspector.ts';
@@ -128,6 +129,7 @@ export async function benchInstances(): Promise<string[]> {
       bareOne.text,
       bareTwo.text,
       `  2 instances / 1: ${(two.perSecond / one.perSecond).toFixed(2)}x (goal 1.8x); 2 bare processes / 1: ${(bareTwo.perSecond / bareOne.perSecond).toFixed(2)}x on the same machine`,
+      ...(await benchPreparedReads(POSTGRES_URL, schema, ids)),
     ];
     if (PROFILE) {
       const profile = await profileWhile(instances[0].process, () => reads([a], requests, [instances[0].pid], application));

@@ -19,11 +19,13 @@ import { startAdminServer } from './admin/server.ts';
 import { adminSocketPath } from './admin/socket.ts';
 import { Webhooks } from './webhooks/webhooks.ts';
 import type { ReferralCredential } from './api/v1/referrals.ts';
+import type { InvoiceRequestHub } from './api/ws/invoice-requests.ts';
 import { ConfigError, databaseUrl, usesDevnetBitcoin, usesDevnetEvm, usesDevnetLightning, usesDevnetLiquid, type FerryConfig } from './config/index.ts';
 import type { LightningBackend } from './lightning/backend.ts';
 import { lightningBackend } from './lightning/connect.ts';
 import { ClnBackend } from './lightning/cln/client.ts';
 import { OfferRegistry } from './lightning/bolt12/index.ts';
+import { answerOfferRequestsOn } from './lightning/cln/offer-requests.ts';
 import { SwapEngine } from './engine/engine.ts';
 import { loadOrCreateMnemonic } from './keys/mnemonic.ts';
 import { SwapKeys } from './keys/swap-keys.ts';
@@ -49,6 +51,8 @@ export interface Ferry {
   storage: Storage;
   lightning: Record<string, LightningBackend>;
   swaps?: SwapEngine;
+  /** BOLT12 invoice requests on their way to wallets (WebSocket, webhooks); none without swaps. */
+  invoiceRequests?: InvoiceRequestHub;
   close(): Promise<void>;
 }
 
@@ -193,6 +197,7 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
       const stop = webhooks.connect(swaps);
       closers.push(async () => stop());
     }
+    let invoiceRequests: InvoiceRequestHub | undefined;
     const server: Server = createApiServer({
       chains,
       evm: connected.evm,
@@ -206,15 +211,22 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
       webhooks: webhooks && { registry: webhooks, policy: config.webhooks },
       offers: new OfferRegistry(storage.offers),
       askWebhook: sender && ((url, payload) => sender!.ask(url, payload)),
-      onRealtime: ({ webSocket, streams }) =>
+      onRealtime: ({ webSocket, streams, invoiceRequests: hub }) => {
+        invoiceRequests = hub;
         metrics?.attachRealtime({
           webSocketClients: () => webSocket.clients,
           webSocketSubscriptions: () => webSocket.subscriptions,
           statusStreams: () => streams.size,
-        }),
+        });
+      },
       statusFeed,
       health: () => (instances ? { ...instances.health() } : { role: 'single' }),
     });
+    if (invoiceRequests) {
+      // invoice requests reaching a CLN node as onion messages, for offers Ferry answers for
+      const stop = await answerOfferRequestsOn(lightning, invoiceRequests, logger.child('offer-requests'));
+      closers.push(async () => stop());
+    }
     const address = await listen(server, config.api.port, config.api.host);
     closers.push(() => stopServer(server));
     const apiUrl = `http://${address.address}:${address.port}`;
@@ -246,7 +258,7 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
         logger.error('admin socket not served', { path, error: (error as Error).message });
       }
     }
-    return { apiUrl, metricsUrl, adminSocket, devnet, chains, evm: connected.evm, storage, lightning, swaps, close };
+    return { apiUrl, metricsUrl, adminSocket, devnet, chains, evm: connected.evm, storage, lightning, swaps, invoiceRequests, close };
   } catch (error) {
     await close();
     throw error;

@@ -10,6 +10,8 @@ export interface OpenOptions {
   schema?: string;
   /** PostgreSQL only: most pooled connections; default 10. */
   poolSize?: number;
+  /** PostgreSQL only: distinct statement texts prepared by name per connection (0: none); default 500. */
+  preparedStatements?: number;
   /** Apply pending migrations before returning; default true. */
   migrate?: boolean;
   /** The migration list to apply; defaults to Ferry's own. */
@@ -38,7 +40,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   const db =
     location.dialect === 'sqlite'
       ? openSqlite(location.path)
-      : await openPostgres(location.url, { schema: options.schema, poolSize: options.poolSize });
+      : await openPostgres(location.url, { schema: options.schema, poolSize: options.poolSize, preparedStatements: options.preparedStatements });
   if (options.migrate !== false) {
     try {
       await migrate(db, options.migrations);

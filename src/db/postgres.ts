@@ -3,6 +3,7 @@
 import pg from 'pg';
 import { DatabaseError, UniqueViolation, fromPostgresError } from './errors.ts';
 import { normalizeParams } from './params.ts';
+import { MAX_NAMED, StatementNames, isStalePlan } from './statement-names.ts';
 import { TransactionScope, type TransactionConnection } from './transaction.ts';
 import type { Database, ExecuteResult, Queryable, SqlValue } from './types.ts';
 
@@ -15,6 +16,8 @@ export interface PostgresOptions {
   schema?: string;
   /** Most connections the pool opens; default 10. */
   poolSize?: number;
+  /** How many distinct statement texts are prepared by name on each connection; default MAX_NAMED, 0: none. */
+  preparedStatements?: number;
 }
 
 // pg hands BIGINT and NUMERIC back as strings to avoid precision loss; Ferry's values (satoshis,
@@ -39,6 +42,7 @@ export class PostgresDatabase implements Database {
     private readonly pool: pg.Pool,
     /** How a connection outside the pool is made, and the schema (if any) the tables live in. */
     private readonly dedicated?: { config: pg.ClientConfig; schema?: string },
+    private readonly names = new StatementNames(),
   ) {}
 
   /** The schema Ferry's tables live in; undefined: the server's default search_path (usually public). */
@@ -64,12 +68,12 @@ export class PostgresDatabase implements Database {
 
   async query<T = Record<string, unknown>>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
     this.scope.assertOutside();
-    return (await run(this.pool, sql, params)).rows as T[];
+    return (await this.run(this.pool, sql, params)).rows as T[];
   }
 
   async execute(sql: string, params?: readonly SqlValue[]): Promise<ExecuteResult> {
     this.scope.assertOutside();
-    return { changes: (await run(this.pool, sql, params)).rowCount ?? 0 };
+    return { changes: (await this.run(this.pool, sql, params)).rowCount ?? 0 };
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
@@ -80,10 +84,10 @@ export class PostgresDatabase implements Database {
     let broken: Error | undefined;
     const connection: TransactionConnection = {
       dialect: 'postgres',
-      query: async <R>(sql: string, params?: readonly SqlValue[]) => (await run(client, sql, params)).rows as R[],
-      execute: async (sql, params) => ({ changes: (await run(client, sql, params)).rowCount ?? 0 }),
-      begin: async () => void (await run(client, 'BEGIN', [])),
-      commit: async () => void (await run(client, 'COMMIT', [])),
+      query: async <R>(sql: string, params?: readonly SqlValue[]) => (await this.run(client, sql, params)).rows as R[],
+      execute: async (sql, params) => ({ changes: (await this.run(client, sql, params)).rowCount ?? 0 }),
+      begin: async () => void (await this.run(client, 'BEGIN', [])),
+      commit: async () => void (await this.run(client, 'COMMIT', [])),
       rollback: async () => {
         try {
           await client.query('ROLLBACK');
@@ -103,13 +107,14 @@ export class PostgresDatabase implements Database {
   async close(): Promise<void> {
     if (!this.pool.ended) await this.pool.end();
   }
-}
 
-async function run(target: pg.Pool | pg.PoolClient, sql: string, params: readonly SqlValue[] | undefined) {
-  try {
-    return await target.query(sql, toPgParams(params));
-  } catch (error) {
-    throw fromPostgresError(error);
+  private async run(target: pg.Pool | pg.PoolClient, sql: string, params: readonly SqlValue[] | undefined) {
+    try {
+      return await target.query({ name: this.names.nameOf(sql), text: sql, values: toPgParams(params) });
+    } catch (error) {
+      if (isStalePlan(error)) this.names.forget(sql);
+      throw fromPostgresError(error);
+    }
   }
 }
 
@@ -138,7 +143,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   // An idle client whose server went away emits 'error'; the pool drops it and the next query
   // reconnects, so there is nothing to do here but keep the process alive.
   pool.on('error', () => {});
-  const db = new PostgresDatabase(pool, { config, schema });
+  const db = new PostgresDatabase(pool, { config, schema }, new StatementNames(options.preparedStatements ?? MAX_NAMED));
   try {
     if (schema) await createSchema(db, schema);
   } catch (error) {

@@ -3,6 +3,7 @@
 import type { LightningGraph } from './lnd/graph.ts';
 import type { Bolt11Invoice } from './bolt11/index.ts';
 import type { HopHintBody } from '../protocol/wire.ts';
+import type { OnionMessageStream } from './onion-message-hook.ts';
 
 export type InvoiceState = 'OPEN' | 'ACCEPTED' | 'SETTLED' | 'CANCELED';
 export type PaymentStatus = 'IN_FLIGHT' | 'SUCCEEDED' | 'FAILED';
@@ -102,6 +103,15 @@ export interface LightningBackend {
    * node speaks BOLT12 (CLN); rejects with InvoiceFetchError when the offer's issuer refuses or does not answer.
    */
   fetchInvoice?(offer: string, amountMsat: bigint, payerNote?: string): Promise<string>;
+
+  /**
+   * Hands the node an onion message (BOLT 4 packet, hex) with its path key (hex), as if a peer had sent it: the node
+   * peels its layer and forwards it. How Ferry replies to an invoice request it took over (CLN's injectonionmessage).
+   */
+  injectOnionMessage?(pathKey: string, message: string): Promise<void>;
+
+  /** The onion messages the node receives, before it handles them (the hold plugin's stream); none: not streamed. */
+  onionMessages?(): OnionMessageStream | undefined;
 
   /**
    * Holds payments for an invoice made elsewhere — a wallet's BOLT12 invoice whose path leads to this node — as a

@@ -266,6 +266,21 @@ onBothDialects('Database', (h) => {
       for (const r of rows) assert.equal(r[0].s, schema);
     });
 
+    test('a repeated statement is prepared once per connection, and one whose table changed shape runs again', async () => {
+      const db = await h.open(await h.freshUrl(), { poolSize: 1 });
+      await db.execute('CREATE TABLE shapes (id TEXT PRIMARY KEY)');
+      await db.execute('INSERT INTO shapes (id) VALUES ($1)', ['a']);
+      const read = 'SELECT * FROM shapes WHERE id = $1';
+      assert.deepEqual(await db.query(read, ['a']), [{ id: 'a' }]);
+      assert.deepEqual(await db.query(read, ['a']), [{ id: 'a' }]);
+      const prepared = await db.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements');
+      assert.equal(prepared.filter((p) => p.statement === read).length, 1, 'the read is prepared once on the connection');
+      // another instance's migration adds a column: the prepared SELECT * is refused once, then runs unprepared
+      await db.execute('ALTER TABLE shapes ADD COLUMN n INTEGER');
+      await assert.rejects(db.query(read, ['a']), /cached plan must not change result type/);
+      assert.deepEqual(await db.query(read, ['a']), [{ id: 'a', n: null }]);
+    });
+
     test('the schema can be given as an option instead of in the URL', async () => {
       const url = await h.freshUrl();
       const schema = new URL(url).searchParams.get('schema')!;

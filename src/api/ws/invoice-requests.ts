@@ -148,6 +148,24 @@ export class InvoiceRequestHub {
     });
   }
 
+  /**
+   * Whether Ferry answers invoice requests for this request's offer: a wallet subscribed to it, or it was registered
+   * with a webhook. False for bytes that are no valid invoice request. The Lightning node's onion-message responder
+   * asks this before it takes a request over from the node.
+   */
+  async answersFor(invoiceRequest: Uint8Array): Promise<boolean> {
+    let request: InvoiceRequest;
+    try {
+      request = invoiceRequestFromBytes(invoiceRequest);
+    } catch (error) {
+      if (!(error instanceof Bolt12Error)) throw error;
+      return false;
+    }
+    const offer = offerBytesOf(request);
+    if (this.offers.has(hex.encode(offer))) return true;
+    return (await this.webhook?.find(offer))?.url !== undefined;
+  }
+
   /** A wallet's answer: an invoice for the request, or the error it reports. Throws what the wallet should hear. */
   answer(listener: OfferListener, id: string, answer: { invoice: string } | { error: string }): void {
     const pending = this.pending.get(id);

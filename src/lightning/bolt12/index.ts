@@ -12,3 +12,4 @@ export { decodeInvoice, invoiceFromBytes, createInvoice, encodeInvoice, checkInv
 export { OWNER_MESSAGES, checkOwnerSignature, parseSignatureHex, signOwnerMessage } from './ownership.ts';
 export { MemoryOfferRecords, OfferRegistry, offerIdOf, type OfferRecords, type RegisteredOffer } from './registry.ts';
 export { bolt12AsInvoice, isBolt12Invoice } from './payable.ts';
+export { decodeInvoiceError, encodeInvoiceError, type InvoiceError } from './invoice-error.ts';

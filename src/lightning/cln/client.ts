@@ -17,6 +17,7 @@
 //   injectinvoice {invoice, min_cltv}             → {}
 //   fetchinvoice {offer, amount_msat, payer_note?}  → {invoice "lni1…"} or error {code 1002 expired, 1003/1005 no
 //                                                    answer, -32602 bad offer or amount}
+//   injectonionmessage {message, path_key} (hex)  → {} or error {code -1 the onion does not parse}
 // The hold plugin's RPC `holdinvoice` takes only payment_hash and amount: its memo, description hash, expiry and
 // min_final_cltv_expiry are gRPC fields. With `hold` (the plugin's gRPC address and mTLS files) every hold-invoice
 // call goes over the plugin's gRPC service as the reference's does (hold/client.ts), invoices are followed by its
@@ -294,6 +295,10 @@ export class ClnBackend implements LightningBackend {
       if (err instanceof ClnRestError && err.code !== undefined) throw new InvoiceFetchError(err.message);
       throw err;
     }
+  }
+
+  async injectOnionMessage(pathKey: string, message: string): Promise<void> {
+    await this.rpc.call('injectonionmessage', { message, path_key: pathKey });
   }
 
   async lookupPayment(paymentHash: string): Promise<PaymentUpdate | undefined> {

@@ -1,26 +1,23 @@
 // BOLT12 on a devnet CLN node: `offer` issues an offer signed for by the node's key (offer_issuer_id, regtest
-// chain), `fetchinvoice` builds and signs an invoice request for any offer and hands it to the issuing node —
-// in-process, where a real node sends an onion message —, which answers with an invoice signed per BOLT12 and
-// recorded as its own invoice (label `bolt12-…`), payable with `pay`. `listoffers` and `decode` read them back.
-import { randomBytes, createHash } from 'node:crypto';
+// chain), `fetchinvoice` builds and signs an invoice request for any offer and sends it to the devnet CLN node the
+// offer leads to — its path's introduction node, or its issuer — as an onion message (onion-messages.ts), or hands
+// it in-process to an issuing node it cannot reach that way; the issuer answers with an invoice (issuer.ts),
+// payable with `pay`. `listoffers` and `decode` read them back.
+import { randomBytes } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { hex } from '@scure/base';
 import {
-  Bolt12Error, checkInvoiceAnswers, createInvoice, createInvoiceRequest, decodeInvoice, decodeInvoiceRequest, decodeOffer,
-  encodeInvoice, encodeInvoiceRequest, encodeOffer, merkleRoot, offerExpired, type Offer,
+  Bolt12Error, checkInvoiceAnswers, createInvoiceRequest, decodeInvoice, decodeOffer, encodeInvoice, encodeOffer, offerExpired, type Offer,
 } from '../../../lightning/bolt12/index.ts';
-import type { LightningNetwork } from '../network.ts';
 import type { OfferRecord } from '../types.ts';
 import { CLN, ClnError, invalidParams } from './errors.ts';
+import { answerInvoiceRequest, offerIdOf } from './issuer.ts';
 import type { Method, MethodContext } from './lightningd.ts';
+import { fetchTimeoutOf, injectonionmessage, offerRouteOf, requestOverOnion } from './onion-messages.ts';
 import { optionalInt, optionalString, requiredString } from './params.ts';
 
 /** The regtest genesis block hash as BOLT12 chain hashes are written (internal byte order). */
 export const REGTEST_CHAIN = hex.decode('06226e46111a0b59caaf126043eb5bbf28c34f3a5e332a1fc7b2b73cf188910f');
-const INVOICE_EXPIRY = 7200;
-const FINAL_CLTV_DELTA = 80;
-
-const offerIdOf = (offer: Offer): string => hex.encode(merkleRoot(offer.records));
 
 function offerJson(record: OfferRecord, created: boolean): Record<string, unknown> {
   return { offer_id: record.offerId, active: record.active, single_use: false, bolt12: record.bolt12, used: record.used, created, ...(record.label !== undefined && { label: record.label }) };
@@ -51,44 +48,7 @@ function listoffers({ network, node, params }: MethodContext): Record<string, un
   return { offers: network.offersOf(node).filter((o) => id === undefined || o.offerId === id).map((o) => offerJson(o, false)) };
 }
 
-/** The issuing node's answer to an invoice request: a new invoice of its own, signed with its key. */
-function answer(network: LightningNetwork, issuer: string, record: OfferRecord, requestText: string): string {
-  // read as the issuer reads it off the wire: decoded and checked anew, signature included
-  const request = decodeInvoiceRequest(requestText);
-  const amountMsat = request.invreq.amountMsat ?? BigInt(record.amountMsat ?? 0) * (request.invreq.quantity ?? 1n);
-  const preimage = randomBytes(32).toString('hex');
-  const paymentHash = createHash('sha256').update(Buffer.from(preimage, 'hex')).digest();
-  const node = network.node(issuer);
-  const secret = hex.decode(node.secretKey);
-  // One blinded path whose introduction node is the issuer itself: the devnet routes to the node id directly.
-  const pathSecret = secp256k1.utils.randomSecretKey();
-  const invoice = createInvoice(
-    request,
-    {
-      amountMsat,
-      createdAt: BigInt(Math.floor(Date.now() / 1000)),
-      relativeExpiry: BigInt(INVOICE_EXPIRY),
-      paymentHash,
-      paths: [{ firstNode: { nodeId: hex.decode(node.pubkey) }, pathKey: secp256k1.getPublicKey(pathSecret, true), hops: [{ blindedNodeId: secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true), encryptedRecipientData: randomBytes(16) }] }],
-      blindedPay: [{ feeBaseMsat: 0, feeProportionalMillionths: 0, cltvExpiryDelta: FINAL_CLTV_DELTA, htlcMinimumMsat: 1n, htlcMaximumMsat: amountMsat, features: new Uint8Array() }],
-    },
-    secret,
-  );
-  const text = encodeInvoice(invoice);
-  network.addInvoice(issuer, {
-    valueMsat: Number(amountMsat),
-    memo: record.description,
-    preimage,
-    expiry: INVOICE_EXPIRY,
-    cltvExpiry: FINAL_CLTV_DELTA,
-    label: `bolt12-${record.offerId.slice(0, 16)}-${hex.encode(paymentHash).slice(0, 16)}`,
-    bolt12: text,
-  });
-  record.used = true;
-  return text;
-}
-
-function fetchinvoice({ network, params }: MethodContext): Record<string, unknown> {
+async function fetchinvoice({ network, node, params }: MethodContext): Promise<Record<string, unknown>> {
   let offer: Offer;
   try {
     offer = decodeOffer(requiredString(params, 'offer'));
@@ -115,22 +75,23 @@ function fetchinvoice({ network, params }: MethodContext): Record<string, unknow
     },
     secp256k1.utils.randomSecretKey(),
   );
-  // The request reaches the node whose key the offer names; no node, or an offer it did not issue: no answer.
+  const routed = offerRouteOf(network, node, offer);
+  if (routed !== undefined) return requestOverOnion(network, node, routed.destination, request, fetchTimeoutOf(params));
+  // No devnet CLN node to send it to: handed in-process to the node whose key the offer names; none, or an offer
+  // it did not issue: no answer.
   const issuerKey = offer.fields.issuerId === undefined ? undefined : hex.encode(offer.fields.issuerId);
   const issuer = issuerKey === undefined ? undefined : network.nodeByPubkey(issuerKey);
-  const record = issuer === undefined ? undefined : network.offersOf(issuer.name).find((o) => o.offerId === offerIdOf(offer) && o.active);
-  if (issuer === undefined || record === undefined) throw new ClnError(CLN.OFFER_TIMEOUT, 'Timeout waiting for response');
-  const text = answer(network, issuer.name, record, encodeInvoiceRequest(request));
-  const invoice = decodeInvoice(text);
+  const invoice = issuer === undefined ? undefined : answerInvoiceRequest(network, issuer.name, request.bytes);
+  if (invoice === undefined) throw new ClnError(CLN.OFFER_TIMEOUT, 'Timeout waiting for response');
   try {
     checkInvoiceAnswers(invoice, request);
   } catch (err) {
     throw new ClnError(CLN.OFFER_BAD_INVREQ_REPLY, `Incorrect reply: ${(err as Error).message}`);
   }
-  return { invoice: text, changes: {} };
+  return { invoice: encodeInvoice(invoice), changes: {} };
 }
 
-export const OFFER_METHODS: Record<string, Method> = { offer, listoffers, fetchinvoice };
+export const OFFER_METHODS: Record<string, Method> = { offer, listoffers, fetchinvoice, injectonionmessage };
 
 /** `decode` of an offer (lno) or a BOLT12 invoice (lni), in lightningd's field names. */
 export function decodedBolt12Json(text: string): Record<string, unknown> {

@@ -11,6 +11,7 @@ import { HOLD_METHODS } from './hold.ts';
 import { LIGHTNINGD_METHODS, type Method } from './lightningd.ts';
 import type { Params } from './params.ts';
 import { OFFER_METHODS } from './offers.ts';
+import { joinOnionMessages } from './onion-messages.ts';
 import { pay } from './pay.ts';
 import { checkRune } from './rune.ts';
 import type { RestServer } from '../rest/server.ts';
@@ -44,6 +45,7 @@ async function handle(network: LightningNetwork, node: string, req: IncomingMess
 }
 
 export async function startClnRestServer(network: LightningNetwork, node: string, host: string, port: number): Promise<RestServer> {
+  joinOnionMessages(network, node);
   const server: Server = createServer((req, res) => {
     handle(network, node, req, res).catch(() => res.destroy());
   });
