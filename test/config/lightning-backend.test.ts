@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config/index.ts';
 import { lightningBackend } from '../../src/lightning/connect.ts';
+import type { Logger } from '../../src/log/index.ts';
 import { ClnBackend, LndRestClient } from '../../src/lightning/index.ts';
 
 const external = { FERRY_DEVNET_ENABLED: 'false', FERRY_LND_REST_URL: 'https://127.0.0.1:3010' };
@@ -29,8 +30,12 @@ test('lightning.backend picks the adapter; cln needs a rune; other names are ref
 
 test("lightning.cln.hold: the hold plugin's gRPC needs host:port and its three mTLS files; without it, its RPC methods", () => {
   const cln = { ...external, FERRY_LIGHTNING_BACKEND: 'cln', FERRY_CLN_RUNE: 'cnVuZQ' };
-  const overRpc = lightningBackend(loadConfig({ env: cln }), undefined);
+  const warnings: string[] = [];
+  const logger: Logger = { debug() {}, info() {}, warn: (message) => warnings.push(message), error() {}, child: () => logger };
+  const overRpc = lightningBackend(loadConfig({ env: cln }), undefined, logger);
   assert.ok(overRpc instanceof ClnBackend);
+  assert.equal(warnings.length, 1, 'a warning at start');
+  assert.match(warnings[0], /memo, description hash, expiry and CLTV delta/);
   assert.equal(overRpc.holdOverGrpc, false);
   assert.equal(overRpc.onionMessages(), undefined, 'no onion messages without the gRPC stream');
 
