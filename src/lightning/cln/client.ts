@@ -245,10 +245,12 @@ export class ClnBackend implements LightningBackend {
     const track = this.hold?.track(paymentHash, poke);
     if (track !== undefined) {
       pollMs = TRACKED_POLL_MS;
-      track.done.catch(() => {
+      // a stream that ends or fails (plugin restart) leaves the invoice to the poll at its usual pace
+      const untracked = () => {
         pollMs = this.pollMs;
         poke();
-      });
+      };
+      track.done.then(untracked, untracked);
     }
     const done = (async () => {
       let last: InvoiceUpdate | undefined;
