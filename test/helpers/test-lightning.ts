@@ -34,14 +34,17 @@ export const devnetLightningEnv = (): Record<string, string> => (onCln() ? { FER
 
 /** What a `ferry start` process needs to drive the devnet's node of the chosen kind (the devnet itself disabled). */
 export function ferryLightningEnv(info: DevnetInfo): Record<string, string> {
-  if (onCln()) {
-    const node = info.cln!.cln;
-    return {
-      FERRY_LIGHTNING_BACKEND: 'cln',
-      FERRY_LND_REST_URL: node.restUrl,
-      FERRY_CLN_RUNE: node.rune,
-      ...(node.hold && { FERRY_CLN_HOLD_GRPC_URL: node.hold.grpcUrl, FERRY_CLN_HOLD_CERT_DIR: node.hold.certDir }),
-    };
-  }
+  if (onCln()) return ferryClnEnv(info);
   return { FERRY_LND_REST_URL: info.lightning.ferry.restUrl, FERRY_LND_MACAROON: info.lightning.ferry.macaroon };
+}
+
+/** Ferry on the devnet's CLN node `cln`: clnrest with its rune, hold invoices and onion messages over the plugin's gRPC. */
+export function ferryClnEnv(info: DevnetInfo): Record<string, string> {
+  const node = info.cln!.cln;
+  return {
+    FERRY_LIGHTNING_BACKEND: 'cln',
+    FERRY_LND_REST_URL: node.restUrl,
+    FERRY_CLN_RUNE: node.rune,
+    ...(node.hold && { FERRY_CLN_HOLD_GRPC_URL: node.hold.grpcUrl, FERRY_CLN_HOLD_CERT_DIR: node.hold.certDir }),
+  };
 }

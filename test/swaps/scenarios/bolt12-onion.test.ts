@@ -1,8 +1,7 @@
 // A payer node's own fetchinvoice for a wallet's offer, answered through Ferry: the wallet registers over Ferry's
 // WebSocket an offer of its own key whose blinded path leads to Ferry's CLN node; carol (another devnet CLN node)
 // calls her fetchinvoice, which sends the invoice request as an onion message to Ferry's node; the node shows it to
-// Ferry (the hold plugin's onion-message hook — here the devnet node's hook, which the plugin's gRPC stream carries
-// in production), Ferry takes it (`resolve`), asks the wallet (`invoice.request`) and injects the wallet's invoice
+// Ferry (the hold plugin's onion-message hook, carried to Ferry by the plugin's gRPC OnionMessages stream), Ferry takes it (`resolve`), asks the wallet (`invoice.request`) and injects the wallet's invoice
 // back along carol's reply path; carol's fetchinvoice returns it and she pays it: Ferry's node holds the payment for
 // the wallet's reverse swap and the wallet claims the coins. And: the wallet's invoice.error reaches carol as
 // lightningd's invoice_error failure; an offer Ferry does not answer for, and garbage, are left to the node.
@@ -14,33 +13,21 @@ import { hex } from '@scure/base';
 import { REGTEST_CHAIN } from '../../../src/devnet/lightning/clnrest/offers.ts';
 import { onionHooksOf } from '../../../src/devnet/lightning/clnrest/onion-hooks.ts';
 import { createInvoiceRequest, decodeInvoice, decodeOffer, encodeOffer } from '../../../src/lightning/bolt12/index.ts';
-import { attachOfferRequests } from '../../../src/lightning/cln/offer-requests.ts';
 import type { HeldOnionMessage } from '../../../src/lightning/onion-message-hook.ts';
 import { createBlindedPath, encodeRecipientData, toReplyBlindedPath } from '../../../src/lightning/onion/index.ts';
-import { createLogger } from '../../../src/log/index.ts';
 import { carolPaysWallet, reverseSwapAnswers, startBolt12World, walletSocket, type Bolt12World } from './support/bolt12-world.ts';
 
 const INVOICE_SAT = 45_000;
 
 let world: Bolt12World;
-let detach = () => {};
-const responderLog: string[] = [];
 
+// Ferry's responder is the one its app attaches at start: on the hold plugin's gRPC OnionMessages stream, which the
+// devnet node serves from its onion-message hooks — the path a real CLN node with the hold plugin takes.
 before(async () => {
   world = await startBolt12World('bolt12-onion');
-  const ferryNode = world.devnet.info.cln!.cln;
-  const backend = world.ferry.lightning.BTC;
-  detach = attachOfferRequests({
-    stream: onionHooksOf(world.devnet.lightning.network, 'cln'),
-    ourNodeId: hex.decode(ferryNode.pubkey),
-    inject: (pathKey, message) => backend.injectOnionMessage!(pathKey, message),
-    hub: world.ferry.invoiceRequests!,
-    logger: createLogger({ level: 'debug', json: true, write: (line) => responderLog.push(line) }),
-  });
 });
 
 after(async () => {
-  detach();
   await world?.close();
 });
 
@@ -64,7 +51,7 @@ function seenAfterFerry(): { seen: HeldOnionMessage[]; stop: () => void } {
 }
 
 const failure = (log: string[]) => (error: unknown) => {
-  throw new Error(`${(error as Error).stack}\nFerry's log:\n${log.join('\n')}\nresponder:\n${responderLog.join('\n')}`);
+  throw new Error(`${(error as Error).stack}\nFerry's log:\n${log.join('\n')}`);
 };
 
 describe("BOLT12: a payer node's own fetchinvoice answered by a wallet through Ferry's CLN node", { timeout: 120_000 }, () => {

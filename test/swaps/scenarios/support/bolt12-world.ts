@@ -17,6 +17,7 @@ import { invoiceAnswering } from '../../../helpers/bolt12-wallet.ts';
 import { ephemeralDevnetPorts, ephemeralPorts } from '../../../helpers/ports.ts';
 import { SwapWallet, type ReverseSwap } from '../../../helpers/swap-wallet.ts';
 import { clnRest } from '../../../lightning/helpers.ts';
+import { ferryClnEnv } from '../../../helpers/test-lightning.ts';
 import { DevnetChain } from './chain.ts';
 
 export type ClnName = 'cln' | 'carol';
@@ -39,7 +40,7 @@ export async function startBolt12World(name: string): Promise<Bolt12World> {
   const ferryDir = mkdtempSync(join(tmpdir(), `ferry-${name}-`));
   const log: string[] = [];
   const devnet = await startDevnet({ dataDir: devnetDir, ...ephemeralDevnetPorts, cln: ['cln', 'carol'] });
-  const { bitcoin, cln } = devnet.info;
+  const { bitcoin } = devnet.info;
   const config = loadConfig({
     env: {
       FERRY_DATA_DIR: ferryDir,
@@ -49,9 +50,7 @@ export async function startBolt12World(name: string): Promise<Bolt12World> {
       FERRY_BITCOIN_RPC_USER: bitcoin.rpcUser,
       FERRY_BITCOIN_RPC_PASSWORD: bitcoin.rpcPassword,
       FERRY_BITCOIN_WALLET: bitcoin.wallets.operator,
-      FERRY_LIGHTNING_BACKEND: 'cln',
-      FERRY_LND_REST_URL: cln!.cln.restUrl,
-      FERRY_CLN_RUNE: cln!.cln.rune,
+      ...ferryClnEnv(devnet.info),
     },
   });
   config.bitcoin.pollIntervalMs = 100;
