@@ -47,7 +47,7 @@ before(async () => {
   ids.reverse = (await post('/swap/reverse', { from: 'BTC', to: 'BTC', invoiceAmount: 30_000, preimageHash: '22'.repeat(32), claimPublicKey: hex.encode(newKeyPair().publicKey) })).id;
   const key = hex.encode(newKeyPair().publicKey);
   ids.chain = (await post('/swap/chain', { from: 'BTC', to: 'L-BTC', userLockAmount: 100_000, preimageHash: '33'.repeat(32), claimPublicKey: key, refundPublicKey: key })).id;
-  ferryNode = (await service.lightning('ferry').getInfo()).publicKey;
+  ferryNode = (await service.ferryNode.getInfo()).publicKey;
   const channels = (await (await fetch(`${service.apiUrl}/v2/lightning/BTC/channels/${ferryNode}`)).json()) as { shortChannelId: string }[];
   channel = channels[0].shortChannelId;
 });
