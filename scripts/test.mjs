@@ -23,7 +23,9 @@ if (files.length === 0) {
   process.exit(1);
 }
 // The Lightning-facing files (their swaps involve Ferry's Lightning node) say so with a `// @lightning-matrix` line
-// of their own: a new one joins the Core Lightning pass without an edit here.
+// of their own: a new one joins the Core Lightning pass without an edit here. The `ferry swap` CLI files carry none:
+// they drive the client SDK and API that test/client/ runs on both nodes, and their child processes make them the
+// slowest files (each passes on CLN alone; the CI budget is what keeps them to one pass).
 const LIGHTNING_MARKER = /^\/\/ @lightning-matrix\b/m;
 const inLightningMatrix = (file) => LIGHTNING_MARKER.test(readFileSync(file, 'utf8'));
 
