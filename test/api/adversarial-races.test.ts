@@ -2,6 +2,7 @@
 // preimage hash, parallel GET/POST of one cooperative claim, invoices Ferry must not accept (another network, no
 // amount, expired or about to, a final CLTV delta the swap cannot cover), and refund transactions that cannot be
 // signed. Every refusal is a 4xx with a clear text; nothing ends in a 500, a second winner or a second broadcast.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from '@noble/hashes/utils.js';

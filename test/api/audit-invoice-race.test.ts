@@ -3,6 +3,7 @@
 // the swap's preimage hash (two of them payable: alice's and bob's, both knowing the preimage), race on the real
 // engine and devnet. Exactly one wins, every other call gets a 4xx with a text, and after the lockup only the
 // winner's invoice is ever paid: the other payable one stays open.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from '@noble/hashes/utils.js';

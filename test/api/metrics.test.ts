@@ -1,6 +1,7 @@
 // GET /metrics on a real Ferry: served on its own listener (not the public API), in Prometheus' text format, and
 // the figures follow what happens — a swap created and its status changing, requests answered, WebSocket clients
 // and their subscriptions, the watcher's lag.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';

@@ -2,6 +2,7 @@
 // all but Ark's and the EVM token quotes and commitments — is routed by Ferry to that very template, and the answer
 // it gives to a real request against the running service (devnet Bitcoin, Liquid and Lightning) has a status the
 // reference documents for it and a body that validates against the reference's schema for that status (ajv).
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -47,7 +48,7 @@ before(async () => {
   ids.reverse = (await post('/swap/reverse', { from: 'BTC', to: 'BTC', invoiceAmount: 30_000, preimageHash: '22'.repeat(32), claimPublicKey: hex.encode(newKeyPair().publicKey) })).id;
   const key = hex.encode(newKeyPair().publicKey);
   ids.chain = (await post('/swap/chain', { from: 'BTC', to: 'L-BTC', userLockAmount: 100_000, preimageHash: '33'.repeat(32), claimPublicKey: key, refundPublicKey: key })).id;
-  ferryNode = (await service.lightning('ferry').getInfo()).publicKey;
+  ferryNode = (await service.ferryNode.getInfo()).publicKey;
   const channels = (await (await fetch(`${service.apiUrl}/v2/lightning/BTC/channels/${ferryNode}`)).json()) as { shortChannelId: string }[];
   channel = channels[0].shortChannelId;
 });

@@ -1,5 +1,6 @@
 // GET /referrals/query against Ferry on its devnet: the HMAC checks in the reference's order with its texts,
 // replayed and tampered requests refused, and the report built from swaps that really succeeded.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';

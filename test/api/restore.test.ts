@@ -1,6 +1,7 @@
 // POST /v2/swap/restore, /rescue and /restore/index with the real engine on the devnet: swaps created with keys
 // derived from a wallet's xpub are found again by the xpub (within its gap limit), by one key or by a list, with
 // the trees, keys, addresses and timeouts their creation answered; hostile bodies get a 400, never a 500.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HDKey } from '@scure/bip32';

@@ -1,6 +1,7 @@
 // Whole swaps through the API with the real SwapEngine on the devnet: created over REST, watched over the
 // WebSocket and the SSE stream at once, signed over REST, and checked on chain and on Lightning. Every status
 // the engine publishes must reach both streams, in order; engine refusals must come back verbatim over HTTP.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { httpStatusOf } from '../../src/api/http/errors.ts';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

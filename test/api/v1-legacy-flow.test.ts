@@ -3,6 +3,7 @@
 // /swapstatus, and spends with the redeem script (a reverse claim with <signature> <preimage> <redeem script>, a
 // submarine refund from a refund file through `ferry swap refund --file` after the timeout). Effects are checked
 // on chain and on the Lightning nodes: which transaction spent which output, who received what.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';

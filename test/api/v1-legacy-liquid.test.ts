@@ -4,6 +4,7 @@
 // lockup with <signature> <preimage> <redeem script>; a submarine lockup is refunded from a refund file (with its
 // blindingKey) through `ferry swap refund --file` after the timeout, and Ferry refunds its own unclaimed reverse
 // lockup through the redeem script. Effects are checked on the Elements chain and on Lightning.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';

@@ -1,6 +1,7 @@
 // v1 GET /getpairs, /timeouts and POST /createswap against Ferry on its devnet: the pair data agrees with v2,
 // bad creation requests are 400s naming the problem, and valid ones create legacy swaps (v1-legacy-flow.test.ts
 // runs them to the end).
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';

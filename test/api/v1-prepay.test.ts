@@ -2,6 +2,7 @@
 // says `prepay.minerfee`, /createswap answers a `minerFeeInvoice` beside the hold invoice (together the invoice
 // amount), `minerfee.paid` is pushed once it is paid, Ferry locks only once both are paid, and a swap whose other
 // invoice is never paid gives both payments back. Effects: the payers' payments (settled or failed), what was locked.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';

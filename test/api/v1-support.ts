@@ -12,6 +12,7 @@ import type { PaymentUpdate } from '../../src/lightning/backend.ts';
 import { LndRestClient } from '../../src/lightning/lnd/client.ts';
 import { createLogger } from '../../src/log/index.ts';
 import { ephemeralPorts } from '../helpers/ports.ts';
+import { ferryConfigLightningEnv } from '../helpers/test-lightning.ts';
 
 export interface Answer {
   status: number;
@@ -80,7 +81,7 @@ export function statusStream(apiUrl: string, id: string): StatusStream {
 
 export async function startV1World(env: Record<string, string> = {}, adjust?: (config: FerryConfig) => void): Promise<V1World> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ferry-v1-'));
-  const config = loadConfig({ env: { FERRY_DATA_DIR: dataDir, ...ephemeralPorts, ...env } });
+  const config = loadConfig({ env: { FERRY_DATA_DIR: dataDir, ...ephemeralPorts, ...ferryConfigLightningEnv(), ...env } });
   config.bitcoin.pollIntervalMs = 100;
   adjust?.(config);
   const log: string[] = [];

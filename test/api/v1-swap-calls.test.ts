@@ -1,5 +1,6 @@
 // v1 /swaprates, /setinvoice and /getswaptransaction on Taproot swaps created over v2, against Ferry on its
 // devnet: real lockups from the user wallet, real Lightning payments to bob.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';

@@ -1,6 +1,7 @@
 // The rest of v2 with the real engine and the devnet's Lightning nodes (LND REST): infos and warnings, swap metadata
 // (kept, and handed back by restore), the reverse invoice expiry, BIP-21, pair stats, the Lightning graph calls, the
 // v2 referral calls behind HMAC, and the clear 4xx of what Ferry does not have (Ark, tokens; BOLT12 calls for an unknown pair).
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';

@@ -2,6 +2,7 @@
 // signed; hashSwapId and the status filter; failed calls are retried with backoff; a bad webhook is a 400 and
 // creates no swap. SSRF: private, loopback, link-local and mapped addresses are refused, at registration and
 // again in the socket's lookup when the call is made.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';

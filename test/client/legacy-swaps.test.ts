@@ -2,6 +2,7 @@
 // checked (redeem script, address, amount), the refund file written in the spec's format (.json and PNG QR) before
 // any coin moves; funded, Ferry pays alice and claims through the script; a failed one refunded from the PNG refund
 // file alone after the timeout; a lying service refused. Asserted on the chain and on alice's channel balance.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

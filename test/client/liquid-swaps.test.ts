@@ -1,6 +1,7 @@
 // What is Liquid's own in the client SDK's L-BTC swaps (whole swaps on both chains are in swaps.test.ts): the blinding
 // key kept with the swap and in its refund file, lying answers (blindingKey, confidential address) refused before
 // any coin moves, and claims and refunds paying only to confidential Liquid addresses.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { secp256k1 } from '@noble/curves/secp256k1.js';

@@ -2,6 +2,7 @@
 // a Liquid reverse swap, a BTC → L-BTC chain swap) come back into an empty store from the mnemonic alone with the
 // keys, preimages, trees, addresses, blinding keys and timeouts they were created with; a record the service lies
 // about is skipped, not stored.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ClientStore } from '../../src/client/store.ts';

@@ -11,12 +11,14 @@ import { chainRpc, walletBalances, type DevnetChain } from '../../src/cli/devnet
 import { loadConfig } from '../../src/config/index.ts';
 import { startFerry, type Ferry } from '../../src/app.ts';
 import type { DevnetInfo } from '../../src/devnet/index.ts';
+import type { LightningBackend } from '../../src/lightning/backend.ts';
 import { LndRestClient } from '../../src/lightning/lnd/client.ts';
 import { addressOfScript, followSwap, type FollowEvent, type SwapClient, type SwapRecord } from '../../src/client/index.ts';
 import { unconfidentialAddress } from '../../src/chains/liquid/network.ts';
 import { Scripts } from 'boltz-core';
 import { createLogger } from '../../src/log/index.ts';
 import { ephemeralPorts } from '../helpers/ports.ts';
+import { ferryConfigLightningEnv } from '../helpers/test-lightning.ts';
 
 /** One chain of the devnet as a test sees it. */
 export interface DevnetChainHandle {
@@ -42,7 +44,9 @@ export interface Service extends DevnetChainHandle {
   liquid: DevnetChainHandle;
   /** Both chains by the currency of their swaps. */
   chains: Record<DevnetChain, DevnetChainHandle>;
-  lightning(name: 'alice' | 'bob' | 'ferry'): LndRestClient;
+  lightning(name: 'alice' | 'bob'): LndRestClient;
+  /** Ferry's own node, whichever kind the tests run it on (FERRY_TEST_LIGHTNING). */
+  ferryNode: LightningBackend;
   /** A BOLT11 invoice of a user node. */
   invoice(node: 'alice' | 'bob', sat: number): Promise<{ invoice: string; paymentHash: string }>;
   /** Local balance of a node's channels, sat. */
@@ -61,7 +65,7 @@ export function temporaryDir(prefix: string): string {
 export async function startService(settings: Record<string, string> = {}): Promise<Service> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ferry-client-'));
   const log: string[] = [];
-  const config = loadConfig({ env: { FERRY_DATA_DIR: dataDir, ...ephemeralPorts, ...settings } });
+  const config = loadConfig({ env: { FERRY_DATA_DIR: dataDir, ...ephemeralPorts, ...ferryConfigLightningEnv(), ...settings } });
   const ferry = await startFerry(config, createLogger({ level: 'warn', json: true, write: (line) => log.push(line) }));
   const info = ferry.devnet!.info;
   // Regtest addresses nobody's wallet owns (P2WSH of OP_TRUE): block rewards go there.
@@ -98,6 +102,7 @@ export async function startService(settings: Record<string, string> = {}): Promi
     liquid,
     chains: { BTC: bitcoin, 'L-BTC': liquid },
     lightning,
+    ferryNode: ferry.lightning.BTC,
     async invoice(name, sat) {
       const response = await fetch(info.lightning[name].restUrl + '/v1/invoices', {
         method: 'POST',

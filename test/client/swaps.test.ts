@@ -2,6 +2,7 @@
 // swaps on BTC and on L-BTC with their effects on each chain and on Lightning, refunds of failed swaps, refusal
 // of a lying service before any coin moves, and status following through a network that drops and refuses
 // WebSockets.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sha256 } from '@noble/hashes/sha2.js';

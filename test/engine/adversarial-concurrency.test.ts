@@ -2,6 +2,7 @@
 // (and, worse, while the same block also times the swap out), and parallel claims of one reverse swap. Ferry may
 // answer in any order, but never gives a refund signature for a swap it pays, settles once, and every signature
 // it hands out completes a valid key-path spend.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { httpStatusOf } from '../../src/api/http/errors.ts';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

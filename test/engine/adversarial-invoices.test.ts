@@ -1,6 +1,7 @@
 // An invoice that expires before the lockup confirms: the node refuses to pay it before any payment exists, so
 // retrying can never succeed. Ferry must give up on it (invoice.failedToPay) so the client gets its cooperative
 // refund now, instead of keeping the swap in invoice.pending until the on-chain timeout.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';

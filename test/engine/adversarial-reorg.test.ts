@@ -2,6 +2,7 @@
 // Ferry must not pay the invoice for coins that no longer exist. The lockup carries an nLockTime, so on the
 // shorter chain it is not final and drops out of the mempool instead of being mined again, and its coin can be
 // spent elsewhere: what a miner-assisted double spend leaves behind.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';

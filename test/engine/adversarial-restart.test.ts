@@ -3,6 +3,7 @@
 // The stored state such a crash leaves (the row before the transition, the effect still pending, the transaction
 // in the mempool) is recreated, then the engine restarts on it: it must finish the swap from what the chain shows,
 // without a second claim or refund, without paying or cancelling twice.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';

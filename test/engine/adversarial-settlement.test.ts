@@ -2,6 +2,7 @@
 // settle (an outage, injected here into the real node's client): the timeout block then arrives. Refunding the
 // lockup and settling the invoice later would let Ferry take both sides. Ferry must keep the lockup for the
 // client while the held payment can still be settled, settle it once the node is back, and still co-sign.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { schnorr } from '@noble/curves/secp256k1.js';

@@ -3,6 +3,7 @@
 // each input's witness holds its own swap's preimage, so a Ferry that took "the 32-byte item" of the transaction,
 // or of the wrong input, would settle an invoice with the other swap's preimage (which Lightning refuses, leaving
 // the payer's HTLC to time out). Both invoices settle, each payer gets its own preimage.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';

@@ -2,6 +2,7 @@
 // holds no RBTC at all; it pays the swap's hold invoice and the gas invoice (either first), Ferry locks only once
 // both are held, and its lock (lockPrepayMinerfee) pays the gas to the claim address, which then claims with it.
 // With only one of the two paid, nothing is locked and both are cancelled at the invoices' expiry.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';

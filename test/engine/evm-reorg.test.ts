@@ -4,6 +4,7 @@
 //   the same values), so one lock stands, Ferry paid for one, and the client still claims;
 // - the user's lock of a submarine swap after Ferry paid the invoice: Ferry records no claim while it is gone (the
 //   swap stays transaction.claim.pending), and claims once the lock is back — once.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';

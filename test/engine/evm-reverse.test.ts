@@ -2,6 +2,7 @@
 // locks in EtherSwap for the client's claim address (checked in swaps(hash)), the client claims with the preimage
 // as boltz-core's ABI takes it and Ferry settles from the Claim event; an unclaimed lock is refunded to Ferry after
 // the timelock and the held payment given back.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';

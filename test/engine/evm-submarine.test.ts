@@ -3,6 +3,7 @@
 // claimBatch), asserted on the contract (swaps(hash)), the accounts' balances and alice's invoice; lockups with
 // the wrong amount, claim address, timelock or preimage hash are not paid; the EIP-712 cooperative refund of a
 // failed swap works on chain and only for its own values; an early refund is refused by the contract.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';

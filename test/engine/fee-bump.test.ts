@@ -2,6 +2,7 @@
 // kept unconfirmed by empty blocks (generateblock) while its fee estimate rises; after feeBumpAfterBlocks blocks
 // each is replaced at a higher fee, the original leaves the mempool, the replacement confirms and is what the swap
 // records, no status is reported twice, and the operator's wallet moves exactly once per spend.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';

@@ -1,5 +1,6 @@
 // Two engine instances on one database, as several Ferry processes share PostgreSQL: a cooperative claim whose
 // details one instance handed out is signed on the other (the MuSig2 session lives in the database), once.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';

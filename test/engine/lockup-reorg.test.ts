@@ -2,6 +2,7 @@
 // to the status the lockup's whereabouts call for (mempool, or the status before the lockup), with the status pushed,
 // and to transaction.lockupFailed once the lockup's coin is spent elsewhere; nothing is paid and no effect is left
 // retrying. A lockup with nLockTime = forkHeight is not final on the shorter chain, so it leaves the mempool too.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';

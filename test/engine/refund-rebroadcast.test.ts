@@ -2,6 +2,7 @@
 // mined, then the blocks from the timeout on are invalidated, so the refund is not final on the shorter chain and
 // leaves the node altogether. Once the chain is past the timeout again Ferry broadcasts the same refund, which
 // confirms; the operator gets its coins back once, and the swap is reported refunded once.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';

@@ -1,5 +1,6 @@
 // A restarted engine picks up where the stopped one left: chain events that happened while it was down,
 // invoices paid meanwhile, and effects that were pending, without paying or locking twice.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';

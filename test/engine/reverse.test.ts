@@ -1,6 +1,7 @@
 // Reverse swaps on the real devnet, driven through the engine with boltz-core as the wallet: the happy path with a
 // cooperative claim, a script-path claim Ferry learns the preimage from, Ferry's refund after the timeout, and a
 // lockup the operator wallet cannot fund.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { httpStatusOf } from '../../src/api/http/errors.ts';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

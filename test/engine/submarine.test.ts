@@ -1,5 +1,6 @@
 // Submarine swaps on the real devnet, driven through the engine with boltz-core as the wallet: the happy path with
 // a cooperative claim, 0-conf, the script-path claim of a silent client, and the refund rules.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { httpStatusOf } from '../../src/api/http/errors.ts';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

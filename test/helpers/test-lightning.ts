@@ -29,6 +29,9 @@ export function ferryNodeClient(info: DevnetInfo): LightningBackend {
 /** The public key of Ferry's node on the devnet. */
 export const ferryNodePubkey = (info: DevnetInfo): string => (onCln() ? info.cln!.cln.pubkey : info.lightning.ferry.pubkey);
 
+/** What an in-process Ferry with its embedded devnet needs to run on the chosen node (the devnet starts `cln` for it). */
+export const ferryConfigLightningEnv = (): Record<string, string> => ({ FERRY_LIGHTNING_BACKEND: testLightning() });
+
 /** What a `ferry devnet` process needs to run Ferry's node of the chosen kind. */
 export const devnetLightningEnv = (): Record<string, string> => (onCln() ? { FERRY_DEVNET_CLN: 'true' } : {});
 

@@ -4,6 +4,7 @@
 // payment recorded by the node), the reverse lockup sent exactly once (one transaction pays the lockup
 // address, the operator wallet dropped once), a chain swap's user lockup claimed exactly once (one spend, the
 // operator wallet credited once).
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';

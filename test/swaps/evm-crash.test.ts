@@ -2,6 +2,7 @@
 // itself (FERRY_CRASH_AT) right after recording the user's Lockup event, or right after its claim was mined but
 // before recording it. Restarted without the fault, Ferry finishes the swap: alice's invoice paid once, the
 // contract's Claim event emitted once, and Ferry's account credited once (the lockup less one claim's gas).
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -2,6 +2,7 @@
 // SIGKILLs itself once it has recorded the replacement of its stuck claim but before broadcasting it. Restarted, it
 // finds the node still has the original claim and names it again, bumps it for real at the next block, and the swap
 // ends naming the claim that confirmed; the lockup is spent once and the operator wallet credited once.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';

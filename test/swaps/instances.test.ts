@@ -2,6 +2,7 @@
 // through the standby instance while the other leads; then the leader is SIGKILLed mid-swap (FERRY_CRASH_AT) and the
 // standby takes over and finishes. The effects are counted on the Lightning nodes and on chain: the invoice paid
 // once, the reverse lockup sent once. A WebSocket client of the standby sees every update. Failover times are printed.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';

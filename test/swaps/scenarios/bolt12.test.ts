@@ -5,6 +5,7 @@
 // node holds the payment, Ferry locks coins, the wallet claims them — and carol's payment settles with the wallet's
 // preimage: the wallet's invoice is the one paid. And the other way: a submarine swap pays carol's BOLT12 invoice,
 // fetched through Ferry. Always on the CLN backend: LND neither holds another's invoice nor pays BOLT12.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { secp256k1 } from '@noble/curves/secp256k1.js';

@@ -5,6 +5,7 @@
 // signature, or after the timelock from values recovered from the Lockup logs. And a wallet on boltz-core 2.x's ABI
 // (version 4): what still works against version 6 and what does not. Asserted on balances, the contract's swaps()
 // state and events, and the Lightning nodes.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';

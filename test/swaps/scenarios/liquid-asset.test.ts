@@ -1,6 +1,7 @@
 // A Liquid submarine swap paid in the wrong asset, end to end against a real Ferry: the devnet's user wallet issues
 // its own asset and pays the swap's blinded lockup address with it. Ferry unblinds the lockup, sees it is not
 // L-BTC, fails the swap with that reason and never pays the invoice; the foreign coins stay where they were sent.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';

@@ -3,6 +3,7 @@
 // claims it to a confidential address of the user wallet — with Ferry's partial signature through the key path, or
 // alone through the claim leaf — or never claims, and Ferry refunds after the Liquid timeout. Asserted on the
 // Elements chain (the lockup's single spend, its path, L-BTC balances) and on the Lightning nodes.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';

@@ -2,6 +2,7 @@
 // the confidential lockup address, funds it from the devnet Elements user wallet, and Ferry pays alice's invoice
 // over the devnet Lightning network — asserted on the Elements chain (which transaction spent the lockup, in which
 // block, through which path, L-BTC wallet balances) and on the Lightning nodes, with statuses from the WebSocket.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';

@@ -3,6 +3,7 @@
 // the key path, or alone through the claim leaf, in which case Ferry learns the preimage from the chain.
 // Asserted on chain (the claim output, the lockup's single spend, wallet balances) and on the Lightning
 // nodes (alice's payment, channel balances, the hold invoice's state).
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';

@@ -2,6 +2,7 @@
 // the devnet user wallet, Ferry pays alice's invoice over the devnet Lightning network, and the coins go to
 // whoever the protocol says — asserted on chain (UTXOs, witnesses, wallet balances) and on the Lightning
 // nodes (channel balances, invoice states), with statuses followed over the WebSocket.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';

@@ -1,6 +1,7 @@
 // Swaps that run out of time, moved along by mining devnet blocks: the wallet's script-path refund of an
 // expired submarine swap is refused by the node until the timeout height and accepted at it; an unclaimed
 // reverse swap is refunded by Ferry through the refund leaf and alice's held payment is cancelled.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';

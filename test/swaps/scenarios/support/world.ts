@@ -18,7 +18,7 @@ import { DevnetChain } from './chain.ts';
 import { LiquidChain } from './liquid-chain.ts';
 import { LightningNodes } from './lightning.ts';
 import { ephemeralPorts } from '../../../helpers/ports.ts';
-import { testLightning } from '../../../helpers/test-lightning.ts';
+import { ferryConfigLightningEnv } from '../../../helpers/test-lightning.ts';
 
 export interface World {
   ferry: Ferry;
@@ -46,7 +46,7 @@ export interface WorldOptions {
 
 export async function startWorld(options: WorldOptions = {}): Promise<World> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ferry-scenario-'));
-  const config = loadConfig({ env: { FERRY_DATA_DIR: dataDir, ...ephemeralPorts, FERRY_LIGHTNING_BACKEND: testLightning() } });
+  const config = loadConfig({ env: { FERRY_DATA_DIR: dataDir, ...ephemeralPorts, ...ferryConfigLightningEnv() } });
   // A fast watcher keeps each scenario step to a fraction of a second.
   config.bitcoin.pollIntervalMs = 100;
   config.liquid.pollIntervalMs = 100;
