@@ -76,6 +76,7 @@ export const CHAIN_EVENTS = [
   'preimage.learned', // from the client's claim request or from its claim of Ferry's lockup on chain
   'claim.start',
   'claim.broadcast', // Ferry broadcast its claim of the user's lockup
+  'claim.confirmed', // Ferry's claim is in a block: no longer rebroadcast or bumped once that is old news
   'claim.replaced', // Ferry's claim, stuck unconfirmed, was replaced by one paying a higher fee
   'lockup.spent', // the user's lockup was seen spent while Ferry waited to claim: its own claim
   'timeout', // the `to` chain reached the timeout of Ferry's lockup
@@ -94,7 +95,7 @@ export const CHAIN_EFFECTS = [
 ] as const;
 export type ChainEffect = (typeof CHAIN_EFFECTS)[number];
 
-type ChainGuard = 'notLocked' | 'notSent' | 'locking' | 'quotable' | 'refundNotRequested' | 'claimableAfterRefund' | 'refundUnconfirmed' | 'unclaimable';
+type ChainGuard = 'notLocked' | 'notSent' | 'locking' | 'quotable' | 'refundNotRequested' | 'claimableAfterRefund' | 'refundUnconfirmed' | 'claimUnconfirmed' | 'unclaimable';
 
 const locking = (data: SwapData): boolean => data.serverLockupRequested === true;
 const lockupConfirmed = (data: SwapData): boolean => (data.lockup as { confirmed?: boolean } | undefined)?.confirmed === true;
@@ -152,6 +153,7 @@ export const chainMachine: MachineDefinition<ChainStatus, ChainEvent, ChainEffec
       test: (data) => typeof data.preimage !== 'string' && data.refundConfirmed !== true,
     },
     refundUnconfirmed: { label: 'refund not in a block', test: (data) => data.refundConfirmed !== true },
+    claimUnconfirmed: { label: 'claim not in a block', test: (data) => data.claimConfirmed !== true },
     // The user's refund may be co-signed only while nothing of Ferry's can still be claimed with the preimage.
     unclaimable: {
       label: 'no server lockup, or its refund in a block',
@@ -214,6 +216,7 @@ export const chainMachine: MachineDefinition<ChainStatus, ChainEvent, ChainEffec
     { from: S.TransactionClaimPending, event: 'claim.broadcast', to: S.TransactionClaimed, effects: [] },
     { from: S.TransactionClaimPending, event: 'lockup.spent', to: S.TransactionClaimed, effects: [] },
     { from: S.TransactionClaimed, event: 'claim.replaced', to: S.TransactionClaimed, effects: [] },
+    { from: S.TransactionClaimed, event: 'claim.confirmed', to: S.TransactionClaimed, effects: [], guard: 'claimUnconfirmed', set: { claimConfirmed: true } },
 
     { from: S.TransactionFailed, event: 'refund.signed', to: S.TransactionFailed, effects: [], set: refunded },
     { from: S.Expired, event: 'refund.signed', to: S.Expired, effects: [], guard: 'unclaimable', set: refunded },

@@ -101,6 +101,8 @@ const submarineCases: Case[] = [
   { from: S.TransactionClaimPending, event: 'claim.broadcast', to: S.TransactionClaimed, effects: [] },
   { from: S.TransactionClaimPending, event: 'lockup.spent', to: S.TransactionClaimed, effects: [] },
   { from: S.TransactionClaimed, event: 'claim.replaced', to: S.TransactionClaimed, effects: [] },
+  { from: S.TransactionClaimed, event: 'claim.confirmed', to: S.TransactionClaimed, effects: [], sets: { claimConfirmed: true } },
+  { from: S.TransactionClaimed, event: 'claim.confirmed', data: { claimConfirmed: true } },
 
   { from: S.InvoiceFailedToPay, event: 'refund.signed', to: S.InvoiceFailedToPay, effects: [], sets: { refundSigned: true } },
   { from: S.Expired, event: 'refund.signed', to: S.Expired, effects: [], sets: { refundSigned: true } },
@@ -238,6 +240,8 @@ const chainCases: Case[] = [
   { from: S.TransactionClaimPending, event: 'timeout' },
   { from: S.TransactionClaimPending, event: 'refund.signed' },
   { from: S.TransactionClaimed, event: 'claim.replaced', to: S.TransactionClaimed, effects: [] },
+  { from: S.TransactionClaimed, event: 'claim.confirmed', to: S.TransactionClaimed, effects: [], sets: { claimConfirmed: true } },
+  { from: S.TransactionClaimed, event: 'claim.confirmed', data: { claimConfirmed: true } },
 
   { from: S.TransactionFailed, event: 'refund.signed', to: S.TransactionFailed, effects: [], sets: { refundSigned: true } },
   { from: S.Expired, event: 'refund.signed', to: S.Expired, effects: [], sets: { refundSigned: true } },
