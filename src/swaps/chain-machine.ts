@@ -71,6 +71,7 @@ export const CHAIN_EVENTS = [
   'quote.accepted', // the client accepted Ferry's new amount for a lockup of another amount
   'server.sent', // Ferry's lockup is in the mempool
   'server.replaced', // Ferry's lockup, stuck unconfirmed, was replaced by the same payment at a higher fee
+  'server.childPaid', // Ferry's lockup, stuck unconfirmed and not replaceable, got a child paying for it (CPFP)
   'server.confirmed', // Ferry's lockup is in a block
   'server.failed', // Ferry could not lock (nothing was sent)
   'preimage.learned', // from the client's claim request or from its claim of Ferry's lockup on chain
@@ -204,6 +205,7 @@ export const chainMachine: MachineDefinition<ChainStatus, ChainEvent, ChainEffec
     { from: S.TransactionServerMempool, event: 'server.confirmed', to: S.TransactionServerConfirmed, effects: [] },
     // Fee bumps keep the status and record the replacement, the transaction that can still confirm.
     { from: S.TransactionServerMempool, event: 'server.replaced', to: S.TransactionServerMempool, effects: [] },
+    { from: S.TransactionServerMempool, event: 'server.childPaid', to: S.TransactionServerMempool, effects: [] },
     { from: S.TransactionServerMempool, event: 'preimage.learned', to: S.TransactionClaimPending, effects: ['startClaim'] },
     { from: S.TransactionServerMempool, event: 'timeout', to: S.TransactionServerMempool, effects: ['refundLockup'], guard: 'refundNotRequested', set: { refundRequested: true } },
     { from: S.TransactionServerMempool, event: 'refund.broadcast', to: S.TransactionRefunded, effects: [] },

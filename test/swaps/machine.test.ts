@@ -142,6 +142,7 @@ const reverseCases: Case[] = [
 
   { from: S.TransactionMempool, event: 'server.confirmed', to: S.TransactionConfirmed, effects: [] },
   { from: S.TransactionMempool, event: 'server.replaced', to: S.TransactionMempool, effects: [] },
+  { from: S.TransactionMempool, event: 'server.childPaid', to: S.TransactionMempool, effects: [] },
   { from: S.TransactionMempool, event: 'preimage.learned', to: S.TransactionMempool, effects: ['settleInvoice'] },
   { from: S.TransactionMempool, event: 'preimage.learned', data: { preimage: 'ab' } },
   { from: S.TransactionMempool, event: 'settlement.done', to: S.InvoiceSettled, effects: [] },
@@ -223,6 +224,7 @@ const chainCases: Case[] = [
 
   { from: S.TransactionServerMempool, event: 'server.confirmed', to: S.TransactionServerConfirmed, effects: [] },
   { from: S.TransactionServerMempool, event: 'server.replaced', to: S.TransactionServerMempool, effects: [] },
+  { from: S.TransactionServerMempool, event: 'server.childPaid', to: S.TransactionServerMempool, effects: [] },
   { from: S.TransactionServerMempool, event: 'preimage.learned', to: S.TransactionClaimPending, effects: ['startClaim'] },
   { from: S.TransactionServerMempool, event: 'timeout', to: S.TransactionServerMempool, effects: ['refundLockup'], sets: { refundRequested: true } },
   { from: S.TransactionServerMempool, event: 'timeout', data: { refundRequested: true } },
