@@ -1,7 +1,7 @@
 // Unconfirmed transactions: entries in arrival order (parents always arrive before their children), the
 // outpoints they spend, parent/child links, and ancestor-fee-rate block selection (Core's), which never puts a
 // child before its parent and lets a child pay for its parent.
-import type { EvictionCandidate } from './accept.ts';
+import { evictionSet, type EvictionCandidate } from '../common/replacement.ts';
 import type { Coin } from './chain.ts';
 import { outpointKey, type Tx } from './tx.ts';
 
@@ -107,13 +107,7 @@ export class Mempool {
 
   /** What replacing these mempool transactions would evict: them (direct) and, with their descendants, all. */
   evictionSet(conflicts: string[]): { direct: EvictionCandidate[]; all: EvictionCandidate[] } {
-    const candidate = (txid: string): EvictionCandidate => {
-      const entry = this.entries.get(txid)!;
-      return { txid, fee: entry.fee, vsize: entry.tx.vsize };
-    };
-    const all = new Set(conflicts);
-    for (const txid of conflicts) for (const descendant of this.descendants(txid)) all.add(descendant);
-    return { direct: conflicts.map(candidate), all: [...all].map(candidate) };
+    return evictionSet((txid) => this.entries.get(txid), conflicts);
   }
 
   /**
