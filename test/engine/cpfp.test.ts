@@ -9,7 +9,7 @@ import { hex } from '@scure/base';
 import { btcToSat } from '../../src/chains/core-rpc.ts';
 import type { Logger } from '../../src/log/index.ts';
 import { clientSession, findOutput, keyPathSpend, lockupOf, newKeyPair, newPreimage } from './client.ts';
-import { waitFor } from './adversarial-support.ts';
+import { mineEmpty as mineEmptyBlocks, waitFor } from './adversarial-support.ts';
 import { startWorld, type World } from './world.ts';
 
 const AFTER_BLOCKS = 2;
@@ -35,10 +35,8 @@ after(async () => {
   await world?.close();
 });
 
-async function mineEmpty(blocks: number): Promise<void> {
-  for (let i = 0; i < blocks; i++) await world.node.call('generateblock', [burn, []]);
-  await world.watcher.sync();
-}
+/** Blocks that confirm nothing, so Ferry's transaction stays in the mempool while the chain moves on. */
+const mineEmpty = (blocks: number) => mineEmptyBlocks(world, burn, blocks);
 
 interface Entry {
   vsize: number;

@@ -18,7 +18,8 @@ after(async () => {
   await world?.close();
 });
 
-test("Ferry's refund reorganised away is broadcast again once it is final, and pays the operator once", async () => {
+/** A reverse swap whose payer's HTLC is held and whose lockup of Ferry's is confirmed, never claimed. */
+async function confirmedReverseLockup() {
   const client = newKeyPair();
   const { preimageHash } = newPreimage();
   const created = await world.engine.createReverse({ from: 'BTC', to: 'BTC', preimageHash, claimPublicKey: hex.encode(client.publicKey), invoiceAmount: 80_000 });
@@ -29,6 +30,11 @@ test("Ferry's refund reorganised away is broadcast again once it is final, and p
   await world.mine();
   await world.waitForStatus(created.id, 'transaction.confirmed');
   const before = await world.operatorBalance();
+  return { created, payment, output, before };
+}
+
+test("Ferry's refund reorganised away is broadcast again once it is final, and pays the operator once", async () => {
+  const { created, payment, output, before } = await confirmedReverseLockup();
 
   await world.mine(created.timeoutBlockHeight - (await world.height()));
   await world.waitForStatus(created.id, 'transaction.refunded');
@@ -59,16 +65,7 @@ test("Ferry's refund reorganised away is broadcast again once it is final, and p
 });
 
 test("Ferry's unconfirmed refund, sent more than a day ago and evicted, is broadcast again", async () => {
-  const client = newKeyPair();
-  const { preimageHash } = newPreimage();
-  const created = await world.engine.createReverse({ from: 'BTC', to: 'BTC', preimageHash, claimPublicKey: hex.encode(client.publicKey), invoiceAmount: 80_000 });
-  const lockup = lockupOf(created.swapTree, created.refundPublicKey, client);
-  const payment = world.alice.payInvoice({ paymentRequest: created.invoice, feeLimitMsat: 10_000n, timeoutSeconds: 30 });
-  const mempool = await world.waitForStatus(created.id, 'transaction.mempool');
-  const output = { txid: mempool.transaction!.id, ...findOutput(mempool.transaction!.hex!, lockup.script) };
-  await world.mine();
-  await world.waitForStatus(created.id, 'transaction.confirmed');
-  const before = await world.operatorBalance();
+  const { created, payment, output, before } = await confirmedReverseLockup();
 
   // The refund goes out at the timeout and is never mined; the swap last changed 25 hours ago.
   await world.mine(created.timeoutBlockHeight - (await world.height()));
