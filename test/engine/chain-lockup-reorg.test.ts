@@ -86,7 +86,11 @@ test('a refused lockup reorganised back into the mempool takes no quote until it
   assert.equal(locked.serverLockup!.value, accepted, 'Ferry locked the quoted amount, once the lockup was confirmed again');
 });
 
-test("the user's confirmed lockup reorganised out and double spent while Ferry's lock waits for its wallet: the lock is refused, Ferry never locks", async () => {
+/**
+ * A BTC → L-BTC swap whose user lockup (spending a coin of walletKey's) just confirmed while Ferry's L-BTC wallet
+ * is busy (another instance holds its lock): the lock is decided on and waits. `release` frees the wallet.
+ */
+async function confirmedWhileWalletBusy() {
   const swap = await createBtcToLbtc(world, 100_000);
   const lbtcBefore = await world.lbtc.balance(world.lbtc.operator);
   const pushed: string[] = [];
@@ -111,6 +115,11 @@ test("the user's confirmed lockup reorganised out and double spent while Ferry's
   const confirmed = await untilStatus(world, swap.id, 'transaction.confirmed');
   assert.equal(confirmed.serverLockupRequested, true, 'Ferry decided to lock');
 
+  return { swap, lbtcBefore, pushed, stop, release, busy, coin, lockup };
+}
+
+test("the user's confirmed lockup reorganised out and double spent while Ferry's lock waits for its wallet: the lock is refused, Ferry never locks", async () => {
+  const { swap, lbtcBefore, pushed, stop, release, busy, coin, lockup } = await confirmedWhileWalletBusy();
   // The lockup's block goes, and a double spend paying more replaces the lockup and is mined.
   await world.bitcoin.invalidateBlock((await world.bitcoin.getRawTransaction(lockup.txid)).blockhash!);
   world.ferry.devnet!.bitcoin.node.fullRbf = true;
@@ -139,4 +148,27 @@ test("the user's confirmed lockup reorganised out and double spent while Ferry's
   assert.deepEqual(pushed.filter((status) => status !== 'transaction.mempool'), ['transaction.confirmed', 'transaction.failed'], 'confirmed, then failed, each pushed once');
   assert.equal(new Set(pushed).size, pushed.length, 'no status pushed twice');
   assert.equal((await world.ferry.storage.effects.listPending({ swapId: swap.id })).length, 0, 'no effect is left retrying');
+});
+
+test("the user's confirmed lockup reorganised back into the mempool while Ferry's lock waits: not sent; back to transaction.mempool; locked once when it confirms again", async () => {
+  const { swap, lbtcBefore, pushed, stop, release, busy, lockup } = await confirmedWhileWalletBusy();
+  await world.bitcoin.invalidateBlock((await world.bitcoin.getRawTransaction(lockup.txid)).blockhash!);
+  assert.ok((await world.bitcoin.getRawMempool()).includes(lockup.txid), 'the lockup is back in the mempool');
+
+  // The wallet is free: the lock decided on finds the lockup unconfirmed and waits; the reorg takes the decision back.
+  release();
+  await busy;
+  const back = await untilStatus(world, swap.id, 'transaction.mempool');
+  assert.notEqual(back.serverLockupRequested, true, 'the decision to lock is taken back');
+  await sleep(500);
+  assert.equal((await stored(swap.id)).data.serverLockup, undefined, 'Ferry did not lock for an unconfirmed lockup');
+
+  await world.btc.mine();
+  const locked = await untilStatus(world, swap.id, 'transaction.server.mempool');
+  await sleep(500);
+  stop();
+  const sent = locked.serverLockup!;
+  const fee = await world.lbtc.fee(sent.txid);
+  assert.equal(await world.lbtc.balance(world.lbtc.operator), lbtcBefore - BigInt(sent.value) - fee, "Ferry's L-BTC wallet paid one lockup");
+  assert.deepEqual(pushed.filter((status) => status !== 'transaction.mempool'), ['transaction.confirmed', 'transaction.confirmed', 'transaction.server.mempool']);
 });
