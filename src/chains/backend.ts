@@ -257,6 +257,13 @@ export interface ChainBackend {
    * wallet's bumpfee); TransactionRejected when the wallet or node refuses. The replacement, paying the same output.
    */
   bumpLockup(lockup: SwapLockup, feeRate: number): Promise<SwapLockup & { hex: string }>;
+  /**
+   * Child pays for parent: spends the operator wallet's change output of Ferry's unconfirmed lockup back to the
+   * wallet, paying enough that lockup and child together reach `feeRate` sat/vbyte (the wallet's ancestor-aware
+   * funding), for a lockup the wallet cannot replace. Undefined when the lockup has no unspent change of the
+   * wallet's: its other output is the swap's, which Ferry alone cannot spend. TransactionRejected on a refusal.
+   */
+  payForLockup(lockup: SwapLockup, feeRate: number): Promise<SignedTransaction | undefined>;
   /** A key-path sweep of a lockup to the operator wallet, to be signed with the client (MuSig2). */
   keyPathSweep(lockup: SwapLockup): Promise<UnsignedKeyPathSpend>;
   withKeyPathSignature(unsignedHex: string, signature: Uint8Array): SignedTransaction;

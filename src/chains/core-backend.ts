@@ -2,7 +2,7 @@
 // reads, broadcasts that tolerate a replay, output and mempool lookups, and paying from the operator's wallet —
 // same RPC methods, same error codes. Each chain's backend adds its own transactions and swap outputs.
 import { RpcError, btcToSat, satToBtc, type CoreRpcClient } from './core-rpc.ts';
-import { TransactionNotFound, TransactionRejected, WalletRefused, type ChainTransaction, type SwapLockup } from './backend.ts';
+import { TransactionNotFound, TransactionRejected, WalletRefused, type ChainTransaction, type SignedTransaction, type SwapLockup } from './backend.ts';
 
 /** Core's RPC_INVALID_ADDRESS_OR_KEY: no such transaction. */
 const NOT_FOUND = -5;
@@ -110,6 +110,20 @@ export abstract class CoreFamilyBackend {
       throw error;
     }
     return this.lockupPayment(replacement, lockup.script, lockup.value);
+  }
+
+  async payForLockup(lockup: SwapLockup, feeRate: number): Promise<SignedTransaction | undefined> {
+    try {
+      const change = (await this.rpc.listUnspent(0)).find((coin) => coin.txid === lockup.txid && coin.vout !== lockup.vout);
+      if (change === undefined) return undefined;
+      const address = await this.rpc.getNewAddress();
+      const fee_rate = Math.ceil(feeRate * 1000) / 1000;
+      const { txid } = await this.rpc.sendFromInputs([{ [address]: change.amount }], [{ txid: change.txid, vout: change.vout }], { fee_rate, subtract_fee_from_outputs: [0] });
+      return { txid, hex: await this.rpc.getRawTransactionHex(txid) };
+    } catch (error) {
+      if (error instanceof RpcError) throw new TransactionRejected(error.message, error.code);
+      throw error;
+    }
   }
 
   /** A wallet payment as the swap lockup it makes: the output paying the lockup script. */

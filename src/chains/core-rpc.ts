@@ -179,6 +179,12 @@ export class CoreRpcClient {
   sendToAddress = (address: string, amountBtc: number) => this.call<string>('sendtoaddress', [address, amountBtc]);
   /** Core's bumpfee at a fee rate in sat/vbyte. */
   bumpFee = (txid: string, feeRate: number) => this.call<{ txid: string; origfee: number; fee: number }>('bumpfee', [txid, { fee_rate: feeRate }]);
+  /** Core's send from chosen coins only (add_inputs false), broadcast by the wallet; fee_rate in sat/vbyte. */
+  sendFromInputs = (
+    outputs: Record<string, number>[],
+    inputs: { txid: string; vout: number }[],
+    options: { fee_rate: number; subtract_fee_from_outputs?: number[] },
+  ) => this.call<{ txid: string; complete: boolean }>('send', [outputs, null, null, null, { ...options, inputs, add_inputs: false }]);
   getWalletInfo = () => this.call<Record<string, unknown>>('getwalletinfo');
 }
 

@@ -133,7 +133,7 @@ export const schema: Section = {
     fullRbf: {
       type: 'boolean',
       default: false,
-      doc: "the devnet's Bitcoin node accepts replacements (higher fee and fee rate than what they evict), as Core does for transactions signalling BIP125; off: every conflict is refused",
+      doc: "the devnet's Bitcoin and Elements nodes accept replacements (higher fee and fee rate than what they evict), as Core does for transactions signalling BIP125; off: every conflict is refused",
     },
   },
   bitcoin: {

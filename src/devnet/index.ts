@@ -22,7 +22,7 @@ export interface DevnetOptions {
   elementsPort?: number; // default 18884; 0 = ephemeral
   evmPort?: number; // default 8545; 0 = ephemeral
   blockIntervalMs?: number; // mines on every chain
-  /** Let higher-fee conflicting transactions replace mempool ones (see BitcoinDevnetOptions). */
+  /** Let higher-fee conflicting transactions replace mempool ones, on both UTXO chains (see BitcoinDevnetOptions). */
   fullRbf?: boolean;
   /** EVM accounts to fund at start (Ferry's operator account, which its own mnemonic derives). */
   evmFund?: readonly string[];
@@ -112,6 +112,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       host: options.host,
       port: options.elementsPort,
       blockIntervalMs: options.blockIntervalMs,
+      fullRbf: options.fullRbf,
     });
     parts.push(elements);
     evm = await evmStarting;

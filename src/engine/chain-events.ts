@@ -11,7 +11,7 @@ import { lockupLegsOf, timeoutLegOf } from './legs/lockup-leg.ts';
 import { onServerContractLockup, onServerContractSpend, onServerLockup, onServerLockupSpend } from './legs/server-lockup.ts';
 import { onContractReorg } from './legs/contract-reorg.ts';
 import { recheckUserLockups } from './legs/lockup-reorg.ts';
-import { ownTransactionsOn, restoreOwnTransaction } from './legs/own-transactions.ts';
+import { ownTransactionsOn, restoreOwnTransaction, SPEND_RECORDS } from './legs/own-transactions.ts';
 import { bumpIfStuck } from './legs/fee-bump.ts';
 import { onUserContractLockup, onUserContractSpend, onUserLockup, onUserLockupSpend } from './legs/user-lockup.ts';
 import type { ContractChain, ContractSwapEvent } from '../chains/contract-chain.ts';
@@ -111,6 +111,11 @@ export class ChainEventRouter {
       if (height !== undefined && settled.has(own.tx.txid)) continue;
       const restored = await restoreOwnTransaction(this.ctx, own);
       if (restored.where === 'confirmed' && restored.confirmations >= SETTLED_DEPTH) settled.add(own.tx.txid);
+      // In a block: recorded, so once its swap is old news the claim or refund is no longer listed.
+      const records = own.kind === 'lockup' ? undefined : SPEND_RECORDS[own.kind];
+      if (restored.where === 'confirmed' && records !== undefined && own.swap.data[records.confirmedFlag] !== true) {
+        await this.ctx.swaps.dispatch(own.swap.id, { type: records.confirmed });
+      }
       if (restored.where === 'mempool' && height !== undefined) await bumpIfStuck(this.ctx, own, height);
     }
   }

@@ -71,11 +71,13 @@ export const CHAIN_EVENTS = [
   'quote.accepted', // the client accepted Ferry's new amount for a lockup of another amount
   'server.sent', // Ferry's lockup is in the mempool
   'server.replaced', // Ferry's lockup, stuck unconfirmed, was replaced by the same payment at a higher fee
+  'server.childPaid', // Ferry's lockup, stuck unconfirmed and not replaceable, got a child paying for it (CPFP)
   'server.confirmed', // Ferry's lockup is in a block
   'server.failed', // Ferry could not lock (nothing was sent)
   'preimage.learned', // from the client's claim request or from its claim of Ferry's lockup on chain
   'claim.start',
   'claim.broadcast', // Ferry broadcast its claim of the user's lockup
+  'claim.confirmed', // Ferry's claim is in a block: no longer rebroadcast or bumped once that is old news
   'claim.replaced', // Ferry's claim, stuck unconfirmed, was replaced by one paying a higher fee
   'lockup.spent', // the user's lockup was seen spent while Ferry waited to claim: its own claim
   'timeout', // the `to` chain reached the timeout of Ferry's lockup
@@ -94,7 +96,7 @@ export const CHAIN_EFFECTS = [
 ] as const;
 export type ChainEffect = (typeof CHAIN_EFFECTS)[number];
 
-type ChainGuard = 'notLocked' | 'notSent' | 'locking' | 'quotable' | 'refundNotRequested' | 'claimableAfterRefund' | 'refundUnconfirmed' | 'unclaimable';
+type ChainGuard = 'notLocked' | 'notSent' | 'locking' | 'quotable' | 'refundNotRequested' | 'claimableAfterRefund' | 'refundUnconfirmed' | 'claimUnconfirmed' | 'unclaimable';
 
 const locking = (data: SwapData): boolean => data.serverLockupRequested === true;
 const lockupConfirmed = (data: SwapData): boolean => (data.lockup as { confirmed?: boolean } | undefined)?.confirmed === true;
@@ -152,6 +154,7 @@ export const chainMachine: MachineDefinition<ChainStatus, ChainEvent, ChainEffec
       test: (data) => typeof data.preimage !== 'string' && data.refundConfirmed !== true,
     },
     refundUnconfirmed: { label: 'refund not in a block', test: (data) => data.refundConfirmed !== true },
+    claimUnconfirmed: { label: 'claim not in a block', test: (data) => data.claimConfirmed !== true },
     // The user's refund may be co-signed only while nothing of Ferry's can still be claimed with the preimage.
     unclaimable: {
       label: 'no server lockup, or its refund in a block',
@@ -202,6 +205,7 @@ export const chainMachine: MachineDefinition<ChainStatus, ChainEvent, ChainEffec
     { from: S.TransactionServerMempool, event: 'server.confirmed', to: S.TransactionServerConfirmed, effects: [] },
     // Fee bumps keep the status and record the replacement, the transaction that can still confirm.
     { from: S.TransactionServerMempool, event: 'server.replaced', to: S.TransactionServerMempool, effects: [] },
+    { from: S.TransactionServerMempool, event: 'server.childPaid', to: S.TransactionServerMempool, effects: [] },
     { from: S.TransactionServerMempool, event: 'preimage.learned', to: S.TransactionClaimPending, effects: ['startClaim'] },
     { from: S.TransactionServerMempool, event: 'timeout', to: S.TransactionServerMempool, effects: ['refundLockup'], guard: 'refundNotRequested', set: { refundRequested: true } },
     { from: S.TransactionServerMempool, event: 'refund.broadcast', to: S.TransactionRefunded, effects: [] },
@@ -214,6 +218,7 @@ export const chainMachine: MachineDefinition<ChainStatus, ChainEvent, ChainEffec
     { from: S.TransactionClaimPending, event: 'claim.broadcast', to: S.TransactionClaimed, effects: [] },
     { from: S.TransactionClaimPending, event: 'lockup.spent', to: S.TransactionClaimed, effects: [] },
     { from: S.TransactionClaimed, event: 'claim.replaced', to: S.TransactionClaimed, effects: [] },
+    { from: S.TransactionClaimed, event: 'claim.confirmed', to: S.TransactionClaimed, effects: [], guard: 'claimUnconfirmed', set: { claimConfirmed: true } },
 
     { from: S.TransactionFailed, event: 'refund.signed', to: S.TransactionFailed, effects: [], set: refunded },
     { from: S.Expired, event: 'refund.signed', to: S.Expired, effects: [], guard: 'unclaimable', set: refunded },

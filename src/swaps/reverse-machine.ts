@@ -75,6 +75,7 @@ export const REVERSE_EVENTS = [
   'gas.accepted', // the payment of the prepay invoice (gas or miner fee) is held
   'server.sent', // Ferry's lockup transaction is in the mempool
   'server.replaced', // Ferry's lockup, stuck unconfirmed, was replaced by the same payment at a higher fee
+  'server.childPaid', // Ferry's lockup, stuck unconfirmed and not replaceable, got a child paying for it (CPFP)
   'server.confirmed', // Ferry's lockup is in a block
   'server.failed', // Ferry could not lock (e.g. insufficient funds)
   'invoice.expired', // the invoice expired unpaid
@@ -153,6 +154,7 @@ export const reverseMachine: MachineDefinition<ReverseStatus, ReverseEvent, Reve
     { from: S.TransactionMempool, event: 'server.confirmed', to: S.TransactionConfirmed, effects: [] },
     // Fee bumps keep the status and record the replacement, the transaction that can still confirm.
     { from: S.TransactionMempool, event: 'server.replaced', to: S.TransactionMempool, effects: [] },
+    { from: S.TransactionMempool, event: 'server.childPaid', to: S.TransactionMempool, effects: [] },
     { from: S.TransactionMempool, event: 'preimage.learned', to: S.TransactionMempool, effects: ['settleInvoice'], guard: 'preimageUnknown' },
     { from: S.TransactionMempool, event: 'settlement.done', to: S.InvoiceSettled, effects: [] },
     { from: S.TransactionMempool, event: 'timeout', to: S.TransactionMempool, effects: ['refundLockup'], guard: 'refundNotRequested', set: { refundRequested: true } },

@@ -64,6 +64,7 @@ export const SUBMARINE_EVENTS = [
   'claim.start',
   'claim.broadcast', // Ferry broadcast its claim (cooperative key path or script path)
   'claim.replaced', // Ferry's claim, stuck unconfirmed, was replaced by one paying a higher fee
+  'claim.confirmed', // Ferry's claim is in a block: no longer rebroadcast or bumped once that is old news
   'lockup.spent', // the lockup was seen spent while Ferry waited to claim: its own claim
   'lockup.unconfirmed', // a reorg put the confirmed lockup back into the mempool
   'lockup.vanished', // a reorg (or the mempool) dropped the lockup, and nothing spent its coins
@@ -81,7 +82,7 @@ export const SUBMARINE_EFFECTS = [
 ] as const;
 export type SubmarineEffect = (typeof SUBMARINE_EFFECTS)[number];
 
-type SubmarineGuard = 'hasInvoice' | 'lockupPayable' | 'readyToPay';
+type SubmarineGuard = 'hasInvoice' | 'lockupPayable' | 'readyToPay' | 'claimUnconfirmed';
 
 interface LockupFacts {
   confirmed?: boolean;
@@ -123,6 +124,7 @@ export const submarineMachine: MachineDefinition<SubmarineStatus, SubmarineEvent
   effects: SUBMARINE_EFFECTS,
   guards: {
     hasInvoice: { label: 'invoice set', test: hasInvoice },
+    claimUnconfirmed: { label: 'claim not in a block', test: (data) => data.claimConfirmed !== true },
     lockupPayable: { label: 'lockup confirmed or 0-conf', test: lockupPayable },
     // The refund check is what makes "never pay after a signed refund" hold: both decisions are transitions,
     // serialised on the swap row, and refund.signed exists only in failed statuses that payment.start never leaves from.
@@ -197,6 +199,7 @@ export const submarineMachine: MachineDefinition<SubmarineStatus, SubmarineEvent
     { from: S.TransactionClaimPending, event: 'lockup.spent', to: S.TransactionClaimed, effects: [] },
     // A fee bump: the swap keeps its status and records the replacement, the claim that can still confirm.
     { from: S.TransactionClaimed, event: 'claim.replaced', to: S.TransactionClaimed, effects: [] },
+    { from: S.TransactionClaimed, event: 'claim.confirmed', to: S.TransactionClaimed, effects: [], guard: 'claimUnconfirmed', set: { claimConfirmed: true } },
 
     { from: S.InvoiceFailedToPay, event: 'refund.signed', to: S.InvoiceFailedToPay, effects: [], set: refunded },
     { from: S.Expired, event: 'refund.signed', to: S.Expired, effects: [], set: refunded },

@@ -77,4 +77,35 @@ describe('devnet generateblock and bumpfee', () => {
     assert.equal(spent, 200_000n + btcToSat(bumped.fee), 'the wallet paid the amount and the new fee, once');
     await assert.rejects(user.call('bumpfee', [bumped.txid]), /mined, or is conflicted/);
   });
+
+  test('send from a chosen unconfirmed coin pays for its parent: the package reaches the fee rate asked for', async () => {
+    const recipient = await rpc.wallet('miner').getNewAddress();
+    const parent = await user.call<string>('sendtoaddress', [recipient, 0.003, '', '', false, true, null, null, false, 1]);
+    const change = (await user.listUnspent(0)).find((coin) => coin.txid === parent)!;
+    const back = await user.getNewAddress();
+
+    await assert.rejects(user.call('send', [[{ [back]: 0.001 }], null, null, 20, { inputs: [{ txid: parent, vout: 7 }] }]), (error: unknown) => {
+      assert.ok(error instanceof RpcError);
+      assert.equal(error.code, -4);
+      assert.match(error.message, /^Not found pre-selected input /);
+      return true;
+    });
+    const sent = await user.call<{ txid: string; complete: boolean }>('send', [
+      [{ [back]: change.amount }],
+      null,
+      null,
+      20,
+      { inputs: [{ txid: parent, vout: change.vout }], add_inputs: false, subtract_fee_from_outputs: [0] },
+    ]);
+    assert.equal(sent.complete, true);
+    const entry = (await rpc.getMempoolEntry(sent.txid)) as { vsize: number; depends: string[]; fees: { base: number; ancestor: number }; ancestorsize: number };
+    assert.deepEqual(entry.depends, [parent], 'the child spends the parent');
+    const decoded = await rpc.decodeRawTransaction(await rpc.getRawTransactionHex(sent.txid));
+    assert.deepEqual(decoded.vin.map((input) => `${input.txid}:${input.vout}`), [`${parent}:${change.vout}`], 'only the chosen coin');
+    assert.equal(decoded.vout.length, 1, 'the whole coin, less the fee, back to the wallet');
+    const packageRate = Number(btcToSat(entry.fees.ancestor)) / entry.ancestorsize;
+    assert.ok(packageRate >= 20 && packageRate < 21, `the package pays ${packageRate} sat/vB`);
+    assert.ok(Number(btcToSat(entry.fees.base)) / entry.vsize > 20, 'the child alone pays more than the rate');
+    await rpc.generateToAddress(1, minerAddress);
+  });
 });

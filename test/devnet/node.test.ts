@@ -123,6 +123,22 @@ describe('mempool and block assembly', () => {
     assert.deepEqual(await rpc.getRawMempool(), []);
   });
 
+  test('a child paying for its parent takes the parent in ahead of a better-paying single transaction', async () => {
+    const send = (client: CoreRpcClient, satPerVbyte: number) =>
+      client.call<string>('sendtoaddress', [burnAddress, 0.001, '', '', false, false, null, null, false, satPerVbyte]);
+    await rpc.call('createwallet', ['cpfp']);
+    const lone = rpc.wallet('cpfp');
+    await user.sendToAddress(await lone.getNewAddress(), 1);
+    devnet.node.mine(1, burnAddress);
+    const parent = await send(lone, 1);
+    const medium = await send(operator, 10);
+    const child = await send(lone, 50); // the cpfp wallet's only coin is the parent's change
+    assert.deepEqual((await rpc.getMempoolEntry(child)).depends, [parent]);
+    const [hash] = devnet.node.mine(1, burnAddress);
+    const txids = (await rpc.getBlockVerbose(hash)).tx.map((t) => t.txid);
+    assert.deepEqual(txids.slice(1), [parent, child, medium], 'the package (about 25 sat/vB together) before the 10 sat/vB payment');
+  });
+
   test('a chain of 200 unconfirmed transactions is accepted and mined in one block quickly', async () => {
     // A wallet with a single coin: every payment spends the previous payment's change.
     await rpc.call('createwallet', ['chain']);

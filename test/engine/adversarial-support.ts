@@ -67,3 +67,9 @@ export function spendToOutputs(coin: FundingOutput, outputs: { script: Uint8Arra
   tx.finalizeIdx(0);
   return { txid: tx.id, hex: hex.encode(tx.extract()) };
 }
+
+/** Blocks that confirm nothing (generateblock, paying `to`), so a transaction stays in the mempool while the chain moves on. */
+export async function mineEmpty(world: World, to: string, blocks: number): Promise<void> {
+  for (let i = 0; i < blocks; i++) await world.node.call('generateblock', [to, []]);
+  await world.watcher.sync();
+}

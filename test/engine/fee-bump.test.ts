@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { hex } from '@scure/base';
 import { btcToSat } from '../../src/chains/core-rpc.ts';
 import { spendP2wpkh } from '../helpers/htlc.ts';
-import { aliceInvoice, aliceInvoiceState, fundedCoin, waitFor } from './adversarial-support.ts';
+import { aliceInvoice, aliceInvoiceState, fundedCoin, mineEmpty as mineEmptyBlocks, waitFor } from './adversarial-support.ts';
 import { findOutput, lockupOf, newKeyPair, newPreimage } from './client.ts';
 import { startWorld, type World } from './world.ts';
 
@@ -27,10 +27,7 @@ after(async () => {
 });
 
 /** Blocks that confirm nothing, so Ferry's transaction stays in the mempool while the chain moves on. */
-async function mineEmpty(blocks: number): Promise<void> {
-  for (let i = 0; i < blocks; i++) await world.node.call('generateblock', [burn, []]);
-  await world.watcher.sync();
-}
+const mineEmpty = (blocks: number) => mineEmptyBlocks(world, burn, blocks);
 
 const inMempool = async (txid: string) => (await world.node.getRawMempool()).includes(txid);
 const feeRateOf = async (txid: string) => {

@@ -101,6 +101,8 @@ const submarineCases: Case[] = [
   { from: S.TransactionClaimPending, event: 'claim.broadcast', to: S.TransactionClaimed, effects: [] },
   { from: S.TransactionClaimPending, event: 'lockup.spent', to: S.TransactionClaimed, effects: [] },
   { from: S.TransactionClaimed, event: 'claim.replaced', to: S.TransactionClaimed, effects: [] },
+  { from: S.TransactionClaimed, event: 'claim.confirmed', to: S.TransactionClaimed, effects: [], sets: { claimConfirmed: true } },
+  { from: S.TransactionClaimed, event: 'claim.confirmed', data: { claimConfirmed: true } },
 
   { from: S.InvoiceFailedToPay, event: 'refund.signed', to: S.InvoiceFailedToPay, effects: [], sets: { refundSigned: true } },
   { from: S.Expired, event: 'refund.signed', to: S.Expired, effects: [], sets: { refundSigned: true } },
@@ -140,6 +142,7 @@ const reverseCases: Case[] = [
 
   { from: S.TransactionMempool, event: 'server.confirmed', to: S.TransactionConfirmed, effects: [] },
   { from: S.TransactionMempool, event: 'server.replaced', to: S.TransactionMempool, effects: [] },
+  { from: S.TransactionMempool, event: 'server.childPaid', to: S.TransactionMempool, effects: [] },
   { from: S.TransactionMempool, event: 'preimage.learned', to: S.TransactionMempool, effects: ['settleInvoice'] },
   { from: S.TransactionMempool, event: 'preimage.learned', data: { preimage: 'ab' } },
   { from: S.TransactionMempool, event: 'settlement.done', to: S.InvoiceSettled, effects: [] },
@@ -221,6 +224,7 @@ const chainCases: Case[] = [
 
   { from: S.TransactionServerMempool, event: 'server.confirmed', to: S.TransactionServerConfirmed, effects: [] },
   { from: S.TransactionServerMempool, event: 'server.replaced', to: S.TransactionServerMempool, effects: [] },
+  { from: S.TransactionServerMempool, event: 'server.childPaid', to: S.TransactionServerMempool, effects: [] },
   { from: S.TransactionServerMempool, event: 'preimage.learned', to: S.TransactionClaimPending, effects: ['startClaim'] },
   { from: S.TransactionServerMempool, event: 'timeout', to: S.TransactionServerMempool, effects: ['refundLockup'], sets: { refundRequested: true } },
   { from: S.TransactionServerMempool, event: 'timeout', data: { refundRequested: true } },
@@ -238,6 +242,8 @@ const chainCases: Case[] = [
   { from: S.TransactionClaimPending, event: 'timeout' },
   { from: S.TransactionClaimPending, event: 'refund.signed' },
   { from: S.TransactionClaimed, event: 'claim.replaced', to: S.TransactionClaimed, effects: [] },
+  { from: S.TransactionClaimed, event: 'claim.confirmed', to: S.TransactionClaimed, effects: [], sets: { claimConfirmed: true } },
+  { from: S.TransactionClaimed, event: 'claim.confirmed', data: { claimConfirmed: true } },
 
   { from: S.TransactionFailed, event: 'refund.signed', to: S.TransactionFailed, effects: [], sets: { refundSigned: true } },
   { from: S.Expired, event: 'refund.signed', to: S.Expired, effects: [], sets: { refundSigned: true } },

@@ -16,21 +16,11 @@ import { classifyScript, isPushOnly } from './script.ts';
 import { isCoinbase, isNullPrevout, outpointKey, type Tx } from './tx.ts';
 import { verifyTransactionScripts } from './verify/index.ts';
 
-/** Core's RPC codes for rejected transactions. */
-export const RPC_VERIFY_ERROR = -25; // also RPC_TRANSACTION_ERROR
-export const RPC_VERIFY_REJECTED = -26;
-export const RPC_VERIFY_ALREADY_IN_CHAIN = -27;
+import { RPC_VERIFY_ERROR, TxRejected } from '../common/rejection.ts';
+import { checkReplacement, type EvictionCandidate } from '../common/replacement.ts';
 
-export class TxRejected extends Error {
-  constructor(
-    readonly reason: string,
-    readonly debug = '',
-    readonly code = RPC_VERIFY_REJECTED,
-  ) {
-    // Core's ValidationState::ToString().
-    super(debug ? `${reason}, ${debug}` : reason);
-  }
-}
+export { RPC_VERIFY_ERROR, RPC_VERIFY_REJECTED, RPC_VERIFY_ALREADY_IN_CHAIN, TxRejected } from '../common/rejection.ts';
+export type { EvictionCandidate } from '../common/replacement.ts';
 
 /** What acceptance needs to know about the chain and mempool (or a package being tested on top of it). */
 export interface AcceptView extends SequenceContext {
@@ -50,13 +40,6 @@ export interface Accepted {
   spentCoins: Coin[];
   /** Mempool transactions this one replaces (BIP 125, full RBF): the direct conflicts and their descendants. */
   replaces: string[];
-}
-
-/** A mempool transaction a replacement would evict, as acceptance judges it. */
-export interface EvictionCandidate {
-  txid: string;
-  fee: bigint;
-  vsize: number;
 }
 
 /** Core's relay floor: 1 sat/vB (-minrelaytxfee=0.00001). */
@@ -165,7 +148,10 @@ export function checkForMempool(tx: Tx, view: AcceptView, options: AcceptOptions
   const fee = valueIn - valueOut;
   const minFee = (BigInt(tx.vsize) * MIN_RELAY_SAT_PER_KVB) / 1000n;
   if (fee < minFee) throw new TxRejected('min relay fee not met', `${fee} < ${minFee}`);
-  const replaces = conflicts.size === 0 ? [] : checkReplacement(tx, fee, [...conflicts], view);
+  const replaces =
+    conflicts.size === 0
+      ? []
+      : checkReplacement({ txid: tx.txid, vsize: tx.vsize, spends: tx.inputs.map((input) => input.prevTxid) }, fee, view.evictionSet!([...conflicts]), MIN_RELAY_SAT_PER_KVB, formatMoney);
 
   if (!options.trusted && !options.scriptCache?.has(tx.wtxid)) {
     const prevouts = spentCoins.map((coin) => ({ script: coin.script, value: coin.value }));
@@ -176,42 +162,3 @@ export function checkForMempool(tx: Tx, view: AcceptView, options: AcceptOptions
   return { fee, spentCoins, replaces };
 }
 
-/** Core's MAX_REPLACEMENT_CANDIDATES. */
-const MAX_REPLACEMENT_CANDIDATES = 100;
-
-/**
- * Full RBF, simplified from Core's policy/rbf.cpp: the replacement must not spend what it evicts, must pay a
- * higher fee rate than each transaction it conflicts with directly, and must pay for everything it evicts plus its
- * own relay. Returns the txids to evict.
- */
-function checkReplacement(tx: Tx, fee: bigint, conflicts: string[], view: AcceptView): string[] {
-  const { direct, all } = view.evictionSet!(conflicts);
-  const evicted = new Set(all.map((entry) => entry.txid));
-  if (all.length > MAX_REPLACEMENT_CANDIDATES) {
-    throw new TxRejected('too many potential replacements', `rejecting replacement ${tx.txid}; too many potential replacements (${all.length} > ${MAX_REPLACEMENT_CANDIDATES})`);
-  }
-  for (const input of tx.inputs) {
-    if (evicted.has(input.prevTxid)) {
-      throw new TxRejected('bad-txns-spends-conflicting-tx', `${tx.txid} spends conflicting transaction ${input.prevTxid}`);
-    }
-  }
-  for (const original of direct) {
-    // fee / vsize compared without division: fee × other vsize.
-    if (fee * BigInt(original.vsize) <= original.fee * BigInt(tx.vsize)) {
-      throw new TxRejected('insufficient fee', `rejecting replacement ${tx.txid}; new feerate ${satPerKvb(fee, tx.vsize)} <= old feerate ${satPerKvb(original.fee, original.vsize)}`);
-    }
-  }
-  const evictedFees = all.reduce((sum, entry) => sum + entry.fee, 0n);
-  if (fee < evictedFees) {
-    throw new TxRejected('insufficient fee', `rejecting replacement ${tx.txid}, less fees than conflicting txs; ${formatMoney(fee)} < ${formatMoney(evictedFees)}`);
-  }
-  const additional = fee - evictedFees;
-  const relay = (BigInt(tx.vsize) * MIN_RELAY_SAT_PER_KVB) / 1000n;
-  if (additional < relay) {
-    throw new TxRejected('insufficient fee', `rejecting replacement ${tx.txid}, not enough additional fees to relay; ${formatMoney(additional)} < ${formatMoney(relay)}`);
-  }
-  return [...evicted];
-}
-
-/** Core's CFeeRate::ToString: "x.xxxxxxxx BTC/kvB". */
-const satPerKvb = (fee: bigint, vsize: number): string => `${formatMoney((fee * 1000n) / BigInt(vsize))} BTC/kvB`;

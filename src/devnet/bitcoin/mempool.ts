@@ -1,7 +1,7 @@
 // Unconfirmed transactions: entries in arrival order (parents always arrive before their children), the
-// outpoints they spend, parent/child links, and fee-rate block selection that never puts a child
-// before its parent.
-import type { EvictionCandidate } from './accept.ts';
+// outpoints they spend, parent/child links, and ancestor-fee-rate block selection (Core's), which never puts a
+// child before its parent and lets a child pay for its parent.
+import { evictionSet, type EvictionCandidate } from '../common/replacement.ts';
 import type { Coin } from './chain.ts';
 import { outpointKey, type Tx } from './tx.ts';
 
@@ -107,46 +107,66 @@ export class Mempool {
 
   /** What replacing these mempool transactions would evict: them (direct) and, with their descendants, all. */
   evictionSet(conflicts: string[]): { direct: EvictionCandidate[]; all: EvictionCandidate[] } {
-    const candidate = (txid: string): EvictionCandidate => {
-      const entry = this.entries.get(txid)!;
-      return { txid, fee: entry.fee, vsize: entry.tx.vsize };
-    };
-    const all = new Set(conflicts);
-    for (const txid of conflicts) for (const descendant of this.descendants(txid)) all.add(descendant);
-    return { direct: conflicts.map(candidate), all: [...all].map(candidate) };
+    return evictionSet((txid) => this.entries.get(txid), conflicts);
   }
 
   /**
-   * Picks transactions for a block by fee rate. Only transactions whose mempool parents are already
-   * picked are candidates, so the order is always valid; O(n log n).
+   * Picks transactions for a block by ancestor fee rate, as Core's BlockAssembler: the best package (a transaction
+   * with its ancestors not yet picked, judged by their fees over their weight) goes in whole, parents first, and the
+   * descendants of what went in are judged again without it. So a child paying for its parent (CPFP) takes the
+   * parent in, and a child is never before its parent. A package that does not fit is left out.
    */
   selectForBlock(maxWeight: number): MempoolEntry[] {
-    const pendingParents = new Map<string, number>();
+    const picked = new Set<string>();
+    const order: MempoolEntry[] = [];
+    const version = new Map<string, number>();
     const heap = new FeeRateHeap();
-    for (const [txid, entry] of this.entries) {
-      pendingParents.set(txid, entry.parents.size);
-      if (entry.parents.size === 0) heap.push(entry);
-    }
-    const picked: MempoolEntry[] = [];
+    // Ancestors not yet picked: the walk stops at picked ones, whose own ancestors are all picked.
+    const unpickedAncestors = (txid: string): Set<string> =>
+      this.walk(txid, (entry) => new Set([...entry.parents].filter((id) => !picked.has(id))));
+    const packageOf = (txid: string): MempoolEntry[] => [txid, ...unpickedAncestors(txid)].map((id) => this.entries.get(id)!);
+    const judge = (txid: string): void => {
+      const members = packageOf(txid);
+      const stamp = (version.get(txid) ?? 0) + 1;
+      version.set(txid, stamp);
+      const fee = members.reduce((sum, entry) => sum + entry.fee, 0n);
+      const weight = members.reduce((sum, entry) => sum + entry.tx.weight, 0);
+      heap.push({ txid, rate: Number(fee) / weight, weight, stamp });
+    };
+    for (const txid of this.entries.keys()) judge(txid);
     let weight = 0;
     while (heap.size > 0) {
-      const entry = heap.pop()!;
-      if (weight + entry.tx.weight > maxWeight) continue; // its descendants never become candidates
-      picked.push(entry);
-      weight += entry.tx.weight;
-      for (const child of entry.children) {
-        const left = pendingParents.get(child)! - 1;
-        pendingParents.set(child, left);
-        if (left === 0) heap.push(this.entries.get(child)!);
+      const top = heap.pop()!;
+      if (picked.has(top.txid) || version.get(top.txid) !== top.stamp) continue;
+      if (weight + top.weight > maxWeight) continue;
+      // Parents first: within a package, fewer in-package ancestors first.
+      const members = packageOf(top.txid);
+      const inPackage = new Set(members.map((entry) => entry.tx.txid));
+      const depth = (entry: MempoolEntry) => [...unpickedAncestors(entry.tx.txid)].filter((id) => inPackage.has(id)).length;
+      members.sort((a, b) => depth(a) - depth(b));
+      const touched = new Set<string>();
+      for (const entry of members) {
+        picked.add(entry.tx.txid);
+        order.push(entry);
+        weight += entry.tx.weight;
+        for (const descendant of this.descendants(entry.tx.txid)) touched.add(descendant);
       }
+      for (const txid of touched) if (!picked.has(txid)) judge(txid);
     }
-    return picked;
+    return order;
   }
 }
 
-/** Max-heap on fee per weight unit; ties go to the earlier arrival. */
+interface Candidate {
+  txid: string;
+  rate: number; // package fee per weight unit
+  weight: number;
+  stamp: number; // the judgement this is: older ones are stale
+}
+
+/** Max-heap of candidates on package fee rate; ties go to the earlier judgement. */
 class FeeRateHeap {
-  private readonly items: { entry: MempoolEntry; rate: number; order: number }[] = [];
+  private readonly items: { candidate: Candidate; order: number }[] = [];
   private counter = 0;
 
   get size(): number {
@@ -156,15 +176,15 @@ class FeeRateHeap {
   private before(a: number, b: number): boolean {
     const x = this.items[a];
     const y = this.items[b];
-    return x.rate > y.rate || (x.rate === y.rate && x.order < y.order);
+    return x.candidate.rate > y.candidate.rate || (x.candidate.rate === y.candidate.rate && x.order < y.order);
   }
 
   private swap(a: number, b: number): void {
     [this.items[a], this.items[b]] = [this.items[b], this.items[a]];
   }
 
-  push(entry: MempoolEntry): void {
-    this.items.push({ entry, rate: Number(entry.fee) / entry.tx.weight, order: this.counter++ });
+  push(candidate: Candidate): void {
+    this.items.push({ candidate, order: this.counter++ });
     let i = this.items.length - 1;
     while (i > 0) {
       const parent = (i - 1) >> 1;
@@ -174,9 +194,9 @@ class FeeRateHeap {
     }
   }
 
-  pop(): MempoolEntry | undefined {
+  pop(): Candidate | undefined {
     if (this.items.length === 0) return undefined;
-    const top = this.items[0].entry;
+    const top = this.items[0].candidate;
     const last = this.items.pop()!;
     if (this.items.length > 0) {
       this.items[0] = last;

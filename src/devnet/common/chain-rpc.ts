@@ -1,6 +1,6 @@
 // The chain RPCs whose logic is the same on either devnet node (getblockcount, getblockhash, getblockheader, getblock,
-// getrawmempool, invalidateblock, generatetoaddress, estimatesmartfee's checks), typed over the node's small surface.
-import { RpcFailure, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_MISC_ERROR } from '../bitcoin/rpc/errors.ts';
+// getrawmempool, invalidateblock, generatetoaddress, generateblock, estimatesmartfee's checks), typed over the node's small surface.
+import { RpcFailure, RPC_DESERIALIZATION_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_MISC_ERROR } from '../bitcoin/rpc/errors.ts';
 import { integerArg, parseHash, verbosityArg, type MethodTable } from '../bitcoin/rpc/params.ts';
 
 /** What the shared chain RPCs need of a node. */
@@ -117,6 +117,51 @@ export function generateToAddressMethod<S, C extends { node: { mine(count: numbe
         }
         const count = integerArg(nblocks, 'nblocks');
         return count > 0 ? await node.mine(count, script) : [];
+      },
+    },
+  };
+}
+
+/**
+ * Core's generateblock: a block with exactly the transactions given (mempool txids, or raw transactions that are
+ * in the mempool; the devnet mines nothing that did not pass its mempool acceptance), so a transaction can be kept
+ * out of blocks while the chain moves on. `txidOf` reads a raw transaction's txid (throwing when it cannot).
+ */
+export function generateBlockMethod<S, C extends { node: { mineWith(script: S, txids: string[]): string | Promise<string> } }>(
+  addressToScript: (address: string) => S,
+  InvalidAddress: abstract new (...args: never[]) => Error,
+  txidOf: (raw: string) => string,
+): MethodTable<C> {
+  return {
+    generateblock: {
+      params: [
+        { name: 'output', type: 'string', required: true },
+        { name: 'transactions', type: 'array', required: true },
+        { name: 'submit', type: 'bool' },
+      ],
+      run: async ([output, transactions, submit], { node }) => {
+        if (submit === false) throw new RpcFailure(RPC_MISC_ERROR, 'devnet-unsupported: generateblock always submits');
+        let script: S;
+        try {
+          script = addressToScript(output as string);
+        } catch (error) {
+          if (error instanceof InvalidAddress) throw new RpcFailure(RPC_INVALID_ADDRESS_OR_KEY, 'Error: Invalid address or descriptor');
+          throw error;
+        }
+        const txids = (transactions as unknown[]).map((item) => {
+          const text = String(item);
+          if (/^[0-9a-fA-F]{64}$/.test(text)) return text;
+          try {
+            return txidOf(text);
+          } catch {
+            throw new RpcFailure(RPC_DESERIALIZATION_ERROR, `Transaction decode failed for ${text}. Make sure the tx has at least one input.`);
+          }
+        });
+        try {
+          return { hash: await node.mineWith(script, txids) };
+        } catch (error) {
+          throw new RpcFailure(RPC_INVALID_ADDRESS_OR_KEY, (error as Error).message);
+        }
       },
     },
   };

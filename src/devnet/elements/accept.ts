@@ -4,6 +4,8 @@
 import { COINBASE_MATURITY, isFinalTx, sequenceLocksSatisfied, type LockFields, type SequenceContext } from '../bitcoin/consensus.ts';
 import type { ElementsCoin } from './chain.ts';
 import { RPC_VERIFY_ERROR, TxRejected } from '../bitcoin/accept.ts';
+import { formatMoney } from '../bitcoin/amount.ts';
+import { checkReplacement, type EvictionCandidate } from '../common/replacement.ts';
 import { MAX_BLOCK_WEIGHT } from './params.ts';
 import { explicitValue, outpointKey, policyFee, prevout, toPrevout, type ElementsTx } from './tx.ts';
 import { verifyElementsTransaction } from './verify/index.ts';
@@ -26,11 +28,15 @@ export interface ElementsAcceptView extends SequenceContext {
   mempoolHasTxid(txid: string): boolean;
   mempoolHasWtxid(wtxid: string): boolean;
   genesisBlockHash: string;
+  /** With full RBF on: the direct conflicts and all their mempool descendants, for a replacement's fee checks. */
+  evictionSet?(conflicts: string[]): { direct: EvictionCandidate[]; all: EvictionCandidate[] };
 }
 
 export interface ElementsAccepted {
   fee: bigint;
   spentCoins: ElementsCoin[];
+  /** Mempool transactions this one replaces (full RBF): the direct conflicts and their descendants. */
+  replaces: string[];
 }
 
 /** The fields consensus.ts's finality rules read, from a liquidjs transaction. */
@@ -73,8 +79,13 @@ export async function checkForMempool(etx: ElementsTx, view: ElementsAcceptView,
   if (view.mempoolHasWtxid(etx.wtxid)) throw new TxRejected('txn-already-in-mempool');
   if (view.mempoolHasTxid(etx.txid)) throw new TxRejected('txn-same-nonwitness-data-in-mempool');
   const outpoints = tx.ins.map((_, i) => prevout(tx, i));
+  const conflicts = new Set<string>();
   for (const { txid, vout } of outpoints) {
-    if (view.mempoolSpender(txid, vout) !== undefined) throw new TxRejected('txn-mempool-conflict');
+    const spender = view.mempoolSpender(txid, vout);
+    if (spender === undefined) continue;
+    // Without full RBF (or in a package test) a conflict is a plain refusal.
+    if (view.evictionSet === undefined) throw new TxRejected('txn-mempool-conflict');
+    conflicts.add(spender);
   }
   const spentCoins: ElementsCoin[] = [];
   for (const { txid, vout } of outpoints) {
@@ -103,5 +114,8 @@ export async function checkForMempool(etx: ElementsTx, view: ElementsAcceptView,
   // Rounded up as CFeeRate::GetFee does: a fractional rate must not let a fee below it through.
   const minFee = (BigInt(etx.vsize) * MIN_RELAY_SAT_PER_KVB + 999n) / 1000n;
   if (fee < minFee) throw new TxRejected('min relay fee not met', `${fee} < ${minFee}`);
-  return { fee, spentCoins };
+  const replacing = { txid: etx.txid, vsize: etx.vsize, spends: outpoints.map((outpoint) => outpoint.txid) };
+  // The incremental relay fee follows the lowered floor (elementsd's default is 1 sat/vB for both).
+  const replaces = conflicts.size === 0 ? [] : checkReplacement(replacing, fee, view.evictionSet!([...conflicts]), MIN_RELAY_SAT_PER_KVB, formatMoney);
+  return { fee, spentCoins, replaces };
 }

@@ -22,6 +22,7 @@ export interface ElementsDevnetOptions {
   rpcPassword?: string; // defaults: generated once and persisted in the store
   blockIntervalMs?: number; // mine a block on a timer; 0/undefined = only on demand
   fund?: boolean; // default true: create wallets "operator" and "user" with 50 L-BTC of mature coins each
+  fullRbf?: boolean; // default false: conflicting transactions are refused; true: higher-fee ones replace
 }
 
 export interface ElementsDevnet {
@@ -83,6 +84,7 @@ export async function startElementsDevnet(options: ElementsDevnetOptions): Promi
   try {
     const { user, password } = credentials(store, options);
     node = new ElementsNode(store);
+    node.fullRbf = options.fullRbf === true;
     await node.load();
     wallets = new ElementsWalletManager(node, store, await loadZkp(), join(dir, 'wallets'));
     wallets.loadAtStartup();

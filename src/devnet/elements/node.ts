@@ -8,6 +8,7 @@ import { checkForMempool, RPC_VERIFY_ERROR, TxRejected, type ElementsAcceptView 
 import { BLOCK_VERSION, SIGNBLOCK_CHALLENGE, buildCoinbase, computeMerkleRoot, genesisBlock, makeBlock, parseBlock, type ElementsBlock } from './block.ts';
 import { ElementsChain, type ElementsBlockEntry, type ElementsCoin } from './chain.ts';
 import { ElementsMempool, type ElementsMempoolEntry } from './mempool.ts';
+import { evictionSet } from '../common/replacement.ts';
 import { COINBASE_RESERVED_WEIGHT, MAX_BLOCK_WEIGHT, addressToScript, blockSubsidy } from './params.ts';
 import { isUnspendable, outpointKey, parseTx, prevout, type ElementsTx } from './tx.ts';
 
@@ -29,6 +30,11 @@ interface ElementsNodeEvents {
 export class ElementsNode extends EventEmitter<ElementsNodeEvents> {
   readonly chain = new ElementsChain(genesisBlock());
   readonly mempool = new ElementsMempool();
+  /**
+   * Full RBF, as the devnet's Bitcoin node has it (common/replacement.ts): a conflicting transaction that pays more
+   * replaces what it conflicts with. Off by default, where every conflict is refused ("txn-mempool-conflict").
+   */
+  fullRbf = false;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly store: NodeStore) {
@@ -110,12 +116,17 @@ export class ElementsNode extends EventEmitter<ElementsNodeEvents> {
       mempoolHasTxid: (txid) => overlay?.has(txid) === true || this.mempool.get(txid) !== undefined,
       mempoolHasWtxid: (wtxid) => this.mempool.hasWtxid(wtxid),
       genesisBlockHash: this.chain.active[0].hash,
+      // A replacement is judged alone; within a package (testmempoolaccept) a conflict stays a plain refusal.
+      evictionSet: this.fullRbf && overlay === undefined ? (conflicts) => evictionSet((txid) => this.mempool.get(txid), conflicts) : undefined,
     };
   }
 
   private async addToMempool(etx: ElementsTx, time: number, trusted: boolean, maxFeeRate?: bigint): Promise<ElementsMempoolEntry> {
     const accepted = await checkForMempool(etx, this.view(), { trusted });
     checkMaxFeeRate(etx, accepted.fee, maxFeeRate);
+    for (const txid of accepted.replaces) {
+      if (this.mempool.remove(txid)) this.store.removeMempoolTx(txid);
+    }
     const entry: ElementsMempoolEntry = { tx: etx, fee: accepted.fee, time, height: this.height, spentCoins: accepted.spentCoins, parents: new Set(), children: new Set() };
     this.mempool.add(entry);
     this.store.addMempoolTx(etx.txid, etx.raw, time);
@@ -181,9 +192,26 @@ export class ElementsNode extends EventEmitter<ElementsNodeEvents> {
     });
   }
 
-  private mineOne(script: Uint8Array): ElementsBlockEntry {
+  /** generateblock: one block of exactly these mempool transactions, parents before children. */
+  mineWith(payTo: string | Uint8Array, txids: string[]): Promise<string> {
+    const script = typeof payTo === 'string' ? addressToScript(payTo) : payTo;
+    return this.exclusive(() => {
+      const picked: ElementsMempoolEntry[] = [];
+      for (const txid of txids) {
+        const entry = this.mempool.get(txid);
+        if (entry === undefined) throw new Error(`Transaction ${txid} not in mempool.`);
+        if ([...entry.parents].some((parent) => !picked.includes(this.mempool.get(parent)!))) {
+          throw new Error(`TestBlockValidity failed: bad-txns-inputs-missingorspent, ${txid} comes before a transaction it spends`);
+        }
+        picked.push(entry);
+      }
+      return this.mineOne(script, picked).hash;
+    });
+  }
+
+  private mineOne(script: Uint8Array, chosen?: ElementsMempoolEntry[]): ElementsBlockEntry {
     const height = this.height + 1;
-    const picked = this.mempool.selectForBlock(MAX_BLOCK_WEIGHT - COINBASE_RESERVED_WEIGHT);
+    const picked = chosen ?? this.mempool.selectForBlock(MAX_BLOCK_WEIGHT - COINBASE_RESERVED_WEIGHT);
     const txs = picked.map((entry) => entry.tx);
     const fees = picked.reduce((sum, entry) => sum + entry.fee, 0n);
     const all = [buildCoinbase(height, { script, value: blockSubsidy(height) + fees }, txs), ...txs];

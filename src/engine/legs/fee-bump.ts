@@ -1,14 +1,17 @@
 // Fee bumping of Ferry's own transactions that stay unconfirmed: once one has waited `feeBumpAfterBlocks` blocks
 // in the mempool, it is replaced (BIP125) by the same spend at a higher fee rate — a claim or refund rebuilt and
 // signed again through its leaf (Ferry alone can; a cooperative key-path claim is replaced by Ferry's script-path
-// claim), a lockup through the wallet's bumpfee. The swap records the replacement without a new status (a
+// claim), a lockup through the wallet's bumpfee, or where the wallet cannot, by a child paying for it (CPFP,
+// lockup-child.ts). The swap records the replacement without a new status (a
 // `*.replaced` row), so what confirms is what the swap names; a replacement can only ever displace the original,
 // never pay a second time, since it spends the same coins.
 import { hex } from '@scure/base';
+import { TransactionRejected } from '../../chains/backend.ts';
 import { machineFor, statusesWith } from '../../swaps/index.ts';
 import type { EngineContext } from '../context.ts';
 import { crashPoint } from '../crash-points.ts';
 import type { StoredTransaction } from '../data.ts';
+import { payForLockup } from './lockup-child.ts';
 import { legChain, lockupOutput, serverLockupOf, signerOf, userLockupOf } from './lockup-leg.ts';
 import { recordVersion, SPEND_RECORDS, type OwnTransaction } from './own-transactions.ts';
 
@@ -39,12 +42,26 @@ export async function bumpIfStuck(ctx: EngineContext, own: OwnTransaction, heigh
   const feeRate = bumpedFeeRate(entry.feeRate, await chain.feeRate());
   const fields = { swap: own.swap.id, kind: own.kind, txid: own.tx.txid, waited: height - entry.height, from: entry.feeRate, to: feeRate };
   try {
-    const replacement = own.kind === 'lockup' ? await ctx.locks.run(own.swap.id, () => replaceLockup(ctx, own, feeRate)) : await replaceSpend(ctx, own, feeRate);
-    if (replacement !== undefined) ctx.logger.warn(`Ferry's ${own.kind} was stuck unconfirmed: replaced at a higher fee`, { ...fields, replacement });
+    const replacement = own.kind === 'lockup' ? await ctx.locks.run(own.swap.id, () => unstickLockup(ctx, own, feeRate)) : await replaceSpend(ctx, own, feeRate);
+    if (replacement !== undefined) ctx.logger.warn(`Ferry's ${own.kind} was stuck unconfirmed: fee-bumped`, { ...fields, ...replacement });
   } catch (error) {
     // Refused by the node or the wallet, or no fee left in the output: tried again at the next block.
     ctx.logger.warn(`Ferry's ${own.kind} is stuck unconfirmed and could not be fee-bumped`, { ...fields, error: String(error) });
   }
+}
+
+/** Ferry's lockup replaced through the wallet's bumpfee, or where that is refused, paid for by a child. */
+async function unstickLockup(ctx: EngineContext, own: OwnTransaction, feeRate: number): Promise<{ replacement?: string; child?: string } | undefined> {
+  let replacement;
+  try {
+    replacement = await replaceLockup(ctx, own, feeRate);
+  } catch (error) {
+    if (!(error instanceof TransactionRejected)) throw error;
+    ctx.logger.info("The wallet cannot replace Ferry's stuck lockup: a child pays for it", { swap: own.swap.id, txid: own.tx.txid, error: error.message });
+    const child = await payForLockup(ctx, own, feeRate);
+    return child === undefined ? undefined : { child };
+  }
+  return replacement === undefined ? undefined : { replacement };
 }
 
 /** The wallet's bumpfee of Ferry's lockup, still unspent and what the swap names; the replacement's txid. */
@@ -68,7 +85,7 @@ async function replaceLockup(ctx: EngineContext, own: OwnTransaction, feeRate: n
  * kept beside it), so a crash in between leaves the swap naming a version the node will be asked about; a refusal
  * records the old one again. The replacement's txid.
  */
-async function replaceSpend(ctx: EngineContext, own: OwnTransaction, feeRate: number): Promise<string | undefined> {
+async function replaceSpend(ctx: EngineContext, own: OwnTransaction, feeRate: number): Promise<{ replacement: string } | undefined> {
   const swap = await ctx.swaps.require(own.swap.id);
   const records = SPEND_RECORDS[own.kind as 'claim' | 'refund'];
   const current = swap.data[records.current] as StoredTransaction | undefined;
@@ -93,5 +110,5 @@ async function replaceSpend(ctx: EngineContext, own: OwnTransaction, feeRate: nu
     await recordVersion(ctx, { ...own, tx: replacement }, own.tx, own.earlier);
     throw error;
   }
-  return built.txid;
+  return { replacement: built.txid };
 }

@@ -1,8 +1,11 @@
 // The UTXO transactions Ferry itself broadcast for its swaps — its lockups, its claims of user lockups, its refunds
 // of its lockups — listed in one place, so one pass can look after all of them at each block: a transaction that
 // left the node (a reorg, or eviction from the mempool) is broadcast again (the same one, so nothing is ever sent
-// twice), and one stuck unconfirmed is fee-bumped (fee-bump.ts). Claims and refunds recorded more than RECENT_MS
-// ago are not looked at: a reorg that deep is not one a watcher can follow anyway.
+// twice), and one stuck unconfirmed is fee-bumped (fee-bump.ts). A claim or refund is followed until a block has it
+// (claimConfirmed / refundConfirmed), however old, and for RECENT_MS after its swap last changed (a reorg may take a
+// confirmed one out); past that it is not looked at, so the work per block is the unconfirmed ones plus the recent
+// ones, not every swap ever claimed. One whose input another transaction spent moves its swap on (the watcher) or
+// waits (restoreOwnTransaction) at two node calls a block.
 import { TransactionNotFound, TransactionRejected, type ChainBackend } from '../../chains/backend.ts';
 import type { SwapRecord } from '../../db/index.ts';
 import { MACHINES, machineFor, statusesReachedBy, statusesWith } from '../../swaps/index.ts';
@@ -26,10 +29,13 @@ export interface OwnTransaction {
   earlier: StoredTransaction[];
 }
 
-/** Where a swap keeps its claim or refund, the versions a bump replaced, and the row that records a replacement. */
+/**
+ * Where a swap keeps its claim or refund, the versions a bump replaced, the row that records a replacement, and
+ * the row and flag that record it in a block.
+ */
 export const SPEND_RECORDS = {
-  claim: { current: 'claimTransaction', earlier: 'claimReplaced', event: 'claim.replaced' },
-  refund: { current: 'refundTransaction', earlier: 'refundReplaced', event: 'refund.replaced' },
+  claim: { current: 'claimTransaction', earlier: 'claimReplaced', event: 'claim.replaced', confirmed: 'claim.confirmed', confirmedFlag: 'claimConfirmed' },
+  refund: { current: 'refundTransaction', earlier: 'refundReplaced', event: 'refund.replaced', confirmed: 'refund.confirmed', confirmedFlag: 'refundConfirmed' },
 } as const;
 
 const earlierOf = (swap: SwapRecord, kind: 'claim' | 'refund'): StoredTransaction[] =>
@@ -58,8 +64,9 @@ const stored = (value: unknown): StoredTransaction | undefined => {
 export async function ownTransactionsOn(ctx: EngineContext, chain: string): Promise<OwnTransaction[]> {
   const found: OwnTransaction[] = [];
   const since = Date.now() - RECENT_MS;
+  const followed = (swap: SwapRecord, confirmed: string) => swap.data[confirmed] !== true || swap.updatedAt >= since;
   // A refund recorded in a block may still be taken out by a reorg: followed while recent.
-  const refunding = (swap: SwapRecord) => reachedIn(swap, 'refund.broadcast') && swap.updatedAt >= since;
+  const refunding = (swap: SwapRecord) => reachedIn(swap, 'refund.broadcast') && followed(swap, SPEND_RECORDS.refund.confirmedFlag);
   for (const swap of await ctx.storage.swaps.listByStatus(unique([...LOCKED, ...REFUNDED]))) {
     if (swap.type === SwapType.Submarine) continue;
     const leg = serverLockupOf(swap);
@@ -74,7 +81,7 @@ export async function ownTransactionsOn(ctx: EngineContext, chain: string): Prom
     found.push({ kind: 'refund', swap, leg, tx: refund, spends: { txid: leg.lockup!.txid, vout: leg.lockup!.vout }, earlier: earlierOf(swap, 'refund') });
   }
   for (const swap of await ctx.storage.swaps.listByStatus(CLAIMED)) {
-    if (swap.type === SwapType.Reverse || swap.updatedAt < since || !reachedIn(swap, 'claim.broadcast')) continue;
+    if (swap.type === SwapType.Reverse || !followed(swap, SPEND_RECORDS.claim.confirmedFlag) || !reachedIn(swap, 'claim.broadcast')) continue;
     const leg = userLockupOf(swap);
     const claim = stored(swap.data.claimTransaction);
     if (claim === undefined || !utxoLeg(leg, chain)) continue;

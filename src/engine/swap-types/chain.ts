@@ -126,10 +126,12 @@ export const chainLockupHooks: ServerLockupHooks = {
   async lockRefusal(ctx, swap) {
     const user = userLockupOf(swap);
     if (user.lockup === undefined) return 'no user lockup is recorded';
-    const there = user.contract === undefined
-      ? (await legChain(ctx, user).unspentConfirmations(user.lockup.txid, user.lockup.vout)) !== undefined
-      : await legContractChain(ctx, user).isLocked(user.lockup.contract!);
+    const confirmations = user.contract === undefined ? await legChain(ctx, user).unspentConfirmations(user.lockup.txid, user.lockup.vout) : undefined;
+    const there = user.contract === undefined ? confirmations !== undefined : await legContractChain(ctx, user).isLocked(user.lockup.contract!);
     if (!there) return 'the user lockup is spent or gone';
+    // Decided on a confirmed lockup that a reorg put back into the mempool: not sent now, nor failed — tried again
+    // (an effect retry), by when the reorg's recheck has taken the decision back or the lockup confirmed again.
+    if (confirmations === 0 && !(user.lockup as { zeroConf?: boolean }).zeroConf) throw new Error('the user lockup is unconfirmed again (a reorg): not locking until it confirms');
     const server = chainData(swap).server;
     const blocksLeft = server.timeoutBlockHeight - (await legAnyChain(ctx, serverLockupOf(swap)).height());
     if (blocksLeft < Math.ceil((server.timeoutBlockHeight - (server.startHeight as number)) / 2)) return 'too close to the swap timeout to lock';

@@ -3,10 +3,9 @@
 import { difficulty } from '../block.ts';
 import { estimateSmartFee, MAX_CONF_TARGET } from '../fees.ts';
 import { InvalidAddress, addressToScript } from '../script.ts';
-import { estimateSmartFeeArgs, generateToAddressMethod } from '../../common/chain-rpc.ts';
+import { estimateSmartFeeArgs, generateBlockMethod, generateToAddressMethod } from '../../common/chain-rpc.ts';
 import { parseTx } from '../tx.ts';
-import { fromHex, isHex } from '../bytes.ts';
-import { RpcFailure, RPC_DESERIALIZATION_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_MISC_ERROR } from './errors.ts';
+import { fromHex } from '../bytes.ts';
 import type { CallContext, MethodTable } from './params.ts';
 
 const startedAt = Date.now();
@@ -15,40 +14,7 @@ export const CORE_VERSION = 270000;
 
 export const miningMethods: MethodTable = {
   ...generateToAddressMethod<Uint8Array, CallContext>(addressToScript, InvalidAddress),
-
-  // Core's generateblock: a block with exactly the transactions given (mempool txids, or raw transactions that are
-  // in the mempool; the devnet mines nothing that did not pass its mempool acceptance).
-  generateblock: {
-    params: [
-      { name: 'output', type: 'string', required: true },
-      { name: 'transactions', type: 'array', required: true },
-      { name: 'submit', type: 'bool' },
-    ],
-    run: ([output, transactions, submit], { node }) => {
-      if (submit === false) throw new RpcFailure(RPC_MISC_ERROR, 'devnet-unsupported: generateblock always submits');
-      let script: Uint8Array;
-      try {
-        script = addressToScript(output as string);
-      } catch (error) {
-        if (error instanceof InvalidAddress) throw new RpcFailure(RPC_INVALID_ADDRESS_OR_KEY, 'Error: Invalid address or descriptor');
-        throw error;
-      }
-      const txids = (transactions as unknown[]).map((item) => {
-        const text = String(item);
-        if (text.length === 64 && isHex(text)) return text;
-        try {
-          return parseTx(fromHex(text)).txid;
-        } catch {
-          throw new RpcFailure(RPC_DESERIALIZATION_ERROR, `Transaction decode failed for ${text}. Make sure the tx has at least one input.`);
-        }
-      });
-      try {
-        return { hash: node.mineWith(script, txids) };
-      } catch (error) {
-        throw new RpcFailure(RPC_INVALID_ADDRESS_OR_KEY, (error as Error).message);
-      }
-    },
-  },
+  ...generateBlockMethod<Uint8Array, CallContext>(addressToScript, InvalidAddress, (raw) => parseTx(fromHex(raw)).txid),
 
   getmininginfo: {
     params: [],

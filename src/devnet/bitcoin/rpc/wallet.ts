@@ -7,6 +7,7 @@ import { addressToScript, InvalidAddress } from '../script.ts';
 import { ADDRESS_KINDS, type AddressKind } from '../wallet/keys.ts';
 import { sendPayments } from '../wallet/send.ts';
 import { bumpFee } from '../wallet/bump.ts';
+import { sendFromInputs } from '../wallet/send-inputs.ts';
 import type { Wallet } from '../wallet/wallet.ts';
 import { TxRejected } from '../accept.ts';
 import { addressFilterArg, byConfirmationsThenOutpoint, confRangeArgs } from '../../common/wallet-rpc.ts';
@@ -224,13 +225,7 @@ export const walletMethods: MethodTable = {
     ],
     run: ([txid, options], ctx) => {
       const { fee_rate: feeRate, conf_target: confTarget } = (options ?? {}) as { fee_rate?: unknown; conf_target?: unknown };
-      if (confTarget !== undefined && feeRate !== undefined) {
-        throw new RpcFailure(RPC_INVALID_PARAMETER, 'Cannot specify both conf_target and fee_rate. Please provide either a confirmation target in blocks for automatic fee estimation, or an explicit fee rate.');
-      }
-      const satPerKvB =
-        feeRate !== undefined
-          ? (amountArg(feeRate) * 1000n) / 100_000_000n
-          : BigInt(estimateSmartFee(ctx.node, confTarget === undefined ? DEFAULT_CONF_TARGET : integerArg(confTarget, 'conf_target')).satPerKvB);
+      const satPerKvB = feeRateArg(ctx.node, confTarget, feeRate);
       try {
         const bumped = bumpFee(ctx.node, ctx.wallet(), parseHash(txid, 'txid'), satPerKvB);
         return { txid: bumped.txid, origfee: satToBtc(bumped.origFee), fee: satToBtc(bumped.fee), errors: [] };
@@ -240,4 +235,52 @@ export const walletMethods: MethodTable = {
       }
     },
   },
+
+  // send (Core's wallet/rpc/spend.cpp), for paying from chosen coins: options.inputs with add_inputs false (the
+  // default when inputs are given; the devnet does not add coins of its own), subtract_fee_from_outputs,
+  // replaceable, fee_rate/conf_target. Broadcast (add_to_wallet true); the result is {complete, txid}.
+  send: {
+    params: [
+      { name: 'outputs', type: 'array', required: true },
+      { name: 'conf_target', type: 'number' },
+      { name: 'estimate_mode', type: 'string' },
+      { name: 'fee_rate', type: 'amount' },
+      { name: 'options', type: 'object' },
+    ],
+    run: ([outputs, confTarget, , feeRate, options], ctx) => {
+      const opts = (options ?? {}) as { inputs?: unknown; add_inputs?: unknown; subtract_fee_from_outputs?: unknown; replaceable?: unknown; fee_rate?: unknown; conf_target?: unknown; add_to_wallet?: unknown };
+      const inputs = Array.isArray(opts.inputs) ? (opts.inputs as { txid?: unknown; vout?: unknown }[]) : [];
+      if (inputs.length === 0 || opts.add_inputs === true) throw new RpcFailure(RPC_INVALID_PARAMETER, 'The devnet\'s send pays from options.inputs only (add_inputs false)');
+      if (opts.add_to_wallet === false) throw new RpcFailure(RPC_INVALID_PARAMETER, 'The devnet\'s send always broadcasts (add_to_wallet true)');
+      const outpoints = inputs.map((input) => {
+        const vout = integerArg(input.vout, 'vout');
+        if (vout < 0) throw new RpcFailure(RPC_INVALID_PARAMETER, 'Invalid parameter, vout cannot be negative');
+        return { txid: parseHash(input.txid, 'txid'), vout };
+      });
+      const subtract = new Set(((opts.subtract_fee_from_outputs ?? []) as unknown[]).map((index) => integerArg(index, 'subtract_fee_from_outputs')));
+      const payments = (outputs as Record<string, unknown>[]).flatMap((entry) => Object.entries(entry)).map(([address, amount], index) => {
+        const sat = amountArg(amount);
+        if (sat <= 0n) throw new RpcFailure(RPC_TYPE_ERROR, 'Invalid amount for send');
+        return { script: recipientScript(address), amount: sat, subtractFee: subtract.has(index) };
+      });
+      const satPerKvB = feeRateArg(ctx.node, confTarget ?? opts.conf_target, feeRate ?? opts.fee_rate);
+      try {
+        const { txid } = sendFromInputs(ctx.node, ctx.wallet(), outpoints, payments, satPerKvB, opts.replaceable !== false);
+        return { txid, complete: true };
+      } catch (error) {
+        if (error instanceof TxRejected) throw new RpcFailure(error.code, error.message);
+        throw error;
+      }
+    },
+  },
 };
+
+/** A fee rate from fee_rate (sat/vB) or conf_target (the estimate), in sat/kvB, refusing both at once, as Core. */
+function feeRateArg(node: Parameters<typeof estimateSmartFee>[0], confTarget: unknown, feeRate: unknown): bigint {
+  if (confTarget !== undefined && feeRate !== undefined) {
+    throw new RpcFailure(RPC_INVALID_PARAMETER, 'Cannot specify both conf_target and fee_rate. Please provide either a confirmation target in blocks for automatic fee estimation, or an explicit fee rate.');
+  }
+  // fee_rate is in sat/vB; amountArg reads it with 8 decimals, i.e. in units of 1e-8 sat/vB.
+  if (feeRate !== undefined) return (amountArg(feeRate) * 1000n) / 100_000_000n;
+  return BigInt(estimateSmartFee(node, confTarget === undefined ? DEFAULT_CONF_TARGET : integerArg(confTarget, 'conf_target')).satPerKvB);
+}

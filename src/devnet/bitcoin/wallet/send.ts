@@ -22,25 +22,25 @@ export interface SendResult {
 }
 
 /** Spend weights (WU) with 72-byte DER signatures, as Core's size estimator assumes. */
-const INPUT_WEIGHT: Record<AddressKind, number> = {
+export const INPUT_WEIGHT: Record<AddressKind, number> = {
   bech32: 41 * 4 + 108,
   bech32m: 41 * 4 + 66,
   'p2sh-segwit': (41 + 23) * 4 + 108,
   legacy: (41 + 107) * 4,
 };
-const TX_OVERHEAD_WEIGHT = 10 * 4 + 2; // version, locktime, counts, segwit marker and flag
-const SEQUENCE_RBF = 0xfffffffd;
-const SEQUENCE_FINAL_LOCKTIME = 0xfffffffe; // not replaceable, nLockTime still enforced
+export const TX_OVERHEAD_WEIGHT = 10 * 4 + 2; // version, locktime, counts, segwit marker and flag
+export const SEQUENCE_RBF = 0xfffffffd;
+export const SEQUENCE_FINAL_LOCKTIME = 0xfffffffe; // not replaceable, nLockTime still enforced
 
-const outputWeight = (script: Uint8Array): number => (8 + 1 + script.length) * 4;
+export const outputWeight = (script: Uint8Array): number => (8 + 1 + script.length) * 4;
 
-function feeFor(weight: number, satPerKvB: bigint): bigint {
+export function feeFor(weight: number, satPerKvB: bigint): bigint {
   const vsize = BigInt(Math.ceil(weight / 4));
   return (vsize * satPerKvB + 999n) / 1000n;
 }
 
 /** Core's rule when no -changetype is set: Taproot change when paying Taproot, otherwise P2WPKH. */
-function changeKind(payments: Payment[]): AddressKind {
+export function changeKind(payments: Payment[]): AddressKind {
   return payments.some((p) => classifyScript(p.script) === 'witness_v1_taproot') ? 'bech32m' : 'bech32';
 }
 

@@ -1,6 +1,7 @@
-// elementsd's mining and fee RPCs: generatetoaddress (shared, common/chain-rpc.ts; the node mines explicit L-BTC
+// elementsd's mining and fee RPCs: generatetoaddress and generateblock (shared, common/chain-rpc.ts; the node mines explicit L-BTC
 // coinbases) and estimatesmartfee, which answers the relay floor: the devnet's blocks always have room.
-import { estimateSmartFeeArgs, generateToAddressMethod } from '../../common/chain-rpc.ts';
+import { estimateSmartFeeArgs, generateBlockMethod, generateToAddressMethod } from '../../common/chain-rpc.ts';
+import { parseTx } from '../tx.ts';
 import { MIN_RELAY_SAT_PER_KVB } from '../accept.ts';
 import { InvalidAddress, addressToScript } from '../params.ts';
 import type { ElementsCallContext, ElementsMethodTable } from './context.ts';
@@ -9,6 +10,7 @@ const MAX_CONF_TARGET = 1008;
 
 export const miningMethods: ElementsMethodTable = {
   ...generateToAddressMethod<Buffer, ElementsCallContext>(addressToScript, InvalidAddress),
+  ...generateBlockMethod<Buffer, ElementsCallContext>(addressToScript, InvalidAddress, (raw) => parseTx(Buffer.from(raw, 'hex')).txid),
 
   estimatesmartfee: {
     params: [
