@@ -71,7 +71,11 @@ describe('user lockups leaving the chain', () => {
     await world.mine(3);
     const failed = await world.waitForStatus(id, 'transaction.lockupFailed');
     assert.match(String(failed.failureReason), /double spent/);
-    assert.deepEqual(published(id), ['swap.created', 'transaction.confirmed', 'swap.created', 'transaction.lockupFailed']);
+    // The lockup may be seen in the mempool before its block (a busy machine): what counts is the rollback after it.
+    const seen = published(id);
+    assert.deepEqual(seen.filter((status) => status !== 'transaction.mempool'), ['swap.created', 'transaction.confirmed', 'swap.created', 'transaction.lockupFailed'], seen.join(' '));
+    assert.equal(seen.indexOf('transaction.mempool'), seen.lastIndexOf('transaction.mempool'));
+    assert.ok(!seen.includes('transaction.mempool') || seen.indexOf('transaction.mempool') === 1, 'only before the block');
 
     await assert.rejects(world.engine.setSubmarineInvoice(id, invoice));
     assert.equal(await world.ferryNode.lookupPayment(hash), undefined, 'Ferry never started a payment');
