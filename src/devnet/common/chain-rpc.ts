@@ -95,6 +95,16 @@ export function txOutMethod<O, C extends { node: { tip: { hash: string }; unspen
   };
 }
 
+/** The output script of an address, or Core's invalid-address failure with the method's own text. */
+function scriptOf<S>(addressToScript: (address: string) => S, InvalidAddress: abstract new (...args: never[]) => Error, address: string, message: string): S {
+  try {
+    return addressToScript(address);
+  } catch (error) {
+    if (error instanceof InvalidAddress) throw new RpcFailure(RPC_INVALID_ADDRESS_OR_KEY, message);
+    throw error;
+  }
+}
+
 /** generatetoaddress over the chain's address decoder (failing with InvalidAddress) and the node's miner. */
 export function generateToAddressMethod<S, C extends { node: { mine(count: number, script: S): unknown } }>(
   addressToScript: (address: string) => S,
@@ -108,13 +118,7 @@ export function generateToAddressMethod<S, C extends { node: { mine(count: numbe
         { name: 'maxtries', type: 'number' },
       ],
       run: async ([nblocks, address], { node }) => {
-        let script: S;
-        try {
-          script = addressToScript(address as string);
-        } catch (error) {
-          if (error instanceof InvalidAddress) throw new RpcFailure(RPC_INVALID_ADDRESS_OR_KEY, 'Error: Invalid address');
-          throw error;
-        }
+        const script = scriptOf(addressToScript, InvalidAddress, address as string, 'Error: Invalid address');
         const count = integerArg(nblocks, 'nblocks');
         return count > 0 ? await node.mine(count, script) : [];
       },
@@ -141,13 +145,7 @@ export function generateBlockMethod<S, C extends { node: { mineWith(script: S, t
       ],
       run: async ([output, transactions, submit], { node }) => {
         if (submit === false) throw new RpcFailure(RPC_MISC_ERROR, 'devnet-unsupported: generateblock always submits');
-        let script: S;
-        try {
-          script = addressToScript(output as string);
-        } catch (error) {
-          if (error instanceof InvalidAddress) throw new RpcFailure(RPC_INVALID_ADDRESS_OR_KEY, 'Error: Invalid address or descriptor');
-          throw error;
-        }
+        const script = scriptOf(addressToScript, InvalidAddress, output as string, 'Error: Invalid address or descriptor');
         const txids = (transactions as unknown[]).map((item) => {
           const text = String(item);
           if (/^[0-9a-fA-F]{64}$/.test(text)) return text;
