@@ -3,8 +3,12 @@
 // drive Ferry's Lightning node a second time with Ferry on Core Lightning (FERRY_TEST_LIGHTNING=cln): the backend
 // matrix. FERRY_TEST_LIGHTNING set by the caller runs everything on that backend once.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
+import { contractReport } from './contract-report.mjs';
 
 function collect(dir) {
   const out = [];
@@ -29,10 +33,20 @@ if (files.length === 0) {
 const LIGHTNING_MARKER = /^\/\/ @lightning-matrix\b/m;
 const inLightningMatrix = (file) => LIGHTNING_MARKER.test(readFileSync(file, 'utf8'));
 
+// Every test process, and every node process a test starts, loads the contract observer: each exchange with a
+// devnet node is checked against the real daemon's published contract (test/contracts/), and a violation anywhere
+// fails the run.
+const reportDir = mkdtempSync(join(tmpdir(), 'ferry-contracts-'));
+const observer = pathToFileURL(resolve('test/contracts/install.ts')).href;
+const contractEnv = {
+  FERRY_CONTRACT_REPORT: reportDir,
+  NODE_OPTIONS: [process.env.NODE_OPTIONS, '--import tsx', `--import ${observer}`].filter(Boolean).join(' '),
+};
+
 const run = (list, env) =>
-  spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...list], {
+  spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-reporter=spec', ...list], {
     stdio: 'inherit',
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...contractEnv, ...env },
   }).status ?? 1;
 
 let status = run(files, {});
@@ -41,4 +55,6 @@ if (onCln.length > 0) {
   console.log(`\n# Lightning matrix: ${onCln.length} swap files again with Ferry on Core Lightning\n`);
   status = run(onCln, { FERRY_TEST_LIGHTNING: 'cln' }) || status;
 }
-process.exit(status);
+const conforms = contractReport(reportDir);
+rmSync(reportDir, { recursive: true, force: true });
+process.exit(status || (conforms ? 0 : 1));
