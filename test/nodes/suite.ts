@@ -122,9 +122,10 @@ async function followContract(client: SwapClient, swaps: ContractSwaps, record: 
 export function registerNodeSuite(load: () => Promise<NodesConfig>): void {
   let world: NodeWorld;
 
+  // Bounded, so nodes that never answer fail the run instead of holding it.
   before(async () => {
     world = await startNodeWorld(await load());
-  });
+  }, { timeout: 300_000 });
   after(async () => {
     await world?.close();
   });
