@@ -2,7 +2,7 @@
 // path and query parameters it reads with their kinds (decoded as the gateway does, bytes into hex) and the
 // request message of its body (decoded by protojson.ts); server.ts does the decoding before the handler runs.
 import { createHash } from 'node:crypto';
-import { GRPC, LndError, invoiceNotFound, paymentNotFound } from '../errors.ts';
+import { GRPC, LndError, paymentNotFound } from '../errors.ts';
 import type { LightningNetwork } from '../network.ts';
 import type { PaymentRecord } from '../types.ts';
 import {
@@ -372,9 +372,8 @@ export const ROUTES: Route[] = [
       };
       network.on('invoice', forward);
       try {
-        const current = network.findInvoice(node, hash);
-        if (current === undefined) throw invoiceNotFound();
-        out.send(invoiceJson(network.lookupInvoice(node, hash)));
+        // LND sends the current state first; for an invoice not yet added it sends nothing, and waits.
+        if (network.findInvoice(node, hash) !== undefined) out.send(invoiceJson(network.lookupInvoice(node, hash)));
         await out.closed;
       } finally {
         network.off('invoice', forward);

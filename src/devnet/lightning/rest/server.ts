@@ -162,12 +162,16 @@ async function runStream(
   try {
     await run(ctx, out);
   } catch (err) {
-    // Before the first message the error sets the HTTP status; after it, it arrives as the last line.
+    // Before the first message the gRPC answer is trailers-only, and the gateway writes a plain error body (its
+    // stream.Header() fails); after it, the error arrives as the stream's last line.
     const lnd = toLndError(err);
-    const status = res.headersSent ? res.statusCode : lnd.httpStatus;
-    if (!res.headersSent) res.writeHead(lnd.httpStatus, { 'content-type': 'application/json' });
+    if (!res.headersSent) {
+      observe(lnd.httpStatus, errorBody(lnd), false);
+      sendJson(res, lnd.httpStatus, errorBody(lnd));
+      return;
+    }
     if (!res.writableEnded) {
-      observe(status, { error: errorBody(lnd) }, true);
+      observe(res.statusCode, { error: errorBody(lnd) }, true);
       res.write(JSON.stringify({ error: errorBody(lnd) }) + '\n');
     }
   }
