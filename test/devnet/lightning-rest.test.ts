@@ -64,6 +64,10 @@ describe('devnet lightning REST', () => {
     assert.equal(node.total_capacity, '20000000');
     const unknown = await rest(devnet.nodes.bob, 'GET', `/v1/graph/node/02${'11'.repeat(32)}`);
     assert.equal(unknown.status, 404);
+    // DescribeGraph (Ferry's node search): every node and channel, in LND's shapes (the contract checker sees them).
+    const { body: described } = await rest<{ nodes: { alias: string }[]; edges: unknown[] }>(devnet.nodes.bob, 'GET', '/v1/graph');
+    assert.deepEqual(described.nodes.map((n) => n.alias).sort(), Object.keys(devnet.nodes).sort());
+    assert.equal(described.edges.length, devnet.network.channels.length);
   });
 
   test('invoices: creation, BOLT11 decoding, lookup by hex and by base64', async () => {

@@ -267,5 +267,6 @@ export function channelEdgeJson(channel: ChannelRecord, network: LightningNetwor
     node1_policy: policy,
     node2_policy: policy,
     custom_records: {},
+    auth_proof: null, // LND 0.20: only with include_auth_proof
   };
 }
