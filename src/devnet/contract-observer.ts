@@ -13,6 +13,7 @@ export interface NodeExchange {
   status: number; // the HTTP status answered
   response: unknown; // the parsed answer (a stream's messages are shown one by one with `stream: true`)
   stream?: boolean;
+  probe?: string; // a test's deliberate breach of the contract, and why: only the answer to it is judged
 }
 
 export type ExchangeObserver = (exchange: NodeExchange) => void;

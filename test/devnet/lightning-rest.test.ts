@@ -9,7 +9,8 @@ import { freshDir, localBalanceSat, rawRequest, readStream, rest, waitUntil } fr
 
 const sha256 = (hex: string): string => createHash('sha256').update(Buffer.from(hex, 'hex')).digest('hex');
 const b64 = (hex: string): string => Buffer.from(hex, 'hex').toString('base64');
-const b64url = (hex: string): string => Buffer.from(hex, 'hex').toString('base64url');
+// LND's form for bytes in a URL: URL-safe base64 with its padding, percent-encoded.
+const b64url = (hex: string): string => encodeURIComponent(b64(hex).replace(/\+/g, '-').replace(/\//g, '_'));
 
 describe('devnet lightning REST', () => {
   const dataDir = freshDir();
@@ -63,6 +64,10 @@ describe('devnet lightning REST', () => {
     assert.equal(node.total_capacity, '20000000');
     const unknown = await rest(devnet.nodes.bob, 'GET', `/v1/graph/node/02${'11'.repeat(32)}`);
     assert.equal(unknown.status, 404);
+    // DescribeGraph (Ferry's node search): every node and channel, in LND's shapes (the contract checker sees them).
+    const { body: described } = await rest<{ nodes: { alias: string }[]; edges: unknown[] }>(devnet.nodes.bob, 'GET', '/v1/graph');
+    assert.deepEqual(described.nodes.map((n) => n.alias).sort(), Object.keys(devnet.nodes).sort());
+    assert.equal(described.edges.length, devnet.network.channels.length);
   });
 
   test('invoices: creation, BOLT11 decoding, lookup by hex and by base64', async () => {
@@ -108,12 +113,13 @@ describe('devnet lightning REST', () => {
     const missing = await rest(devnet.nodes.bob, 'GET', `/v1/invoice/${'00'.repeat(32)}`);
     assert.equal(missing.status, 404);
     assert.equal(missing.body.message, 'unable to locate invoice');
-    const bad = await rest(devnet.nodes.bob, 'POST', '/v1/invoices', { value: 'lots' });
+    const bad = await rest(devnet.nodes.bob, 'POST', '/v1/invoices', { value: 'lots' }, undefined, 'int64 not a number');
     assert.equal(bad.status, 400);
+    assert.deepEqual(bad.body, { code: 3, message: 'proto: (line 1:10): invalid value for int64 type: "lots"', details: [] });
     const badJson = await rawRequest(
       devnet.nodes.bob.restUrl + '/v1/invoices',
       'POST',
-      { 'Grpc-Metadata-macaroon': devnet.nodes.bob.macaroon },
+      { 'Grpc-Metadata-macaroon': devnet.nodes.bob.macaroon, 'x-ferry-contract-probe': 'body not JSON' },
       '{not json',
     );
     assert.equal(badJson.status, 400);
@@ -196,13 +202,54 @@ describe('devnet lightning REST', () => {
       (m) => m.length > 0,
     );
     assert.equal((tracked.messages[0].result as { status: string }).status, 'SUCCEEDED');
-    const untracked = await readStream(
-      `${devnet.nodes.alice.restUrl}/v2/router/track/${b64url('ab'.repeat(32))}`,
-      { macaroon: devnet.nodes.alice.macaroon },
-      (m) => m.length > 0,
-    );
+    // A stream that fails before its first message is a trailers-only gRPC answer: the gateway writes a plain error.
+    const untracked = await rest(devnet.nodes.alice, 'GET', `/v2/router/track/${b64url('ab'.repeat(32))}`);
     assert.equal(untracked.status, 404);
-    assert.equal((untracked.messages[0].error as { code: number }).code, 5);
+    assert.deepEqual(untracked.body, { code: 5, message: "payment isn't initiated", details: [] });
+  });
+
+  test('decodes as LND\'s gateway: padded base64 in URLs, protojson bodies, grpc-gateway\'s routing errors', async () => {
+    const node = devnet.nodes.bob;
+    const { body: added } = await rest(node, 'POST', '/v1/invoices', { value: 2000, memo: 'strict' });
+    const hash = Buffer.from(String(added.r_hash), 'base64').toString('hex');
+    const probe = (path: string, body?: unknown, reason = 'refused on purpose') =>
+      rest(node, body === undefined ? 'GET' : 'POST', path, body, undefined, reason);
+    // runtime.Bytes: unpadded base64url (what Ferry used to send) and hex are refused; both padded forms are taken.
+    const unpadded = await probe(`/v2/invoices/lookup?payment_hash=${Buffer.from(hash, 'hex').toString('base64url')}`);
+    assert.equal(unpadded.status, 400);
+    assert.deepEqual(unpadded.body, { code: 3, message: 'parsing field "payment_hash": illegal base64 data at input byte 40', details: [] });
+    const asHex = await probe(`/v2/invoices/lookup?payment_hash=${hash}`);
+    assert.deepEqual(asHex.body, { code: 3, message: 'unable to parse pay hash: invalid hash length of 48, want 32', details: [] });
+    assert.equal((await rest(node, 'GET', `/v2/invoices/lookup?payment_hash=${b64url(hash)}`)).body.memo, 'strict');
+    assert.equal((await rest(node, 'GET', `/v2/invoices/lookup?payment_hash=${encodeURIComponent(b64(hash))}`)).body.memo, 'strict');
+    // The gateway refuses before the stream opens: a plain error body, not a stream's {"error": ...}.
+    const inPath = await probe(`/v2/invoices/subscribe/${Buffer.from(hash, 'hex').toString('base64url')}`);
+    assert.equal(inPath.status, 400);
+    assert.deepEqual(inPath.body, {
+      code: 3,
+      message: 'type mismatch, parameter: r_hash, error: illegal base64 data at input byte 40',
+      details: [],
+    });
+    // protojson: unknown fields refused, JSON names and numbers for int64 taken, a bool must be a JSON bool.
+    const unknown = await probe('/v1/invoices', { value: '1', colour: 'red' });
+    assert.deepEqual(unknown.body, { code: 3, message: 'proto: (line 1:14): unknown field "colour"', details: [] });
+    const camel = await rest(node, 'POST', '/v1/invoices', { valueMsat: 5000, memo: 'camel' }, undefined, 'JSON name');
+    assert.equal(camel.status, 200);
+    assert.equal(decodeBolt11(String(camel.body.payment_request)).amountMsat, 5000n);
+    const stringBool = await probe('/v1/invoices', { value: '1', private: 'true' });
+    assert.equal(stringBool.body.message, 'proto: (line 1:24): invalid value for bool type: "true"');
+    const shortHash = await probe('/v2/invoices/cancel', { payment_hash: b64('ab') });
+    assert.deepEqual(shortHash.body, { code: 2, message: 'invalid hash length of 1, want 32', details: [] });
+    assert.equal(shortHash.status, 500);
+    // Routing before the macaroon: an unknown path, another method's path.
+    const nowhere = await rest(node, 'GET', '/v1/nowhere', undefined, 'not a macaroon', 'unknown path');
+    assert.equal(nowhere.status, 404);
+    assert.deepEqual(nowhere.body, { code: 5, message: 'Not Found', details: [] });
+    const wrongMethod = await probe('/v1/getinfo', {});
+    assert.equal(wrongMethod.status, 501);
+    assert.deepEqual(wrongMethod.body, { code: 12, message: 'Method Not Allowed', details: [] });
+    // A query parameter the operation does not have is ignored, as the gateway ignores it.
+    assert.equal((await probe('/v1/getinfo?colour=red')).status, 200);
   });
 
   test('synchronous send over /v1/channels/transactions', async () => {
@@ -271,7 +318,9 @@ describe('devnet lightning REST', () => {
     // Invoices belong to their node: bob's list has none of alice's.
     const { body: bobs } = await rest<Page>(devnet.nodes.bob, 'GET', `/v1/invoices?index_offset=${a.index - 1}`);
     assert.deepEqual(bobs.invoices, []);
-    assert.equal((await rest(devnet.nodes.alice, 'GET', '/v1/invoices?index_offset=soon')).status, 400);
+    const soon = await rest(devnet.nodes.alice, 'GET', '/v1/invoices?index_offset=soon', undefined, undefined, 'uint64 not a number');
+    assert.equal(soon.status, 400);
+    assert.equal(soon.body.message, 'parsing field "index_offset": strconv.ParseUint: parsing "soon": invalid syntax');
   });
 
   test('nodes, channels, invoices and payments survive a restart; a held payment settles afterwards', async () => {

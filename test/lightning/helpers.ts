@@ -37,11 +37,16 @@ export async function rest<T = Record<string, unknown>>(
   path: string,
   body?: unknown,
   macaroon = node.macaroon,
+  probe?: string, // a deliberate breach of LND's contract, and why (the contract checker then judges the answer only)
 ): Promise<{ status: number; body: T }> {
   const res = await rawRequest(
     node.restUrl + path,
     method,
-    { 'Grpc-Metadata-macaroon': macaroon, 'content-type': 'application/json' },
+    {
+      'Grpc-Metadata-macaroon': macaroon,
+      'content-type': 'application/json',
+      ...(probe === undefined ? {} : { 'x-ferry-contract-probe': probe }),
+    },
     body === undefined ? undefined : JSON.stringify(body),
   );
   return { status: res.status, body: JSON.parse(res.text.split('\n')[0]) as T };
@@ -50,7 +55,7 @@ export async function rest<T = Record<string, unknown>>(
 // Reads a streaming response line by line until `stop` says enough, then hangs up.
 export function readStream(
   url: string,
-  options: { method?: string; macaroon: string; body?: unknown },
+  options: { method?: string; macaroon: string; body?: unknown; probe?: string },
   stop: (messages: Record<string, unknown>[]) => boolean,
 ): Promise<{ status: number; messages: Record<string, unknown>[] }> {
   return new Promise((resolve, reject) => {
@@ -58,7 +63,14 @@ export function readStream(
     const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
     const req = request(
       url,
-      { method: options.method ?? 'GET', headers: { 'Grpc-Metadata-macaroon': options.macaroon }, agent: false },
+      {
+        method: options.method ?? 'GET',
+        headers: {
+          'Grpc-Metadata-macaroon': options.macaroon,
+          ...(options.probe === undefined ? {} : { 'x-ferry-contract-probe': options.probe }),
+        },
+        agent: false,
+      },
       (res) => {
         let buffer = '';
         const finish = () => {

@@ -177,6 +177,38 @@ describe('LND REST adapter against the devnet', () => {
     assert.equal(await localBalanceSat(devnet.nodes.alice), aliceBefore - 120_000);
   });
 
+  // Issue 22, finding 1: LND's gateway reads bytes in a URL as *padded* base64 (grpc-gateway's runtime.Bytes), and
+  // Ferry sent unpadded base64url, so payInvoice's first look-up got 400 code 3 and no payment was ever sent, and a
+  // hold invoice's acceptance was never seen. The hash here has '+' and '/' in its standard base64, so the adapter
+  // must also use the URL-safe alphabet (a '/' would split the path).
+  test('a submarine payment and a hold invoice\'s acceptance through LND\'s URL rules for bytes', async () => {
+    let pair = newPreimage();
+    while (!/\+.*\/|\/.*\+/.test(Buffer.from(pair.hash, 'hex').toString('base64'))) pair = newPreimage();
+    const { preimage, hash } = pair;
+    const { paymentRequest } = await ferry.createHoldInvoice({ paymentHash: hash, amountMsat: 30_000_000n, memo: 'finding 1' });
+    const states: string[] = [];
+    const sub = ferry.subscribeInvoice(hash, (u) => states.push(u.state));
+    const before = { alice: await localBalanceSat(devnet.nodes.alice), ferry: await localBalanceSat(devnet.nodes.ferry) };
+    // Ferry pays (a submarine swap's payment): it looks the payment up by hash first, then sends.
+    const paying = alice.payInvoice({ paymentRequest, feeLimitMsat: 1_000n, timeoutSeconds: 10 });
+    await waitUntil(() => states.includes('ACCEPTED'));
+    assert.equal((await ferry.lookupInvoice(hash))?.state, 'ACCEPTED');
+    assert.equal((await alice.lookupPayment(hash))?.status, 'IN_FLIGHT');
+    await ferry.settleHoldInvoice(preimage);
+    const result = await paying;
+    assert.equal(result.status, 'SUCCEEDED');
+    assert.equal(result.preimage, preimage);
+    await waitUntil(() => states.includes('SETTLED'));
+    sub.close();
+    await sub.done;
+    assert.equal(await localBalanceSat(devnet.nodes.alice), before.alice - 30_000);
+    assert.equal(await localBalanceSat(devnet.nodes.ferry), before.ferry + 30_000);
+    // What the old adapter sent is refused as LND refuses it.
+    const old = await rest(devnet.nodes.ferry, 'GET', `/v2/invoices/lookup?payment_hash=${Buffer.from(hash, 'hex').toString('base64url')}`, undefined, undefined, 'the old unpadded URL');
+    assert.equal(old.status, 400);
+    assert.deepEqual(old.body, { code: 3, message: 'parsing field "payment_hash": illegal base64 data at input byte 40', details: [] });
+  });
+
   test('a cancelled hold invoice fails the payment back', async () => {
     const { hash } = newPreimage();
     const { paymentRequest } = await ferry.createHoldInvoice({ paymentHash: hash, amountMsat: 70_000_000n });

@@ -4,10 +4,15 @@ export const GRPC = {
   INVALID_ARGUMENT: 3,
   NOT_FOUND: 5,
   ALREADY_EXISTS: 6,
+  UNIMPLEMENTED: 12,
   UNAUTHENTICATED: 16,
 } as const;
 
-const HTTP_FOR_GRPC: Record<number, number> = { 2: 500, 3: 400, 5: 404, 6: 409, 16: 401 };
+// grpc-gateway's HTTPStatusFromCode.
+const HTTP_FOR_GRPC: Record<number, number> = {
+  1: 499, 2: 500, 3: 400, 4: 504, 5: 404, 6: 409, 7: 403, 8: 429, 9: 400, 10: 409, 11: 400, 12: 501, 13: 500, 14: 503,
+  15: 500, 16: 401,
+};
 
 export class LndError extends Error {
   readonly httpStatus: number;

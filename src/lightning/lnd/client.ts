@@ -41,7 +41,11 @@ interface LndPayment {
   failure_reason: string;
 }
 
-const toB64Url = (hex: string): string => Buffer.from(hex, 'hex').toString('base64url');
+// Bytes in a URL path or query: LND's gateway (grpc-gateway's runtime.Bytes) decodes only *padded* standard or
+// URL-safe base64, so this is URL-safe base64 with its trailing '=' kept (LND's documented form), percent-encoded
+// for the URL.
+const toUrlBytes = (hex: string): string =>
+  encodeURIComponent(Buffer.from(hex, 'hex').toString('base64').replace(/\+/g, '-').replace(/\//g, '_'));
 const toB64 = (hex: string): string => Buffer.from(hex, 'hex').toString('base64');
 const HEX32 = /^[0-9a-f]{64}$/;
 // Invoices per ListInvoices page: large enough that thousands of pending swaps take a handful of calls.
@@ -181,7 +185,7 @@ export class LndRestClient implements LightningBackend {
     try {
       const invoice = await this.http.request<LndInvoice>(
         'GET',
-        `/v2/invoices/lookup?payment_hash=${encodeURIComponent(toB64Url(paymentHash))}`,
+        `/v2/invoices/lookup?payment_hash=${toUrlBytes(paymentHash)}`,
       );
       return invoiceUpdate(invoice);
     } catch (err) {
@@ -211,7 +215,7 @@ export class LndRestClient implements LightningBackend {
 
   subscribeInvoice(paymentHash: string, onUpdate: (update: InvoiceUpdate) => void): Subscription {
     requireHash(paymentHash, 'paymentHash');
-    return this.http.stream('GET', `/v2/invoices/subscribe/${toB64Url(paymentHash)}`, undefined, (result) =>
+    return this.http.stream('GET', `/v2/invoices/subscribe/${toUrlBytes(paymentHash)}`, undefined, (result) =>
       onUpdate(invoiceUpdate(result as LndInvoice)),
     );
   }
@@ -220,7 +224,7 @@ export class LndRestClient implements LightningBackend {
     requireHash(paymentHash, 'paymentHash');
     let first: PaymentUpdate | undefined;
     // TrackPaymentV2 answers with the current state first; the stream is closed after that one message.
-    const sub = this.http.stream('GET', `/v2/router/track/${toB64Url(paymentHash)}`, undefined, (result) => {
+    const sub = this.http.stream('GET', `/v2/router/track/${toUrlBytes(paymentHash)}`, undefined, (result) => {
       if (first === undefined) first = paymentUpdate(result as LndPayment);
       sub.close();
     });
@@ -252,7 +256,7 @@ export class LndRestClient implements LightningBackend {
   }
 
   private follow(paymentHash: string, onUpdate?: (u: PaymentUpdate) => void): Promise<PaymentUpdate> {
-    return this.collectFinal('GET', `/v2/router/track/${toB64Url(paymentHash)}`, undefined, onUpdate);
+    return this.collectFinal('GET', `/v2/router/track/${toUrlBytes(paymentHash)}`, undefined, onUpdate);
   }
 
   private async collectFinal(

@@ -61,12 +61,15 @@ export function invoiceJson(invoice: InvoiceRecord): Record<string, unknown> {
       custom_records: {},
       mpp_total_amt_msat: str(h.amountMsat),
       amp: null,
+      custom_channel_data: '',
     })),
     features: featuresJson(decoded.featureBits),
     is_keysend: false,
     payment_addr: b64(invoice.paymentAddr),
     is_amp: false,
     amp_invoice_state: {},
+    is_blinded: false,
+    blinded_path_config: null,
   };
 }
 
@@ -208,6 +211,7 @@ export function channelJson(channel: ChannelRecord, me: string, network: Lightni
     peer_alias: peer.name,
     peer_scid_alias: '0',
     memo: '',
+    custom_channel_data: '',
   };
 }
 
@@ -263,5 +267,6 @@ export function channelEdgeJson(channel: ChannelRecord, network: LightningNetwor
     node1_policy: policy,
     node2_policy: policy,
     custom_records: {},
+    auth_proof: null, // LND 0.20: only with include_auth_proof
   };
 }

@@ -1,6 +1,8 @@
-// The LND REST calls the devnet serves, each mapped onto the network.
+// The LND REST calls the devnet serves, each mapped onto the network. Each route names LND's path template, the
+// path and query parameters it reads with their kinds (decoded as the gateway does, bytes into hex) and the
+// request message of its body (decoded by protojson.ts); server.ts does the decoding before the handler runs.
 import { createHash } from 'node:crypto';
-import { GRPC, LndError, invoiceNotFound, paymentNotFound } from '../errors.ts';
+import { GRPC, LndError, paymentNotFound } from '../errors.ts';
 import type { LightningNetwork } from '../network.ts';
 import type { PaymentRecord } from '../types.ts';
 import {
@@ -13,12 +15,22 @@ import {
   paymentJson,
   routeJson,
 } from './json.ts';
-import { boolField, bytesField, bytesFromText, intField, stringField, type Body } from './request.ts';
+import { boolField, bytesField, hash32, intField, stringField, type Body, type ParamKind } from './request.ts';
 import type { Handler, RestContext, StreamWriter } from './server.ts';
 
-export const DEVNET_LND_VERSION = '0.18.5-beta devnet';
+// The devnet answers in the shapes of LND v0.20.3 (its REST swagger is what the contract tests hold it to).
+export const DEVNET_LND_VERSION = '0.20.3-beta devnet';
 
 const unary = (run: (ctx: RestContext) => unknown): Handler => ({ kind: 'unary', run });
+
+/** One operation: LND's method and path template (`{name}` a path parameter), what it reads and its handler. */
+export interface Route {
+  method: string;
+  path: string;
+  params?: Record<string, ParamKind>; // path and query parameters read, by name
+  body?: string; // the request message (MESSAGES in messages.ts) of a body-taking operation
+  handler: Handler;
+}
 const stream = (run: (ctx: RestContext, out: StreamWriter) => Promise<void>): Handler => ({ kind: 'stream', run });
 
 const msatAmount = (body: Body, satName: string, msatName: string): number => {
@@ -30,6 +42,15 @@ const msatAmount = (body: Body, satName: string, msatName: string): number => {
   if (satValue < 0 || msatValue < 0) throw new LndError(GRPC.INVALID_ARGUMENT, 'amount cannot be negative');
   return msatValue !== 0 ? msatValue : satValue * 1000;
 };
+
+// AddInvoice / AddHoldInvoice take a description hash of exactly 32 bytes when one is given.
+function descriptionHash(body: Body): string {
+  const hex = bytesField(body, 'description_hash');
+  if (hex !== '' && hex.length !== 64) {
+    throw new LndError(GRPC.UNKNOWN, `description hash is ${hex.length / 2} bytes, must be 32`);
+  }
+  return hex;
+}
 
 const TERMINAL = new Set(['SUCCEEDED', 'FAILED']);
 
@@ -89,11 +110,11 @@ const FAILURE_MESSAGES: Record<string, string> = {
 
 const sat = (msat: number): string => Math.floor(msat / 1000).toString();
 
-const ROUTES: [string, RegExp, Handler][] = [
-  [
-    'GET',
-    /^\/v1\/getinfo$/,
-    unary(({ network, node }) => {
+export const ROUTES: Route[] = [
+  {
+    method: 'GET',
+    path: '/v1/getinfo',
+    handler: unary(({ network, node }) => {
       const me = network.node(node);
       const channels = network.channelsOf(node);
       const peers = new Set(channels.map((c) => (c.nodeA === node ? c.nodeB : c.nodeA)));
@@ -120,22 +141,23 @@ const ROUTES: [string, RegExp, Handler][] = [
         store_final_htlc_resolutions: false,
       };
     }),
-  ],
-  [
-    'GET',
-    /^\/v1\/channels$/,
-    unary(({ network, node, query }) => {
-      const privateOnly = query.get('private_only') === 'true';
-      const publicOnly = query.get('public_only') === 'true';
+  },
+  {
+    method: 'GET',
+    path: '/v1/channels',
+    params: { private_only: 'bool', public_only: 'bool' },
+    handler: unary(({ network, node, args }) => {
+      const privateOnly = args.private_only === 'true';
+      const publicOnly = args.public_only === 'true';
       if (privateOnly && publicOnly) throw new LndError(GRPC.INVALID_ARGUMENT, 'either public_only or private_only can be set');
       const channels = network.channelsOf(node).filter((c) => (privateOnly ? c.private === true : publicOnly ? c.private !== true : true));
       return { channels: channels.map((c) => channelJson(c, node, network)) };
     }),
-  ],
-  [
-    'GET',
-    /^\/v1\/balance\/channels$/,
-    unary(({ network, node }) => {
+  },
+  {
+    method: 'GET',
+    path: '/v1/balance/channels',
+    handler: unary(({ network, node }) => {
       let local = 0;
       let remote = 0;
       let unsettledLocal = 0;
@@ -158,13 +180,14 @@ const ROUTES: [string, RegExp, Handler][] = [
         unsettled_remote_balance: amount(unsettledRemote),
         pending_open_local_balance: amount(0),
         pending_open_remote_balance: amount(0),
+        custom_channel_data: '',
       };
     }),
-  ],
-  [
-    'GET',
-    /^\/v1\/graph\/info$/,
-    unary(({ network }) => {
+  },
+  {
+    method: 'GET',
+    path: '/v1/graph/info',
+    handler: unary(({ network }) => {
       const sizes = network.channels.map((c) => c.capacitySat).sort((a, b) => a - b);
       const total = sizes.reduce((a, b) => a + b, 0);
       const degree = (name: string) => network.channelsOf(name).length;
@@ -183,49 +206,53 @@ const ROUTES: [string, RegExp, Handler][] = [
         num_zombie_chans: '0',
       };
     }),
-  ],
-  [
-    'GET',
-    /^\/v1\/graph\/node\/([0-9a-fA-F]{66})$/,
-    unary(({ network, params, query }) => {
-      const node = network.nodeByPubkey(params[0].toLowerCase());
+  },
+  {
+    method: 'GET',
+    path: '/v1/graph/node/{pub_key}',
+    params: { pub_key: 'string', include_channels: 'bool' },
+    handler: unary(({ network, args }) => {
+      const node = network.nodeByPubkey((args.pub_key ?? '').toLowerCase());
       if (node === undefined) throw new LndError(GRPC.NOT_FOUND, 'unable to find node');
       const channels = network.channelsOf(node.name);
       return {
         node: lightningNodeJson(node),
         num_channels: channels.length,
         total_capacity: channels.reduce((s, c) => s + c.capacitySat, 0).toString(),
-        channels: query.get('include_channels') === 'true' ? channels.map((c) => channelEdgeJson(c, network)) : [],
+        channels: args.include_channels === 'true' ? channels.map((c) => channelEdgeJson(c, network)) : [],
       };
     }),
-  ],
-  [
-    'GET',
-    /^\/v1\/graph\/edge\/(\d{1,20})$/,
-    unary(({ network, params }) => {
-      const channel = network.channels.find((c) => c.chanId === params[0]);
+  },
+  {
+    method: 'GET',
+    path: '/v1/graph/edge/{chan_id}',
+    params: { chan_id: 'uint64' },
+    handler: unary(({ network, args }) => {
+      const channel = network.channels.find((c) => c.chanId === args.chan_id);
       if (channel === undefined) throw new LndError(GRPC.NOT_FOUND, 'edge not found');
       return channelEdgeJson(channel, network);
     }),
-  ],
-  [
-    'GET',
-    /^\/v1\/graph$/,
-    unary(({ network }) => ({
+  },
+  {
+    method: 'GET',
+    path: '/v1/graph',
+    handler: unary(({ network }) => ({
       nodes: network.nodes.map(lightningNodeJson),
       edges: network.channels.map((c) => channelEdgeJson(c, network)),
     })),
-  ],
-  [
-    'POST',
-    /^\/v1\/invoices$/,
-    unary(({ network, node, body }) => {
-      const preimage = bytesField(body, 'r_preimage', 32);
+  },
+  {
+    method: 'POST',
+    path: '/v1/invoices',
+    body: 'lnrpcInvoice',
+    handler: unary(({ network, node, body }) => {
+      const preimageHex = bytesField(body, 'r_preimage');
+      const preimage = preimageHex === '' ? '' : hash32(preimageHex, 'preimage');
       const invoice = network.addInvoice(node, {
         preimage: preimage === '' ? undefined : preimage,
         valueMsat: msatAmount(body, 'value', 'value_msat'),
         memo: stringField(body, 'memo'),
-        descriptionHash: bytesField(body, 'description_hash', 32) || undefined,
+        descriptionHash: descriptionHash(body) || undefined,
         expiry: intField(body, 'expiry'),
         cltvExpiry: intField(body, 'cltv_expiry'),
         private: boolField(body, 'private'),
@@ -237,27 +264,23 @@ const ROUTES: [string, RegExp, Handler][] = [
         payment_addr: b64(invoice.paymentAddr),
       };
     }),
-  ],
-  [
-    'GET',
-    /^\/v1\/invoices$/,
+  },
+  {
+    method: 'GET',
+    path: '/v1/invoices',
+    params: { pending_only: 'bool', index_offset: 'uint64', num_max_invoices: 'uint64', reversed: 'bool' },
     // ListInvoices: pages by add_index; index_offset is exclusive, and reversed pages end just before it (the
     // newest when 0). A page is always in ascending add_index order; pending_only keeps OPEN and ACCEPTED.
-    unary(({ network, node, query }) => {
-      const number = (name: string): number => {
-        const text = query.get(name) ?? '0';
-        if (!/^\d+$/.test(text)) throw new LndError(GRPC.INVALID_ARGUMENT, `${name} must be an unsigned integer`);
-        return Number(text);
-      };
-      const offset = number('index_offset');
-      const max = number('num_max_invoices') || 100;
-      const pendingOnly = query.get('pending_only') === 'true';
+    handler: unary(({ network, node, args }) => {
+      const offset = Number(args.index_offset ?? '0');
+      const max = Number(args.num_max_invoices ?? '0') || 100;
+      const pendingOnly = args.pending_only === 'true';
       const candidates = network
         .listInvoices(node)
         .filter((i) => !pendingOnly || i.state === 'OPEN' || i.state === 'ACCEPTED')
         .sort((a, b) => a.addIndex - b.addIndex);
       const page =
-        query.get('reversed') === 'true'
+        args.reversed === 'true'
           ? candidates.filter((i) => offset === 0 || i.addIndex < offset).slice(-max)
           : candidates.filter((i) => i.addIndex > offset).slice(0, max);
       return {
@@ -266,30 +289,32 @@ const ROUTES: [string, RegExp, Handler][] = [
         last_index_offset: String(page[page.length - 1]?.addIndex ?? 0),
       };
     }),
-  ],
-  [
-    'GET',
-    /^\/v1\/invoice\/([^/]+)$/,
-    unary(({ network, node, params }) => {
-      if (!/^[0-9a-fA-F]{64}$/.test(params[0])) throw new LndError(GRPC.INVALID_ARGUMENT, 'invalid hash');
-      return invoiceJson(network.lookupInvoice(node, params[0].toLowerCase()));
+  },
+  {
+    method: 'GET',
+    path: '/v1/invoice/{r_hash_str}',
+    params: { r_hash_str: 'string' },
+    handler: unary(({ network, node, args }) => {
+      if (!/^[0-9a-fA-F]{64}$/.test(args.r_hash_str ?? '')) throw new LndError(GRPC.INVALID_ARGUMENT, 'invalid hash');
+      return invoiceJson(network.lookupInvoice(node, (args.r_hash_str ?? '').toLowerCase()));
     }),
-  ],
-  [
-    'GET',
-    /^\/v1\/payreq\/([^/]+)$/,
-    unary(({ network, params }) => payReqJson(network.decodePaymentRequest(decodeURIComponent(params[0])))),
-  ],
-  [
-    'POST',
-    /^\/v2\/invoices\/hodl$/,
-    unary(({ network, node, body }) => {
-      const hash = bytesField(body, 'hash', 32);
-      if (hash === '') throw new LndError(GRPC.INVALID_ARGUMENT, 'hash must be specified');
+  },
+  {
+    method: 'GET',
+    path: '/v1/payreq/{pay_req}',
+    params: { pay_req: 'string' },
+    handler: unary(({ network, args }) => payReqJson(network.decodePaymentRequest(args.pay_req ?? ''))),
+  },
+  {
+    method: 'POST',
+    path: '/v2/invoices/hodl',
+    body: 'invoicesrpcAddHoldInvoiceRequest',
+    handler: unary(({ network, node, body }) => {
+      const hash = hash32(bytesField(body, 'hash'));
       const invoice = network.addHoldInvoice(node, hash, {
         valueMsat: msatAmount(body, 'value', 'value_msat'),
         memo: stringField(body, 'memo'),
-        descriptionHash: bytesField(body, 'description_hash', 32) || undefined,
+        descriptionHash: descriptionHash(body) || undefined,
         expiry: intField(body, 'expiry'),
         cltvExpiry: intField(body, 'cltv_expiry'),
         private: boolField(body, 'private'),
@@ -300,41 +325,46 @@ const ROUTES: [string, RegExp, Handler][] = [
         payment_addr: b64(invoice.paymentAddr),
       };
     }),
-  ],
-  [
-    'POST',
-    /^\/v2\/invoices\/settle$/,
-    unary(({ network, node, body }) => {
-      const preimage = bytesField(body, 'preimage', 32);
-      if (preimage === '') throw new LndError(GRPC.INVALID_ARGUMENT, 'preimage must be specified');
+  },
+  {
+    method: 'POST',
+    path: '/v2/invoices/settle',
+    body: 'invoicesrpcSettleInvoiceMsg',
+    handler: unary(({ network, node, body }) => {
+      const preimage = hash32(bytesField(body, 'preimage'), 'preimage');
       network.settleInvoice(node, preimage);
       return {};
     }),
-  ],
-  [
-    'POST',
-    /^\/v2\/invoices\/cancel$/,
-    unary(({ network, node, body }) => {
-      const hash = bytesField(body, 'payment_hash', 32);
-      if (hash === '') throw new LndError(GRPC.INVALID_ARGUMENT, 'payment_hash must be specified');
+  },
+  {
+    method: 'POST',
+    path: '/v2/invoices/cancel',
+    body: 'invoicesrpcCancelInvoiceMsg',
+    handler: unary(({ network, node, body }) => {
+      const hash = hash32(bytesField(body, 'payment_hash'));
       network.cancelInvoice(node, hash);
       return {};
     }),
-  ],
-  [
-    'GET',
-    /^\/v2\/invoices\/lookup$/,
-    unary(({ network, node, query }) => {
-      const text = query.get('payment_hash') ?? '';
-      if (text === '') throw new LndError(GRPC.INVALID_ARGUMENT, 'payment_hash must be specified');
-      return invoiceJson(network.lookupInvoice(node, bytesFromText(text, 'payment_hash', 32)));
+  },
+  {
+    method: 'GET',
+    path: '/v2/invoices/lookup',
+    params: { payment_hash: 'bytes' },
+    handler: unary(({ network, node, args }) => {
+      const hash = args.payment_hash ?? '';
+      if (hash === '') throw new LndError(GRPC.INVALID_ARGUMENT, 'payment_hash must be specified');
+      if (hash.length !== 64) {
+        throw new LndError(GRPC.INVALID_ARGUMENT, `unable to parse pay hash: invalid hash length of ${hash.length / 2}, want 32`);
+      }
+      return invoiceJson(network.lookupInvoice(node, hash));
     }),
-  ],
-  [
-    'GET',
-    /^\/v2\/invoices\/subscribe\/([^/]+)$/,
-    stream(async ({ network, node, params }, out) => {
-      const hash = bytesFromText(decodeURIComponent(params[0]), 'r_hash', 32);
+  },
+  {
+    method: 'GET',
+    path: '/v2/invoices/subscribe/{r_hash}',
+    params: { r_hash: 'bytes' },
+    handler: stream(async ({ network, node, args }, out) => {
+      const hash = hash32(args.r_hash ?? '');
       const forward = (invoice: { node: string; paymentHash: string }): void => {
         if (invoice.node === node && invoice.paymentHash === hash) {
           out.send(invoiceJson(network.lookupInvoice(node, hash)));
@@ -342,19 +372,19 @@ const ROUTES: [string, RegExp, Handler][] = [
       };
       network.on('invoice', forward);
       try {
-        const current = network.findInvoice(node, hash);
-        if (current === undefined) throw invoiceNotFound();
-        out.send(invoiceJson(network.lookupInvoice(node, hash)));
+        // LND sends the current state first; for an invoice not yet added it sends nothing, and waits.
+        if (network.findInvoice(node, hash) !== undefined) out.send(invoiceJson(network.lookupInvoice(node, hash)));
         await out.closed;
       } finally {
         network.off('invoice', forward);
       }
     }),
-  ],
-  [
-    'POST',
-    /^\/v2\/router\/send$/,
-    stream(async ({ network, node, body }, out) => {
+  },
+  {
+    method: 'POST',
+    path: '/v2/router/send',
+    body: 'routerrpcSendPaymentRequest',
+    handler: stream(async ({ network, node, body }, out) => {
       const paymentRequest = stringField(body, 'payment_request');
       if (paymentRequest === '') throw new LndError(GRPC.INVALID_ARGUMENT, 'payment_request must be specified');
       if (intField(body, 'timeout_seconds') <= 0) {
@@ -376,13 +406,14 @@ const ROUTES: [string, RegExp, Handler][] = [
         boolField(body, 'no_inflight_updates'),
       );
     }),
-  ],
-  [
-    'GET',
-    /^\/v1\/payments$/,
+  },
+  {
+    method: 'GET',
+    path: '/v1/payments',
+    params: { include_incomplete: 'bool' },
     // ListPayments: completed payments by default, in-flight ones too with include_incomplete=true.
-    unary(({ network, node, query }) => {
-      const incomplete = query.get('include_incomplete') === 'true';
+    handler: unary(({ network, node, args }) => {
+      const incomplete = args.include_incomplete === 'true';
       const payments = network
         .listPayments(node)
         .filter((p) => incomplete || p.status !== 'IN_FLIGHT')
@@ -394,12 +425,13 @@ const ROUTES: [string, RegExp, Handler][] = [
         total_num_payments: String(payments.length),
       };
     }),
-  ],
-  [
-    'GET',
-    /^\/v2\/router\/track\/([^/]+)$/,
-    stream(async ({ network, node, params, query }, out) => {
-      const hash = bytesFromText(decodeURIComponent(params[0]), 'payment_hash', 32);
+  },
+  {
+    method: 'GET',
+    path: '/v2/router/track/{payment_hash}',
+    params: { payment_hash: 'bytes', no_inflight_updates: 'bool' },
+    handler: stream(async ({ network, node, args }, out) => {
+      const hash = hash32(args.payment_hash ?? '');
       await followPayment(
         network,
         node,
@@ -409,14 +441,15 @@ const ROUTES: [string, RegExp, Handler][] = [
           return payment;
         },
         out,
-        query.get('no_inflight_updates') === 'true',
+        args.no_inflight_updates === 'true',
       );
     }),
-  ],
-  [
-    'POST',
-    /^\/v1\/channels\/transactions$/,
-    unary(async ({ network, node, body }) => {
+  },
+  {
+    method: 'POST',
+    path: '/v1/channels/transactions',
+    body: 'lnrpcSendRequest',
+    handler: unary(async ({ network, node, body }) => {
       const paymentRequest = stringField(body, 'payment_request');
       if (paymentRequest === '') throw new LndError(GRPC.INVALID_ARGUMENT, 'payment_request must be specified');
       const amountMsat = msatAmount(body, 'amt', 'amt_msat');
@@ -451,14 +484,38 @@ const ROUTES: [string, RegExp, Handler][] = [
         payment_hash: b64(payment.paymentHash),
       };
     }),
-  ],
+  },
 ];
 
-export function matchRoute(method: string, path: string): { handler: Handler; params: string[] } | undefined {
-  for (const [m, pattern, handler] of ROUTES) {
-    if (m !== method) continue;
-    const match = pattern.exec(path);
-    if (match !== null) return { handler, params: match.slice(1) };
+export interface RouteMatch {
+  route: Route;
+  path: Record<string, string>; // the path parameters as the URL gave them (percent-decoded)
+}
+
+// grpc-gateway's routing (legacy unescaping, as LND configures it): the whole path is percent-decoded, then split
+// on '/', and each `{name}` takes one segment. A path served under another method only is "method not allowed".
+export function matchRoute(method: string, pathname: string): RouteMatch | 'method-not-allowed' | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return undefined;
   }
-  return undefined;
+  const segments = decoded.split('/');
+  let otherMethod = false;
+  for (const route of ROUTES) {
+    const template = route.path.split('/');
+    if (template.length !== segments.length) continue;
+    const path: Record<string, string> = {};
+    const fits = template.every((part, i) => {
+      const name = /^\{(.+)\}$/.exec(part)?.[1];
+      if (name === undefined) return part === segments[i];
+      path[name] = segments[i];
+      return true;
+    });
+    if (!fits) continue;
+    if (route.method === method) return { route, path };
+    otherMethod = true;
+  }
+  return otherMethod ? 'method-not-allowed' : undefined;
 }
