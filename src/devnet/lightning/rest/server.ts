@@ -1,12 +1,13 @@
-// One LND-compatible REST endpoint per devnet node, on 127.0.0.1. Every request must carry the node's
-// macaroon in the Grpc-Metadata-macaroon header. Unary answers are JSON objects; server streams are
+// One LND-compatible REST endpoint per devnet node, on 127.0.0.1. Every request must carry a macaroon the node
+// baked, granting the called method's permissions, in the Grpc-Metadata-macaroon header. Unary answers are JSON objects; server streams are
 // newline-delimited `{"result": ...}` objects, as LND's gateway writes them.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { timingSafeEqual } from 'node:crypto';
 import { GRPC, LndError } from '../errors.ts';
 import type { LightningNetwork } from '../network.ts';
 import type { Body } from './request.ts';
 import { matchRoute } from './routes.ts';
+import { authorize, matchMacaroonRoute } from './macaroon-routes.ts';
+import { fullMethodOf } from './permissions.ts';
 import { stopServer } from '../../../api/http/server.ts';
 import { listenOn, readJsonObject, sendJson } from '../json-http.ts';
 
@@ -44,23 +45,13 @@ const BODY_ERRORS = { tooLarge: 'request body too large', notJson: 'invalid JSON
 const readBody = (req: IncomingMessage): Promise<Body> =>
   readJsonObject(req, MAX_BODY, (problem) => new LndError(GRPC.INVALID_ARGUMENT, BODY_ERRORS[problem]));
 
-// LND answers a missing or wrong macaroon with gRPC code 2 (HTTP 500) and these messages.
-function checkMacaroon(req: IncomingMessage, expectedHex: string): void {
-  const header = req.headers['grpc-metadata-macaroon'];
-  const given = Array.isArray(header) ? header[0] : header;
-  if (given === undefined || given === '') throw new LndError(GRPC.UNKNOWN, 'expected 1 macaroon, got 0');
-  const a = Buffer.from(given.toLowerCase(), 'utf8');
-  const b = Buffer.from(expectedHex, 'utf8');
-  if (a.length !== b.length || !timingSafeEqual(a, b)) {
-    throw new LndError(GRPC.UNKNOWN, 'verification failed: signature mismatch after caveat verification');
-  }
-}
-
 async function handle(network: LightningNetwork, nodeName: string, req: IncomingMessage, res: ServerResponse) {
   const url = new URL(req.url ?? '/', 'http://localhost');
-  const match = matchRoute(req.method ?? 'GET', url.pathname);
+  const method = req.method ?? 'GET';
+  const match = matchMacaroonRoute(method, url.pathname) ?? matchRoute(method, url.pathname);
   try {
-    checkMacaroon(req, network.node(nodeName).macaroon);
+    // The macaroon first, with the permissions of the method the path reaches (macaroon-routes.ts).
+    authorize(req, network.node(nodeName).macaroon, fullMethodOf(method, url.pathname));
     if (match === undefined) {
       sendJson(res, 404, { code: 5, message: 'Not Found', details: [] });
       return;
