@@ -84,7 +84,7 @@ async function checkHoldGrpc(list: CheckList, options: ClnCheckOptions): Promise
     const { version } = await client.getInfo();
     list.ok('hold gRPC', `${options.hold.url}, plugin ${version}`);
   } catch (error) {
-    missing(`${options.hold.url} does not answer with the configured mTLS: ${errorText(error)}`);
+    missing(`${options.hold.url} does not answer with the configured mTLS: ${errorText(error).replace(/\.? Resolution note: ?$/, '')}`);
   } finally {
     client.close();
   }
