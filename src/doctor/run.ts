@@ -123,7 +123,7 @@ async function evmChecks(options: DoctorOptions): Promise<CheckResult[]> {
   const { config } = options;
   return guarded('evm', async () => {
     const devnet = usesDevnetEvm(config) ? devnetOrExplain(options, 'evm') : undefined;
-    return checkEvm({ config, devnet, mnemonic: mnemonicOf(options), largestLockupSat: largestLockup(config, 'RBTC'), logger: options.logger });
+    return checkEvm({ config, devnet, mnemonic: mnemonicOf(options), largestLockupSat: largestLockup(config, 'RBTC') });
   });
 }
 
@@ -141,7 +141,10 @@ export async function runDoctor(options: DoctorOptions): Promise<CheckResult[]> 
 
 /** `ferry start`'s gate: the doctor's checks; warnings are logged, failures refuse the start. */
 export async function startChecks(options: DoctorOptions): Promise<void> {
+  const started = Date.now();
   const results = await runDoctor(options);
+  const warnings = results.filter((r) => r.result === 'warn').length;
+  options.logger.info('backends checked', { checks: results.length, warnings, failures: failures(results).length, ms: Date.now() - started });
   for (const r of results.filter((r) => r.result === 'warn')) options.logger.warn('doctor', { check: r.check, backend: r.backend, detail: r.detail });
   const failed = failures(results);
   if (failed.length > 0) throw new StartRefused(failed);
