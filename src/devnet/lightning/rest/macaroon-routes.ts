@@ -2,6 +2,7 @@
 // ListPermissions (GET /v1/macaroon/permissions) and CheckMacaroonPermissions (POST /v1/macaroon/checkpermissions),
 // and the check every request passes first (the interceptor's: a valid macaroon of this node granting the method's
 // permissions, else code 2 "permission denied"). Kept apart from routes.ts, which serves the node's payments.
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { GRPC, LndError } from '../errors.ts';
 import { allows, bakeMacaroon, decodeMacaroon, verifySignature, type DecodedMacaroon, type MacaroonOp } from './macaroons.ts';
@@ -44,7 +45,13 @@ export function authorize(req: IncomingMessage, secret: string, fullMethod: stri
   const header = req.headers['grpc-metadata-macaroon'];
   const given = Array.isArray(header) ? header[0] : header;
   if (given === undefined || given === '') throw new LndError(GRPC.UNKNOWN, 'expected 1 macaroon, got 0');
-  if (!/^([0-9a-fA-F]{2})+$/.test(given)) throw new LndError(GRPC.UNKNOWN, 'encoding/hex: invalid byte');
+  const bad = /[^0-9a-fA-F]/.exec(given);
+  // Go's hex.DecodeString, as LND decodes the header
+  if (bad !== null) {
+    const code = bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+    throw new LndError(GRPC.UNKNOWN, `encoding/hex: invalid byte: U+${code} '${bad[0]}'`);
+  }
+  if (given.length % 2 === 1) throw new LndError(GRPC.UNKNOWN, 'encoding/hex: odd length hex string');
   const mac = verified(secret, Buffer.from(given, 'hex'));
   if (fullMethod === undefined) return;
   if (!allows(mac, METHOD_PERMISSIONS[fullMethod] ?? [], fullMethod)) throw new LndError(GRPC.UNKNOWN, 'permission denied');
@@ -72,7 +79,7 @@ const bake: Handler = {
     const rootKeyId = intField(ctx.body, 'root_key_id');
     if (rootKeyId < 0) throw new LndError(GRPC.INVALID_ARGUMENT, 'invalid value for field root_key_id');
     // A fresh nonce per bake, as the oven's; the root key of the id is the node's, derived.
-    const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16)));
+    const nonce = randomBytes(16);
     return { macaroon: bakeMacaroon(secretOf(ctx), permissions, String(rootKeyId), nonce) };
   },
 };
