@@ -93,6 +93,9 @@ test("the devnet LND refuses a baked macaroon's missing permission with LND's er
   const empty = await lndCall('/v1/macaroon', devnet.info.lightning.ferry.macaroon, { permissions: [] });
   assert.equal(empty.status, 500);
   assert.match(String(empty.body.message), /^permission list cannot be empty/);
+  // headers LND cannot hex-decode, refused with Go's hex.DecodeString messages
+  assert.deepEqual((await lndCall('/v1/getinfo', 'zz')).body, { code: 2, message: "encoding/hex: invalid byte: U+007A 'z'", details: [] });
+  assert.deepEqual((await lndCall('/v1/getinfo', '020')).body, { code: 2, message: 'encoding/hex: odd length hex string', details: [] });
   // a restricted macaroon cannot bake (macaroon:generate)
   assert.deepEqual((await lndCall('/v1/macaroon', restricted, { permissions: [{ entity: 'info', action: 'read' }] })).body.message, 'permission denied');
 });

@@ -1,6 +1,6 @@
 // One LND-compatible REST endpoint per devnet node, on 127.0.0.1. Every request must carry a macaroon the node
-// baked, granting the called method's permissions, in the Grpc-Metadata-macaroon header. Unary answers are JSON objects; server streams are
-// newline-delimited `{"result": ...}` objects, as LND's gateway writes them.
+// baked, granting the called method's permissions, in the Grpc-Metadata-macaroon header. Unary answers are JSON
+// objects; server streams are newline-delimited `{"result": ...}` objects, as LND's gateway writes them.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { GRPC, LndError } from '../errors.ts';
 import type { LightningNetwork } from '../network.ts';
@@ -50,12 +50,13 @@ async function handle(network: LightningNetwork, nodeName: string, req: Incoming
   const method = req.method ?? 'GET';
   const match = matchMacaroonRoute(method, url.pathname) ?? matchRoute(method, url.pathname);
   try {
-    // The macaroon first, with the permissions of the method the path reaches (macaroon-routes.ts).
-    authorize(req, network.node(nodeName).macaroon, fullMethodOf(method, url.pathname));
+    // A path the gateway does not route never reaches LND's gRPC server, so no macaroon is checked for it.
     if (match === undefined) {
       sendJson(res, 404, { code: 5, message: 'Not Found', details: [] });
       return;
     }
+    // Then the macaroon, with the permissions of the method the path reaches (macaroon-routes.ts).
+    authorize(req, network.node(nodeName).macaroon, fullMethodOf(method, url.pathname));
     const body = req.method === 'POST' ? await readBody(req) : {};
     const ctx: RestContext = { network, node: nodeName, params: match.params, query: url.searchParams, body };
     if (match.handler.kind === 'unary') {
