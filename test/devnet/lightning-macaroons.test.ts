@@ -4,6 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { ClockChain, startLightningDevnet } from '../../src/devnet/lightning/index.ts';
+import { freshDir, rest } from '../lightning/helpers.ts';
 import { ADMIN_OPS, allows, bakeMacaroon, decodeMacaroon, verifySignature } from '../../src/devnet/lightning/rest/macaroons.ts';
 
 const secret = randomBytes(32).toString('hex');
@@ -33,4 +35,25 @@ test('a restricted macaroon grants its ops only, or a uri op its method', () => 
   const tampered = Buffer.from(bakeMacaroon(secret, [{ entity: 'info', action: 'read' }]), 'hex');
   tampered[tampered.length - 1] ^= 1;
   assert.equal(verifySignature(secret, decodeMacaroon(tampered)), false);
+});
+
+test("the devnet LND's REST: a path it does not route is 404 before any macaroon check; a routed one checks it", async () => {
+  const dataDir = freshDir();
+  const devnet = await startLightningDevnet({ dataDir, chain: new ClockChain(100, `${dataDir}/clock.json`) });
+  try {
+    const alice = devnet.nodes.alice;
+    const unrouted = await rest(alice, 'GET', '/v2/chainkit/bestblock', undefined, '');
+    assert.deepEqual(unrouted, { status: 404, body: { code: 5, message: 'Not Found', details: [] } });
+    const routed = await rest(alice, 'GET', '/v1/getinfo', undefined, '');
+    assert.deepEqual(routed, { status: 500, body: { code: 2, message: 'expected 1 macaroon, got 0', details: [] } });
+    // alice's admin macaroon lists, bakes and checks
+    const baked = await rest<{ macaroon: string }>(alice, 'POST', '/v1/macaroon', { permissions: [{ entity: 'offchain', action: 'read' }], root_key_id: '3' });
+    assert.equal(baked.status, 200);
+    assert.equal(decodeMacaroon(Buffer.from(baked.body.macaroon, 'hex')).storageId, '3');
+    assert.equal((await rest(alice, 'GET', '/v1/channels', undefined, baked.body.macaroon)).status, 200);
+    assert.deepEqual((await rest(alice, 'GET', '/v1/getinfo', undefined, baked.body.macaroon)).body, { code: 2, message: 'permission denied', details: [] });
+    assert.equal((await rest(devnet.nodes.bob, 'GET', '/v1/channels', undefined, baked.body.macaroon)).status, 500, "not bob's");
+  } finally {
+    await devnet.close();
+  }
 });
