@@ -37,6 +37,7 @@ import { mnemonicToSeedSync } from '@scure/bip39';
 import { StatusFeed } from './events/index.ts';
 import { startInstances, type Instances } from './instances/index.ts';
 import { masterBlindingKeyFromSeed } from './chains/liquid/blinding.ts';
+import { startChecks } from './doctor/run.ts';
 
 export interface Ferry {
   apiUrl: string;
@@ -121,6 +122,9 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
     const connected = await connectChains(config, devnet?.info, storage.checkpoints, { masterBlindingKey, mnemonic }, logger);
     closers.push(() => connected.close());
     const chains = connected.chains;
+
+    // What would break swaps is refused here, before anything is served (src/doctor; warnings are logged).
+    await startChecks({ config, devnet: devnet?.info, logger: logger.child('doctor'), mnemonic });
 
     const lightning: Record<string, LightningBackend> = {};
     const node = lightningBackend(config, devnet, logger.child('lightning'));

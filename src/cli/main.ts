@@ -8,11 +8,14 @@ import { parseArgs } from './args.ts';
 import { devnetToolsUsage, runDevnetTool, UsageError } from './devnet-tools.ts';
 import { runSwapCommand, swapUsage } from './swap.ts';
 import { adminUsage, runAdminCommand } from './admin.ts';
+import { runDoctorCommand } from './doctor.ts';
+import { StartRefused } from '../doctor/run.ts';
 
 const usage = `ferry ${version}: a non-custodial swap service
 
 usage:
   ferry start [--config FILE]        run Ferry (zero-config: embedded regtest devnet, SQLite in ./data)
+  ferry doctor [--config FILE] [--json]  check every configured backend; exits 1 when one would break swaps
   ferry devnet [--config FILE]       run only the devnet
   ferry devnet info [--config FILE]  print devnet.json (endpoints and credentials of the running devnet)
   ferry version                      print the version
@@ -60,6 +63,7 @@ async function run(argv: string[]): Promise<number> {
     await ferry.close();
     return 0;
   }
+  if (command === 'doctor') return runDoctorCommand(config, flags.json === true);
   if (command === 'swap') return runSwapCommand(sub, rest, flags, config);
   if (command === 'admin') return runAdminCommand(sub, rest, flags, config);
   if (command === 'devnet' && sub === 'info') {
@@ -121,6 +125,11 @@ export async function main(argv: string[]): Promise<void> {
   try {
     process.exitCode = await run(argv);
   } catch (error) {
+    if (error instanceof StartRefused) {
+      process.stderr.write(`ferry start: ${error.message}`);
+      process.exitCode = 1;
+      return;
+    }
     if (error instanceof ConfigError) {
       process.stderr.write(`configuration error: ${error.message}\n`);
       process.exitCode = 2;

@@ -11,6 +11,7 @@ import { startClnRestServer } from './clnrest/server.ts';
 import { startHoldGrpcServer, type HoldGrpcServer } from './clnrest/hold-grpc.ts';
 import { ensureHoldTls, type HoldTlsDir } from './clnrest/hold-tls.ts';
 import { mintRune } from './clnrest/rune.ts';
+import { ADMIN_OPS, bakeMacaroon } from './rest/macaroons.ts';
 import { StateStore } from './store.ts';
 
 export { ClockChain, type LightningChain, type ChannelFunding } from './chain.ts';
@@ -20,7 +21,7 @@ export { BitcoinRpcChain, type BitcoinRpcChainOptions } from './bitcoin-chain.ts
 
 export interface LightningNodeInfo {
   restUrl: string;
-  macaroon: string; // hex, for the Grpc-Metadata-macaroon header
+  macaroon: string; // hex, for the Grpc-Metadata-macaroon header: the node's admin macaroon, as LND bakes it
   pubkey: string;
 }
 
@@ -131,7 +132,7 @@ export async function startLightningDevnet(options: LightningDevnetOptions): Pro
           pubkey: node.pubkey,
           hold: { grpcUrl: hold.grpcUrl, certDir, caCert, clientCert, clientKey },
         };
-      } else nodes[node.name] = { restUrl: server.url, macaroon: node.macaroon, pubkey: node.pubkey };
+      } else nodes[node.name] = { restUrl: server.url, macaroon: bakeMacaroon(node.macaroon, ADMIN_OPS), pubkey: node.pubkey };
     }
   } catch (err) {
     await Promise.all(servers.map((s) => s.close()));

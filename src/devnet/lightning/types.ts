@@ -15,7 +15,7 @@ export interface NodeRecord {
   name: string;
   secretKey: string;
   pubkey: string;
-  macaroon: string;
+  macaroon: string; // the root key (hex) of the macaroons it bakes (rest/macaroons.ts); devnet.json has its admin macaroon
   color: string;
   restPort: number; // the port it last listened on, reused after a restart so devnet.json stays valid
 }

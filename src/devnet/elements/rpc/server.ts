@@ -9,6 +9,7 @@ import { assetMethods } from './assets.ts';
 import { blockchainMethods } from './blockchain.ts';
 import type { ElementsCallContext, ElementsMethodTable } from './context.ts';
 import { miningMethods } from './mining.ts';
+import { networkMethods } from './network.ts';
 import { rawTransactionMethods } from './rawtransactions.ts';
 import { transactionMethods } from './transaction.ts';
 import { unspentMethods } from './unspent.ts';
@@ -17,7 +18,7 @@ import { walletMethods } from './wallet.ts';
 const methods: ElementsMethodTable = {
   ...blockchainMethods, ...rawTransactionMethods, ...miningMethods,
   ...walletManagementMethods<NodeWallet, ElementsCallContext>({ plainWalletsOnly: 'This devnet only creates plain wallets with private keys', warning: true }),
-  ...walletMethods, ...transactionMethods, ...unspentMethods, ...assetMethods,
+  ...walletMethods, ...transactionMethods, ...unspentMethods, ...assetMethods, ...networkMethods,
 };
 const walletMethodNames = new Set([
   ...Object.keys(walletMethods), ...Object.keys(transactionMethods), ...Object.keys(unspentMethods), ...Object.keys(assetMethods), 'unloadwallet',

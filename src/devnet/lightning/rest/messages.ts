@@ -50,6 +50,21 @@ export const ENUMS: Record<string, string[]> = {
 };
 
 export const MESSAGES: Record<string, Record<string, FieldKind>> = {
+  "lnrpcMacaroonPermission": {
+    "entity": "string",
+    "action": "string"
+  },
+  "lnrpcBakeMacaroonRequest": {
+    "permissions": "repeated:message:lnrpcMacaroonPermission",
+    "root_key_id": "uint64",
+    "allow_external_permissions": "bool"
+  },
+  "lnrpcCheckMacPermRequest": {
+    "macaroon": "bytes",
+    "permissions": "repeated:message:lnrpcMacaroonPermission",
+    "fullMethod": "string",
+    "check_default_perms_from_full_method": "bool"
+  },
   "lnrpcInvoice": {
     "memo": "string",
     "r_preimage": "bytes",

@@ -17,6 +17,7 @@ import {
 } from './json.ts';
 import { boolField, bytesField, hash32, intField, stringField, type Body, type ParamKind } from './request.ts';
 import type { Handler, RestContext, StreamWriter } from './server.ts';
+import { MACAROON_ROUTES } from './macaroon-routes.ts';
 
 // The devnet answers in the shapes of LND v0.20.3 (its REST swagger is what the contract tests hold it to).
 export const DEVNET_LND_VERSION = '0.20.3-beta devnet';
@@ -485,6 +486,7 @@ export const ROUTES: Route[] = [
       };
     }),
   },
+  ...MACAROON_ROUTES,
 ];
 
 export interface RouteMatch {

@@ -1,17 +1,18 @@
 // One LND-compatible REST endpoint per devnet node, on 127.0.0.1, in the order LND's gateway works: route the
 // path (404 code 5 "Not Found" when no operation has it, 501 code 12 "Method Not Allowed" when only another method
 // does), decode path, query and body (400 code 3 in grpc-gateway's and protojson's words), then the gRPC side checks
-// the macaroon (Grpc-Metadata-macaroon header) and runs the call. Unary answers are JSON objects; server streams are
+// the macaroon (Grpc-Metadata-macaroon header: one this node baked, granting the method's permissions) and runs the call. Unary answers are JSON objects; server streams are
 // newline-delimited `{"result": ...}` objects, an error `{"error": ...}`. Every exchange is shown to the contract
 // observer (src/devnet/contract-observer.ts): each unary answer, each stream message and each error.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { timingSafeEqual } from 'node:crypto';
 import { GRPC, LndError } from '../errors.ts';
 import type { LightningNetwork } from '../network.ts';
 import { parseParam, type Body } from './request.ts';
 import { matchRoute, type Route } from './routes.ts';
 import { decodeBody } from './protojson.ts';
 import { observeExchange, queryOf } from '../../contract-observer.ts';
+import { authorize } from './macaroon-routes.ts';
+import { fullMethodOf } from './permissions.ts';
 import { stopServer } from '../../../api/http/server.ts';
 import { listenOn, sendJson } from '../json-http.ts';
 
@@ -73,18 +74,6 @@ function argsOf(route: Route, path: Record<string, string>, query: URLSearchPara
   return args;
 }
 
-// LND answers a missing or wrong macaroon with gRPC code 2 (HTTP 500) and these messages.
-function checkMacaroon(req: IncomingMessage, expectedHex: string): void {
-  const header = req.headers['grpc-metadata-macaroon'];
-  const given = Array.isArray(header) ? header[0] : header;
-  if (given === undefined || given === '') throw new LndError(GRPC.UNKNOWN, 'expected 1 macaroon, got 0');
-  const a = Buffer.from(given.toLowerCase(), 'utf8');
-  const b = Buffer.from(expectedHex, 'utf8');
-  if (a.length !== b.length || !timingSafeEqual(a, b)) {
-    throw new LndError(GRPC.UNKNOWN, 'verification failed: signature mismatch after caveat verification');
-  }
-}
-
 async function handle(network: LightningNetwork, nodeName: string, req: IncomingMessage, res: ServerResponse) {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const method = req.method ?? 'GET';
@@ -124,7 +113,8 @@ async function handle(network: LightningNetwork, nodeName: string, req: Incoming
       body = decodeBody(text, route.body);
     }
     const args = argsOf(route, match.path, url.searchParams);
-    checkMacaroon(req, network.node(nodeName).macaroon);
+    // the gRPC side: a macaroon this node baked, granting the permissions of the method the path reaches
+    authorize(req, network.node(nodeName).macaroon, fullMethodOf(method, url.pathname));
     const ctx: RestContext = { network, node: nodeName, args, query: url.searchParams, body };
     if (route.handler.kind === 'unary') return answer(200, await route.handler.run(ctx));
     await runStream(route.handler.run, ctx, req, res, observe);

@@ -1,0 +1,151 @@
+// `ferry doctor`'s runner: builds a client for every configured backend (or the devnet's, from devnet.json or the
+// running devnet) and runs its checks. `ferry start` runs the same checks before it serves and refuses to start on
+// any FAIL (startChecks); `ferry doctor` prints them all.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CoreRpcClient } from '../chains/core-rpc.ts';
+import { servesEvm, servesLiquid, usesDevnetBitcoin, usesDevnetEvm, usesDevnetLightning, usesDevnetLiquid, type FerryConfig } from '../config/index.ts';
+import { pairsFromConfig } from '../config/pair.ts';
+import type { DevnetInfo } from '../devnet/index.ts';
+import { readHoldTls } from '../lightning/cln/hold/credentials.ts';
+import type { HoldGrpcOptions } from '../lightning/cln/hold/client.ts';
+import { ClnTransport } from '../lightning/cln/transport.ts';
+import { LndTransport } from '../lightning/lnd/transport.ts';
+import type { Logger } from '../log/index.ts';
+import { errorText, type CheckResult, type CheckList } from './check.ts';
+import { checkCln } from './cln.ts';
+import { checkCoreNode } from './core.ts';
+import { checkEvm } from './evm.ts';
+import { checkLnd } from './lnd.ts';
+import { liquidityNeeds } from './liquidity.ts';
+import { failures, formatTable } from './report.ts';
+
+/** `ferry start` refused to start: the failed checks, as the doctor's table shows them. */
+export class StartRefused extends Error {
+  constructor(readonly failed: CheckResult[]) {
+    super(`refusing to start: ${failed.length} check${failed.length === 1 ? '' : 's'} failed (ferry doctor shows them all)\n${formatTable(failed)}`);
+    this.name = 'StartRefused';
+  }
+}
+
+export interface DoctorOptions {
+  config: FerryConfig;
+  /** The devnet's endpoints, where a backend uses the devnet; undefined: read devnet.json if one is needed. */
+  devnet?: DevnetInfo;
+  logger: Logger;
+  /** The operator's mnemonic, for the EVM account; undefined: read from its file (not created). */
+  mnemonic?: string;
+}
+
+function devnetOrExplain(options: DoctorOptions, backend: string): DevnetInfo {
+  if (options.devnet) return options.devnet;
+  const path = join(options.config.dataDir, 'devnet.json');
+  if (!existsSync(path)) throw new Error(`${backend} uses the devnet, and no devnet.json is in ${options.config.dataDir}: start it (ferry devnet) or configure the node`);
+  return JSON.parse(readFileSync(path, 'utf8')) as DevnetInfo;
+}
+
+/** The largest lockup Ferry may send on a chain: reverse and chain swaps lock up to a pair's `maximal`. */
+function largestLockup(config: FerryConfig, symbol: string): number {
+  return Math.max(0, ...pairsFromConfig(config).filter((p) => p.base === symbol).map((p) => p.limits.maximal));
+}
+
+function mnemonicOf(options: DoctorOptions): string | undefined {
+  if (options.mnemonic) return options.mnemonic;
+  const path = options.config.swap.mnemonicPath || join(options.config.dataDir, 'mnemonic');
+  return existsSync(path) ? readFileSync(path, 'utf8').trim().split(/\s+/).join(' ') : undefined;
+}
+
+/** A backend whose client cannot even be built (missing devnet.json, unreadable files) is one FAIL. */
+async function guarded(backend: string, body: () => Promise<CheckList>): Promise<CheckResult[]> {
+  try {
+    return (await body()).results;
+  } catch (error) {
+    return [{ check: 'configured', backend, result: 'FAIL', detail: errorText(error) }];
+  }
+}
+
+async function bitcoinChecks(options: DoctorOptions): Promise<CheckResult[]> {
+  const { config } = options;
+  return guarded('bitcoin', async () => {
+    const devnet = usesDevnetBitcoin(config) ? devnetOrExplain(options, 'bitcoin').bitcoin : undefined;
+    const rpc = devnet
+      ? new CoreRpcClient({ url: devnet.rpcUrl, user: devnet.rpcUser, password: devnet.rpcPassword, wallet: devnet.wallets.operator, timeoutMs: 10_000 })
+      : new CoreRpcClient({ url: config.bitcoin.rpcUrl, user: config.bitcoin.rpcUser, password: config.bitcoin.rpcPassword, wallet: config.bitcoin.wallet || undefined, timeoutMs: 10_000 });
+    return checkCoreNode({ kind: 'bitcoin', backend: 'bitcoin', rpc, walletName: devnet?.wallets.operator ?? config.bitcoin.wallet, network: config.network, largestLockupSat: largestLockup(config, 'BTC') });
+  });
+}
+
+async function liquidChecks(options: DoctorOptions): Promise<CheckResult[]> {
+  const { config } = options;
+  return guarded('liquid', async () => {
+    const devnet = usesDevnetLiquid(config) ? devnetOrExplain(options, 'liquid').elements : undefined;
+    const rpc = devnet
+      ? new CoreRpcClient({ url: devnet.rpcUrl, user: devnet.rpcUser, password: devnet.rpcPassword, wallet: devnet.wallets.operator, timeoutMs: 10_000 })
+      : new CoreRpcClient({ url: config.liquid.rpcUrl, user: config.liquid.rpcUser, password: config.liquid.rpcPassword, wallet: config.liquid.wallet || undefined, timeoutMs: 10_000 });
+    return checkCoreNode({ kind: 'elements', backend: 'liquid', rpc, walletName: devnet?.wallets.operator ?? config.liquid.wallet, network: config.network, largestLockupSat: largestLockup(config, 'L-BTC') });
+  });
+}
+
+function holdOptions(config: FerryConfig, devnet: DevnetInfo | undefined): HoldGrpcOptions | undefined {
+  if (devnet) {
+    const hold = devnet.cln?.cln?.hold;
+    return hold && { url: hold.grpcUrl, tls: readHoldTls(hold) };
+  }
+  const { grpcUrl, ...paths } = config.lightning.cln.hold;
+  return grpcUrl === '' ? undefined : { url: grpcUrl, tls: readHoldTls(paths) };
+}
+
+async function lightningChecks(options: DoctorOptions): Promise<CheckResult[]> {
+  const { config } = options;
+  const backend = config.lightning.backend;
+  if (!usesDevnetLightning(config) && config.lightning.restUrl === '') return [];
+  const needs = liquidityNeeds(pairsFromConfig(config));
+  const tlsCert = config.lightning.tlsCertPath ? readFileSync(config.lightning.tlsCertPath) : undefined;
+  if (backend === 'cln') {
+    return guarded('cln', async () => {
+      const devnet = usesDevnetLightning(config) ? devnetOrExplain(options, 'lightning') : undefined;
+      const node = devnet?.cln?.cln;
+      if (devnet && node === undefined) throw new Error('the devnet runs no CLN node (devnet.cln)');
+      const rpc = new ClnTransport({ url: node?.restUrl ?? config.lightning.restUrl, rune: node?.rune ?? config.lightning.rune, tlsCert, timeoutMs: 10_000 });
+      return checkCln({ rpc, hold: holdOptions(config, devnet), network: config.network, servesReverse: needs.largestReverseSat > 0, needs });
+    });
+  }
+  return guarded('lnd', async () => {
+    const devnet = usesDevnetLightning(config) ? devnetOrExplain(options, 'lightning').lightning.ferry : undefined;
+    const macaroonHex = devnet?.macaroon ?? (config.lightning.macaroon || (config.lightning.macaroonPath ? readFileSync(config.lightning.macaroonPath).toString('hex') : ''));
+    if (macaroonHex === '') throw new Error('LND needs a macaroon: lightning.macaroonPath or lightning.macaroon');
+    const http = new LndTransport({ url: devnet?.restUrl ?? config.lightning.restUrl, macaroonHex, tlsCert, timeoutMs: 10_000 });
+    return checkLnd({ http, macaroonHex, network: config.network, needs });
+  });
+}
+
+async function evmChecks(options: DoctorOptions): Promise<CheckResult[]> {
+  const { config } = options;
+  return guarded('evm', async () => {
+    const devnet = usesDevnetEvm(config) ? devnetOrExplain(options, 'evm') : undefined;
+    return checkEvm({ config, devnet, mnemonic: mnemonicOf(options), largestLockupSat: largestLockup(config, 'RBTC') });
+  });
+}
+
+/** Every check of every configured backend, in the table's order. */
+export async function runDoctor(options: DoctorOptions): Promise<CheckResult[]> {
+  const { config } = options;
+  const groups = await Promise.all([
+    bitcoinChecks(options),
+    servesLiquid(config) ? liquidChecks(options) : Promise.resolve([]),
+    servesEvm(config) ? evmChecks(options) : Promise.resolve([]),
+    lightningChecks(options),
+  ]);
+  return groups.flat();
+}
+
+/** `ferry start`'s gate: the doctor's checks; warnings are logged, failures refuse the start. */
+export async function startChecks(options: DoctorOptions): Promise<void> {
+  const started = Date.now();
+  const results = await runDoctor(options);
+  const warnings = results.filter((r) => r.result === 'warn').length;
+  options.logger.info('backends checked', { checks: results.length, warnings, failures: failures(results).length, ms: Date.now() - started });
+  for (const r of results.filter((r) => r.result === 'warn')) options.logger.warn('doctor', { check: r.check, backend: r.backend, detail: r.detail });
+  const failed = failures(results);
+  if (failed.length > 0) throw new StartRefused(failed);
+}
