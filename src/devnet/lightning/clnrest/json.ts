@@ -1,5 +1,6 @@
 // Core Lightning's JSON objects for the devnet's records, as lightningd and the hold plugin write them: amounts
 // in msat as integers, hashes and keys as hex, short channel ids as BLOCKxTXxOUT, states in lower case.
+import { createHash } from 'node:crypto';
 import { decodeBolt11 } from '../../../lightning/bolt11/index.ts';
 import { bolt12PaymentTarget } from '../bolt12-target.ts';
 import type { LightningNetwork } from '../network.ts';
@@ -98,12 +99,19 @@ export const destinationOf = (paymentRequest: string): string =>
 const PAY_STATES = { IN_FLIGHT: 'pending', SUCCEEDED: 'complete', FAILED: 'failed' } as const;
 
 /** One payment as listsendpays prints it (the devnet pays in one part). */
+/**
+ * The payment's part group: lightningd's groupid is a u64, in practice past 2^53 (so clients must read it losslessly);
+ * the devnet's is fixed per node and payment hash, with the top bit set.
+ */
+export const groupIdOf = (payment: PaymentRecord): bigint =>
+  BigInt(`0x${createHash('sha256').update(`${payment.node}:${payment.paymentHash}`).digest('hex').slice(0, 16)}`) | (1n << 63n);
+
 export function sendPayJson(payment: PaymentRecord): Record<string, unknown> {
   const destination = destinationOf(payment.paymentRequest);
   return {
     created_index: payment.paymentIndex,
     id: payment.paymentIndex,
-    groupid: 1,
+    groupid: groupIdOf(payment),
     payment_hash: payment.paymentHash,
     status: PAY_STATES[payment.status],
     amount_msat: payment.valueMsat,

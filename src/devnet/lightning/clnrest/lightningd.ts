@@ -5,6 +5,7 @@ import type { LightningNetwork } from '../network.ts';
 import { CLN, ClnError, invalidParams } from './errors.ts';
 import { decodedBolt11Json, invoiceJson, peerChannelJson, sendPayJson } from './json.ts';
 import { decodedBolt12Json } from './offers.ts';
+import { neverSent } from './pay.ts';
 import { optionalHash, optionalInt, optionalString, requiredString, type Params } from './params.ts';
 
 export const DEVNET_CLN_VERSION = 'v24.11.1-devnet';
@@ -21,7 +22,9 @@ function getinfo({ network, node }: MethodContext): Record<string, unknown> {
   const me = network.node(node);
   const channels = network.channelsOf(node);
   const peers = new Set(channels.map((c) => (c.nodeA === node ? c.nodeB : c.nodeA)));
-  const address = me.restPort === 0 ? [] : [{ type: 'ipv4', address: '127.0.0.1', port: me.restPort }];
+  // A node on loopback announces nothing (`address` is empty, as lightningd's for a local bind): only `binding` says
+  // where it listens.
+  const binding = me.restPort === 0 ? [] : [{ type: 'ipv4', address: '127.0.0.1', port: me.restPort }];
   return {
     id: me.pubkey,
     alias: me.name,
@@ -30,8 +33,8 @@ function getinfo({ network, node }: MethodContext): Record<string, unknown> {
     num_pending_channels: 0,
     num_active_channels: channels.length,
     num_inactive_channels: 0,
-    address,
-    binding: address,
+    address: [],
+    binding,
     version: DEVNET_CLN_VERSION,
     blockheight: network.height,
     network: 'regtest',
@@ -96,7 +99,8 @@ function listsendpays({ network, node, params }: MethodContext): Record<string, 
   const payments = network
     .listPayments(node)
     .filter((p) => hash === undefined || p.paymentHash === hash)
-    .filter((p) => bolt11 === undefined || p.paymentRequest === bolt11);
+    .filter((p) => bolt11 === undefined || p.paymentRequest === bolt11)
+    .filter((p) => !neverSent(p));
   return { payments: payments.map((p) => sendPayJson(p)) };
 }
 
