@@ -2,6 +2,7 @@
 // not allow (empty: conforms) and the contract operation it exercised (for the coverage summary). Faces without a
 // checker are not judged.
 import type { NodeExchange } from '../../src/devnet/contract-observer.ts';
+import { checkClnrest } from './cln.ts';
 
 export interface ContractCheck {
   operation: string | undefined; // e.g. "GET /v1/getinfo" or "clnrest getinfo"; undefined: not in the contract
@@ -10,4 +11,6 @@ export interface ContractCheck {
 
 export type ContractChecker = (exchange: NodeExchange) => ContractCheck;
 
-export const CHECKERS: Partial<Record<NodeExchange['face'], ContractChecker>> = {};
+export const CHECKERS: Partial<Record<NodeExchange['face'], ContractChecker>> = {
+  clnrest: checkClnrest,
+};
