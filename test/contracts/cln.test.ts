@@ -46,6 +46,9 @@ test('clnrest contract: a method neither lightningd nor the hold plugin register
   assert.equal(violations.length, 1);
   assert.match(violations[0], /injectinvoice: neither lightningd .* nor the hold plugin/);
   assert.deepEqual(checkClnrest(exchange('injectholdinvoice', { invoice: 'lni1x', min_cltv: 80 }, {})).violations, []);
+  // refused as the real node refuses it: the devnet conforms
+  const refused = checkClnrest(exchange('injectinvoice', { invoice: 'lni1x' }, { code: -32601, message: "Unknown command 'injectinvoice'" }, 404));
+  assert.deepEqual(refused.violations, []);
 });
 
 test('clnrest contract: a parameter not in the request schema, and a missing required one, are flagged', () => {
@@ -57,6 +60,9 @@ test('clnrest contract: a parameter not in the request schema, and a missing req
   );
   const missing = checkClnrest(exchange('injectonionmessage', { message: 'ab' }, {}));
   assert.deepEqual(missing.violations, ['injectonionmessage: required parameter path_key is missing']);
+  // lightningd's refusal of the same call conforms
+  const refused = checkClnrest(exchange('injectonionmessage', { message: 'ab' }, { code: -32602, message: 'missing required parameter: path_key' }, 500));
+  assert.deepEqual(refused.violations, []);
   assert.match(checkClnrest(exchange('listsendpays', { payment_hash: '11'.repeat(32), groupid: 1 }, { payments: [] })).violations[0], /groupid is not in its request schema/);
 });
 

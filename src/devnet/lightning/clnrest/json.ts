@@ -28,6 +28,7 @@ export function peerChannelJson(channel: ChannelRecord, node: string, network: L
     funding_outnum: Number(vout),
     private: false,
     opener: local ? 'local' : 'remote',
+    features: ['option_static_remotekey', 'option_anchors'],
     to_us_msat: toUs,
     total_msat: channel.capacitySat * 1000,
     spendable_msat: toUs,
@@ -76,7 +77,8 @@ export function holdInvoiceJson(invoice: InvoiceRecord, id: number): Record<stri
     ...(invoice.preimage !== null && { preimage: invoice.preimage }),
     invoice: invoice.bolt12 ?? invoice.paymentRequest,
     state: HOLD_STATES[invoice.state],
-    min_cltv: invoice.cltvExpiry,
+    // the plugin keeps a min_cltv only for an injected invoice (its RPC and gRPC invoice calls store none)
+    ...(invoice.bolt12 !== undefined && { min_cltv: invoice.cltvExpiry }),
     created_at: dateTime(invoice.creationDate),
     ...(invoice.settleDate > 0 && { settled_at: dateTime(invoice.settleDate) }),
     htlcs: invoice.htlcs.map((h) => ({

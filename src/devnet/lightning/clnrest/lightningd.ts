@@ -10,6 +10,11 @@ import { optionalHash, optionalInt, optionalString, requiredString, type Params 
 
 export const DEVNET_CLN_VERSION = 'v24.11.1-devnet';
 
+// The feature bits a devnet node says it has, as lightningd writes them (hex of the bit field): var_onion (8/9),
+// payment_secret (14/15), basic_mpp (16/17), static_remotekey (12/13), anchors (22/23), offers (38/39) as optional.
+export const NODE_FEATURES = '8000008a2a2200';
+const OUR_FEATURES = { init: NODE_FEATURES, node: NODE_FEATURES, channel: '', invoice: '02000002024100' };
+
 export interface MethodContext {
   network: LightningNetwork;
   node: string;
@@ -40,7 +45,7 @@ function getinfo({ network, node }: MethodContext): Record<string, unknown> {
     network: 'regtest',
     fees_collected_msat: 0,
     'lightning-dir': `/devnet/${node}/regtest`,
-    our_features: {},
+    our_features: OUR_FEATURES,
   };
 }
 
