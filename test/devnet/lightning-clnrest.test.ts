@@ -104,7 +104,7 @@ describe('devnet CLN node over clnrest', () => {
     assert.equal(invoice.expiry, 3600, "the plugin's expiry, not the 600 asked for");
     assert.equal(invoice.description, '');
     const { body: listed } = await clnCall(cln, 'listholdinvoices', { payment_hash: hash });
-    assert.equal(listed.holdinvoices[0].min_cltv, undefined, 'an invoice the plugin made has no min_cltv');
+    assert.equal(listed.holdinvoices[0].min_cltv, undefined, "an invoice the plugin's RPC made has no min_cltv");
     const noAmount = await clnCall(cln, 'holdinvoice', { payment_hash: hash });
     assert.deepEqual(noAmount.body, { code: -32700, message: 'missing field `amount`' });
     const textAmount = await clnCall(cln, 'holdinvoice', { payment_hash: hash, amount: '1000' });

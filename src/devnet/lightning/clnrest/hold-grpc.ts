@@ -68,7 +68,7 @@ function holdInvoiceProto(invoice: InvoiceRecord, id: number): HoldInvoice {
       created_at: h.acceptTime,
       cltv_expiry: h.expiryHeight,
     })),
-    min_cltv_expiry: invoice.cltvExpiry,
+    ...(invoice.holdMinCltv !== undefined && { min_cltv_expiry: invoice.holdMinCltv }), // the plugin's stored min_cltv
   };
 }
 

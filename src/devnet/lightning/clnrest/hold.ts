@@ -17,9 +17,9 @@ import type { Params } from './params.ts';
 
 const pluginError = (err: unknown): ClnError => new ClnError(CLN.PLUGIN_ERROR, toClnError(err).message);
 
-// The plugin's RPC defaults (src/encoder.rs: lightning_invoice's DEFAULT_EXPIRY_TIME, its own CLTV delta).
-const RPC_EXPIRY_SECONDS = 3600;
-const RPC_MIN_FINAL_CLTV_EXPIRY = 80;
+// The plugin's invoice defaults (src/encoder.rs: lightning_invoice's DEFAULT_EXPIRY_TIME, its own CLTV delta).
+const PLUGIN_EXPIRY_SECONDS = 3600;
+const PLUGIN_MIN_FINAL_CLTV_EXPIRY = 80;
 
 // serde_json's words for a struct field that is absent or of the wrong JSON type.
 function field(params: Params, name: string, kind: 'string' | 'u64', required: boolean): string | number | undefined {
@@ -64,15 +64,16 @@ export interface HoldInvoiceSpec {
   minFinalCltvExpiry?: number;
 }
 
-/** Makes a hold invoice; its BOLT11. */
+/** Makes a hold invoice; its BOLT11. What is not given is the plugin's default (src/encoder.rs). */
 export function createHold(network: LightningNetwork, node: string, spec: HoldInvoiceSpec): string {
   try {
     return network.addHoldInvoice(node, spec.paymentHash, {
       valueMsat: spec.amountMsat,
       memo: spec.memo ?? '',
       descriptionHash: spec.descriptionHash,
-      expiry: spec.expiry,
-      cltvExpiry: spec.minFinalCltvExpiry,
+      expiry: spec.expiry ?? PLUGIN_EXPIRY_SECONDS,
+      cltvExpiry: spec.minFinalCltvExpiry ?? PLUGIN_MIN_FINAL_CLTV_EXPIRY,
+      ...(spec.minFinalCltvExpiry !== undefined && { holdMinCltv: spec.minFinalCltvExpiry }),
     }).paymentRequest;
   } catch (err) {
     throw pluginError(err);
@@ -124,6 +125,7 @@ export function injectHold(network: LightningNetwork, node: string, text: string
       memo: target.description ?? '',
       expiry: Math.max(1, target.timestamp + target.expiry - Math.floor(Date.now() / 1000)),
       cltvExpiry: minCltv ?? target.minFinalCltvExpiry,
+      ...(minCltv !== undefined && { holdMinCltv: minCltv }),
       bolt12: text,
     });
   } catch (err) {
@@ -134,7 +136,7 @@ export function injectHold(network: LightningNetwork, node: string, text: string
 function holdinvoice({ network, node, params }: MethodContext): Record<string, unknown> {
   const paymentHash = hash32(field(params, 'payment_hash', 'string', true) as string);
   const amountMsat = field(params, 'amount', 'u64', true) as number;
-  const bolt11 = createHold(network, node, { paymentHash, amountMsat, memo: '', expiry: RPC_EXPIRY_SECONDS, minFinalCltvExpiry: RPC_MIN_FINAL_CLTV_EXPIRY });
+  const bolt11 = createHold(network, node, { paymentHash, amountMsat, memo: '' });
   return { bolt11 };
 }
 

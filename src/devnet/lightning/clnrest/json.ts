@@ -77,8 +77,8 @@ export function holdInvoiceJson(invoice: InvoiceRecord, id: number): Record<stri
     ...(invoice.preimage !== null && { preimage: invoice.preimage }),
     invoice: invoice.bolt12 ?? invoice.paymentRequest,
     state: HOLD_STATES[invoice.state],
-    // the plugin keeps a min_cltv only for an injected invoice (its RPC and gRPC invoice calls store none)
-    ...(invoice.bolt12 !== undefined && { min_cltv: invoice.cltvExpiry }),
+    // the plugin keeps a min_cltv for an injected invoice and a gRPC one made with a CLTV delta, none for its RPC's
+    ...(invoice.holdMinCltv !== undefined && { min_cltv: invoice.holdMinCltv }),
     created_at: dateTime(invoice.creationDate),
     ...(invoice.settleDate > 0 && { settled_at: dateTime(invoice.settleDate) }),
     htlcs: invoice.htlcs.map((h) => ({
