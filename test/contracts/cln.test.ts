@@ -10,6 +10,7 @@ import { loadSync } from '@grpc/proto-loader';
 import type { NodeExchange } from '../../src/devnet/contract-observer.ts';
 import { LIGHTNINGD_PARAMS } from '../../src/devnet/lightning/clnrest/param-names.ts';
 import { checkClnrest, clnContract } from './cln.ts';
+import { checkHoldGrpc } from './hold-grpc.ts';
 
 const exchange = (method: string, request: unknown, response: unknown, status = 201): NodeExchange => ({
   face: 'clnrest',
@@ -120,4 +121,20 @@ test("Ferry's hold.proto is the hold plugin's (v0.3.3): every message, field, nu
     }
   }
   assert.match(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'hold', 'hold.proto'), 'utf8'), /service Hold/);
+});
+
+test('hold-grpc contract: an rpc the plugin does not serve, or a field its message lacks, is flagged; a good exchange passes', () => {
+  const grpc = (method: string, request: unknown, response: unknown, status = 0): NodeExchange => ({ face: 'hold-grpc', node: 'cln', method, path: '', query: {}, request, status, response });
+  const hash = Buffer.alloc(32, 1);
+  assert.deepEqual(checkHoldGrpc(grpc('Invoice', { payment_hash: hash, amount_msat: '1000', memo: 'x', description: 'memo', min_final_cltv_expiry: '80' }, { bolt11: 'lnbcrt1' })), {
+    operation: 'hold-grpc Invoice',
+    violations: [],
+  });
+  assert.match(checkHoldGrpc(grpc('InjectInvoice', {}, {})).violations[0], /no such rpc/);
+  assert.deepEqual(checkHoldGrpc(grpc('Invoice', { payment_hash: hash, amount_msat: '1', cltv: '80' }, { bolt11: 'x', expiry: 1 })).violations, [
+    'Invoice: request field cltv is not in InvoiceRequest',
+    'Invoice: answer field expiry is not in InvoiceResponse',
+  ]);
+  const invoice = { id: 1, payment_hash: hash, invoice: 'lnbcrt1', state: 'UNPAID', created_at: 1, htlcs: [{ id: 1, state: 'ACCEPTED', msat: 1, cltv: 5 }] };
+  assert.deepEqual(checkHoldGrpc(grpc('List', {}, { invoices: [invoice] })).violations, ['List: answer field invoices[0].htlcs[0].cltv is not in ListResponse']);
 });
