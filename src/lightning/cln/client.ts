@@ -1,7 +1,8 @@
 // LightningBackend over Core Lightning's REST interface (clnrest, `Rune` header), with hold invoices from the hold
 // plugin (BoltzExchange/hold), as the reference backend runs CLN. Every call is `POST /v1/<method>`; the shapes
 // relied on:
-//   getinfo {}                                   → {id, alias, version, blockheight, network, address[{address, port}]}
+//   getinfo {}                                   → {id, alias, version, blockheight, network, address[], binding[]}
+//                                                    (uris from `address`, else from `binding`: a node on loopback)
 //   listpeerchannels {}                          → {channels[{peer_id, state, short_channel_id "BxTxO", total_msat}]}
 //   listnodes {id?}, listchannels {short_channel_id?, source?} → the graph (graph.ts)
 //   listinvoices {payment_hash}                  → {invoices[{payment_hash, status unpaid|paid|expired, amount_received_msat}]}
@@ -9,7 +10,10 @@
 //                                                    amount_sent_msat, payment_preimage}]}
 //   pay {bolt11, amount_msat?, maxfee, retry_for, maxdelay}
 //                                                → {payment_preimage, amount_msat, amount_sent_msat, status "complete"}
-//                                                  or error {code 200 in progress, 203/205/206/207/210 failed, ...}
+//                                                  or error {code 200 in progress, 203/205/206/207/209/210/215
+//                                                  failed, -32602 refused; xpay (pay's handler) records no sendpay
+//                                                  when it refuses before sending: payments.ts}
+// Every answer is parsed losslessly (json.ts): u64s past 2^53 (groupid, created_index) come as bigint.
 //   listholdinvoices, settleholdinvoice, cancelholdinvoice, holdinvoice, injectholdinvoice: the hold plugin's RPC
 //                                                  methods, NOT used (hold invoices go over its gRPC, below)
 //   fetchinvoice {offer, amount_msat, payer_note?}  → {invoice "lni1…"} or error {code 1002 expired, 1003/1005 no
