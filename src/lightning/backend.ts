@@ -84,6 +84,11 @@ export interface LightningBackend {
   routingHints?(nodeId: string): Promise<HopHintBody[][]>;
   decodeInvoice(paymentRequest: string): Promise<Bolt11Invoice>;
 
+  /**
+   * Whether the backend can make hold invoices (createHoldInvoice, injectHoldInvoice) with the CLTV delta and expiry
+   * a swap asks for; false: it cannot (CLN without the hold plugin's gRPC) and those calls refuse. Absent: it can.
+   */
+  readonly holdInvoices?: boolean;
   createHoldInvoice(request: HoldInvoiceRequest): Promise<{ paymentRequest: string }>;
   settleHoldInvoice(preimage: string): Promise<void>;
   cancelHoldInvoice(paymentHash: string): Promise<void>;

@@ -1,7 +1,8 @@
 // Which Lightning node Ferry drives, from the configuration: LND over its REST API or Core Lightning over
 // clnrest (`lightning.backend`), configured by URL and credential, or the devnet's node of that kind
 // (`ferry` for LND, `cln` for Core Lightning) when none is configured. Core Lightning's hold invoices go over the
-// hold plugin's gRPC when `lightning.cln.hold` (or the devnet) gives its address and mTLS files.
+// hold plugin's gRPC when `lightning.cln.hold` (or the devnet) gives its address and mTLS files; without it the
+// backend cannot hold invoices, and start says so.
 import { ConfigError, usesDevnetLightning, type FerryConfig } from '../config/index.ts';
 import type { Devnet } from '../devnet/index.ts';
 import type { ClnNodeInfo } from '../devnet/lightning/index.ts';
@@ -29,7 +30,7 @@ function clnBackend(
 ): ClnBackend {
   if (hold === undefined) {
     logger?.warn(
-      "hold invoices go through the hold plugin's RPC methods: a real plugin ignores their memo, description hash, expiry and CLTV delta (invoices it makes with a smaller CLTV delta are refused); set lightning.cln.hold.grpcUrl and its certificates to use its gRPC",
+      "Core Lightning without the hold plugin's gRPC cannot hold invoices: reverse swaps (and BOLT12 reverse swaps) are refused; submarine swaps and payments work. Set lightning.cln.hold.grpcUrl and its certificates to serve reverse swaps",
     );
   }
   return new ClnBackend({

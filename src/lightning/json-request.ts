@@ -31,11 +31,15 @@ export function openNodeRequest(request: NodeRequest, onResponse: (res: Incoming
   return req;
 }
 
-/** The answer parsed as JSON; a status of 300 or more, or a body that is not JSON, rejects with `errorFrom`. */
+/**
+ * The answer parsed as JSON (by `parse`: JSON.parse unless the daemon needs more, as CLN's 64-bit integers do); a
+ * status of 300 or more, or a body that is not JSON, rejects with `errorFrom`.
+ */
 export function requestNodeJson<T>(
   request: NodeRequest,
   timeoutMs: number,
   errorFrom: (status: number, text: string) => Error,
+  parse: (text: string) => unknown = JSON.parse,
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const req = openNodeRequest(request, (res) => {
@@ -47,7 +51,7 @@ export function requestNodeJson<T>(
         const text = Buffer.concat(chunks).toString('utf8');
         if (status >= 300) return reject(errorFrom(status, text));
         try {
-          resolve(JSON.parse(text) as T);
+          resolve(parse(text) as T);
         } catch {
           reject(errorFrom(status, `invalid JSON from ${request.url.host}`));
         }

@@ -22,6 +22,9 @@ export const swapNotFound = (id: string) => new SwapError('notFound', `could not
 export const pairNotFound = (id: string) => invalid(`could not find pair with id: ${id}`);
 /** A swap in which a chain without Lightning (Liquid) would be the Lightning side. */
 export const noLightningSupport = (symbol: string) => invalid(`${symbol} has no lightning support`);
+/** The Lightning node cannot hold invoices (CLN without the hold plugin's gRPC): no reverse swaps. */
+export const noHoldInvoices = () =>
+  new SwapError('unsupported', 'reverse swaps are not available: the Lightning node cannot hold invoices (Core Lightning needs the hold plugin\'s gRPC, lightning.cln.hold.grpcUrl)');
 export const invalidPairHash = () => invalid('invalid pair hash');
 export const invoiceExists = () => new SwapError('conflict', 'a swap with this invoice exists already');
 export const preimageHashExists = () => new SwapError('conflict', 'a swap with this preimage hash exists already');

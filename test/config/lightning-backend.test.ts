@@ -28,15 +28,19 @@ test('lightning.backend picks the adapter; cln needs a rune; other names are ref
   assert.equal(lightningBackend(loadConfig({ env: { FERRY_DEVNET_ENABLED: 'false' } }), undefined), undefined, 'no node configured, no devnet: none');
 });
 
-test("lightning.cln.hold: the hold plugin's gRPC needs host:port and its three mTLS files; without it, its RPC methods", () => {
+test("lightning.cln.hold: the hold plugin's gRPC needs host:port and its three mTLS files; without it, no hold invoices and a warning naming the setting", async () => {
   const cln = { ...external, FERRY_LIGHTNING_BACKEND: 'cln', FERRY_CLN_RUNE: 'cnVuZQ' };
   const warnings: string[] = [];
   const logger: Logger = { debug() {}, info() {}, warn: (message) => warnings.push(message), error() {}, child: () => logger };
   const overRpc = lightningBackend(loadConfig({ env: cln }), undefined, logger);
   assert.ok(overRpc instanceof ClnBackend);
   assert.equal(warnings.length, 1, 'a warning at start');
-  assert.match(warnings[0], /memo, description hash, expiry and CLTV delta/);
-  assert.equal(overRpc.holdOverGrpc, false);
+  assert.match(warnings[0], /cannot hold invoices: reverse swaps .* are refused.*lightning\.cln\.hold\.grpcUrl/);
+  assert.equal(overRpc.holdInvoices, false, 'the backend says it cannot hold invoices');
+  // refused before anything reaches the node (its URL is not even reachable here)
+  const hash = '11'.repeat(32);
+  await assert.rejects(overRpc.createHoldInvoice({ paymentHash: hash, amountMsat: 1000n, expirySeconds: 600, cltvExpiry: 100 }), /lightning\.cln\.hold\.grpcUrl/);
+  await assert.rejects(overRpc.injectHoldInvoice('lni1x', 100), /lightning\.cln\.hold\.grpcUrl/);
   assert.equal(overRpc.onionMessages(), undefined, 'no onion messages without the gRPC stream');
 
   assert.equal(loadConfig({ env: { FERRY_CLN_HOLD_GRPC_URL: '127.0.0.1:9292', FERRY_CLN_HOLD_CERT_DIR: '/x' } }).lightning.cln.hold.grpcUrl, '127.0.0.1:9292');

@@ -3,6 +3,8 @@
 // checker are not judged.
 import type { NodeExchange } from '../../src/devnet/contract-observer.ts';
 import { checkLndExchange } from './lnd.ts';
+import { checkClnrest } from './cln.ts';
+import { checkHoldGrpc } from './hold-grpc.ts';
 
 export interface ContractCheck {
   operation: string | undefined; // e.g. "GET /v1/getinfo" or "clnrest getinfo"; undefined: not in the contract
@@ -13,4 +15,6 @@ export type ContractChecker = (exchange: NodeExchange) => ContractCheck;
 
 export const CHECKERS: Partial<Record<NodeExchange['face'], ContractChecker>> = {
   'lnd-rest': checkLndExchange,
+  clnrest: checkClnrest,
+  'hold-grpc': checkHoldGrpc,
 };

@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { ClockChain, startLightningDevnet, type ClnNodeInfo, type LightningDevnet } from '../../src/devnet/lightning/index.ts';
 import { LndRestClient } from '../../src/lightning/index.ts';
+import { HOLD_METHODS } from '../../src/devnet/lightning/clnrest/hold.ts';
+import { decodeBolt11 } from '../../src/lightning/bolt11/index.ts';
 import { clnRest, freshDir, rest, waitUntil } from '../lightning/helpers.ts';
 
 const sha256 = (hex: string): string => createHash('sha256').update(Buffer.from(hex, 'hex')).digest('hex');
@@ -62,6 +64,52 @@ describe('devnet CLN node over clnrest', () => {
     assert.equal(bad.body.code, -32602);
     const undecodable = await clnCall(cln, 'decode', { string: 'lnbcrt1garbage' });
     assert.equal(undecodable.status, 500);
+    // lightningd's param parser refuses a name the method does not take, and a missing required one
+    const unknownParam = await clnCall(cln, 'listsendpays', { payment_hash: '11'.repeat(32), groupid: 1 });
+    assert.equal(unknownParam.status, 500);
+    assert.deepEqual(unknownParam.body, {
+      code: -32602,
+      message:
+        'unknown parameter: groupid, this may be caused by a failure to autodetect key=value-style parameters. Please try using the -k flag and explicit key=value pairs of parameters.',
+    });
+    const missing = await clnCall(cln, 'decode', {});
+    assert.deepEqual(missing.body, { code: -32602, message: 'missing required parameter: string' });
+  });
+
+  test("the hold plugin's RPC methods are its own: injectholdinvoice, not injectinvoice", async () => {
+    const wrongName = await clnCall(cln, 'injectinvoice', { invoice: 'lni1qqq', min_cltv: 80 });
+    assert.equal(wrongName.status, 404);
+    assert.deepEqual(wrongName.body, { code: -32601, message: "Unknown command 'injectinvoice'" });
+    // registered: the plugin reads the invoice (and refuses this one) rather than lightningd not knowing the method
+    const registered = await clnCall(cln, 'injectholdinvoice', { invoice: 'lni1qqq', min_cltv: 80 });
+    assert.equal(registered.status, 500);
+    assert.equal(registered.body.code, -32700);
+    const noInvoice = await clnCall(cln, 'injectholdinvoice', {});
+    assert.deepEqual(noInvoice.body, { code: -32700, message: 'missing field `invoice`' });
+  });
+
+  test("the plugin's RPC holdinvoice reads payment_hash and amount only: its invoices carry its defaults", async () => {
+    const hash = sha256(randomBytes(32).toString('hex'));
+    // what the plugin does not read it ignores, as serde does (called in-process: an HTTP call with these names would
+    // itself be a contract violation, which is the point)
+    const made = HOLD_METHODS.holdinvoice({
+      network: devnet.network,
+      node: 'cln',
+      params: { payment_hash: hash, amount: 2_000_000, description: 'swap', expiry: 600, min_final_cltv_expiry: 144 },
+    }) as { bolt11: string };
+    const invoice = decodeBolt11(made.bolt11);
+    assert.equal(invoice.paymentHash, hash);
+    assert.equal(invoice.amountMsat, 2_000_000n);
+    assert.equal(invoice.minFinalCltvExpiry, 80, "the plugin's CLTV delta, not the 144 asked for");
+    assert.equal(invoice.expiry, 3600, "the plugin's expiry, not the 600 asked for");
+    assert.equal(invoice.description, '');
+    const { body: listed } = await clnCall(cln, 'listholdinvoices', { payment_hash: hash });
+    assert.equal(listed.holdinvoices[0].min_cltv, undefined, "an invoice the plugin's RPC made has no min_cltv");
+    const noAmount = await clnCall(cln, 'holdinvoice', { payment_hash: hash });
+    assert.deepEqual(noAmount.body, { code: -32700, message: 'missing field `amount`' });
+    const textAmount = await clnCall(cln, 'holdinvoice', { payment_hash: hash, amount: '1000' });
+    assert.deepEqual(textAmount.body, { code: -32700, message: 'invalid type: string "1000", expected u64' });
+    await clnCall(cln, 'cancelholdinvoice', { payment_hash: hash });
   });
 
   test('listpeerchannels: a channel to each user node, shared with their LND view', async () => {
@@ -124,19 +172,35 @@ describe('devnet CLN node over clnrest', () => {
     const another = await alice.createHoldInvoice({ paymentHash: randomBytes(32).toString('hex'), amountMsat: 1_000n });
     const failed = await clnCall(cln, 'pay', { bolt11: another.paymentRequest, amount_msat: 5 });
     assert.equal(failed.status, 500);
-    assert.equal(failed.body.code, -32602, 'an amount for an invoice that has one is refused');
+    assert.deepEqual(failed.body, { code: -32602, message: 'amount_msat unnecessary' }, 'an amount for an invoice that has one is refused');
+  });
+
+  test("pay is xpay's: no route is 205 and an expired invoice 207, and neither records a sendpay", async () => {
+    const { body: big } = await rest<{ payment_request: string; r_hash: string }>(devnet.nodes.alice, 'POST', '/v1/invoices', { value: '50000000' });
+    const noRoute = await clnCall(cln, 'pay', { bolt11: big.payment_request, maxfee: 1000, riskfactor: 5 });
+    assert.equal(noRoute.status, 500);
+    assert.equal(noRoute.body.code, 205);
+    assert.match(noRoute.body.message, /^Failed: We could not find a usable set of paths\./);
+    const hash = Buffer.from(big.r_hash, 'base64').toString('hex');
+    assert.deepEqual((await clnCall(cln, 'listsendpays', { payment_hash: hash })).body.payments, []);
+
+    const { body: brief } = await rest<{ payment_request: string; r_hash: string }>(devnet.nodes.alice, 'POST', '/v1/invoices', { value: '1000', expiry: '1' });
+    await waitUntil(() => Date.now() / 1000 > decodeBolt11(brief.payment_request).timestamp + 2);
+    const expired = await clnCall(cln, 'pay', { bolt11: brief.payment_request });
+    assert.equal(expired.body.code, 207);
+    assert.match(expired.body.message, /^Invoice expired \d+ seconds ago$/);
+    assert.deepEqual((await clnCall(cln, 'listsendpays', { payment_hash: Buffer.from(brief.r_hash, 'base64').toString('hex') })).body.payments, []);
   });
 
   test('hold invoices: accepted while held, settled into the CLN node\'s balance, or cancelled back to alice', async () => {
     const before = await toUsWith(devnet.nodes.alice.pubkey);
     const preimage = randomBytes(32).toString('hex');
     const hash = sha256(preimage);
-    const created = await clnCall(cln, 'holdinvoice', { payment_hash: hash, amount: 30_000_000, min_final_cltv_expiry: 40 });
+    const created = await clnCall(cln, 'holdinvoice', { payment_hash: hash, amount: 30_000_000 });
     assert.equal(created.status, 201);
     const payment = alice.payInvoice({ paymentRequest: created.body.bolt11, feeLimitMsat: 10_000n, timeoutSeconds: 30 });
     await waitUntil(async () => (await clnCall(cln, 'listholdinvoices', { payment_hash: hash })).body.holdinvoices[0].state === 'accepted');
     const { body: held } = await clnCall(cln, 'listholdinvoices', { invoice: created.body.bolt11 });
-    assert.equal(held.holdinvoices[0].min_cltv, 40);
     assert.equal(held.holdinvoices[0].htlcs.length, 1);
     assert.equal(held.holdinvoices[0].htlcs[0].msat, 30_000_000);
     assert.equal(held.holdinvoices[0].htlcs[0].state, 'accepted');
@@ -162,7 +226,7 @@ describe('devnet CLN node over clnrest', () => {
 
     const missing = await clnCall(cln, 'settleholdinvoice', { preimage: randomBytes(32).toString('hex') });
     assert.equal(missing.status, 500);
-    assert.equal(missing.body.code, -32600);
+    assert.equal(missing.body.code, -32700);
   });
 });
 

@@ -204,4 +204,23 @@ describe('reverse swaps', () => {
     assert.equal((await payment).status, 'FAILED');
     assert.equal((await world.ferryNode.lookupInvoice(preimageHash))?.state, 'CANCELED');
   });
+
+  test('a Lightning node that cannot hold invoices (CLN without the hold plugin\'s gRPC): reverse swaps are refused, nothing is made', async () => {
+    // the backend's capability as ClnBackend reports it without lightning.cln.hold (test/lightning/cln-adapter.test.ts)
+    Object.defineProperty(world.ferryNode, 'holdInvoices', { value: false, configurable: true });
+    try {
+      const pendingBefore = (await world.ferryNode.listPendingInvoices()).length;
+      const { preimageHash } = newPreimage();
+      const request = { from: 'BTC', to: 'BTC', preimageHash, claimPublicKey: hex.encode(newKeyPair().publicKey), invoiceAmount: 100_000 };
+      await rejects(
+        world.engine.createReverse(request),
+        501,
+        "reverse swaps are not available: the Lightning node cannot hold invoices (Core Lightning needs the hold plugin's gRPC, lightning.cln.hold.grpcUrl)",
+      );
+      assert.equal(await world.ferryNode.lookupInvoice(preimageHash), undefined, 'no invoice was made');
+      assert.equal((await world.ferryNode.listPendingInvoices()).length, pendingBefore);
+    } finally {
+      delete (world.ferryNode as { holdInvoices?: boolean }).holdInvoices;
+    }
+  });
 });

@@ -1,10 +1,15 @@
-// Ferry's Core Lightning adapter (clnrest + the hold plugin's methods) against the devnet's CLN node over real
+// Ferry's Core Lightning adapter (clnrest + the hold plugin's gRPC) against the devnet's CLN node over real
 // sockets: what it reports, and what its calls do to the network — who holds the funds, who got the preimage.
+// Also what it cannot do without the plugin's gRPC (no hold invoices; lookups read lightningd's own invoices only),
+// xpay's refusals reported as failed payments, and 64-bit ids read exactly.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { ClockChain, startLightningDevnet, type LightningDevnet } from '../../src/devnet/lightning/index.ts';
 import { ClnBackend, ClnRestError, LndRestClient, nodeStatsResponse, nodesResponse } from '../../src/lightning/index.ts';
+import { readHoldTls } from '../../src/lightning/cln/hold/credentials.ts';
+import { ClnTransport } from '../../src/lightning/cln/transport.ts';
+import { groupIdOf } from '../../src/devnet/lightning/clnrest/json.ts';
 import type { PaymentUpdate } from '../../src/lightning/index.ts';
 import { freshDir, localBalanceSat, rest, waitUntil } from './helpers.ts';
 
@@ -31,11 +36,13 @@ describe('Core Lightning adapter against the devnet', () => {
         { from: 'cln', to: 'bob', capacitySat: 4_000_000, pushSat: 2_000_000 },
       ],
     });
-    cln = new ClnBackend({ url: devnet.cln.cln.restUrl, rune: devnet.cln.cln.rune, pollMs: 50 });
+    const node = devnet.cln.cln;
+    cln = new ClnBackend({ url: node.restUrl, rune: node.rune, pollMs: 50, hold: { url: node.hold!.grpcUrl, tls: readHoldTls(node.hold!) } });
     alice = new LndRestClient({ url: devnet.nodes.alice.restUrl, macaroon: devnet.nodes.alice.macaroon });
   });
 
   after(async () => {
+    cln.close();
     await devnet.close();
   });
 
@@ -45,6 +52,7 @@ describe('Core Lightning adapter against the devnet', () => {
     assert.equal(info.network, 'regtest');
     assert.equal(info.blockHeight, await chain.height());
     assert.match(info.version, /^v\d+\./);
+    // the node announces no address (it binds on loopback): the URI is where it listens (getinfo's binding)
     assert.deepEqual(info.uris, [`${info.publicKey}@127.0.0.1:${new URL(devnet.cln.cln.restUrl).port}`]);
     const stats = await cln.getStats();
     assert.equal(stats.capacitySat, 14_000_000n);
@@ -151,7 +159,7 @@ describe('Core Lightning adapter against the devnet', () => {
     assert.equal(await localBalanceSat(devnet.nodes.alice), aliceBefore + 40_000, 'paid once');
   });
 
-  test('failures: no route for too much, a cltv limit below the route\'s, a cancelled payee; refusals throw', async () => {
+  test('failures: no route for too much, a cltv limit below the route\'s, a cancelled payee, a refused amountless invoice', async () => {
     const { body: big } = await rest<{ payment_request: string; r_hash: string }>(devnet.nodes.bob, 'POST', '/v1/invoices', { value: '3000000' });
     const before = await cln.getStats();
     const tooMuch = await cln.payInvoice({ paymentRequest: big.payment_request, feeLimitMsat: 100_000n, timeoutSeconds: 10 });
@@ -172,8 +180,58 @@ describe('Core Lightning adapter against the devnet', () => {
     assert.equal(cancelled.failureReason, 'FAILURE_REASON_INCORRECT_PAYMENT_DETAILS');
     assert.equal((await cln.getStats()).capacitySat, before.capacitySat);
 
+    // xpay refuses an amountless invoice without an amount (-32602) before sending anything: failed, not thrown
     const { body: any } = await rest<{ payment_request: string }>(devnet.nodes.alice, 'POST', '/v1/invoices', { value: '0' });
-    await assert.rejects(cln.payInvoice({ paymentRequest: any.payment_request, feeLimitMsat: 1_000n, timeoutSeconds: 10 }), /amount_msat/);
+    const refused = await cln.payInvoice({ paymentRequest: any.payment_request, feeLimitMsat: 1_000n, timeoutSeconds: 10 });
+    assert.equal(refused.status, 'FAILED');
+    assert.equal(refused.failureReason, 'FAILURE_REASON_INCORRECT_PAYMENT_DETAILS');
+  });
+
+  test("xpay's refusals with nothing sent (no route 205, expired 207) are failed payments, and nothing is recorded", async () => {
+    const before = await localBalanceSat(devnet.nodes.bob);
+    const { body: big } = await rest<{ payment_request: string; r_hash: string }>(devnet.nodes.bob, 'POST', '/v1/invoices', { value: '3500000' });
+    const hash = Buffer.from(big.r_hash, 'base64').toString('hex');
+    const updates: PaymentUpdate[] = [];
+    const noRoute = await cln.payInvoice({ paymentRequest: big.payment_request, feeLimitMsat: 100_000n, timeoutSeconds: 10, onUpdate: (u) => updates.push(u) });
+    assert.deepEqual([noRoute.status, noRoute.failureReason], ['FAILED', 'FAILURE_REASON_NO_ROUTE']);
+    assert.equal(updates.at(-1)?.status, 'FAILED', 'the failure is reported to the follower');
+    assert.equal(await cln.lookupPayment(hash), undefined, 'xpay records no sendpay for a payment it never sent');
+    assert.equal(await localBalanceSat(devnet.nodes.bob), before, 'bob got nothing');
+
+    const { body: brief } = await rest<{ payment_request: string; r_hash: string }>(devnet.nodes.alice, 'POST', '/v1/invoices', { value: '1000', expiry: '1' });
+    await waitUntil(async () => Date.now() / 1000 > (await cln.decodeInvoice(brief.payment_request)).timestamp + 2);
+    const expired = await cln.payInvoice({ paymentRequest: brief.payment_request, feeLimitMsat: 1_000n, timeoutSeconds: 10 });
+    assert.deepEqual([expired.status, expired.failureReason], ['FAILED', 'FAILURE_REASON_TIMEOUT']);
+    assert.equal(await cln.lookupPayment(Buffer.from(brief.r_hash, 'base64').toString('hex')), undefined);
+  });
+
+  test("listsendpays' 64-bit groupid is read exactly (past 2^53), not rounded", async () => {
+    const { preimage, hash } = newPreimage();
+    const { body } = await rest<{ payment_request: string }>(devnet.nodes.alice, 'POST', '/v1/invoices', { value: '2000', r_preimage: Buffer.from(preimage, 'hex').toString('base64') });
+    assert.equal((await cln.payInvoice({ paymentRequest: body.payment_request, feeLimitMsat: 1_000n, timeoutSeconds: 10 })).status, 'SUCCEEDED');
+    const record = devnet.network.lookupPayment('cln', hash)!;
+    const expected = groupIdOf(record);
+    assert.ok(expected > BigInt(Number.MAX_SAFE_INTEGER));
+    const rpc = new ClnTransport({ url: devnet.cln.cln.restUrl, rune: devnet.cln.cln.rune });
+    const { payments } = await rpc.call<{ payments: { groupid: bigint; amount_sent_msat: number }[] }>('listsendpays', { payment_hash: hash });
+    assert.equal(payments[0].groupid, expected);
+    assert.equal(payments[0].amount_sent_msat, 2_000_000, 'small integers stay numbers');
+  });
+
+  test("without the hold plugin's gRPC: no hold invoices, lookups read lightningd's own invoices only", async () => {
+    const plain = new ClnBackend({ url: devnet.cln.cln.restUrl, rune: devnet.cln.cln.rune, pollMs: 50 });
+    assert.equal(plain.holdInvoices, false);
+    assert.equal(cln.holdInvoices, true);
+    const { hash } = newPreimage();
+    await assert.rejects(plain.createHoldInvoice({ paymentHash: hash, amountMsat: 1_000n, cltvExpiry: 100 }), /lightning\.cln\.hold\.grpcUrl/);
+    assert.equal(await cln.lookupInvoice(hash), undefined, 'nothing was made');
+    // a hold invoice the plugin has is not lightningd's: without the gRPC it is not seen (no listholdinvoices call)
+    const held = newPreimage();
+    await cln.createHoldInvoice({ paymentHash: held.hash, amountMsat: 5_000_000n, cltvExpiry: 40 });
+    assert.equal((await cln.lookupInvoice(held.hash))?.state, 'OPEN');
+    assert.equal(await plain.lookupInvoice(held.hash), undefined);
+    assert.deepEqual((await plain.listPendingInvoices()).map((u) => u.paymentHash).includes(held.hash), false);
+    await cln.cancelHoldInvoice(held.hash);
   });
 
   test("the graph from CLN's gossip answers as LND's view of the same network does", async () => {

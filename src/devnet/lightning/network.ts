@@ -50,6 +50,7 @@ export interface NewInvoice {
   private?: boolean;
   label?: string;
   bolt12?: string;
+  holdMinCltv?: number; // the hold plugin's min_cltv: kept for an injected invoice or a gRPC one given a CLTV delta
 }
 
 export interface PaymentRequestOptions {
@@ -253,6 +254,7 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
       hold,
       ...(request.label !== undefined && { label: request.label }),
       ...(request.bolt12 !== undefined && { bolt12: request.bolt12 }),
+      ...(request.holdMinCltv !== undefined && { holdMinCltv: request.holdMinCltv }),
       private: request.private ?? false,
       addIndex: this.state.counters.addIndex,
       settleIndex: 0,

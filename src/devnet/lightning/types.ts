@@ -74,6 +74,7 @@ export interface InvoiceRecord {
   hold: boolean;
   label?: string; // a CLN node's invoices are named by label
   bolt12?: string; // the BOLT12 invoice (lni) it was issued as, answering an invoice request for an offer
+  holdMinCltv?: number; // the hold plugin's min_cltv (listholdinvoices): set by inject, or gRPC Invoice with a CLTV delta
   private: boolean;
   addIndex: number;
   settleIndex: number;

@@ -6,6 +6,7 @@ import { hex } from '@scure/base';
 import { UniqueViolation, type SwapRecord } from '../../db/index.ts';
 import {
   noLegacySwaps,
+  noHoldInvoices,
   SwapError,
   incorrectPreimage,
   notEligibleForClaim,
@@ -75,6 +76,8 @@ export async function createReverseSwap(ctx: EngineContext, request: CreateRever
     (quoted, now) => reversePairBody(quoted, now).hash,
     outputKind,
   );
+  // Without hold invoices (CLN without the hold plugin's gRPC) a reverse swap cannot be offered at all.
+  if (lightning.holdInvoices === false) throw noHoldInvoices();
   // A contract chain's lockup is claimed by an address; a UTXO chain's by a key.
   const contract = isContractChain(chain) ? chain : undefined;
   if (contract !== undefined && request.claimPublicKey !== undefined) {

@@ -1,7 +1,8 @@
 // LightningBackend over Core Lightning's REST interface (clnrest, `Rune` header), with hold invoices from the hold
 // plugin (BoltzExchange/hold), as the reference backend runs CLN. Every call is `POST /v1/<method>`; the shapes
 // relied on:
-//   getinfo {}                                   → {id, alias, version, blockheight, network, address[{address, port}]}
+//   getinfo {}                                   → {id, alias, version, blockheight, network, address[], binding[]}
+//                                                    (uris from `address`, else from `binding`: a node on loopback)
 //   listpeerchannels {}                          → {channels[{peer_id, state, short_channel_id "BxTxO", total_msat}]}
 //   listnodes {id?}, listchannels {short_channel_id?, source?} → the graph (graph.ts)
 //   listinvoices {payment_hash}                  → {invoices[{payment_hash, status unpaid|paid|expired, amount_received_msat}]}
@@ -9,22 +10,22 @@
 //                                                    amount_sent_msat, payment_preimage}]}
 //   pay {bolt11, amount_msat?, maxfee, retry_for, maxdelay}
 //                                                → {payment_preimage, amount_msat, amount_sent_msat, status "complete"}
-//                                                  or error {code 200 in progress, 203/205/206/207/210 failed, ...}
-//   holdinvoice {payment_hash, amount (msat)}    → {bolt11}
-//   listholdinvoices {payment_hash?}             → {holdinvoices[{payment_hash, state unpaid|accepted|paid|cancelled,
-//                                                    htlcs[{state, msat, cltv_expiry}]}]}
-//   settleholdinvoice {preimage}, cancelholdinvoice {payment_hash} → {}
-//   injectinvoice {invoice, min_cltv}             → {}
+//                                                  or error {code 200 in progress, 203/205/206/207/209/210/215
+//                                                  failed, -32602 refused; xpay (pay's handler) records no sendpay
+//                                                  when it refuses before sending: payments.ts}
+// Every answer is parsed losslessly (json.ts): u64s past 2^53 (groupid, created_index) come as bigint.
+//   listholdinvoices, settleholdinvoice, cancelholdinvoice, holdinvoice, injectholdinvoice: the hold plugin's RPC
+//                                                  methods, NOT used (hold invoices go over its gRPC, below)
 //   fetchinvoice {offer, amount_msat, payer_note?}  → {invoice "lni1…"} or error {code 1002 expired, 1003/1005 no
 //                                                    answer, -32602 bad offer or amount}
 //   injectonionmessage {message, path_key} (hex)  → {} or error {code -1 the onion does not parse}
-// The hold plugin's RPC `holdinvoice` takes only payment_hash and amount: its memo, description hash, expiry and
-// min_final_cltv_expiry are gRPC fields. With `hold` (the plugin's gRPC address and mTLS files) every hold-invoice
-// call goes over the plugin's gRPC service as the reference's does (hold/client.ts), invoices are followed by its
-// Track stream and its onion messages are offered (onionMessages()). Without it the RPC methods above are used:
-// the extra fields are sent as named parameters, which the devnet's node honours and a real plugin drops (its
-// invoices then carry the defaults: empty description, 3600 s, CLTV delta 80); an invoice with a smaller CLTV delta
-// than asked for is cancelled and refused rather than risked, and invoices are followed by polling listholdinvoices.
+// Hold invoices come only from the hold plugin's gRPC service (`hold`: its address and mTLS files; hold/client.ts),
+// as the reference backend does: the plugin's RPC `holdinvoice` reads only payment_hash and amount and gives every
+// invoice its defaults (empty description, expiry 3600 s, CLTV delta 80), so it cannot make a swap's invoice. Without
+// `hold` the backend serves everything else and says it cannot hold invoices (`holdInvoices` false): making,
+// injecting, settling or cancelling one refuses, and invoice lookups read only lightningd's own `listinvoices` (a
+// node without the plugin answers its methods with -32601). With it, invoices are followed by its Track stream and
+// its onion messages are offered (onionMessages()).
 import { readFileSync } from 'node:fs';
 import { decodeBolt11, type Bolt11Invoice } from '../bolt11/index.ts';
 import { bolt12AsInvoice, isBolt12Invoice } from '../bolt12/payable.ts';
@@ -69,6 +70,24 @@ function requireHash(hex: string, name: string): void {
 // The plugin refuses to settle or cancel an invoice twice ("state paid is final"), over RPC and gRPC alike.
 const alreadyFinal = (err: unknown): boolean => (err instanceof ClnRestError || err instanceof HoldGrpcError) && /is final/.test(err.message);
 
+const NO_HOLD =
+  "Core Lightning cannot hold invoices here: the hold plugin's gRPC is not configured (lightning.cln.hold.grpcUrl); its RPC holdinvoice cannot set a swap's CLTV delta or expiry";
+
+/** getinfo's announced addresses, else (a node that only binds, e.g. locally) the ones it listens on. */
+function urisOf(info: { id: string; address?: AddressJson[]; binding?: AddressJson[] }): string[] {
+  const usable = (list: AddressJson[] | undefined) =>
+    (list ?? []).filter((a) => a.address !== undefined && a.port !== undefined && (a.type === 'ipv4' || a.type === 'ipv6' || a.type === 'torv3' || a.type === 'dns'));
+  const announced = usable(info.address);
+  const listed = announced.length > 0 ? announced : usable(info.binding);
+  return listed.map((a) => `${info.id}@${a.type === 'ipv6' ? `[${a.address}]` : a.address}:${a.port}`);
+}
+
+interface AddressJson {
+  type: string;
+  address?: string;
+  port?: number;
+}
+
 const blockOf = (scid: string): number => Number(scid.split('x')[0]);
 
 export class ClnBackend implements LightningBackend {
@@ -95,9 +114,15 @@ export class ClnBackend implements LightningBackend {
     }
   }
 
-  /** Whether hold invoices go over the plugin's gRPC (with all their fields) rather than its RPC methods. */
-  get holdOverGrpc(): boolean {
+  /** Whether hold invoices can be made: only over the plugin's gRPC (lightning.cln.hold.grpcUrl). */
+  get holdInvoices(): boolean {
     return this.hold !== undefined;
+  }
+
+  /** The plugin's gRPC client, or the refusal of a hold-invoice call without it. */
+  private holdClient(): HoldGrpcClient {
+    if (this.hold === undefined) throw new Error(NO_HOLD);
+    return this.hold;
   }
 
   /** The onion messages the node's hooks hand over (the plugin's OnionMessages stream); only over gRPC. */
@@ -123,21 +148,22 @@ export class ClnBackend implements LightningBackend {
       version: string;
       blockheight: number;
       network: string;
-      address?: { address?: string; port?: number }[];
+      address?: AddressJson[];
+      binding?: AddressJson[];
     }>('getinfo');
     return {
       publicKey: info.id,
       alias: info.alias,
       version: info.version,
       blockHeight: info.blockheight,
-      uris: (info.address ?? []).filter((a) => a.address !== undefined).map((a) => `${info.id}@${a.address}:${a.port}`),
+      uris: urisOf(info),
       network: info.network === 'bitcoin' ? 'mainnet' : info.network,
     };
   }
 
   async getStats(): Promise<NodeStats> {
     const { channels } = await this.rpc.call<{
-      channels: { peer_id: string; state: string; short_channel_id?: string; total_msat: number }[];
+      channels: { peer_id: string; state: string; short_channel_id?: string; total_msat: number | bigint }[];
     }>('listpeerchannels');
     const open = channels.filter((c) => c.state === 'CHANNELD_NORMAL');
     const heights = open.filter((c) => c.short_channel_id !== undefined).map((c) => blockOf(c.short_channel_id!));
@@ -156,19 +182,7 @@ export class ClnBackend implements LightningBackend {
 
   async createHoldInvoice(request: HoldInvoiceRequest): Promise<{ paymentRequest: string }> {
     requireHash(request.paymentHash, 'paymentHash');
-    const bolt11 =
-      this.hold !== undefined
-        ? await this.hold.invoice({ ...request, minFinalCltvExpiry: request.cltvExpiry })
-        : (
-            await this.rpc.call<{ bolt11: string }>('holdinvoice', {
-              payment_hash: request.paymentHash,
-              amount: Number(request.amountMsat),
-              description: request.descriptionHash === undefined ? (request.memo ?? '') : undefined,
-              description_hash: request.descriptionHash,
-              expiry: request.expirySeconds,
-              min_final_cltv_expiry: request.cltvExpiry,
-            })
-          ).bolt11;
+    const bolt11 = await this.holdClient().invoice({ ...request, minFinalCltvExpiry: request.cltvExpiry });
     // A plugin that dropped the CLTV would let the payer's HTLC expire before the swap's timeout: refuse the invoice.
     const made = decodeBolt11(bolt11);
     if (request.cltvExpiry !== undefined && made.minFinalCltvExpiry < request.cltvExpiry) {
@@ -182,8 +196,7 @@ export class ClnBackend implements LightningBackend {
   async settleHoldInvoice(preimage: string): Promise<void> {
     requireHash(preimage, 'preimage');
     try {
-      if (this.hold !== undefined) await this.hold.settle(preimage);
-      else await this.rpc.call('settleholdinvoice', { preimage });
+      await this.holdClient().settle(preimage);
     } catch (err) {
       if (alreadyFinal(err)) return;
       throw err;
@@ -193,8 +206,7 @@ export class ClnBackend implements LightningBackend {
   async cancelHoldInvoice(paymentHash: string): Promise<void> {
     requireHash(paymentHash, 'paymentHash');
     try {
-      if (this.hold !== undefined) await this.hold.cancel(paymentHash);
-      else await this.rpc.call('cancelholdinvoice', { payment_hash: paymentHash });
+      await this.holdClient().cancel(paymentHash);
     } catch (err) {
       if (alreadyFinal(err)) return;
       throw err;
@@ -203,7 +215,7 @@ export class ClnBackend implements LightningBackend {
 
   async lookupInvoice(paymentHash: string): Promise<InvoiceUpdate | undefined> {
     requireHash(paymentHash, 'paymentHash');
-    const holdinvoices = await this.holdInvoices(paymentHash);
+    const holdinvoices = await this.listHoldInvoices(paymentHash);
     if (holdinvoices.length > 0) return holdInvoiceUpdate(holdinvoices[0]);
     const { invoices } = await this.rpc.call<{ invoices: OwnInvoiceJson[] }>('listinvoices', { payment_hash: paymentHash });
     return invoices.length > 0 ? ownInvoiceUpdate(invoices[0]) : undefined;
@@ -211,7 +223,7 @@ export class ClnBackend implements LightningBackend {
 
   async listPendingInvoices(): Promise<InvoiceUpdate[]> {
     const [holdinvoices, { invoices }] = await Promise.all([
-      this.holdInvoices(),
+      this.listHoldInvoices(),
       this.rpc.call<{ invoices: OwnInvoiceJson[] }>('listinvoices'),
     ]);
     return [
@@ -220,17 +232,16 @@ export class ClnBackend implements LightningBackend {
     ];
   }
 
-  /** The plugin's hold invoices (of one payment hash), in the RPC's shape whichever way they were read. */
-  private async holdInvoices(paymentHash?: string): Promise<HoldInvoiceJson[]> {
-    if (this.hold !== undefined) return (await this.hold.list(paymentHash)).map(grpcHoldInvoiceJson);
-    const params = paymentHash === undefined ? {} : { payment_hash: paymentHash };
-    return (await this.rpc.call<{ holdinvoices: HoldInvoiceJson[] }>('listholdinvoices', params)).holdinvoices;
+  /** The plugin's hold invoices (of one payment hash) in one shape; none without its gRPC. */
+  private async listHoldInvoices(paymentHash?: string): Promise<HoldInvoiceJson[]> {
+    if (this.hold === undefined) return [];
+    return (await this.hold.list(paymentHash)).map(grpcHoldInvoiceJson);
   }
 
   /**
    * Reports each change of the invoice, the current state first; ends once it is final. Over gRPC the plugin's
    * Track stream says when to read it again (a slow poll stays as a safety net, and takes over if the stream
-   * fails); over RPC it is read every pollMs.
+   * fails); without it it is read every pollMs.
    */
   subscribeInvoice(paymentHash: string, onUpdate: (update: InvoiceUpdate) => void): Subscription {
     requireHash(paymentHash, 'paymentHash');
@@ -284,8 +295,7 @@ export class ClnBackend implements LightningBackend {
   }
 
   async injectHoldInvoice(invoice: string, minCltv: number): Promise<void> {
-    if (this.hold !== undefined) await this.hold.inject(invoice, minCltv);
-    else await this.rpc.call('injectinvoice', { invoice, min_cltv: minCltv });
+    await this.holdClient().inject(invoice, minCltv);
   }
 
   async fetchInvoice(offer: string, amountMsat: bigint, payerNote?: string): Promise<string> {

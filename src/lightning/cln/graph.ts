@@ -14,13 +14,13 @@ interface ClnNode {
 interface ClnDirection {
   source: string;
   short_channel_id: string;
-  amount_msat: number;
+  amount_msat: number | bigint; // JSON integers past 2^53 come as bigint (json.ts)
   active: boolean;
-  base_fee_millisatoshi: number;
-  fee_per_millionth: number;
+  base_fee_millisatoshi: number | bigint;
+  fee_per_millionth: number | bigint;
   delay: number;
-  htlc_minimum_msat?: number;
-  htlc_maximum_msat?: number;
+  htlc_minimum_msat?: number | bigint;
+  htlc_maximum_msat?: number | bigint;
 }
 
 // colors as LND writes them, so both backends answer alike
@@ -33,11 +33,11 @@ const nodeBody = (node: ClnNode): LightningNodeBody => ({
 function policyBody(direction: ClnDirection): LightningChannelPolicyBody {
   return {
     active: direction.active,
-    baseFeeMillisatoshi: direction.base_fee_millisatoshi,
-    feePpm: direction.fee_per_millionth,
+    baseFeeMillisatoshi: Number(direction.base_fee_millisatoshi),
+    feePpm: Number(direction.fee_per_millionth),
     delay: direction.delay,
-    ...(direction.htlc_minimum_msat !== undefined && { htlcMinimumMillisatoshi: direction.htlc_minimum_msat }),
-    ...(direction.htlc_maximum_msat !== undefined && { htlcMaximumMillisatoshi: direction.htlc_maximum_msat }),
+    ...(direction.htlc_minimum_msat !== undefined && { htlcMinimumMillisatoshi: Number(direction.htlc_minimum_msat) }),
+    ...(direction.htlc_maximum_msat !== undefined && { htlcMaximumMillisatoshi: Number(direction.htlc_maximum_msat) }),
   };
 }
 
@@ -63,7 +63,7 @@ export class ClnGraph implements LightningGraph {
     return (await this.directions({ source: pubkey })).map((direction) => ({
       source: nodeBody(node),
       shortChannelId: direction.short_channel_id,
-      capacity: Math.floor(direction.amount_msat / 1000),
+      capacity: Number(BigInt(direction.amount_msat) / 1000n),
       active: direction.active,
       info: policyBody(direction),
     }));
@@ -75,7 +75,7 @@ export class ClnGraph implements LightningGraph {
     const policies = await Promise.all(
       directions.map(async (direction) => ({ ...policyBody(direction), node: (await this.node(direction.source)) ?? { id: direction.source } })),
     );
-    return { shortChannelId: directions[0].short_channel_id, capacity: Math.floor(directions[0].amount_msat / 1000), policies };
+    return { shortChannelId: directions[0].short_channel_id, capacity: Number(BigInt(directions[0].amount_msat) / 1000n), policies };
   }
 
   async search(alias: string): Promise<LightningNodeBody[]> {

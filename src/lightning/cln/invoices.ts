@@ -8,13 +8,13 @@ import type { HoldInvoice } from './hold/proto.ts';
 export interface HoldInvoiceJson {
   payment_hash: string;
   state: 'unpaid' | 'accepted' | 'paid' | 'cancelled';
-  htlcs?: { state: string; msat: number; cltv_expiry?: number | null }[];
+  htlcs?: { state: string; msat: number | bigint; cltv_expiry?: number | null }[];
 }
 
 export interface OwnInvoiceJson {
   payment_hash: string;
   status: 'unpaid' | 'paid' | 'expired';
-  amount_received_msat?: number;
+  amount_received_msat?: number | bigint;
 }
 
 const HOLD_STATES: Record<HoldInvoiceJson['state'], InvoiceState> = {

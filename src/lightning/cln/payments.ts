@@ -1,7 +1,11 @@
 // Paying over Core Lightning: `pay` blocks until the payment is final (a payee's hold invoice keeps it open),
 // so the adapter also reads `listsendpays` — to find a payment a crash left behind (never paying twice) and to
-// follow one whose `pay` call ended early. pay's error codes are mapped to LND's
-// FAILURE_REASON_* names, which the engine records. BOLT12 invoices (lni) are paid the same way.
+// follow one whose `pay` call ended early. In current CLN `pay` is handled by xpay (xpay-handle-pay): it refuses
+// before sending anything — no route (205, 215), too expensive (206), expired (207), bad parameters (-32602) — and
+// then records no sendpay; each part it does send (injectpaymentonion) is recorded. So a `pay` error with a code and
+// nothing in listsendpays is a payment that failed for sure with nothing sent: reported FAILED with its reason,
+// never thrown. pay's codes are mapped to LND's FAILURE_REASON_* names, which the engine records. BOLT12 invoices
+// (lni) are paid the same way.
 import { decodeBolt11 } from '../bolt11/index.ts';
 import { bolt12AsInvoice, isBolt12Invoice } from '../bolt12/payable.ts';
 import type { PayRequest, PaymentUpdate } from '../backend.ts';
@@ -9,17 +13,17 @@ import { ClnRestError, type ClnTransport } from './transport.ts';
 
 interface SendPayJson {
   status: 'pending' | 'complete' | 'failed';
-  groupid?: number;
-  amount_msat?: number;
-  amount_sent_msat: number;
+  groupid?: number | bigint; // a u64: past 2^53 it comes as bigint (json.ts), compared exactly
+  amount_msat?: number | bigint;
+  amount_sent_msat: number | bigint;
   payment_preimage?: string;
 }
 
 interface PayJson {
   payment_hash: string;
   payment_preimage: string;
-  amount_msat: number;
-  amount_sent_msat: number;
+  amount_msat: number | bigint;
+  amount_sent_msat: number | bigint;
   status: string;
 }
 
@@ -28,7 +32,12 @@ const FAILURE_BY_CODE: Record<number, string> = {
   205: 'FAILURE_REASON_NO_ROUTE', // PAY_ROUTE_NOT_FOUND
   206: 'FAILURE_REASON_NO_ROUTE', // PAY_ROUTE_TOO_EXPENSIVE
   207: 'FAILURE_REASON_TIMEOUT', // PAY_INVOICE_EXPIRED
+  209: 'FAILURE_REASON_ERROR', // PAY_UNSPECIFIED_ERROR (xpay: failed after its attempts)
   210: 'FAILURE_REASON_ERROR', // PAY_STOPPED_RETRYING
+  215: 'FAILURE_REASON_INSUFFICIENT_BALANCE', // PAY_INSUFFICIENT_FUNDS
+  216: 'FAILURE_REASON_NO_ROUTE', // PAY_UNREACHABLE
+  217: 'FAILURE_REASON_ERROR', // PAY_USER_ERROR (e.g. maxdelay too small)
+  [-32602]: 'FAILURE_REASON_INCORRECT_PAYMENT_DETAILS', // JSONRPC2_INVALID_PARAMS: the invoice cannot be paid as asked
 };
 const PAY_IN_PROGRESS = 200;
 // Past the payment timeout pay gives up retrying, but a part already sent may stay held for hours.
@@ -100,11 +109,24 @@ export class ClnPayments {
     }
   }
 
-  // pay ended without success: refused before paying (rethrown), failed (reported), or still going (followed).
+  // pay ended without success: refused with nothing sent (reported failed), failed (reported), still going
+  // (followed), or unknown (no answer from lightningd: rethrown, the payment is looked up again later).
   private async afterPayError(paymentHash: string, error: unknown, onUpdate?: (u: PaymentUpdate) => void): Promise<PaymentUpdate> {
     const code = error instanceof ClnRestError ? error.code : undefined;
     const now = await this.lookup(paymentHash);
-    if (now === undefined) throw error;
+    if (now === undefined) {
+      // a lightningd answer (a code) with no sendpay recorded: nothing was sent, and nothing is in flight
+      if (code === undefined || code === PAY_IN_PROGRESS) throw error;
+      const failed: PaymentUpdate = {
+        paymentHash,
+        status: 'FAILED',
+        preimage: undefined,
+        feeMsat: 0n,
+        failureReason: FAILURE_BY_CODE[code] ?? 'FAILURE_REASON_ERROR',
+      };
+      onUpdate?.(failed);
+      return failed;
+    }
     if (now.status === 'IN_FLIGHT' || code === PAY_IN_PROGRESS) return this.follow(paymentHash, onUpdate);
     const update: PaymentUpdate =
       now.status === 'FAILED' && code !== undefined ? { ...now, failureReason: FAILURE_BY_CODE[code] ?? 'FAILURE_REASON_ERROR' } : now;

@@ -1,7 +1,8 @@
 // HTTP(S) to Core Lightning's clnrest: every call is `POST /v1/<method>` with the method's named parameters as a
 // JSON object and the rune in the `Rune` header; a result comes back 201, an error as lightningd's JSON-RPC error
-// object under clnrest's status. TLS is pinned to clnrest's CA when one is given (its certificates are self-signed).
+// object under clnrest's status; answers are read losslessly (json.ts: 64-bit integers as bigint). TLS is pinned to clnrest's CA when one is given (its certificates are self-signed).
 import { requestNodeJson } from '../json-request.ts';
+import { parseClnJson } from './json.ts';
 
 export interface ClnTransportOptions {
   url: string; // https://host:3010 or http://host:port
@@ -24,8 +25,8 @@ export class ClnRestError extends Error {
 
 function errorFrom(status: number, text: string): ClnRestError {
   try {
-    const body = JSON.parse(text) as { code?: number; message?: string };
-    return new ClnRestError(status, body.code, body.message ?? text);
+    const body = parseClnJson(text) as { code?: number; message?: string };
+    return new ClnRestError(status, typeof body.code === 'number' ? body.code : undefined, body.message ?? text);
   } catch {
     return new ClnRestError(status, undefined, text || `HTTP ${status}`);
   }
@@ -45,6 +46,7 @@ export class ClnTransport {
       { url: new URL(`/v1/${method}`, this.base), method: 'POST', headers: { rune: this.options.rune }, body, tlsCert: this.options.tlsCert },
       timeoutMs ?? this.options.timeoutMs ?? 30_000,
       errorFrom,
+      parseClnJson,
     );
   }
 }

@@ -4,7 +4,7 @@
 import { FEE_BASE_MSAT, FEE_RATE_PPM, TIME_LOCK_DELTA } from '../routing.ts';
 import type { ChannelRecord, NodeRecord } from '../types.ts';
 import { shortChannelId } from './json.ts';
-import type { Method, MethodContext } from './lightningd.ts';
+import { NODE_FEATURES, type Method, type MethodContext } from './lightningd.ts';
 import { optionalString } from './params.ts';
 
 const HTLC_MINIMUM_MSAT = 1000;
@@ -15,6 +15,7 @@ function nodeJson(node: NodeRecord): Record<string, unknown> {
     alias: node.name,
     color: node.color.replace(/^#/, ''),
     last_timestamp: 0,
+    features: NODE_FEATURES,
     addresses: node.restPort === 0 ? [] : [{ type: 'ipv4', address: '127.0.0.1', port: node.restPort }],
   };
 }
@@ -27,6 +28,8 @@ function directionJson(channel: ChannelRecord, source: NodeRecord, destination: 
     direction: source.pubkey < destination.pubkey ? 0 : 1,
     public: true,
     amount_msat: channel.capacitySat * 1000,
+    message_flags: 1, // htlc_maximum_msat present
+    channel_flags: source.pubkey < destination.pubkey ? 0 : 1, // the direction bit; not disabled
     active: true,
     last_update: 0,
     base_fee_millisatoshi: FEE_BASE_MSAT,
@@ -34,6 +37,7 @@ function directionJson(channel: ChannelRecord, source: NodeRecord, destination: 
     delay: TIME_LOCK_DELTA,
     htlc_minimum_msat: HTLC_MINIMUM_MSAT,
     htlc_maximum_msat: channel.capacitySat * 1000,
+    features: '',
   };
 }
 

@@ -3,7 +3,8 @@
 // Inject, List, Settle and Cancel are the operations of hold.ts over the network model; Track streams an invoice's
 // state (now, then each change); OnionMessages hooks the node's onion-message hooks (onion-hooks.ts): each message
 // goes to every connected stream and the first answer counts — `continue` when no client is connected, none
-// answers in time (the plugin's 30 s) or the streams drop. Routing hints are accepted and not encoded.
+// answers in time (the plugin's 30 s) or the streams drop. Routing hints are accepted and not encoded. Unary calls
+// and Track's messages are shown to the contract observer (face `hold-grpc`).
 import { readFileSync } from 'node:fs';
 import {
   Server,
@@ -16,6 +17,7 @@ import {
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
 import type { OnionHookAction, HeldOnionMessage } from '../../../lightning/onion-message-hook.ts';
+import { observeExchange } from '../../contract-observer.ts';
 import { onionMessageProto } from '../../../lightning/cln/hold/onion-messages.ts';
 import {
   HoldService,
@@ -68,18 +70,29 @@ function holdInvoiceProto(invoice: InvoiceRecord, id: number): HoldInvoice {
       created_at: h.acceptTime,
       cltv_expiry: h.expiryHeight,
     })),
-    min_cltv_expiry: invoice.cltvExpiry,
+    ...(invoice.holdMinCltv !== undefined && { min_cltv_expiry: invoice.holdMinCltv }), // the plugin's stored min_cltv
   };
 }
 
-/** A unary handler: the operation's result, or its error as the plugin's INTERNAL status with the message. */
-function unary<Req, Res>(run: (request: Req) => Res) {
+/**
+ * A unary handler: the operation's result, or its error as the plugin's INTERNAL status with the message; each call
+ * is shown to the contract observer (status: the gRPC code).
+ */
+function unary<Req, Res>(node: string, method: string, run: (request: Req) => Res) {
+  const observe = (request: Req, code: number, response: unknown) =>
+    observeExchange({ face: 'hold-grpc', node, method, path: '', query: {}, request, status: code, response });
   return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>): void => {
+    let result: Res;
     try {
-      callback(null, run(call.request));
+      result = run(call.request);
     } catch (err) {
-      callback({ code: status.INTERNAL, details: (err as Error).message });
+      const details = (err as Error).message;
+      callback({ code: status.INTERNAL, details });
+      observe(call.request, status.INTERNAL, { details });
+      return;
     }
+    callback(null, result);
+    observe(call.request, status.OK, result);
   };
 }
 
@@ -134,8 +147,8 @@ type Tracker = (invoice: InvoiceRecord) => void;
 
 function service(network: LightningNetwork, node: string, relay: OnionRelay, trackers: Set<Tracker>): UntypedServiceImplementation {
   return {
-    GetInfo: unary(() => ({ version: DEVNET_HOLD_VERSION })),
-    Invoice: unary((request: InvoiceRequest) => ({
+    GetInfo: unary(node, 'GetInfo', () => ({ version: DEVNET_HOLD_VERSION })),
+    Invoice: unary(node, 'Invoice', (request: InvoiceRequest) => ({
       bolt11: createHold(network, node, {
         paymentHash: hex(request.payment_hash),
         amountMsat: Number(request.amount_msat),
@@ -145,11 +158,11 @@ function service(network: LightningNetwork, node: string, relay: OnionRelay, tra
         minFinalCltvExpiry: request.min_final_cltv_expiry === undefined ? undefined : Number(request.min_final_cltv_expiry),
       }),
     })),
-    Inject: unary((request: { invoice: string; min_cltv_expiry?: string }) => {
+    Inject: unary(node, 'Inject', (request: { invoice: string; min_cltv_expiry?: string }) => {
       injectHold(network, node, request.invoice, request.min_cltv_expiry === undefined ? undefined : Number(request.min_cltv_expiry));
       return {};
     }),
-    List: unary((request: ListRequest) => {
+    List: unary(node, 'List', (request: ListRequest) => {
       let found = holdInvoicesOf(network, node, request.payment_hash && hex(request.payment_hash));
       if (request.pagination !== undefined) {
         const start = Number(request.pagination.index_start);
@@ -157,11 +170,11 @@ function service(network: LightningNetwork, node: string, relay: OnionRelay, tra
       }
       return { invoices: found.map(({ invoice, id }) => holdInvoiceProto(invoice, id)) };
     }),
-    Settle: unary((request: { payment_preimage: Buffer }) => {
+    Settle: unary(node, 'Settle', (request: { payment_preimage: Buffer }) => {
       settleHold(network, node, hex(request.payment_preimage));
       return {};
     }),
-    Cancel: unary((request: { payment_hash: Buffer }) => {
+    Cancel: unary(node, 'Cancel', (request: { payment_hash: Buffer }) => {
       cancelHold(network, node, hex(request.payment_hash));
       return {};
     }),
@@ -172,6 +185,7 @@ function service(network: LightningNetwork, node: string, relay: OnionRelay, tra
         if (invoice.node !== node || invoice.paymentHash !== hash || !invoice.hold || stateOf(invoice) === last) return;
         last = stateOf(invoice);
         call.write({ state: last });
+        observeExchange({ face: 'hold-grpc', node, method: 'Track', path: '', query: {}, request: call.request, status: status.OK, response: { state: last }, stream: true });
       };
       const current = network.findInvoice(node, hash);
       if (current !== undefined) send(current);

@@ -1,9 +1,11 @@
-// The hold plugin (BoltzExchange/hold) on a devnet CLN node, over the network model's hold invoices: its operations
-// once, called from both of its faces — the JSON-RPC methods here (holdinvoice, injectinvoice, listholdinvoices,
-// settleholdinvoice, cancelholdinvoice) and the gRPC service (hold-grpc.ts). The plugin's `holdinvoice` takes
-// payment_hash and amount (msat); memo, description hash, expiry and min_final_cltv_expiry are fields of its gRPC
-// InvoiceRequest only. The devnet also takes them here as named parameters — `description`, `description_hash`,
-// `expiry`, `min_final_cltv_expiry` — which a real plugin ignores (serde drops unknown fields).
+// The hold plugin (BoltzExchange/hold v0.3.3) on a devnet CLN node, over the network model's hold invoices: its
+// operations once, called from both of its faces — the JSON-RPC methods here and the gRPC service (hold-grpc.ts).
+// The RPC methods are exactly the plugin's (src/main.rs, src/commands/): holdinvoice {payment_hash, amount},
+// injectholdinvoice {invoice, min_cltv?}, listholdinvoices {payment_hash?, invoice?}, settleholdinvoice {preimage},
+// cancelholdinvoice {payment_hash}. Each reads its named parameters as serde reads a struct: unknown ones are
+// ignored, a missing one is "missing field `x`"; `holdinvoice` gives every invoice the plugin's defaults (empty
+// description, expiry 3600 s, CLTV delta 80) — memo, description hash, expiry and CLTV delta are gRPC fields only.
+// A plugin's error reaches the caller with code -32700 (cln-plugin's parse_error) and its message.
 import { createHash } from 'node:crypto';
 import { decodeBolt11 } from '../../../lightning/bolt11/index.ts';
 import type { LightningNetwork } from '../network.ts';
@@ -11,9 +13,47 @@ import type { InvoiceRecord } from '../types.ts';
 import { CLN, ClnError, toClnError } from './errors.ts';
 import { holdInvoiceJson } from './json.ts';
 import type { Method, MethodContext } from './lightningd.ts';
-import { optionalHash, optionalInt, optionalString, requiredHash, requiredInt, requiredString } from './params.ts';
+import type { Params } from './params.ts';
 
 const pluginError = (err: unknown): ClnError => new ClnError(CLN.PLUGIN_ERROR, toClnError(err).message);
+
+// The plugin's invoice defaults (src/encoder.rs: lightning_invoice's DEFAULT_EXPIRY_TIME, its own CLTV delta).
+const PLUGIN_EXPIRY_SECONDS = 3600;
+const PLUGIN_MIN_FINAL_CLTV_EXPIRY = 80;
+
+// serde_json's words for a struct field that is absent or of the wrong JSON type.
+function field(params: Params, name: string, kind: 'string' | 'u64', required: boolean): string | number | undefined {
+  const value = params[name];
+  if (value === undefined || (value === null && !required)) {
+    if (required) throw new ClnError(CLN.PLUGIN_ERROR, `missing field \`${name}\``);
+    return undefined;
+  }
+  if (kind === 'string' && typeof value === 'string') return value;
+  if (kind === 'u64' && typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
+  throw new ClnError(CLN.PLUGIN_ERROR, `invalid type: ${serdeType(value)}, expected ${kind === 'string' ? 'a string' : 'u64'}`);
+}
+
+function serdeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'string') return `string ${JSON.stringify(value)}`;
+  if (typeof value === 'boolean') return `boolean \`${value}\``;
+  if (typeof value === 'number') return Number.isInteger(value) ? `integer \`${value}\`` : `floating point \`${value}\``;
+  return Array.isArray(value) ? 'sequence' : 'map';
+}
+
+/** hex::decode of a plugin parameter, refused in its words; lower-case hex. */
+function hexField(value: string): string {
+  if (value.length % 2 !== 0) throw new ClnError(CLN.PLUGIN_ERROR, 'Odd number of digits');
+  const bad = /[^0-9a-fA-F]/.exec(value);
+  if (bad !== null) throw new ClnError(CLN.PLUGIN_ERROR, `Invalid character '${bad[0]}' at position ${bad.index}`);
+  return value.toLowerCase();
+}
+
+const hash32 = (value: string): string => {
+  const hex = hexField(value);
+  if (hex.length !== 64) throw new ClnError(CLN.PLUGIN_ERROR, 'invalid payment hash length');
+  return hex;
+};
 
 export interface HoldInvoiceSpec {
   paymentHash: string;
@@ -24,15 +64,16 @@ export interface HoldInvoiceSpec {
   minFinalCltvExpiry?: number;
 }
 
-/** Makes a hold invoice; its BOLT11. */
+/** Makes a hold invoice; its BOLT11. What is not given is the plugin's default (src/encoder.rs). */
 export function createHold(network: LightningNetwork, node: string, spec: HoldInvoiceSpec): string {
   try {
     return network.addHoldInvoice(node, spec.paymentHash, {
       valueMsat: spec.amountMsat,
       memo: spec.memo ?? '',
       descriptionHash: spec.descriptionHash,
-      expiry: spec.expiry,
-      cltvExpiry: spec.minFinalCltvExpiry,
+      expiry: spec.expiry ?? PLUGIN_EXPIRY_SECONDS,
+      cltvExpiry: spec.minFinalCltvExpiry ?? PLUGIN_MIN_FINAL_CLTV_EXPIRY,
+      ...(spec.minFinalCltvExpiry !== undefined && { holdMinCltv: spec.minFinalCltvExpiry }),
     }).paymentRequest;
   } catch (err) {
     throw pluginError(err);
@@ -84,6 +125,7 @@ export function injectHold(network: LightningNetwork, node: string, text: string
       memo: target.description ?? '',
       expiry: Math.max(1, target.timestamp + target.expiry - Math.floor(Date.now() / 1000)),
       cltvExpiry: minCltv ?? target.minFinalCltvExpiry,
+      ...(minCltv !== undefined && { holdMinCltv: minCltv }),
       bolt12: text,
     });
   } catch (err) {
@@ -92,21 +134,17 @@ export function injectHold(network: LightningNetwork, node: string, text: string
 }
 
 function holdinvoice({ network, node, params }: MethodContext): Record<string, unknown> {
-  const bolt11 = createHold(network, node, {
-    paymentHash: requiredHash(params, 'payment_hash'),
-    amountMsat: requiredInt(params, 'amount'),
-    memo: optionalString(params, 'description'),
-    descriptionHash: optionalHash(params, 'description_hash'),
-    expiry: optionalInt(params, 'expiry'),
-    minFinalCltvExpiry: optionalInt(params, 'min_final_cltv_expiry'),
-  });
+  const paymentHash = hash32(field(params, 'payment_hash', 'string', true) as string);
+  const amountMsat = field(params, 'amount', 'u64', true) as number;
+  const bolt11 = createHold(network, node, { paymentHash, amountMsat, memo: '' });
   return { bolt11 };
 }
 
 function listholdinvoices({ network, node, params }: MethodContext): Record<string, unknown> {
-  let hash = optionalHash(params, 'payment_hash');
-  const invoice = optionalString(params, 'invoice');
-  if (hash !== undefined && invoice !== undefined) throw new ClnError(CLN.PLUGIN_ERROR, 'too many parameters');
+  const hashText = field(params, 'payment_hash', 'string', false) as string | undefined;
+  const invoice = field(params, 'invoice', 'string', false) as string | undefined;
+  if (hashText !== undefined && invoice !== undefined) throw new ClnError(CLN.PLUGIN_ERROR, 'too many parameters');
+  let hash = hashText === undefined ? undefined : hexField(hashText);
   if (invoice !== undefined) {
     try {
       hash = decodeBolt11(invoice).paymentHash;
@@ -118,18 +156,20 @@ function listholdinvoices({ network, node, params }: MethodContext): Record<stri
 }
 
 function settleholdinvoice({ network, node, params }: MethodContext): Record<string, unknown> {
-  settleHold(network, node, requiredHash(params, 'preimage'));
+  settleHold(network, node, hexField(field(params, 'preimage', 'string', true) as string));
   return {};
 }
 
 function cancelholdinvoice({ network, node, params }: MethodContext): Record<string, unknown> {
-  cancelHold(network, node, requiredHash(params, 'payment_hash'));
+  cancelHold(network, node, hexField(field(params, 'payment_hash', 'string', true) as string));
   return {};
 }
 
-function injectinvoice({ network, node, params }: MethodContext): Record<string, unknown> {
-  injectHold(network, node, requiredString(params, 'invoice'), optionalInt(params, 'min_cltv'));
+function injectholdinvoice({ network, node, params }: MethodContext): Record<string, unknown> {
+  const invoice = field(params, 'invoice', 'string', true) as string;
+  const minCltv = field(params, 'min_cltv', 'u64', false) as number | undefined;
+  injectHold(network, node, invoice, minCltv);
   return {};
 }
 
-export const HOLD_METHODS: Record<string, Method> = { holdinvoice, injectinvoice, listholdinvoices, settleholdinvoice, cancelholdinvoice };
+export const HOLD_METHODS: Record<string, Method> = { holdinvoice, injectholdinvoice, listholdinvoices, settleholdinvoice, cancelholdinvoice };

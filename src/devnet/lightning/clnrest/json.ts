@@ -1,5 +1,6 @@
 // Core Lightning's JSON objects for the devnet's records, as lightningd and the hold plugin write them: amounts
 // in msat as integers, hashes and keys as hex, short channel ids as BLOCKxTXxOUT, states in lower case.
+import { createHash } from 'node:crypto';
 import { decodeBolt11 } from '../../../lightning/bolt11/index.ts';
 import { bolt12PaymentTarget } from '../bolt12-target.ts';
 import type { LightningNetwork } from '../network.ts';
@@ -27,6 +28,7 @@ export function peerChannelJson(channel: ChannelRecord, node: string, network: L
     funding_outnum: Number(vout),
     private: false,
     opener: local ? 'local' : 'remote',
+    features: ['option_static_remotekey', 'option_anchors'],
     to_us_msat: toUs,
     total_msat: channel.capacitySat * 1000,
     spendable_msat: toUs,
@@ -75,7 +77,8 @@ export function holdInvoiceJson(invoice: InvoiceRecord, id: number): Record<stri
     ...(invoice.preimage !== null && { preimage: invoice.preimage }),
     invoice: invoice.bolt12 ?? invoice.paymentRequest,
     state: HOLD_STATES[invoice.state],
-    min_cltv: invoice.cltvExpiry,
+    // the plugin keeps a min_cltv for an injected invoice and a gRPC one made with a CLTV delta, none for its RPC's
+    ...(invoice.holdMinCltv !== undefined && { min_cltv: invoice.holdMinCltv }),
     created_at: dateTime(invoice.creationDate),
     ...(invoice.settleDate > 0 && { settled_at: dateTime(invoice.settleDate) }),
     htlcs: invoice.htlcs.map((h) => ({
@@ -98,12 +101,19 @@ export const destinationOf = (paymentRequest: string): string =>
 const PAY_STATES = { IN_FLIGHT: 'pending', SUCCEEDED: 'complete', FAILED: 'failed' } as const;
 
 /** One payment as listsendpays prints it (the devnet pays in one part). */
+/**
+ * The payment's part group: lightningd's groupid is a u64, in practice past 2^53 (so clients must read it losslessly);
+ * the devnet's is fixed per node and payment hash, with the top bit set.
+ */
+export const groupIdOf = (payment: PaymentRecord): bigint =>
+  BigInt(`0x${createHash('sha256').update(`${payment.node}:${payment.paymentHash}`).digest('hex').slice(0, 16)}`) | (1n << 63n);
+
 export function sendPayJson(payment: PaymentRecord): Record<string, unknown> {
   const destination = destinationOf(payment.paymentRequest);
   return {
     created_index: payment.paymentIndex,
     id: payment.paymentIndex,
-    groupid: 1,
+    groupid: groupIdOf(payment),
     payment_hash: payment.paymentHash,
     status: PAY_STATES[payment.status],
     amount_msat: payment.valueMsat,

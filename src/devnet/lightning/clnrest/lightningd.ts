@@ -5,9 +5,15 @@ import type { LightningNetwork } from '../network.ts';
 import { CLN, ClnError, invalidParams } from './errors.ts';
 import { decodedBolt11Json, invoiceJson, peerChannelJson, sendPayJson } from './json.ts';
 import { decodedBolt12Json } from './offers.ts';
+import { neverSent } from './pay.ts';
 import { optionalHash, optionalInt, optionalString, requiredString, type Params } from './params.ts';
 
 export const DEVNET_CLN_VERSION = 'v24.11.1-devnet';
+
+// The feature bits a devnet node says it has, as lightningd writes them (hex of the bit field): var_onion (8/9),
+// payment_secret (14/15), basic_mpp (16/17), static_remotekey (12/13), anchors (22/23), offers (38/39) as optional.
+export const NODE_FEATURES = '8000008a2a2200';
+const OUR_FEATURES = { init: NODE_FEATURES, node: NODE_FEATURES, channel: '', invoice: '02000002024100' };
 
 export interface MethodContext {
   network: LightningNetwork;
@@ -21,7 +27,9 @@ function getinfo({ network, node }: MethodContext): Record<string, unknown> {
   const me = network.node(node);
   const channels = network.channelsOf(node);
   const peers = new Set(channels.map((c) => (c.nodeA === node ? c.nodeB : c.nodeA)));
-  const address = me.restPort === 0 ? [] : [{ type: 'ipv4', address: '127.0.0.1', port: me.restPort }];
+  // A node on loopback announces nothing (`address` is empty, as lightningd's for a local bind): only `binding` says
+  // where it listens.
+  const binding = me.restPort === 0 ? [] : [{ type: 'ipv4', address: '127.0.0.1', port: me.restPort }];
   return {
     id: me.pubkey,
     alias: me.name,
@@ -30,14 +38,14 @@ function getinfo({ network, node }: MethodContext): Record<string, unknown> {
     num_pending_channels: 0,
     num_active_channels: channels.length,
     num_inactive_channels: 0,
-    address,
-    binding: address,
+    address: [],
+    binding,
     version: DEVNET_CLN_VERSION,
     blockheight: network.height,
     network: 'regtest',
     fees_collected_msat: 0,
     'lightning-dir': `/devnet/${node}/regtest`,
-    our_features: {},
+    our_features: OUR_FEATURES,
   };
 }
 
@@ -96,7 +104,8 @@ function listsendpays({ network, node, params }: MethodContext): Record<string, 
   const payments = network
     .listPayments(node)
     .filter((p) => hash === undefined || p.paymentHash === hash)
-    .filter((p) => bolt11 === undefined || p.paymentRequest === bolt11);
+    .filter((p) => bolt11 === undefined || p.paymentRequest === bolt11)
+    .filter((p) => !neverSent(p));
   return { payments: payments.map((p) => sendPayJson(p)) };
 }
 

@@ -19,8 +19,18 @@ import { optionalInt, optionalString, requiredString } from './params.ts';
 /** The regtest genesis block hash as BOLT12 chain hashes are written (internal byte order). */
 export const REGTEST_CHAIN = hex.decode('06226e46111a0b59caaf126043eb5bbf28c34f3a5e332a1fc7b2b73cf188910f');
 
-function offerJson(record: OfferRecord, created: boolean): Record<string, unknown> {
-  return { offer_id: record.offerId, active: record.active, single_use: false, bolt12: record.bolt12, used: record.used, created, ...(record.label !== undefined && { label: record.label }) };
+/** An offer as `offer` answers it (with `created`) or `listoffers` lists it (without). */
+function offerJson(record: OfferRecord, created?: boolean): Record<string, unknown> {
+  return {
+    offer_id: record.offerId,
+    active: record.active,
+    single_use: false,
+    force_paths: false,
+    bolt12: record.bolt12,
+    used: record.used,
+    ...(created !== undefined && { created }),
+    ...(record.label !== undefined && { label: record.label }),
+  };
 }
 
 function offer({ network, node, params }: MethodContext): Record<string, unknown> {
@@ -45,7 +55,7 @@ function offer({ network, node, params }: MethodContext): Record<string, unknown
 
 function listoffers({ network, node, params }: MethodContext): Record<string, unknown> {
   const id = optionalString(params, 'offer_id');
-  return { offers: network.offersOf(node).filter((o) => id === undefined || o.offerId === id).map((o) => offerJson(o, false)) };
+  return { offers: network.offersOf(node).filter((o) => id === undefined || o.offerId === id).map((o) => offerJson(o)) };
 }
 
 async function fetchinvoice({ network, node, params }: MethodContext): Promise<Record<string, unknown>> {

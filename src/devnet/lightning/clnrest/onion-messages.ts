@@ -27,7 +27,7 @@ type Outcome = 'handled' | 'dropped';
 
 interface PendingFetch {
   request: InvoiceRequest;
-  settle: (outcome: { invoice: string } | ClnError) => void;
+  settle: (outcome: { invoice: string; changes: Record<string, never> } | ClnError) => void;
 }
 
 interface NetworkState {
@@ -96,7 +96,7 @@ async function arrived(network: LightningNetwork, node: string, peeled: ReturnTy
 }
 
 /** The payer's reading of the reply, as lightningd's fetchinvoice checks it. */
-function replyOutcome(request: InvoiceRequest, invoice: Uint8Array | undefined, invoiceError: Uint8Array | undefined): { invoice: string } | ClnError {
+function replyOutcome(request: InvoiceRequest, invoice: Uint8Array | undefined, invoiceError: Uint8Array | undefined): { invoice: string; changes: Record<string, never> } | ClnError {
   try {
     if (invoice === undefined) {
       const { error } = decodeInvoiceError(invoiceError!);
@@ -104,7 +104,7 @@ function replyOutcome(request: InvoiceRequest, invoice: Uint8Array | undefined, 
     }
     const decoded = invoiceFromBytes(invoice);
     checkInvoiceAnswers(decoded, request);
-    return { invoice: encodeInvoice(decoded) };
+    return { invoice: encodeInvoice(decoded), changes: {} };
   } catch (error) {
     if (error instanceof Bolt12Error) return new ClnError(CLN.OFFER_BAD_INVREQ_REPLY, `Incorrect reply: ${error.message}`);
     throw error;
@@ -140,13 +140,13 @@ export function offerRouteOf(network: LightningNetwork, payer: string, offer: Of
 }
 
 /** fetchinvoice's onion-message leg: sends the request, waits for the reply (or the timeout, s). */
-export async function requestOverOnion(network: LightningNetwork, payer: string, destination: BlindedPath, request: InvoiceRequest, timeoutSeconds: number): Promise<{ invoice: string }> {
+export async function requestOverOnion(network: LightningNetwork, payer: string, destination: BlindedPath, request: InvoiceRequest, timeoutSeconds: number): Promise<{ invoice: string; changes: Record<string, never> }> {
   const pathId = randomBytes(32);
   const replyPath = createBlindedPath(randomBytes(32), [{ nodeId: hex.decode(network.node(payer).pubkey), data: encodeRecipientData({ pathId }) }]);
   const state = stateOf(network);
   const key = `${payer}/${hex.encode(pathId)}`;
   let settle!: PendingFetch['settle'];
-  const reply = new Promise<{ invoice: string }>((resolve, reject) => {
+  const reply = new Promise<{ invoice: string; changes: Record<string, never> }>((resolve, reject) => {
     const timer = setTimeout(() => settle(new ClnError(CLN.OFFER_TIMEOUT, 'Timeout waiting for response')), timeoutSeconds * 1000);
     timer.unref();
     settle = (outcome) => {
