@@ -42,7 +42,7 @@ test("the devnet LND's REST: a path it does not route is 404 before any macaroon
   const devnet = await startLightningDevnet({ dataDir, chain: new ClockChain(100, `${dataDir}/clock.json`) });
   try {
     const alice = devnet.nodes.alice;
-    const unrouted = await rest(alice, 'GET', '/v2/chainkit/bestblock', undefined, '');
+    const unrouted = await rest(alice, 'GET', '/v2/chainkit/bestblock', undefined, '', 'a sub-server path this node does not route');
     assert.deepEqual(unrouted, { status: 404, body: { code: 5, message: 'Not Found', details: [] } });
     const routed = await rest(alice, 'GET', '/v1/getinfo', undefined, '');
     assert.deepEqual(routed, { status: 500, body: { code: 2, message: 'expected 1 macaroon, got 0', details: [] } });
