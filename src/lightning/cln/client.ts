@@ -45,7 +45,7 @@ import { HoldOnionMessages } from './hold/onion-messages.ts';
 import { grpcHoldInvoiceJson, holdInvoiceUpdate, ownInvoiceUpdate, sameUpdate, type HoldInvoiceJson, type OwnInvoiceJson } from './invoices.ts';
 import { ClnGraph } from './graph.ts';
 import { ClnPayments } from './payments.ts';
-import { ClnRestError, ClnTransport } from './transport.ts';
+import { ClnRestError, ClnTransport, type ClnCaller } from './transport.ts';
 
 export interface ClnBackendOptions {
   url: string;
@@ -55,7 +55,11 @@ export interface ClnBackendOptions {
   pollMs?: number; // how often a followed invoice or payment is read again (default 250 ms)
   hold?: HoldGrpcOptions; // the hold plugin's gRPC; without it its RPC methods over clnrest
   onHoldStreamError?: (error: Error) => void; // a dropped onion-message stream (it reconnects by itself)
+  transport?: ClnCaller; // lightningd reached otherwise than clnrest (its JSON-RPC socket); url and rune unused
 }
+
+// lightningd's "Unknown command": a node without the hold plugin has no listholdinvoices.
+const RPC_METHOD_NOT_FOUND = -32601;
 
 // With the plugin's Track stream a followed invoice is read on each change; this slow poll is only a safety net.
 const TRACKED_POLL_MS = 30_000;
@@ -73,20 +77,22 @@ const blockOf = (scid: string): number => Number(scid.split('x')[0]);
 
 export class ClnBackend implements LightningBackend {
   readonly nodeType = 'CLN';
-  private readonly rpc: ClnTransport;
+  private readonly rpc: ClnCaller;
   private readonly payments: ClnPayments;
   private readonly pollMs: number;
   private readonly hold: HoldGrpcClient | undefined;
   private readonly onions: HoldOnionMessages | undefined;
 
   constructor(options: ClnBackendOptions) {
-    if (options.rune === '') throw new Error('Core Lightning needs a rune (lightning.rune)');
-    this.rpc = new ClnTransport({
-      url: options.url,
-      rune: options.rune,
-      tlsCert: options.tlsCertPath === undefined ? undefined : readFileSync(options.tlsCertPath),
-      timeoutMs: options.timeoutMs,
-    });
+    if (options.transport === undefined && options.rune === '') throw new Error('Core Lightning needs a rune (lightning.rune)');
+    this.rpc =
+      options.transport ??
+      new ClnTransport({
+        url: options.url,
+        rune: options.rune,
+        tlsCert: options.tlsCertPath === undefined ? undefined : readFileSync(options.tlsCertPath),
+        timeoutMs: options.timeoutMs,
+      });
     this.pollMs = options.pollMs ?? 250;
     this.payments = new ClnPayments(this.rpc, this.pollMs);
     if (options.hold !== undefined) {
@@ -109,6 +115,7 @@ export class ClnBackend implements LightningBackend {
   close(): void {
     this.onions?.stop();
     this.hold?.close();
+    (this.rpc as Partial<{ close(): void }>).close?.();
   }
 
   /** The public graph from CLN's gossip (the v2 Lightning node, channel and search calls). */
@@ -224,7 +231,13 @@ export class ClnBackend implements LightningBackend {
   private async holdInvoices(paymentHash?: string): Promise<HoldInvoiceJson[]> {
     if (this.hold !== undefined) return (await this.hold.list(paymentHash)).map(grpcHoldInvoiceJson);
     const params = paymentHash === undefined ? {} : { payment_hash: paymentHash };
-    return (await this.rpc.call<{ holdinvoices: HoldInvoiceJson[] }>('listholdinvoices', params)).holdinvoices;
+    try {
+      return (await this.rpc.call<{ holdinvoices: HoldInvoiceJson[] }>('listholdinvoices', params)).holdinvoices;
+    } catch (err) {
+      // No hold plugin: no hold invoices (the node's own invoices still answer payments' lookups).
+      if (err instanceof ClnRestError && err.code === RPC_METHOD_NOT_FOUND) return [];
+      throw err;
+    }
   }
 
   /**
