@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // A stand-in for Bitcoin Core's `bitcoin-cli`, written here because this machine has none and lightningd's bcli
 // plugin talks to bitcoind only through it (`--bitcoin-cli=PATH`). It does what bcli relies on, as bitcoin-cli
-// does: options `-rpcconnect= -rpcport= -rpcuser= -rpcpassword= -stdinrpcpass -rpcwallet= -rpcclienttimeout=`
-// (others, e.g. -regtest or -datadir, are accepted and ignored), then METHOD ARGS; the arguments bitcoin-cli's
+// does: options `-rpcconnect= -rpcport= -rpcuser= -rpcpassword= -stdinrpcpass -stdin -rpcwallet= -rpcclienttimeout=
+// -rpcwait -rpcwaittimeout=` (others, e.g. -regtest or -datadir, are accepted and ignored), then METHOD ARGS, more
+// ARGS one per line on stdin with -stdin (after the password line of -stdinrpcpass: bcli passes the method's
+// arguments that way); the arguments bitcoin-cli's
 // conversion table reads as JSON (heights, counts, verbosity, fee rates) are sent as JSON, the rest as strings. A
 // string result is printed raw, null as nothing, anything else as the node's JSON text unchanged — the number text
 // included, which bcli parses strictly. An RPC error goes to stderr as `error code: N` / `error message:` / the
@@ -36,14 +38,14 @@ function parseCommandLine(argv) {
   return { options, method: argv[i], args: argv.slice(i + 1) };
 }
 
-function readStdinLine() {
+function readStdinLines() {
   return new Promise((resolve) => {
     let text = '';
     process.stdin.setEncoding('utf8');
     process.stdin.on('data', (chunk) => {
       text += chunk;
     });
-    process.stdin.on('end', () => resolve(text.split(/\r?\n/)[0]));
+    process.stdin.on('end', () => resolve(text.split(/\r?\n/)));
   });
 }
 
@@ -88,12 +90,18 @@ function memberText(text, key) {
 }
 
 async function main() {
-  const { options, method, args } = parseCommandLine(process.argv.slice(2));
+  const commandLine = parseCommandLine(process.argv.slice(2));
+  const { options } = commandLine;
+  const lines = options.stdinrpcpass || options.stdin ? await readStdinLines() : [];
+  const password = options.stdinrpcpass ? (lines.shift() ?? '') : (options.rpcpassword ?? '');
+  // -stdin: one argument per line until EOF (the method too, when the command line has none)
+  const extra = options.stdin ? lines.filter((line, i) => line !== '' || i < lines.length - 1) : [];
+  const words = [...(commandLine.method === undefined ? [] : [commandLine.method]), ...commandLine.args, ...extra];
+  const [method, ...args] = words;
   if (method === undefined) {
     process.stderr.write('error: too few parameters (need at least command)\n');
     return 1;
   }
-  const password = options.stdinrpcpass ? await readStdinLine() : (options.rpcpassword ?? '');
   const converted = JSON_ARGS[method] ?? [];
   const params = args.map((arg, index) => {
     if (!converted.includes(index)) return arg;
@@ -110,9 +118,8 @@ async function main() {
   const auth = Buffer.from(`${options.rpcuser ?? ''}:${password}`).toString('base64');
   const timeoutMs = Number(options.rpcclienttimeout ?? 900) * 1000;
 
-  let answer;
-  try {
-    answer = await new Promise((resolve, reject) => {
+  const post = () =>
+    new Promise((resolve, reject) => {
       const req = request(
         { host, port, path, method: 'POST', headers: { Authorization: `Basic ${auth}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } },
         (res) => {
@@ -126,9 +133,21 @@ async function main() {
       req.on('error', reject);
       req.end(body);
     });
-  } catch (error) {
-    process.stderr.write(`error: Could not connect to the server ${host}:${port} (${error.message})\n`);
-    return 1;
+  // -rpcwait: retry while the server cannot be reached, up to -rpcwaittimeout seconds (0: forever)
+  const waitUntil = options.rpcwait ? Date.now() + Number(options.rpcwaittimeout ?? 0) * 1000 : 0;
+  let answer;
+  for (;;) {
+    try {
+      answer = await post();
+      break;
+    } catch (error) {
+      if (options.rpcwait && (Number(options.rpcwaittimeout ?? 0) === 0 || Date.now() < waitUntil)) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        continue;
+      }
+      process.stderr.write(`error: Could not connect to the server ${host}:${port} (${error.message})\n`);
+      return 1;
+    }
   }
   if (answer.status === 401) {
     process.stderr.write('error: Authorization failed: Incorrect rpcuser or rpcpassword\n');
