@@ -32,7 +32,11 @@ export function realLightningd(): { lightningd?: string; skip?: string } {
 }
 
 /** Polls `probe` until it returns something other than undefined, or throws after `timeoutMs` with `what`. */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+// A ceiling, not a pause: on a busy 2-core machine every bitcoin-cli call lightningd makes is a process start, and
+// a node may take tens of seconds to read a few blocks.
+const DEFAULT_DEADLINE_MS = 180_000;
+
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = DEFAULT_DEADLINE_MS): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (let delay = 20; ; delay = Math.min(delay * 2, 250)) {
@@ -190,6 +194,7 @@ export async function startRealWorld(lightningd: string, specs: NodeSpec[]): Pro
   if (failed) {
     await Promise.all(Object.values(nodes).map((n) => n.stop()));
     await devnet.close();
+    rmSync(dataDir, { recursive: true, force: true });
     throw failed.reason;
   }
 
