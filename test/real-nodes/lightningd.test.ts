@@ -96,12 +96,15 @@ describe('real lightningd on the devnet chain', { skip: binaries.skip }, () => {
   });
 
   test('mutual close: the closing transaction confirms and pays both wallets', async () => {
-    const closed = await alice.call<{ type: string; txid: string }>('close', { id: bob.id });
+    // v24.11+ answers the closing transactions as `txids` (the single `txid` is deprecated and gone in v26)
+    const closed = await alice.call<{ type: string; txids: string[] }>('close', { id: bob.id });
     assert.equal(closed.type, 'mutual');
-    const closing = await tx(closed.txid);
+    assert.equal(closed.txids.length, 1);
+    const closingTxid = closed.txids[0];
+    const closing = await tx(closingTxid);
     assert.ok(closing.vin.some((input) => input.txid === funding), 'the closing transaction spends the funding output');
     await world.mine(1);
-    const [ofAlice, ofBob] = await Promise.all([walletGetsOutputOf(alice, closed.txid), walletGetsOutputOf(bob, closed.txid)]);
+    const [ofAlice, ofBob] = await Promise.all([walletGetsOutputOf(alice, closingTxid), walletGetsOutputOf(bob, closingTxid)]);
     assert.equal(ofBob.amount_msat, 70_000_000, 'bob gets exactly what he was paid (the opener pays the closing fee)');
     assert.ok(ofAlice.amount_msat > (CHANNEL_SAT - 70_000 - 2_000) * 1000, `alice gets the rest less the fee (${ofAlice.amount_msat})`);
   });
