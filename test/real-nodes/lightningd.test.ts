@@ -101,7 +101,8 @@ describe('real lightningd on the devnet chain', { skip: binaries.skip }, () => {
     assert.equal(closed.type, 'mutual');
     assert.equal(closed.txids.length, 1);
     const closingTxid = closed.txids[0];
-    const closing = await tx(closingTxid);
+    // lightningd answers once it has handed the transaction to bcli; the devnet sees it a moment later
+    const closing = await waitFor(`${closingTxid} on the devnet`, () => tx(closingTxid).catch(() => undefined));
     assert.ok(closing.vin.some((input) => input.txid === funding), 'the closing transaction spends the funding output');
     await world.mine(1);
     const [ofAlice, ofBob] = await Promise.all([walletGetsOutputOf(alice, closingTxid), walletGetsOutputOf(bob, closingTxid)]);
