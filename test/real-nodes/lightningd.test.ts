@@ -113,13 +113,20 @@ describe('real lightningd on the devnet chain', { skip: binaries.skip }, () => {
   test('unilateral close: the commitment confirms, each side sweeps its output to its wallet', async () => {
     const invoice = await carol.call<{ bolt11: string }>('invoice', { amount_msat: 100_000_000, label: 'before-close', description: 'carol' });
     assert.equal((await alice.call<{ status: string }>('pay', { bolt11: invoice.bolt11 })).status, 'complete');
+    // the funding transaction opened both channels: carol's is one of its outputs
+    const { funding_outnum: outnum } = (await channelWith(alice, carol)) as PeerChannel & { funding_outnum: number };
     await alice.call('dev-fail', { id: carol.id });
-    const spendsOf = async (txid: string): Promise<string[]> => {
+    const spendsOf = async (txid: string, vout?: number): Promise<string[]> => {
       const spends: string[] = [];
-      for (const id of await world.node.call<string[]>('getrawmempool')) if ((await tx(id)).vin.some((input) => input.txid === txid)) spends.push(id);
+      for (const id of await world.node.call<string[]>('getrawmempool')) {
+        if ((await tx(id)).vin.some((input) => input.txid === txid && (vout === undefined || input.vout === vout))) spends.push(id);
+      }
       return spends;
     };
-    const [commitment] = await waitFor('alice to broadcast her commitment', async () => ((await spendsOf(funding)).length > 0 ? spendsOf(funding) : undefined));
+    const [commitment] = await waitFor('alice to broadcast her commitment', async () => {
+      const spends = await spendsOf(funding, outnum);
+      return spends.length > 0 ? spends : undefined;
+    });
     await world.mine(1);
     const closeHeight = await world.node.getBlockCount();
     // carol's output is hers after one block, alice's after the 6 blocks carol asked for: each node's onchaind sweeps
