@@ -49,7 +49,21 @@ const run = (list, env) =>
     env: { ...process.env, ...contractEnv, ...env },
   }).status ?? 1;
 
-let status = run(files, {});
+// The real-node world (test/real-nodes/) runs real lightningd daemons: prepared once here (unpacked from
+// ../shared/real-nodes/ or FERRY_REAL_NODES_DIR); without them its files skip, saying why.
+const realNodes = {};
+if (files.some((f) => f.includes(join('test', 'real-nodes'))) && process.env.FERRY_REAL_LIGHTNINGD === undefined) {
+  const prepared = spawnSync(process.execPath, ['scripts/real-nodes.mjs'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = (prepared.stdout ?? '').trim().split('\n').at(-1) ?? '';
+  if (prepared.status !== 0) {
+    console.error('scripts/real-nodes.mjs could not prepare the real daemons');
+    process.exit(1);
+  }
+  realNodes.FERRY_REAL_LIGHTNINGD = line.startsWith('skip=') ? line : line.replace(/^lightningd=/, '');
+  if (line.startsWith('skip=')) console.log(`# real-node tests skip: ${line.slice(5)}`);
+}
+
+let status = run(files, realNodes);
 const onCln = process.env.FERRY_TEST_LIGHTNING === undefined ? files.filter(inLightningMatrix) : [];
 if (onCln.length > 0) {
   console.log(`\n# Lightning matrix: ${onCln.length} swap files again with Ferry on Core Lightning\n`);

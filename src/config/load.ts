@@ -248,4 +248,4 @@ export const servesEvm = (config: FerryConfig): boolean => config.evm.rpcUrl !==
 
 /** Likewise for Lightning: the devnet's `ferry` node (or `cln`, on the CLN backend) serves when no node is configured. */
 export const usesDevnetLightning = (config: FerryConfig): boolean =>
-  config.lightning.restUrl === '' && config.devnet.enabled;
+  config.lightning.restUrl === '' && !(config.lightning.backend === 'cln' && config.lightning.cln.rpcSocket !== '') && config.devnet.enabled;

@@ -211,6 +211,11 @@ export const schema: Section = {
     macaroon: { type: 'string', default: '', doc: 'the macaroon as hex, instead of macaroonPath' },
     tlsCertPath: { type: 'string', default: '', doc: "LND's tls.cert (CLN: clnrest's ca.pem); empty for plain HTTP" },
     cln: {
+      rpcSocket: {
+        type: 'string',
+        default: '',
+        doc: "lightningd's JSON-RPC unix socket (<lightning-dir>/<network>/lightning-rpc), instead of clnrest's restUrl and rune",
+      },
       /** The hold plugin's gRPC (mTLS); without it hold invoices go through its RPC methods, which drop memo, expiry and CLTV. */
       hold: {
         grpcUrl: { type: 'string', default: '', doc: "host:port of the hold plugin's gRPC (hold-grpc-host, hold-grpc-port); empty: its RPC methods over clnrest" },
@@ -285,7 +290,7 @@ export interface FerryConfig {
     macaroonPath: string;
     macaroon: string;
     tlsCertPath: string;
-    cln: { hold: { grpcUrl: string; certDir: string; caCert: string; clientCert: string; clientKey: string } };
+    cln: { rpcSocket: string; hold: { grpcUrl: string; certDir: string; caCert: string; clientCert: string; clientKey: string } };
   };
 }
 
@@ -336,6 +341,7 @@ export const environment: Record<string, string> = {
   FERRY_LND_MACAROON_PATH: 'lightning.macaroonPath',
   FERRY_LND_MACAROON: 'lightning.macaroon',
   FERRY_LND_TLS_CERT_PATH: 'lightning.tlsCertPath',
+  FERRY_CLN_RPC_SOCKET: 'lightning.cln.rpcSocket',
   FERRY_CLN_HOLD_GRPC_URL: 'lightning.cln.hold.grpcUrl',
   FERRY_CLN_HOLD_CERT_DIR: 'lightning.cln.hold.certDir',
 };

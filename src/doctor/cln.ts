@@ -1,4 +1,4 @@
-// Checks of a Core Lightning node over clnrest: reachable with the rune, recent enough for BOLT12 invoice requests,
+// Checks of a Core Lightning node over clnrest or its JSON-RPC socket: reachable with the rune, recent enough for BOLT12 invoice requests,
 // synced, on the configured network, the hold plugin loaded (its RPC methods registered: lightningd answers an
 // unknown method with -32601) and its gRPC reachable with the configured mTLS — without it Ferry cannot make hold
 // invoices with the CLTV delta a reverse swap needs (the plugin's RPC `holdinvoice` drops it), so reverse swaps
@@ -6,7 +6,7 @@
 // Minimum 24.11 for `injectonionmessage`, which answers BOLT12 invoice requests; older nodes still serve BOLT11.
 import type { FerryConfig } from '../config/index.ts';
 import { HoldGrpcClient, type HoldGrpcOptions } from '../lightning/cln/hold/client.ts';
-import { ClnRestError, type ClnTransport } from '../lightning/cln/transport.ts';
+import { ClnRestError, type ClnCaller } from '../lightning/cln/transport.ts';
 import { CheckList, errorText, versionAtLeast, versionParts } from './check.ts';
 import { judgeLiquidity, type LiquidityNeeds } from './liquidity.ts';
 
@@ -20,7 +20,7 @@ const NETWORKS: Record<FerryConfig['network'], string[]> = {
 };
 
 export interface ClnCheckOptions {
-  rpc: ClnTransport;
+  rpc: ClnCaller; // clnrest, or lightningd's socket
   /** The hold plugin's gRPC as configured; undefined: not configured. */
   hold: HoldGrpcOptions | undefined;
   network: FerryConfig['network'];

@@ -9,6 +9,7 @@ import { pairsFromConfig } from '../config/pair.ts';
 import type { DevnetInfo } from '../devnet/index.ts';
 import { readHoldTls } from '../lightning/cln/hold/credentials.ts';
 import type { HoldGrpcOptions } from '../lightning/cln/hold/client.ts';
+import { ClnSocketTransport } from '../lightning/cln/socket-transport.ts';
 import { ClnTransport } from '../lightning/cln/transport.ts';
 import { LndTransport } from '../lightning/lnd/transport.ts';
 import type { Logger } from '../log/index.ts';
@@ -98,7 +99,8 @@ function holdOptions(config: FerryConfig, devnet: DevnetInfo | undefined): HoldG
 async function lightningChecks(options: DoctorOptions): Promise<CheckResult[]> {
   const { config } = options;
   const backend = config.lightning.backend;
-  if (!usesDevnetLightning(config) && config.lightning.restUrl === '') return [];
+  const socket = backend === 'cln' ? config.lightning.cln.rpcSocket : '';
+  if (!usesDevnetLightning(config) && config.lightning.restUrl === '' && socket === '') return [];
   const needs = liquidityNeeds(pairsFromConfig(config));
   const tlsCert = config.lightning.tlsCertPath ? readFileSync(config.lightning.tlsCertPath) : undefined;
   if (backend === 'cln') {
@@ -106,8 +108,15 @@ async function lightningChecks(options: DoctorOptions): Promise<CheckResult[]> {
       const devnet = usesDevnetLightning(config) ? devnetOrExplain(options, 'lightning') : undefined;
       const node = devnet?.cln?.cln;
       if (devnet && node === undefined) throw new Error('the devnet runs no CLN node (devnet.cln)');
-      const rpc = new ClnTransport({ url: node?.restUrl ?? config.lightning.restUrl, rune: node?.rune ?? config.lightning.rune, tlsCert, timeoutMs: 10_000 });
-      return checkCln({ rpc, hold: holdOptions(config, devnet), network: config.network, servesReverse: needs.largestReverseSat > 0, needs });
+      const rpc =
+        devnet === undefined && socket !== ''
+          ? new ClnSocketTransport({ path: socket, timeoutMs: 10_000 })
+          : new ClnTransport({ url: node?.restUrl ?? config.lightning.restUrl, rune: node?.rune ?? config.lightning.rune, tlsCert, timeoutMs: 10_000 });
+      try {
+        return await checkCln({ rpc, hold: holdOptions(config, devnet), network: config.network, servesReverse: needs.largestReverseSat > 0, needs });
+      } finally {
+        if (rpc instanceof ClnSocketTransport) rpc.close();
+      }
     });
   }
   return guarded('lnd', async () => {

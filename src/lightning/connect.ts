@@ -1,8 +1,9 @@
 // Which Lightning node Ferry drives, from the configuration: LND over its REST API or Core Lightning over
 // clnrest (`lightning.backend`), configured by URL and credential, or the devnet's node of that kind
-// (`ferry` for LND, `cln` for Core Lightning) when none is configured. Core Lightning's hold invoices go over the
-// hold plugin's gRPC when `lightning.cln.hold` (or the devnet) gives its address and mTLS files; without it the
-// backend cannot hold invoices, and start says so.
+// (`ferry` for LND, `cln` for Core Lightning) when none is configured. Core Lightning is reached over clnrest, or
+// over lightningd's JSON-RPC unix socket when `lightning.cln.rpcSocket` names it (no rune then). Its hold invoices
+// go over the hold plugin's gRPC when `lightning.cln.hold` (or the devnet) gives its address and mTLS files; without
+// it the backend cannot hold invoices, and start says so.
 import { ConfigError, usesDevnetLightning, type FerryConfig } from '../config/index.ts';
 import type { Devnet } from '../devnet/index.ts';
 import type { ClnNodeInfo } from '../devnet/lightning/index.ts';
@@ -11,6 +12,7 @@ import type { LightningBackend } from './backend.ts';
 import { ClnBackend } from './cln/client.ts';
 import type { HoldGrpcOptions } from './cln/hold/client.ts';
 import { readHoldTls, type HoldTlsPaths } from './cln/hold/credentials.ts';
+import { ClnSocketTransport } from './cln/socket-transport.ts';
 import { LndRestClient } from './lnd/client.ts';
 
 function holdGrpc(grpcUrl: string, paths: HoldTlsPaths): HoldGrpcOptions {
@@ -26,17 +28,19 @@ function clnBackend(
   rune: string,
   hold: HoldGrpcOptions | undefined,
   logger: Logger | undefined,
-  extra: { tlsCertPath?: string; pollMs?: number } = {},
+  extra: { tlsCertPath?: string; pollMs?: number; rpcSocket?: string } = {},
 ): ClnBackend {
   if (hold === undefined) {
     logger?.warn(
       "Core Lightning without the hold plugin's gRPC cannot hold invoices: reverse swaps (and BOLT12 reverse swaps) are refused; submarine swaps and payments work. Set lightning.cln.hold.grpcUrl and its certificates to serve reverse swaps",
     );
   }
+  const { rpcSocket, ...rest } = extra;
   return new ClnBackend({
     url,
     rune,
-    ...extra,
+    ...rest,
+    transport: rpcSocket === undefined ? undefined : new ClnSocketTransport({ path: rpcSocket }),
     hold,
     onHoldStreamError: (error) => logger?.warn("the hold plugin's onion-message stream dropped; reconnecting", { error: error.message }),
   });
@@ -58,9 +62,14 @@ export function lightningBackend(config: FerryConfig, devnet: Devnet | undefined
     const node = devnet!.info.lightning.ferry;
     return new LndRestClient({ url: node.restUrl, macaroon: node.macaroon });
   }
+  const { rpcSocket } = config.lightning.cln;
+  if (backend === 'cln' && rpcSocket !== '') {
+    const { grpcUrl, ...paths } = config.lightning.cln.hold;
+    return clnBackend('', '', grpcUrl === '' ? undefined : holdGrpc(grpcUrl, paths), logger, { rpcSocket });
+  }
   if (restUrl === '') return undefined;
   if (backend === 'cln') {
-    if (rune === '') throw new ConfigError('lightning.backend "cln" needs lightning.rune');
+    if (rune === '') throw new ConfigError('lightning.backend "cln" needs lightning.rune (or lightning.cln.rpcSocket)');
     const { grpcUrl, ...paths } = config.lightning.cln.hold;
     const hold = grpcUrl === '' ? undefined : holdGrpc(grpcUrl, paths);
     return clnBackend(restUrl, rune, hold, logger, { tlsCertPath: tlsCertPath || undefined });

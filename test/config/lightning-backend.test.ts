@@ -69,3 +69,22 @@ test("lightning.cln.hold: the hold plugin's gRPC needs host:port and its three m
     (error: unknown) => error instanceof ConfigError && /\/nonexistent\/hold\/ca\.pem/.test(error.message),
   );
 });
+
+test("lightning.cln.rpcSocket: Core Lightning over lightningd's JSON-RPC socket, no clnrest URL or rune, the devnet's node not used", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ferry-cln-socket-config-'));
+  try {
+    const socket = join(dir, 'lightning-rpc');
+    const config = loadConfig({ env: { FERRY_LIGHTNING_BACKEND: 'cln', FERRY_CLN_RPC_SOCKET: socket } });
+    assert.equal(config.lightning.cln.rpcSocket, socket);
+    // the devnet is on, but a configured socket is Ferry's node (no "runs no CLN node" refusal)
+    const cln = lightningBackend(config, undefined);
+    assert.ok(cln instanceof ClnBackend);
+    // it calls that socket: nothing listens there, so the call fails naming it
+    await assert.rejects(cln.getInfo(), new RegExp(`lightning-rpc ${socket.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    cln.close();
+    // the socket is a CLN setting: on LND it changes nothing
+    assert.ok(lightningBackend(loadConfig({ env: { ...external, FERRY_LND_MACAROON: 'ab', FERRY_CLN_RPC_SOCKET: socket } }), undefined) instanceof LndRestClient);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -26,6 +26,11 @@ export class Rpc {
   }
 
   async raw(method: string, ...params: unknown[]): Promise<{ result: unknown; error: RpcError | null }> {
+    return JSON.parse(await this.text(method, ...params)) as { result: unknown; error: RpcError | null };
+  }
+
+  /** The answer's bytes as the node wrote them (how amounts are written is part of the contract). */
+  async text(method: string, ...params: unknown[]): Promise<string> {
     const auth = Buffer.from(`${this.endpoint.rpcUser}:${this.endpoint.rpcPassword}`).toString('base64');
     const path = this.wallet === undefined ? '' : `/wallet/${encodeURIComponent(this.wallet)}`;
     const response = await fetch(this.endpoint.rpcUrl + path, {
@@ -33,7 +38,7 @@ export class Rpc {
       headers: { Authorization: `Basic ${auth}`, 'Content-Type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '1.0', id: 1, method, params }),
     });
-    return (await response.json()) as { result: unknown; error: RpcError | null };
+    return response.text();
   }
 
   async call<T = unknown>(method: string, ...params: unknown[]): Promise<T> {

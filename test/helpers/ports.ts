@@ -15,3 +15,16 @@ export const ephemeralPorts = {
 
 /** The same for startDevnet's options. */
 export const ephemeralDevnetPorts = { bitcoinPort: 0, elementsPort: 0, evmPort: 0 };
+
+/** A TCP port free on 127.0.0.1 now, for a daemon that cannot listen on port 0 itself (lightningd's --addr). */
+export async function freeLocalPort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

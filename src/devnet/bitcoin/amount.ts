@@ -1,10 +1,12 @@
-// Amounts: the node counts integer satoshi (bigint); RPC shows BTC as JSON numbers and error texts use
-// Core's FormatMoney.
+// Amounts: the node counts integer satoshi (bigint); RPC shows BTC as JSON numbers with 8 decimals
+// (common/rpc-json.ts) and error texts use Core's FormatMoney.
+import { btcAmount, type BtcAmount } from '../common/rpc-json.ts';
 
 export const COIN = 100_000_000n;
 export const MAX_MONEY = 21_000_000n * COIN;
 
-export const satToBtc = (sat: bigint): number => Number(sat) / 1e8;
+/** An amount in an RPC answer (written as Core's ValueFromAmount: `0.00001000`). */
+export const satToBtc = (sat: bigint): BtcAmount => btcAmount(sat);
 
 /** Core's FormatMoney: at least two decimals, trailing zeros trimmed ("1.00", "0.001"). */
 export function formatMoney(sat: bigint): string {

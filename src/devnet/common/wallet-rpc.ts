@@ -2,7 +2,7 @@
 // wallet-method routing, the wallet-management RPCs (createwallet ... listwalletdir) and listunspent's arguments.
 import type { Server } from 'node:http';
 import { RpcFailure, RPC_INVALID_PARAMETER, RPC_WALLET_ERROR, RPC_WALLET_NOT_FOUND, RPC_WALLET_NOT_SPECIFIED } from '../bitcoin/rpc/errors.ts';
-import { startJsonRpcServer } from '../bitcoin/rpc/http.ts';
+import { startJsonRpcServer, type JsonRpcServerOptions } from '../bitcoin/rpc/http.ts';
 import { integerArg, type MethodTable } from '../bitcoin/rpc/params.ts';
 
 /** The loaded wallets, as resolution sees them. */
@@ -62,6 +62,7 @@ export function startNodeRpcServer<N, M extends LoadedWallets<W>, W>(
   options: NodeRpcServerOptions<N, M>,
   methods: MethodTable<NodeCallContext<N, M, W>>,
   walletMethodNames: ReadonlySet<string>,
+  observed?: JsonRpcServerOptions<unknown>['observed'],
 ): Promise<{ server: Server; url: string }> {
   return startJsonRpcServer<NodeCallContext<N, M, W>>({
     methods,
@@ -77,6 +78,7 @@ export function startNodeRpcServer<N, M extends LoadedWallets<W>, W>(
     password: options.password,
     host: options.host,
     port: options.port,
+    observed,
   });
 }
 

@@ -91,10 +91,11 @@ export function txToJson(etx: ElementsTx, options: { hex?: boolean } = {}): Reco
     return entry;
   });
   const vout = tx.outs.map((out, n) => ({ ...outputAmountJson(out), n, scriptPubKey: scriptPubKeyJson(out.script) }));
-  const fee: Record<string, number> = {};
+  const feeSat = new Map<string, bigint>();
   for (const out of tx.outs) {
-    if (isFee(out)) fee[explicitAsset(out)!] = (fee[explicitAsset(out)!] ?? 0) + satToBtc(explicitValue(out)!);
+    if (isFee(out)) feeSat.set(explicitAsset(out)!, (feeSat.get(explicitAsset(out)!) ?? 0n) + explicitValue(out)!);
   }
+  const fee = Object.fromEntries([...feeSat].map(([asset, sat]) => [asset, satToBtc(sat)]));
   return {
     txid: etx.txid,
     hash: etx.wtxid,

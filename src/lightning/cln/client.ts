@@ -46,7 +46,7 @@ import { HoldOnionMessages } from './hold/onion-messages.ts';
 import { grpcHoldInvoiceJson, holdInvoiceUpdate, ownInvoiceUpdate, sameUpdate, type HoldInvoiceJson, type OwnInvoiceJson } from './invoices.ts';
 import { ClnGraph } from './graph.ts';
 import { ClnPayments } from './payments.ts';
-import { ClnRestError, ClnTransport } from './transport.ts';
+import { ClnRestError, ClnTransport, type ClnCaller } from './transport.ts';
 
 export interface ClnBackendOptions {
   url: string;
@@ -56,6 +56,7 @@ export interface ClnBackendOptions {
   pollMs?: number; // how often a followed invoice or payment is read again (default 250 ms)
   hold?: HoldGrpcOptions; // the hold plugin's gRPC; without it its RPC methods over clnrest
   onHoldStreamError?: (error: Error) => void; // a dropped onion-message stream (it reconnects by itself)
+  transport?: ClnCaller; // lightningd reached otherwise than clnrest (its JSON-RPC socket); url and rune unused
 }
 
 // With the plugin's Track stream a followed invoice is read on each change; this slow poll is only a safety net.
@@ -92,20 +93,22 @@ const blockOf = (scid: string): number => Number(scid.split('x')[0]);
 
 export class ClnBackend implements LightningBackend {
   readonly nodeType = 'CLN';
-  private readonly rpc: ClnTransport;
+  private readonly rpc: ClnCaller;
   private readonly payments: ClnPayments;
   private readonly pollMs: number;
   private readonly hold: HoldGrpcClient | undefined;
   private readonly onions: HoldOnionMessages | undefined;
 
   constructor(options: ClnBackendOptions) {
-    if (options.rune === '') throw new Error('Core Lightning needs a rune (lightning.rune)');
-    this.rpc = new ClnTransport({
-      url: options.url,
-      rune: options.rune,
-      tlsCert: options.tlsCertPath === undefined ? undefined : readFileSync(options.tlsCertPath),
-      timeoutMs: options.timeoutMs,
-    });
+    if (options.transport === undefined && options.rune === '') throw new Error('Core Lightning needs a rune (lightning.rune)');
+    this.rpc =
+      options.transport ??
+      new ClnTransport({
+        url: options.url,
+        rune: options.rune,
+        tlsCert: options.tlsCertPath === undefined ? undefined : readFileSync(options.tlsCertPath),
+        timeoutMs: options.timeoutMs,
+      });
     this.pollMs = options.pollMs ?? 250;
     this.payments = new ClnPayments(this.rpc, this.pollMs);
     if (options.hold !== undefined) {
@@ -134,6 +137,7 @@ export class ClnBackend implements LightningBackend {
   close(): void {
     this.onions?.stop();
     this.hold?.close();
+    (this.rpc as Partial<{ close(): void }>).close?.();
   }
 
   /** The public graph from CLN's gossip (the v2 Lightning node, channel and search calls). */

@@ -3,7 +3,7 @@
 // either form) and go to CLN as BLOCKxTXxOUT.
 import type { LightningChannelBody, LightningChannelInfoBody, LightningChannelPolicyBody, LightningNodeBody } from '../../protocol/wire.ts';
 import { shortChannelId, type LightningGraph } from '../lnd/graph.ts';
-import type { ClnTransport } from './transport.ts';
+import type { ClnCaller } from './transport.ts';
 
 interface ClnNode {
   nodeid: string;
@@ -42,7 +42,7 @@ function policyBody(direction: ClnDirection): LightningChannelPolicyBody {
 }
 
 export class ClnGraph implements LightningGraph {
-  constructor(private readonly rpc: ClnTransport) {}
+  constructor(private readonly rpc: ClnCaller) {}
 
   private async nodes(id?: string): Promise<ClnNode[]> {
     return (await this.rpc.call<{ nodes: ClnNode[] }>('listnodes', { id })).nodes;

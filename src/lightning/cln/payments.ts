@@ -9,7 +9,7 @@
 import { decodeBolt11 } from '../bolt11/index.ts';
 import { bolt12AsInvoice, isBolt12Invoice } from '../bolt12/payable.ts';
 import type { PayRequest, PaymentUpdate } from '../backend.ts';
-import { ClnRestError, type ClnTransport } from './transport.ts';
+import { ClnRestError, type ClnCaller } from './transport.ts';
 
 interface SendPayJson {
   status: 'pending' | 'complete' | 'failed';
@@ -50,7 +50,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 export class ClnPayments {
   constructor(
-    private readonly rpc: ClnTransport,
+    private readonly rpc: ClnCaller,
     private readonly pollMs: number,
   ) {}
 

@@ -11,7 +11,7 @@ export interface ClnTransportOptions {
   timeoutMs?: number;
 }
 
-/** A refusal by clnrest or lightningd: the HTTP status, the JSON-RPC error code (when one came) and its message. */
+/** A refusal by clnrest or lightningd: the HTTP status (0 over the JSON-RPC socket), the JSON-RPC error code (when one came) and its message. */
 export class ClnRestError extends Error {
   constructor(
     readonly httpStatus: number,
@@ -32,7 +32,12 @@ function errorFrom(status: number, text: string): ClnRestError {
   }
 }
 
-export class ClnTransport {
+/** What Ferry's CLN adapter calls lightningd through: clnrest (this file) or the JSON-RPC socket (socket-transport.ts). */
+export interface ClnCaller {
+  call<T>(method: string, params?: Record<string, unknown>, timeoutMs?: number): Promise<T>;
+}
+
+export class ClnTransport implements ClnCaller {
   private readonly base: URL;
 
   constructor(private readonly options: ClnTransportOptions) {

@@ -1,6 +1,8 @@
 // Blockchain RPCs (Core's rpc/blockchain.cpp and rpc/mempool.cpp); those whose logic Elements shares are in
 // common/chain-rpc.ts.
 import { satToBtc } from '../amount.ts';
+import { btcAmount } from '../../common/rpc-json.ts';
+import { FLOOR_SAT_PER_KVB } from '../fees.ts';
 import { difficulty } from '../block.ts';
 import { toHex } from '../bytes.ts';
 import { headerToJson, blockToJson, mempoolEntryToJson } from '../json.ts';
@@ -58,9 +60,9 @@ export const blockchainMethods: MethodTable = {
         usage: node.mempool.totalWeight,
         total_fee: satToBtc(fees),
         maxmempool: 300_000_000,
-        mempoolminfee: 0.00001,
-        minrelaytxfee: 0.00001,
-        incrementalrelayfee: 0.00001,
+        mempoolminfee: btcAmount(FLOOR_SAT_PER_KVB),
+        minrelaytxfee: btcAmount(FLOOR_SAT_PER_KVB),
+        incrementalrelayfee: btcAmount(FLOOR_SAT_PER_KVB),
         unbroadcastcount: 0,
         fullrbf: false,
       };

@@ -1,9 +1,12 @@
 // Bitcoin Core's JSON-RPC over HTTP, for any method table: POST only, basic auth (401 on wrong credentials),
 // /wallet/<name> paths, JSON-RPC 1.0 replies (errors with HTTP 500/404/400) and 2.0 replies (always HTTP 200),
-// batches as arrays. Methods may return promises (the Elements node verifies asynchronously).
+// batches as arrays. Methods may return promises (the Elements node verifies asynchronously). Answers are written as
+// Core writes them (amounts with 8 decimals: common/rpc-json.ts) and each call is shown to the contract observer.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { observeExchange, type NodeExchange } from '../../contract-observer.ts';
+import { writeRpcJson } from '../../common/rpc-json.ts';
 import { RpcFailure, RPC_INTERNAL_ERROR, RPC_INVALID_REQUEST, RPC_METHOD_NOT_FOUND, RPC_PARSE_ERROR } from './errors.ts';
 import { bindParams, type MethodTable } from './params.ts';
 
@@ -20,6 +23,8 @@ export interface JsonRpcServerOptions<C> {
   password: string;
   host: string;
   port: number;
+  /** How the contract observer names this server's exchanges (none: not observed). */
+  observed?: { face: NodeExchange['face']; node: string };
 }
 
 interface RpcReply {
@@ -57,13 +62,29 @@ async function reply<C>(request: unknown, options: JsonRpcServerOptions<C>, uriW
   const v2 = typeof request === 'object' && request !== null && (request as { jsonrpc?: unknown }).jsonrpc === '2.0';
   const { result, error } = await execute(request, options, uriWallet);
   const errorJson = error ? { code: error.code, message: error.message } : null;
+  let answer: RpcReply | undefined;
   if (v2) {
     // A JSON-RPC 2.0 notification (no id) gets no reply.
-    if (!(typeof request === 'object' && request !== null && 'id' in request)) return undefined;
-    return { status: 200, body: error ? { jsonrpc: '2.0', error: errorJson, id } : { jsonrpc: '2.0', result, id } };
+    const notification = !(typeof request === 'object' && request !== null && 'id' in request);
+    answer = notification ? undefined : { status: 200, body: error ? { jsonrpc: '2.0', error: errorJson, id } : { jsonrpc: '2.0', result, id } };
+  } else {
+    const status = !error ? 200 : error.code === RPC_INVALID_REQUEST ? 400 : error.code === RPC_METHOD_NOT_FOUND ? 404 : 500;
+    answer = { status, body: { result: error ? null : (result ?? null), error: errorJson, id } };
   }
-  const status = !error ? 200 : error.code === RPC_INVALID_REQUEST ? 400 : error.code === RPC_METHOD_NOT_FOUND ? 404 : 500;
-  return { status, body: { result: error ? null : (result ?? null), error: errorJson, id } };
+  if (options.observed) {
+    const { method, params } = (typeof request === 'object' && request !== null ? request : {}) as { method?: unknown; params?: unknown };
+    observeExchange({
+      ...options.observed,
+      method: typeof method === 'string' ? method : '',
+      path: '',
+      query: {},
+      request: params ?? [],
+      status: answer?.status ?? 204,
+      // the answer as a client reads it off the wire
+      response: answer ? JSON.parse(writeRpcJson(answer.body)) : undefined,
+    });
+  }
+  return answer;
 }
 
 async function handleBody<C>(text: string, options: JsonRpcServerOptions<C>, uriWallet: Route): Promise<RpcReply | undefined> {
@@ -147,7 +168,7 @@ export function startJsonRpcServer<C>(options: JsonRpcServerOptions<C>): Promise
           res.end();
           return;
         }
-        const body = JSON.stringify(answer.body) + '\n';
+        const body = writeRpcJson(answer.body) + '\n';
         res.writeHead(answer.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
         res.end(body);
       });

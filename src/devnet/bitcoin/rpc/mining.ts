@@ -1,7 +1,8 @@
 // Mining, fee estimation and network RPCs (Core's rpc/mining.cpp, rpc/fees.cpp, rpc/net.cpp); generatetoaddress
 // and estimatesmartfee's argument checks are shared with Elements (common/chain-rpc.ts).
 import { difficulty } from '../block.ts';
-import { estimateSmartFee, MAX_CONF_TARGET } from '../fees.ts';
+import { estimateSmartFee, FLOOR_SAT_PER_KVB, MAX_CONF_TARGET } from '../fees.ts';
+import { btcAmount } from '../../common/rpc-json.ts';
 import { InvalidAddress, addressToScript } from '../script.ts';
 import { estimateSmartFeeArgs, generateBlockMethod, generateToAddressMethod } from '../../common/chain-rpc.ts';
 import { parseTx } from '../tx.ts';
@@ -38,7 +39,7 @@ export const miningMethods: MethodTable = {
     run: ([target, mode], { node }) => {
       const confTarget = estimateSmartFeeArgs(target, mode, MAX_CONF_TARGET);
       const estimate = estimateSmartFee(node, confTarget);
-      return { feerate: estimate.satPerKvB / 1e8, blocks: estimate.blocks };
+      return { feerate: btcAmount(estimate.satPerKvB), blocks: estimate.blocks };
     },
   },
 
@@ -63,8 +64,8 @@ export const miningMethods: MethodTable = {
         proxy: '',
         proxy_randomize_credentials: false,
       })),
-      relayfee: 0.00001,
-      incrementalfee: 0.00001,
+      relayfee: btcAmount(FLOOR_SAT_PER_KVB),
+      incrementalfee: btcAmount(FLOOR_SAT_PER_KVB),
       localaddresses: [],
       warnings: '',
     }),

@@ -99,7 +99,7 @@ export const rawTransactionMethods: MethodTable = {
               vsize: result.vsize,
               fees: {
                 base: satToBtc(result.fee!),
-                'effective-feerate': Number((result.fee! * 1000n) / BigInt(result.vsize!)) / 1e8,
+                'effective-feerate': satToBtc((result.fee! * 1000n) / BigInt(result.vsize!)),
                 'effective-includes': [result.wtxid],
               },
             }

@@ -21,5 +21,5 @@ const walletMethodNames = new Set([...Object.keys(walletMethods), 'unloadwallet'
 export type RpcServerOptions = NodeRpcServerOptions<BitcoinNode, WalletManager>;
 
 export function startRpcServer(options: RpcServerOptions): Promise<{ server: Server; url: string }> {
-  return startNodeRpcServer(options, methods, walletMethodNames);
+  return startNodeRpcServer(options, methods, walletMethodNames, { face: 'bitcoin-rpc', node: 'bitcoin' });
 }

@@ -73,7 +73,7 @@ export const walletMethods: MethodTable = {
         txcount: wallet.txids.size,
         keypoolsize: 1000,
         keypoolsize_hd_internal: 1000,
-        paytxfee: 0,
+        paytxfee: satToBtc(0n),
         private_keys_enabled: true,
         avoid_reuse: false,
         scanning: false,

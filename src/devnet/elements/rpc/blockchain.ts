@@ -1,6 +1,7 @@
 // elementsd's blockchain RPCs: chain info, gettxout and mempool info, plus the chain RPCs shared with Bitcoin
 // (common/chain-rpc.ts: block count and hashes, getblockheader/getblock over Elements' views, getrawmempool, ...).
 import { satToBtc } from '../../bitcoin/amount.ts';
+import { MIN_RELAY_SAT_PER_KVB } from '../accept.ts';
 import { blockMethods, chainMethods, txOutMethod } from '../../common/chain-rpc.ts';
 import { serializeHeader } from '../block.ts';
 import type { ElementsBlockEntry, ElementsCoin } from '../chain.ts';
@@ -47,8 +48,9 @@ export const blockchainMethods: ElementsMethodTable = {
         size: entries.length,
         bytes: entries.reduce((sum, e) => sum + e.tx.vsize, 0),
         total_fee: satToBtc(entries.reduce((sum, e) => sum + e.fee, 0n)),
-        mempoolminfee: 0.00001,
-        minrelaytxfee: 0.00001,
+        // the node's relay floor (-minrelaytxfee=0.000001, accept.ts), as elementsd reports it
+        mempoolminfee: satToBtc(MIN_RELAY_SAT_PER_KVB),
+        minrelaytxfee: satToBtc(MIN_RELAY_SAT_PER_KVB),
       };
     },
   },

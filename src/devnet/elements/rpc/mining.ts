@@ -2,6 +2,7 @@
 // coinbases) and estimatesmartfee, which answers the relay floor: the devnet's blocks always have room.
 import { estimateSmartFeeArgs, generateBlockMethod, generateToAddressMethod } from '../../common/chain-rpc.ts';
 import { parseTx } from '../tx.ts';
+import { satToBtc } from '../../bitcoin/amount.ts';
 import { MIN_RELAY_SAT_PER_KVB } from '../accept.ts';
 import { InvalidAddress, addressToScript } from '../params.ts';
 import type { ElementsCallContext, ElementsMethodTable } from './context.ts';
@@ -20,7 +21,7 @@ export const miningMethods: ElementsMethodTable = {
     run: ([target, mode]) => {
       const confTarget = estimateSmartFeeArgs(target, mode, MAX_CONF_TARGET);
       // BTC/kvB like Core; elementsd never answers for a 1-block target.
-      return { feerate: Number(MIN_RELAY_SAT_PER_KVB) / 1e8, blocks: Math.max(2, confTarget) };
+      return { feerate: satToBtc(MIN_RELAY_SAT_PER_KVB), blocks: Math.max(2, confTarget) };
     },
   },
 

@@ -27,5 +27,5 @@ const walletMethodNames = new Set([
 export type ElementsRpcServerOptions = NodeRpcServerOptions<ElementsNode, ElementsWalletManager>;
 
 export function startElementsRpcServer(options: ElementsRpcServerOptions): Promise<{ server: Server; url: string }> {
-  return startNodeRpcServer(options, methods, walletMethodNames);
+  return startNodeRpcServer(options, methods, walletMethodNames, { face: 'elements-rpc', node: 'elements' });
 }

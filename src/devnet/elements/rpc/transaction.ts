@@ -1,5 +1,6 @@
 // elementsd's gettransaction for a wallet transaction: per-asset amount (credit - debit + fee) and fee (negative,
 // only when the wallet paid it), chain position, receive details for the wallet's own outputs, and the raw hex.
+import { satToBtc } from '../../bitcoin/amount.ts';
 import { RpcFailure, RPC_INVALID_ADDRESS_OR_KEY } from '../../bitcoin/rpc/errors.ts';
 import { parseHash } from '../../bitcoin/rpc/params.ts';
 import { policyFee, prevout } from '../tx.ts';
@@ -43,7 +44,7 @@ export const transactionMethods: ElementsMethodTable = {
         add(net, coin.unblinded.asset, coin.unblinded.value);
         const category = !coinbase ? 'receive' : confirmations >= 101 ? 'generate' : 'immature';
         details.push({
-          address: coin.address.unconfidential, category, amount: Number(coin.unblinded.value) / 1e8,
+          address: coin.address.unconfidential, category, amount: satToBtc(coin.unblinded.value),
           amountblinder: Buffer.from(coin.unblinded.valueBlinder).reverse().toString('hex'), asset: coin.unblinded.asset,
           assetblinder: Buffer.from(coin.unblinded.assetBlinder).reverse().toString('hex'), vout,
           ...(coin.address.branch === 0 ? { label: '' } : {}),

@@ -1,5 +1,6 @@
 // elementsd's listunspent: the wallet's coins with their opened amount and asset, blinders and commitments, filtered
 // by confirmations, addresses and query_options as elementsd filters them.
+import { satToBtc } from '../../bitcoin/amount.ts';
 import { toHex } from '../../bitcoin/bytes.ts';
 import { RpcFailure, RPC_INVALID_ADDRESS_OR_KEY } from '../../bitcoin/rpc/errors.ts';
 import { amountArg, integerArg } from '../../bitcoin/rpc/params.ts';
@@ -60,6 +61,7 @@ export const unspentMethods: ElementsMethodTable = {
           ...(c.address.branch === 0 ? { label: '' } : {}),
           scriptPubKey: toHex(c.address.script),
           ...unspentBlindingFields(c.output, c.unblinded),
+          amount: satToBtc(c.unblinded.value), // written as elementsd writes amounts (8 decimals)
           confirmations: c.confirmations,
           spendable: true,
           solvable: true,

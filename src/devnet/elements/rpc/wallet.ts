@@ -1,6 +1,7 @@
 // elementsd's wallet RPCs on a loaded wallet: addresses and blinding keys, balances per asset (L-BTC shown by its
 // label "bitcoin", others by id), sendtoaddress in any asset (fee in L-BTC) and unblindrawtransaction.
 import { Transaction } from 'liquidjs-lib';
+import { satToBtc } from '../../bitcoin/amount.ts';
 import { isHex, toHex } from '../../bitcoin/bytes.ts';
 import {
   RpcFailure, RPC_DESERIALIZATION_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_TYPE_ERROR,
@@ -100,7 +101,7 @@ export const walletMethods: ElementsMethodTable = {
         txcount: wallet.txids.size,
         keypoolsize: 1000,
         keypoolsize_hd_internal: 1000,
-        paytxfee: 0,
+        paytxfee: satToBtc(0n),
         private_keys_enabled: true,
         avoid_reuse: false,
         scanning: false,
@@ -129,7 +130,7 @@ export const walletMethods: ElementsMethodTable = {
       // AmountMapToUniv: one asset's amount when named (0 for an unknown label), else every asset's.
       if (assetlabel !== undefined && assetlabel !== '') {
         const asset = assetFromString(assetlabel as string);
-        return Number((asset && sums.get(asset)) ?? 0n) / 1e8;
+        return satToBtc((asset ? sums.get(asset) : undefined) ?? 0n);
       }
       return assetAmounts(sums);
     },
