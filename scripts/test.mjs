@@ -37,7 +37,7 @@ const inLightningMatrix = (file) => LIGHTNING_MARKER.test(readFileSync(file, 'ut
 // devnet node is checked against the real daemon's published contract (test/contracts/), and a violation anywhere
 // fails the run.
 const reportDir = mkdtempSync(join(tmpdir(), 'ferry-contracts-'));
-const observer = pathToFileURL(resolve('test/contracts/install.ts')).href;
+const observer = pathToFileURL(resolve('test/contracts/install.mjs')).href;
 const contractEnv = {
   FERRY_CONTRACT_REPORT: reportDir,
   NODE_OPTIONS: [process.env.NODE_OPTIONS, '--import tsx', `--import ${observer}`].filter(Boolean).join(' '),

@@ -1,4 +1,4 @@
-// Loaded into every test process (scripts/test.mjs puts it in NODE_OPTIONS): installs the devnet's exchange
+// Loaded by install.mjs into the main thread of every test process: installs the devnet's exchange
 // observer, checks each exchange against the vendored contracts (checkers.ts) and writes what it found to
 // FERRY_CONTRACT_REPORT (a directory): violations at once, the operations exercised when the process exits.
 // scripts/test.mjs reads them after the run and fails it on any violation.
