@@ -45,12 +45,12 @@ function untilSignal(): Promise<string> {
 async function run(argv: string[]): Promise<number> {
   const { words, flags } = parseArgs(argv);
   const [command = 'help', sub, ...rest] = words;
-  if (flags.help || command === 'help') {
-    process.stdout.write(usage);
-    return 0;
-  }
   if (command === 'version' || flags.version) {
     process.stdout.write(version + '\n');
+    return 0;
+  }
+  if (flags.help || command === 'help') {
+    process.stdout.write(usage);
     return 0;
   }
   const config = configFrom(flags);
