@@ -37,6 +37,7 @@ import {
   requestSubmarine,
   requireHexKey,
   submarineClaimRequest,
+  SwapApiError,
   type ApiAnswer,
   type KeyPair,
   type ReversePair,
@@ -134,6 +135,23 @@ export interface SwapWalletOptions {
   devnet: DevnetInfo;
 }
 
+
+/**
+ * Creates against a pair read just before, as wallets do; when the quote moved in between (a block changed the miner
+ * fees: `invalid pair hash`), reads it again and creates once more, as the reference's web app does.
+ */
+async function withFreshQuote<P extends { hash: string }, A>(read: () => Promise<P>, create: (pair: P) => Promise<A>): Promise<{ pair: P; answer: A }> {
+  for (let attempt = 1; ; attempt++) {
+    const pair = await read();
+    try {
+      return { pair, answer: await create(pair) };
+    } catch (error) {
+      const stale = error instanceof SwapApiError && error.status === 400 && error.body?.error === 'invalid pair hash';
+      if (!stale || attempt >= 3) throw error;
+    }
+  }
+}
+
 export class SwapWallet {
   readonly api: SwapApi;
   readonly rpc: CoreRpcClient;
@@ -175,8 +193,11 @@ export class SwapWallet {
 
   /** Creates a submarine swap, checks the answer, and follows its status over the WebSocket. */
   async createSubmarine(request: SubmarineRequest): Promise<SubmarineSwap> {
-    const pair = await this.submarinePair();
-    const { body, key, invoice, preimageHash } = await requestSubmarine(this.api, 'BTC', 'BTC', pair.hash, request);
+    const { pair, answer } = await withFreshQuote(
+      () => this.submarinePair(),
+      (quote) => requestSubmarine(this.api, 'BTC', 'BTC', quote.hash, request),
+    );
+    const { body, key, invoice, preimageHash } = answer;
     return this.status.follow(await this.checkSubmarine(body, key, preimageHash, invoice, pair));
   }
 
@@ -304,8 +325,11 @@ export class SwapWallet {
 
   /** Creates a reverse swap with a fresh preimage and key, checks the answer, and follows its status. */
   async createReverse(invoiceAmount: number): Promise<ReverseSwap> {
-    const pair = await this.reversePair();
-    const { body, key, preimage } = await requestReverse(this.api, 'BTC', 'BTC', pair.hash, invoiceAmount);
+    const { pair, answer } = await withFreshQuote(
+      () => this.reversePair(),
+      (quote) => requestReverse(this.api, 'BTC', 'BTC', quote.hash, invoiceAmount),
+    );
+    const { body, key, preimage } = answer;
     return this.status.follow(await this.checkReverse(body, key, preimage, invoiceAmount, pair));
   }
 

@@ -9,6 +9,7 @@ import { hex } from '@scure/base';
 import {
   Bolt12Error, checkInvoiceAnswers, createInvoiceRequest, decodeInvoice, decodeOffer, encodeInvoice, encodeOffer, offerExpired, type Offer,
 } from '../../../lightning/bolt12/index.ts';
+import type { BlindedPayInfo } from '../../../lightning/bolt12/values.ts';
 import type { OfferRecord } from '../types.ts';
 import { CLN, ClnError, invalidParams } from './errors.ts';
 import { answerInvoiceRequest, offerIdOf } from './issuer.ts';
@@ -104,6 +105,19 @@ async function fetchinvoice({ network, node, params }: MethodContext): Promise<R
 export const OFFER_METHODS: Record<string, Method> = { offer, listoffers, fetchinvoice, injectonionmessage };
 
 /** `decode` of an offer (lno) or a BOLT12 invoice (lni), in lightningd's field names. */
+/** A short channel id as lightningd writes it: block x transaction x output. */
+const shortChannelIdText = (scid: bigint): string => `${scid >> 40n}x${(scid >> 16n) & 0xffffffn}x${scid & 0xffffn}`;
+
+/** A blinded path's payinfo as lightningd's `decode` lists it. */
+const payinfoJson = (info: BlindedPayInfo): Record<string, unknown> => ({
+  fee_base_msat: info.feeBaseMsat,
+  fee_proportional_millionths: info.feeProportionalMillionths,
+  cltv_expiry_delta: info.cltvExpiryDelta,
+  htlc_minimum_msat: Number(info.htlcMinimumMsat),
+  htlc_maximum_msat: Number(info.htlcMaximumMsat),
+  features: hex.encode(info.features),
+});
+
 export function decodedBolt12Json(text: string): Record<string, unknown> {
   if (text.toLowerCase().startsWith('lno')) {
     const offer = decodeOffer(text);
@@ -125,6 +139,17 @@ export function decodedBolt12Json(text: string): Record<string, unknown> {
     valid: true,
     ...(invoice.offer.description !== undefined && { offer_description: invoice.offer.description }),
     ...(invoice.invreq.payerNote !== undefined && { invreq_payer_note: invoice.invreq.payerNote }),
+    invreq_metadata: hex.encode(invoice.invreq.metadata ?? new Uint8Array()),
+    invreq_payer_id: hex.encode(invoice.invreq.payerId!),
+    invoice_paths: (own.paths ?? []).map((path, i) => ({
+      ...('nodeId' in path.firstNode
+        ? { first_node_id: hex.encode(path.firstNode.nodeId) }
+        : { first_scid: shortChannelIdText(path.firstNode.shortChannelId), first_scid_dir: path.firstNode.direction }),
+      first_path_key: hex.encode(path.pathKey),
+      path: path.hops.map((hop) => ({ blinded_node_id: hex.encode(hop.blindedNodeId), encrypted_recipient_data: hex.encode(hop.encryptedRecipientData) })),
+      payinfo: payinfoJson(own.blindedPay![i]),
+    })),
+    signature: hex.encode(invoice.signature),
     invoice_amount_msat: Number(own.amountMsat),
     invoice_payment_hash: hex.encode(own.paymentHash!),
     invoice_node_id: hex.encode(own.nodeId!),
