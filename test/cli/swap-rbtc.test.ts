@@ -41,7 +41,7 @@ async function invoiceState(paymentHash: string): Promise<string | undefined> {
   return (await service.lightning('alice').lookupInvoice(paymentHash))?.state;
 }
 
-describe('ferry swap with RBTC', { timeout: 120_000 }, () => {
+describe('ferry swap with RBTC', { timeout: 600_000 }, () => {
   test('reverse --to RBTC into --evm-mnemonic --evm-account 1: alice pays, the claim lands in the account', async () => {
     const mnemonic = Mnemonic.fromEntropy(randomBytes(16)).phrase;
     const account = HDNodeWallet.fromPhrase(mnemonic, undefined, "m/44'/60'/0'/0/1").address;

@@ -54,7 +54,7 @@ async function proof(wallet: { address: string; signMessage(message: string): Pr
   return { address, timestamp, signature: await wallet.signMessage(evmRestoreMessage(getAddress(address), timestamp)) };
 }
 
-test('lost store, kept EVM mnemonic: restore by address refunds the failed RBTC submarine swap and claims the pending reverse swap', { timeout: 240_000 }, async () => {
+test('lost store, kept EVM mnemonic: restore by address refunds the failed RBTC submarine swap and claims the pending reverse swap', { timeout: 600_000 }, async () => {
   const mnemonic = Mnemonic.fromEntropy(randomBytes(16)).phrase;
   const wallet = HDNodeWallet.fromPhrase(mnemonic, undefined, "m/44'/60'/0'/0/0");
   const funder = new Wallet(service.info.evm.accounts.user.privateKey, provider);

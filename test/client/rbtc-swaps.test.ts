@@ -78,7 +78,7 @@ async function unpayableInvoice() {
   return service.invoice('alice', Number(toFerry.remote_balance) + 100_000);
 }
 
-describe('client SDK: RBTC swaps on the EVM chain', { timeout: 180_000 }, () => {
+describe('client SDK: RBTC swaps on the EVM chain', { timeout: 600_000 }, () => {
   test('submarine from a private key: checked, locked, paid by Ferry, claimed out of the contract', async () => {
     const { account, address } = await fundedAccount();
     const client = clientFor(account);

@@ -105,7 +105,7 @@ async function untilServerLockup(apiUrl: string, id: string): Promise<string> {
 /** Payments Ferry's node lists for a hash (in-flight ones included). */
 const recordedPayments = (paymentHash: string): Promise<number> => lightning.paymentCount('ferry', paymentHash);
 
-describe('crash recovery', { timeout: 180_000 }, () => {
+describe('crash recovery', { timeout: 900_000 }, () => {
   for (const point of ['submarine.lockup-seen', 'submarine.payment-in-flight']) {
     test(`submarine swap survives a crash at ${point}; the invoice is paid exactly once`, async () => {
       const amount = 40_000;

@@ -59,7 +59,7 @@ async function statusOf(apiUrl: string, id: string): Promise<string> {
   return ((await (await fetch(`${apiUrl}/v2/swap/${id}`)).json()) as { status: string }).status;
 }
 
-describe('crash recovery of RBTC submarine swaps', { timeout: 180_000 }, () => {
+describe('crash recovery of RBTC submarine swaps', { timeout: 900_000 }, () => {
   for (const point of ['submarine.lockup-seen', 'user-lockup.claim-broadcast']) {
     test(`a crash at ${point}: the invoice is paid once and the lockup claimed once`, async () => {
       const sat = 35_000;

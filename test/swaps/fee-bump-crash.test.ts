@@ -57,7 +57,7 @@ async function until(check: () => Promise<boolean> | boolean, what: string, time
 
 const inMempool = async (txid: string) => (await chain.rpc.getRawMempool()).includes(txid);
 
-test('a crash between recording a bumped claim and broadcasting it: the original is named again, bumped for real, and confirms once', { timeout: 180_000 }, async () => {
+test('a crash between recording a bumped claim and broadcasting it: the original is named again, bumped for real, and confirms once', { timeout: 600_000 }, async () => {
   const crashing = await startFerryProcess('fee-bump.replacement-recorded');
   const first = await SwapWallet.open({ apiUrl: crashing.apiUrl, devnet: info });
   const miner = await chain.user.getNewAddress();

@@ -108,7 +108,7 @@ async function stop(instance: Instance): Promise<void> {
 /** Payments Ferry's node lists for a hash (in-flight ones included). */
 const recordedPayments = (paymentHash: string): Promise<number> => lightning.paymentCount('ferry', paymentHash);
 
-describe('two instances on one PostgreSQL database', { timeout: 240_000 }, () => {
+describe('two instances on one PostgreSQL database', { timeout: 600_000 }, () => {
   test('swaps created, claimed and followed through the standby: the leader performs them, the standby’s WebSocket sees every update', async () => {
     const { leader, standby } = await startPair();
     const wallet = await SwapWallet.open({ apiUrl: standby.apiUrl, devnet: info });

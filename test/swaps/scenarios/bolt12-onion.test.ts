@@ -54,7 +54,7 @@ const failure = (log: string[]) => (error: unknown) => {
   throw new Error(`${(error as Error).stack}\nFerry's log:\n${log.join('\n')}`);
 };
 
-describe("BOLT12: a payer node's own fetchinvoice answered by a wallet through Ferry's CLN node", { timeout: 120_000 }, () => {
+describe("BOLT12: a payer node's own fetchinvoice answered by a wallet through Ferry's CLN node", { timeout: 600_000 }, () => {
   test("carol's fetchinvoice returns the wallet's invoice, carol pays it, the wallet claims its reverse swap", async () => {
     const { wallet, clnCall, log } = world;
     const { offer, walletSecret } = walletOffer();

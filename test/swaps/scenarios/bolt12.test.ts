@@ -29,7 +29,7 @@ after(async () => {
   await world?.close();
 });
 
-describe('BOLT12 through Ferry on Core Lightning', { timeout: 120_000 }, () => {
+describe('BOLT12 through Ferry on Core Lightning', { timeout: 600_000 }, () => {
   test("a wallet's offer is paid by a devnet node through Ferry, and the wallet's invoice is the one paid", async () => {
     const { wallet, devnet, log } = world;
     const offer = encodeOffer({ chains: [REGTEST_CHAIN], description: 'wallet tips', issuerId: secp256k1.getPublicKey(walletSecret, true), paths: [pathThrough(hex.decode(devnet.info.cln!.cln.pubkey))] });

@@ -83,7 +83,7 @@ async function chainSwap(wallet: ChainSwapWallet, claim: Claim) {
   return { swap, liquidSpend, bitcoinSpend };
 }
 
-describe('chain swaps BTC → L-BTC', { timeout: 180_000 }, () => {
+describe('chain swaps BTC → L-BTC', { timeout: 600_000 }, () => {
   test('the wallet checks both sides before it locks: a wrong key, address, blinding key, timeout or amount is refused', async () => {
     const pair = await wallets['4.x'].pair('BTC', 'L-BTC');
     const { body, secrets } = await wallets['4.x'].request('BTC', 'L-BTC', USER_LOCK_SAT, pair);
@@ -131,7 +131,7 @@ describe('chain swaps BTC → L-BTC', { timeout: 180_000 }, () => {
   }
 });
 
-describe('chain swaps L-BTC → BTC', { timeout: 180_000 }, () => {
+describe('chain swaps L-BTC → BTC', { timeout: 600_000 }, () => {
   for (const version of ['4.x', '2.x'] as const) {
     test(`cooperative claim (boltz-core ${version}): the wallet locks blinded L-BTC, claims Ferry's BTC by key path, Ferry claims the L-BTC`, async () => {
       const { chain, liquid } = world;

@@ -38,7 +38,7 @@ async function unpayableSwap(wallet: EvmSwapWallet): Promise<{ swap: EvmSubmarin
   return { swap: await wallet.createSubmarine(invoice), paymentHash };
 }
 
-describe('RBTC swaps by Boltz-compatible wallet code', { timeout: 180_000 }, () => {
+describe('RBTC swaps by Boltz-compatible wallet code', { timeout: 600_000 }, () => {
   test('submarine RBTC → Lightning: the wallet locks, Ferry pays alice and claims from the contract', async () => {
     await withFerryLog(world, async () => {
       const { lightning } = world;

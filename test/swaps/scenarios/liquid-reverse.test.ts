@@ -67,7 +67,7 @@ async function reverseSwap(wallet: LiquidSwapWallet, claim: Claim) {
   return { swap, spend };
 }
 
-describe('Liquid reverse swaps', { timeout: 180_000 }, () => {
+describe('Liquid reverse swaps', { timeout: 600_000 }, () => {
   for (const version of ['4.x', '2.x'] as const) {
     const wallet = () => wallets[version];
 

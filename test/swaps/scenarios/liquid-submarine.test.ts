@@ -83,7 +83,7 @@ async function until(condition: () => boolean, what: () => string, timeoutMs = 1
   }
 }
 
-describe('Liquid submarine swaps', { timeout: 180_000 }, () => {
+describe('Liquid submarine swaps', { timeout: 600_000 }, () => {
   test('the wallet checks the answer: a wrong address, blinding key, tree key or amount is refused before funding', async () => {
     const wallet = wallets['4.x'];
     const { invoice, paymentHash } = await world.lightning.addInvoice('alice', 20_000);

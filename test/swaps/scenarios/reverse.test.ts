@@ -64,7 +64,7 @@ async function reverseSwap(claim: (swap: ReverseSwap, lockup: Lockup, destinatio
   return { swap, spend };
 }
 
-describe('reverse swaps', { timeout: 120_000 }, () => {
+describe('reverse swaps', { timeout: 600_000 }, () => {
   test("cooperative claim: the wallet claims through the key path with Ferry's partial signature", async () => {
     await withFerryLog(world, async () => {
       const { spend } = await reverseSwap((swap, lockup, destination) => world.wallet.cooperativeReverseClaim(swap, lockup, destination));

@@ -48,7 +48,7 @@ async function lockAndWait(swap: SubmarineSwap, amount: number): Promise<{ locku
 }
 
 // A hung step (a payment that never resolves) fails the suite instead of stalling the run.
-describe('submarine swaps', { timeout: 120_000 }, () => {
+describe('submarine swaps', { timeout: 600_000 }, () => {
   test('the wallet checks the answer: a wrong address, key or amount is refused before funding', async () => {
     const { wallet, lightning } = world;
     const { invoice, paymentHash } = await lightning.addInvoice('alice', 20_000);

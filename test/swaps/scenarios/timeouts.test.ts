@@ -21,7 +21,7 @@ after(async () => {
   await world?.close();
 });
 
-describe('timeouts', { timeout: 120_000 }, () => {
+describe('timeouts', { timeout: 600_000 }, () => {
   test("expired submarine: the wallet's script-path refund is non-final one block early and valid at the timeout", async () => {
     const { wallet, chain } = world;
     await withFerryLog(world, async () => {
