@@ -23,33 +23,33 @@ class Reader {
     throw new LndError(GRPC.INVALID_ARGUMENT, message);
   }
 
-  skip(): void {
+  skipSpace(): void {
     while (this.i < this.text.length && ' \t\r\n'.includes(this.text[this.i])) this.i++;
   }
 
   value(): Node {
-    this.skip();
+    this.skipSpace();
     const c = this.text[this.i];
     const pos = this.i;
     if (c === undefined) this.fail('unexpected EOF');
     if (c === '{') {
       this.i++;
       const entries: { key: string; keyRaw: string; keyPos: number; value: Node }[] = [];
-      this.skip();
+      this.skipSpace();
       if (this.text[this.i] === '}') {
         this.i++;
         return { t: 'object', pos, entries };
       }
       for (;;) {
-        this.skip();
+        this.skipSpace();
         const keyPos = this.i;
         if (this.text[this.i] !== '"') this.invalid('looking for beginning of object key string');
         const key = this.string();
-        this.skip();
+        this.skipSpace();
         if (this.text[this.i] !== ':') this.invalid('after object key');
         this.i++;
         entries.push({ key: key.value, keyRaw: key.raw, keyPos, value: this.value() });
-        this.skip();
+        this.skipSpace();
         if (this.text[this.i] === ',') {
           this.i++;
           continue;
@@ -64,14 +64,14 @@ class Reader {
     if (c === '[') {
       this.i++;
       const items: Node[] = [];
-      this.skip();
+      this.skipSpace();
       if (this.text[this.i] === ']') {
         this.i++;
         return { t: 'array', pos, items };
       }
       for (;;) {
         items.push(this.value());
-        this.skip();
+        this.skipSpace();
         if (this.text[this.i] === ',') {
           this.i++;
           continue;
