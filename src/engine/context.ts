@@ -1,5 +1,6 @@
 // Everything the engine's parts share: the chain and Lightning backends by symbol, settings, the swap store and
 // effect runner, the locks, and the index of scripts and outpoints the engine watches on chain.
+import type { OperatorAlerts } from '../alerts/index.ts';
 import type { ChainBackend, SwapOutputKind } from '../chains/backend.ts';
 import { isContractChain, type ContractChain } from '../chains/contract-chain.ts';
 import type { Storage, SwapRecord } from '../db/index.ts';
@@ -25,6 +26,8 @@ export interface EngineContext {
   lightning: ReadonlyMap<string, LightningBackend>;
   keys: SwapKeys;
   logger: Logger;
+  /** Money events for the operator (src/alerts). */
+  alerts: OperatorAlerts;
   settings: EngineSettings;
   swaps: SwapStore;
   effects: EffectRunner;

@@ -46,6 +46,7 @@ import { chainFollowedInAny } from '../swaps/derive.ts';
 import { reversePairBody, submarinePairBody, validatePair, type MinerFees, type PairConfig } from '../swaps/pairs.ts';
 import { SwapStatus as S, SwapType } from '../swaps/status.ts';
 import { ChainEventRouter, needsChain } from './chain-events.ts';
+import { LogAlerts } from '../alerts/index.ts';
 import { anyChainOf, chainOf, currentMinerFees, type EngineContext } from './context.ts';
 import { KeyIndexes } from './key-indexes.ts';
 import { reverseData } from './data.ts';
@@ -113,6 +114,7 @@ export class SwapEngine implements SwapService {
       lightning: options.lightning,
       keys: options.keys,
       logger,
+      alerts: options.alerts ?? new LogAlerts(logger.child('alerts')),
       settings,
       swaps,
       effects,

@@ -1,4 +1,5 @@
 // What the engine is built from, and the tunables with their defaults.
+import type { OperatorAlerts } from '../alerts/index.ts';
 import type { ChainBackend } from '../chains/backend.ts';
 import type { ContractChain } from '../chains/contract-chain.ts';
 import type { Storage } from '../db/index.ts';
@@ -33,6 +34,8 @@ export interface SwapEngineOptions {
   /** How long a submarine swap waits in transaction.claim.pending for the client's signature. Default 60 000. */
   claimDelayMs?: number;
   logger?: Logger;
+  /** Where money events go (src/alerts); default: log lines only. */
+  alerts?: OperatorAlerts;
   /** Expiry of reverse swap hold invoices. Default 3600. */
   invoiceExpirySeconds?: number;
   /** A submarine invoice must stay valid at least this long after it is handed to Ferry. Default 600. */
