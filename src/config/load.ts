@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'smol-toml';
+import { formatConfirmations, parseConfirmations } from '../swaps/confirmations.ts';
 import { environment, knownPairDefaults, pairEntry, schema, type Field, type FerryConfig, type Section } from './schema.ts';
 
 export class ConfigError extends Error {
@@ -63,6 +64,18 @@ function check(key: string, field: Field, value: unknown): string | number | boo
         throw new ConfigError(`config key ${key} must be an EVM address (0x and 40 hex digits), got ${JSON.stringify(value)}`);
       }
       return value;
+    case 'confirmations': {
+      const setting = typeof value === 'bigint' ? Number(value) : value;
+      if (setting === '') return '';
+      if (typeof setting !== 'string' && typeof setting !== 'number') {
+        throw new ConfigError(`config key ${key} must be a number of blocks or a string of tiers like "1000000:2,*:6"`);
+      }
+      try {
+        return formatConfirmations(parseConfirmations(setting));
+      } catch (error) {
+        throw new ConfigError(`config key ${key}: ${(error as Error).message}`);
+      }
+    }
     case 'addresses': {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) {
         throw new ConfigError(`config key ${key} must be a table of SYMBOL = "0x..." entries`);

@@ -1,5 +1,6 @@
 // The pairs the engine serves, from the configuration: the [[pairs]] list, or the BTC/BTC pair of [pair]. A pair
 // between a chain and Lightning names its chain first (the base) and its Lightning currency second (the quote).
+import { parseConfirmations } from '../swaps/confirmations.ts';
 import type { PairConfig } from '../swaps/pairs.ts';
 import { servesEvm, servesLiquid } from './load.ts';
 import { knownPairDefaults, type FerryConfig, type PairSettings } from './schema.ts';
@@ -14,6 +15,7 @@ function pairOf(id: string, pair: PairSettings): PairConfig {
     fees: { percentage: pair.feePercentage, percentageSwapIn: pair.feePercentageSwapIn, percentageChain: pair.feePercentageChain },
     limits: { minimal: pair.minimal, maximal: pair.maximal, maximalZeroConf: pair.maximalZeroConf },
     timeouts: { reverse: pair.timeoutReverse, swapMinimal: pair.timeoutSwapMinimal, swapMaximal: pair.timeoutSwapMaximal },
+    ...(pair.confirmations !== '' && { confirmations: parseConfirmations(pair.confirmations) }),
   };
 }
 

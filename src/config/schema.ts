@@ -12,7 +12,8 @@ export type FieldType =
   | 'network'
   | 'lightningBackend'
   | 'address'
-  | 'addresses';
+  | 'addresses'
+  | 'confirmations';
 
 export interface Field {
   type: FieldType;
@@ -31,6 +32,11 @@ export const pairFields: Section = {
   minimal: { type: 'integer', default: 10_000, doc: 'smallest swap, sat' },
   maximal: { type: 'integer', default: 10_000_000, doc: 'largest swap, sat' },
   maximalZeroConf: { type: 'integer', default: 1_000_000, doc: 'largest unconfirmed submarine lockup accepted; 0: off' },
+  confirmations: {
+    type: 'confirmations',
+    default: '',
+    doc: 'blocks a user lockup must be deep in before Ferry pays or locks against it: a number, or tiers by amount "UPTO_SAT:BLOCKS,...,*:BLOCKS"; empty: the chain\'s default for the network (src/swaps/confirmations.ts)',
+  },
   timeoutReverse: { type: 'integer', default: 144, doc: 'reverse swap timeout, blocks' },
   timeoutSwapMinimal: { type: 'integer', default: 144, doc: 'submarine swap timeout (shortest), blocks' },
   timeoutSwapMaximal: { type: 'integer', default: 288, doc: 'submarine swap timeout (longest), blocks' },
@@ -236,6 +242,8 @@ export interface PairSettings {
   minimal: number;
   maximal: number;
   maximalZeroConf: number;
+  /** As parseConfirmations reads it; '' for the chains' defaults. */
+  confirmations: string;
   timeoutReverse: number;
   timeoutSwapMinimal: number;
   timeoutSwapMaximal: number;

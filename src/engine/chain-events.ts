@@ -1,6 +1,7 @@
 // Routes every chain watcher's events to the swap leg they concern (through the engine's watch index), fires
 // the timeout event of every swap whose timeout block its chain has reached, and at each block (and after a reorg)
-// has Ferry's own transactions on that chain looked after (own-transactions.ts). Contract chains' events (lockups,
+// has Ferry's own transactions on that chain looked after (own-transactions.ts) and the user lockups waiting for
+// their depth checked (lockup-depth.ts). Contract chains' events (lockups,
 // claims, refunds of a preimage hash) go to the leg of the swap with that hash on that chain.
 import type { ChainBackend } from '../chains/backend.ts';
 import type { LockupEvent, SpendEvent } from '../chains/events.ts';
@@ -11,6 +12,7 @@ import { lockupLegsOf, timeoutLegOf } from './legs/lockup-leg.ts';
 import { onServerContractLockup, onServerContractSpend, onServerLockup, onServerLockupSpend } from './legs/server-lockup.ts';
 import { onContractReorg } from './legs/contract-reorg.ts';
 import { recheckUserLockups } from './legs/lockup-reorg.ts';
+import { recheckContractLockupDepths, recheckLockupDepths } from './legs/lockup-depth.ts';
 import { ownTransactionsOn, restoreOwnTransaction, SPEND_RECORDS } from './legs/own-transactions.ts';
 import { bumpIfStuck } from './legs/fee-bump.ts';
 import { onUserContractLockup, onUserContractSpend, onUserLockup, onUserLockupSpend } from './legs/user-lockup.ts';
@@ -59,6 +61,8 @@ export class ChainEventRouter {
             await withRetries(this.ctx, 'timeout check', () => this.timeouts(event.height, chain.symbol));
             await withRetries(this.ctx, 'own transactions', () => this.ownTransactions(chain.symbol, event.height));
             if (this.userReorged.has(chain.symbol)) await withRetries(this.ctx, 'user lockup recheck', () => this.recheckUserLockups(chain.symbol));
+            // User lockups in a block but not yet as deep as their amount needs (legs/lockup-depth.ts).
+            await withRetries(this.ctx, 'user lockup depth', () => recheckLockupDepths(this.ctx, chain.symbol));
           },
           reorg: async () => {
             this.settled.delete(chain.symbol);
@@ -72,7 +76,10 @@ export class ChainEventRouter {
       this.detach.push(
         chain.subscribe({
           event: (event) => withRetries(this.ctx, 'contract event handling', () => this.contractEvent(chain, event)),
-          block: (event) => withRetries(this.ctx, 'timeout check', () => this.timeouts(event.height, chain.symbol)),
+          block: async (event) => {
+            await withRetries(this.ctx, 'timeout check', () => this.timeouts(event.height, chain.symbol));
+            await withRetries(this.ctx, 'user lockup depth', () => recheckContractLockupDepths(this.ctx, chain));
+          },
           // A lockup taken back before Ferry acted is caught by the checks of the contract state before paying or
           // locking; one taken back after is rechecked here (contract-reorg.ts).
           reorg: (reorg) => withRetries(this.ctx, 'contract reorg handling', () => onContractReorg(this.ctx, chain, reorg)),

@@ -1,5 +1,6 @@
-// Turns a lockup seen on chain into the submarine machine's event: checks the amount against the expected one
-// and decides whether an unconfirmed lockup may be trusted (0-conf). Pure; the engine gathers the facts.
+// Turns a lockup seen on chain into the submarine machine's event: checks the amount against the expected one,
+// decides whether it is deep enough to act on (the confirmations its amount needs, src/swaps/confirmations.ts)
+// and whether one that is not may be trusted (0-conf). Pure; the engine gathers the facts.
 import type { ContractLockupValues } from '../chains/contract-chain.ts';
 import type { LegacyScript } from '../chains/backend.ts';
 import type { SwapTreeJson } from '../protocol/wire.ts';
@@ -25,6 +26,8 @@ export interface LockupObservation {
   refusal?: string;
   /** Contract chains: the lockup's values, kept with the record. */
   contract?: ContractLockupValues;
+  /** Contract chains: the block the Lockup event is in, kept with the record so its depth can be followed. */
+  blockHeight?: number;
 }
 
 export interface LockupPolicy {
@@ -33,6 +36,11 @@ export interface LockupPolicy {
   minZeroConfFeeRate: number;
   /** A lockup above expected × (1 + this / 100) is refused, so a mistaken overpayment can be refunded. */
   overpaymentTolerancePercent: number;
+  /**
+   * Blocks the lockup must be deep in to count as confirmed (default 1). A shallower one in a block is judged as
+   * an unconfirmed one: accepted only under the 0-conf rules, otherwise `lockup.mempool` (zeroConfRejected).
+   */
+  confirmations?: number;
 }
 
 /**
@@ -77,11 +85,14 @@ export interface LockupRecord {
   vout: number;
   value: number;
   hex: string;
+  /** Deep enough to act on: the confirmations its amount needs (LockupPolicy.confirmations), not merely in a block. */
   confirmed: boolean;
   zeroConf: boolean;
   zeroConfRejected: boolean;
   /** Contract chains: the values the lockup was made with (txid is the transaction hash, vout the log index). */
   contract?: ContractLockupValues;
+  /** Contract chains: the block its Lockup event was seen in. */
+  blockHeight?: number;
 }
 
 /**
@@ -106,10 +117,11 @@ export function classifySubmarineLockup(
   replacesRecorded = false,
 ): MachineEvent<SubmarineEvent> | undefined {
   const existing = data.lockup as LockupRecord | undefined;
+  const deep = seen.confirmations >= Math.max(1, policy.confirmations ?? 1);
   if (existing !== undefined && !(replacesRecorded && existing.txid !== seen.txid)) {
     // Otherwise only the first lockup counts; a second payment to the address is the user's to refund after the timeout.
     if (existing.txid !== seen.txid || existing.vout !== seen.vout) return undefined;
-    if (seen.confirmations > 0 && !existing.confirmed) {
+    if (deep && !existing.confirmed) {
       return { type: 'lockup.confirmed', data: { lockup: { ...existing, confirmed: true } } };
     }
     return undefined;
@@ -120,10 +132,11 @@ export function classifySubmarineLockup(
     vout: seen.vout,
     value: seen.value,
     hex: seen.hex,
-    confirmed: seen.confirmations > 0,
+    confirmed: deep,
     zeroConf: false,
     zeroConfRejected: false,
     ...(seen.contract !== undefined && { contract: seen.contract }),
+    ...(seen.blockHeight !== undefined && { blockHeight: seen.blockHeight }),
   };
   if (seen.refusal !== undefined) return { type: 'lockup.rejected', data: { lockup, failureReason: seen.refusal } };
   const expected = typeof data.expectedAmount === 'number' ? data.expectedAmount : undefined;

@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { ReversePairBody, SubmarinePairBody } from '../protocol/index.ts';
 import { minerFee } from './amounts.ts';
+import { formatConfirmations, parseConfirmations, type ConfirmationTiers } from './confirmations.ts';
 
 export interface PairConfig {
   /** "BASE/QUOTE": the chain asset first, the Lightning asset second. */
@@ -25,6 +26,11 @@ export interface PairConfig {
     /** Largest submarine lockup accepted before it confirms; 0 turns 0-conf off. */
     maximalZeroConf: number;
   };
+  /**
+   * Blocks a user lockup must be deep in, by its amount, before Ferry pays or locks against it — on whichever of
+   * the pair's chains the user locks. Unset: each chain's default for the network (DEFAULT_CONFIRMATIONS).
+   */
+  confirmations?: ConfirmationTiers;
   /** In blocks of the base chain. */
   timeouts: {
     reverse: number;
@@ -123,5 +129,13 @@ export function validatePair(pair: PairConfig): void {
     if (!Number.isSafeInteger(value) || value < 2) problems.push(`timeouts.${name} must be an integer ≥ 2 blocks`);
   }
   if (swapMaximal < swapMinimal) problems.push('timeouts.swapMaximal must be ≥ swapMinimal');
+  if (pair.confirmations !== undefined) {
+    try {
+      if (pair.confirmations.length === 0 || pair.confirmations.at(-1)!.upTo !== Infinity) throw new Error('the last tier must cover every amount');
+      parseConfirmations(formatConfirmations(pair.confirmations));
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+  }
   if (problems.length > 0) throw new Error(`pair ${pair.id}: ${problems.join('; ')}`);
 }

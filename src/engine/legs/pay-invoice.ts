@@ -12,6 +12,7 @@ import { submarineData } from '../data.ts';
 import { PermanentEffectError } from '../effects.ts';
 import { recheckUserLockup } from './lockup-reorg.ts';
 import { legAnyChain, legChain, legContractChain, userLockupOf, type LockupLeg } from './lockup-leg.ts';
+import { lockupConfirmationsFor } from './lockup-depth.ts';
 
 /** Statuses the decision to pay can leave. */
 const payable = (status: string, type: string): boolean => statusesWith(machineFor(type), 'payment.start').includes(status);
@@ -61,6 +62,8 @@ async function lockupLost(ctx: EngineContext, leg: LockupLeg): Promise<string | 
   const confirmations = await legChain(ctx, leg).unspentConfirmations(lockup.txid, lockup.vout);
   if (confirmations === undefined) return 'the lockup output is spent or no longer exists';
   if (confirmations === 0 && !lockup.zeroConf) return 'the lockup is no longer confirmed';
+  // Mined again in a later block after a reorg: paid for once it is as deep as its amount needs again.
+  if (confirmations < lockupConfirmationsFor(ctx, leg, lockup.value) && !lockup.zeroConf) return `the lockup is only ${confirmations} blocks deep`;
   return undefined;
 }
 

@@ -26,6 +26,7 @@ import { Defer } from '../effects.ts';
 import { hexBytes } from '../input.ts';
 import { isRefundSpend, legChain, legContractChain, lockupOutput, signerOf, userLockupOf } from './lockup-leg.ts';
 import { clearUserLockupReorged, userLockupReorged } from './contract-reorg.ts';
+import { lockupConfirmationsFor } from './lockup-depth.ts';
 
 /** Share of the current fee estimate an unconfirmed lockup must pay to be accepted (REFERENCE: 80%). */
 const ZERO_CONF_FEE_SHARE = 0.8;
@@ -70,8 +71,8 @@ export async function onUserLockup(ctx: EngineContext, swap: SwapRecord, event: 
 /**
  * A contract chain's lockup (the user's `lock`, seen as a Lockup event of the preimage hash): it counts only if it
  * names Ferry's claim address, the swap's timeout as timelock and a whole number of API units; then it is judged
- * like an output (amount, as in classifySubmarineLockup). An event is final once delivered (the follower waits
- * for its confirmations), so there is no 0-conf here.
+ * like an output (amount, as in classifySubmarineLockup). An event is delivered once `evm.confirmations` deep, so
+ * there is no 0-conf here; its depth is then weighed against what its amount needs, like an output's.
  */
 export async function onUserContractLockup(ctx: EngineContext, swap: SwapRecord, event: ContractLockupEvent): Promise<void> {
   const leg = userLockupOf(swap);
@@ -89,7 +90,9 @@ export async function onUserContractLockup(ctx: EngineContext, swap: SwapRecord,
     vout: event.logIndex,
     value: value ?? 0,
     hex: '',
-    confirmations: 1,
+    // Its depth below the tip: an amount that needs more blocks is followed at the chain's blocks (lockup-depth.ts).
+    confirmations: Math.max(1, (await chain.height()) - event.blockHeight + 1),
+    blockHeight: event.blockHeight,
     signalsRbf: false,
     contract: { preimageHash, amount, claimAddress, refundAddress, timelock },
     ...(refusal !== undefined && { refusal }),
@@ -110,6 +113,8 @@ async function judgeUserLockup(ctx: EngineContext, swap: SwapRecord, seen: Locku
         maximalZeroConf: freshLeg.maximalZeroConf ?? 0,
         minZeroConfFeeRate: seen.feeRate === undefined ? Infinity : seen.minZeroConfFeeRate!,
         overpaymentTolerancePercent: ctx.settings.overpaymentTolerancePercent,
+        // Blocks its amount needs before Ferry pays or locks against it (the pair's tiers or the chain's default).
+        confirmations: lockupConfirmationsFor(ctx, freshLeg, seen.value),
       },
       freshLeg.contract === undefined && (await replacesRecorded(ctx, fresh, seen)),
     );

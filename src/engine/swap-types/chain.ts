@@ -9,6 +9,7 @@ import { SwapError, preimageHashExists, type CreateChainRequest } from '../../pr
 import { limitViolation, reverseInvoiceAmount, reverseOnchainAmount } from '../../swaps/amounts.ts';
 import type { ChainSide, ChainSwapData } from '../../swaps/chain-machine.ts';
 import type { PairConfig } from '../../swaps/pairs.ts';
+import { lockupConfirmationsFor } from '../legs/lockup-depth.ts';
 import { SwapStatus as S, SwapType } from '../../swaps/status.ts';
 import { chainBlocksFor, lightningBlocksFor } from '../block-time.ts';
 import { creationHeight } from '../coalesced-reads.ts';
@@ -132,6 +133,10 @@ export const chainLockupHooks: ServerLockupHooks = {
     // Decided on a confirmed lockup that a reorg put back into the mempool: not sent now, nor failed — tried again
     // (an effect retry), by when the reorg's recheck has taken the decision back or the lockup confirmed again.
     if (confirmations === 0 && !(user.lockup as { zeroConf?: boolean }).zeroConf) throw new Error('the user lockup is unconfirmed again (a reorg): not locking until it confirms');
+    // Mined again in a later block after a reorg: not as deep as its amount needs (lockup-depth.ts) until more follow.
+    if (confirmations !== undefined && confirmations > 0 && confirmations < lockupConfirmationsFor(ctx, user, user.lockup.value) && !(user.lockup as { zeroConf?: boolean }).zeroConf) {
+      throw new Error(`the user lockup is ${confirmations} blocks deep again (a reorg): not locking until it is as deep as its amount needs`);
+    }
     const server = chainData(swap).server;
     const blocksLeft = server.timeoutBlockHeight - (await legAnyChain(ctx, serverLockupOf(swap)).height());
     if (blocksLeft < Math.ceil((server.timeoutBlockHeight - (server.startHeight as number)) / 2)) return 'too close to the swap timeout to lock';
