@@ -19,7 +19,7 @@ import { deserializeLiquidTree, liquidSwapOutputKey } from '../../src/chains/liq
 import { decodeAddress } from '../../src/chains/liquid/network.ts';
 import { initLiquid } from '../../src/chains/liquid/zkp.ts';
 import { scriptPathClaim } from '../../src/chains/liquid/spends.ts';
-import { loadConfig } from '../../src/config/index.ts';
+import { loadConfig, type FerryConfig } from '../../src/config/index.ts';
 import type { ChainSwapData } from '../../src/engine/data.ts';
 import { bitcoinSwapMusig, swapOutputKey } from '../../src/keys/index.ts';
 import { silentLogger } from '../../src/log/index.ts';
@@ -48,7 +48,10 @@ export interface ChainWorld extends ClientSide {
  * A Ferry with its devnet, watching quickly (the EVM chain too) and claiming alone one second after it learns the
  * preimage, unless `claimDelayMs` leaves the client longer to co-sign.
  */
-export async function startChainWorld(name: string, options: { claimDelayMs?: number; feeBumpAfterBlocks?: number } = {}): Promise<ChainWorld> {
+export async function startChainWorld(
+  name: string,
+  options: { claimDelayMs?: number; feeBumpAfterBlocks?: number; configure?: (config: FerryConfig) => void } = {},
+): Promise<ChainWorld> {
   const dataDir = mkdtempSync(join(tmpdir(), `ferry-${name}-`));
   const config = loadConfig({ env: { FERRY_DATA_DIR: dataDir, ...ephemeralPorts } });
   config.bitcoin.pollIntervalMs = 100;
@@ -56,6 +59,7 @@ export async function startChainWorld(name: string, options: { claimDelayMs?: nu
   config.evm.pollIntervalMs = 100;
   config.swap.claimDelayMs = options.claimDelayMs ?? 1_000;
   if (options.feeBumpAfterBlocks !== undefined) config.swap.feeBumpAfterBlocks = options.feeBumpAfterBlocks;
+  options.configure?.(config);
   const ferry = await startFerry(config, silentLogger);
   const info = ferry.devnet!.info;
   const [btc, lbtc] = [new DevnetChain(info), new LiquidChain(info)];
