@@ -45,6 +45,13 @@ export class ChainEventRouter {
   private readonly settled = new Map<string, Set<string>>();
   /** Chains a reorg went through where a user's lockup vanished and may still come back or be double spent. */
   private readonly userReorged = new Set<string>();
+  /**
+   * Chains where a user lockup may be recorded short of the depth its amount needs (lockup-depth.ts): every chain
+   * at start, and a chain again after a user lockup event or a reorg on it; dropped once a block finds none.
+   */
+  private readonly shallow = new Set<string>();
+  /** Counts marks of `shallow`, so a recheck that found none does not drop a mark made while it ran. */
+  private shallowMarks = 0;
 
   constructor(private readonly ctx: EngineContext) {}
 
@@ -53,19 +60,21 @@ export class ChainEventRouter {
     for (const chain of this.ctx.chains.values()) {
       // A reorg handled before a restart may have left a lockup to recheck: each chain is checked at its next block.
       this.userReorged.add(chain.symbol);
+      this.markShallow(chain.symbol);
       this.detach.push(
         chain.watcher.subscribe({
-          lockup: (event) => withRetries(this.ctx, 'lockup handling', () => this.lockup(chain, event)),
+          lockup: (event) => (this.markShallow(chain.symbol), withRetries(this.ctx, 'lockup handling', () => this.lockup(chain, event))),
           spend: (event) => withRetries(this.ctx, 'spend handling', () => this.spend(chain, event)),
           block: async (event) => {
             await withRetries(this.ctx, 'timeout check', () => this.timeouts(event.height, chain.symbol));
             await withRetries(this.ctx, 'own transactions', () => this.ownTransactions(chain.symbol, event.height));
             if (this.userReorged.has(chain.symbol)) await withRetries(this.ctx, 'user lockup recheck', () => this.recheckUserLockups(chain.symbol));
             // User lockups in a block but not yet as deep as their amount needs (legs/lockup-depth.ts).
-            await withRetries(this.ctx, 'user lockup depth', () => recheckLockupDepths(this.ctx, chain.symbol));
+            if (this.shallow.has(chain.symbol)) await withRetries(this.ctx, 'user lockup depth', () => this.recheckDepths(chain.symbol));
           },
           reorg: async () => {
             this.settled.delete(chain.symbol);
+            this.markShallow(chain.symbol);
             await withRetries(this.ctx, 'own transactions', () => this.ownTransactions(chain.symbol));
             await withRetries(this.ctx, 'user lockup recheck', () => this.recheckUserLockups(chain.symbol));
           },
@@ -73,16 +82,17 @@ export class ChainEventRouter {
       );
     }
     for (const chain of this.ctx.contracts.values()) {
+      this.markShallow(chain.symbol);
       this.detach.push(
         chain.subscribe({
-          event: (event) => withRetries(this.ctx, 'contract event handling', () => this.contractEvent(chain, event)),
+          event: (event) => (this.markShallow(chain.symbol), withRetries(this.ctx, 'contract event handling', () => this.contractEvent(chain, event))),
           block: async (event) => {
             await withRetries(this.ctx, 'timeout check', () => this.timeouts(event.height, chain.symbol));
-            await withRetries(this.ctx, 'user lockup depth', () => recheckContractLockupDepths(this.ctx, chain));
+            if (this.shallow.has(chain.symbol)) await withRetries(this.ctx, 'user lockup depth', () => this.recheckContractDepths(chain));
           },
           // A lockup taken back before Ferry acted is caught by the checks of the contract state before paying or
           // locking; one taken back after is rechecked here (contract-reorg.ts).
-          reorg: (reorg) => withRetries(this.ctx, 'contract reorg handling', () => onContractReorg(this.ctx, chain, reorg)),
+          reorg: (reorg) => (this.markShallow(chain.symbol), withRetries(this.ctx, 'contract reorg handling', () => onContractReorg(this.ctx, chain, reorg))),
         }),
       );
     }
@@ -131,6 +141,22 @@ export class ChainEventRouter {
   async recheckUserLockups(chain: string): Promise<void> {
     if (await recheckUserLockups(this.ctx, chain)) this.userReorged.add(chain);
     else this.userReorged.delete(chain);
+  }
+
+  private markShallow(chain: string): void {
+    this.shallow.add(chain);
+    this.shallowMarks++;
+  }
+
+  /** The user lockups on `chain` short of their depth; the chain is skipped at its blocks once none is. */
+  private async recheckDepths(chain: string): Promise<void> {
+    const marks = this.shallowMarks;
+    if (!(await recheckLockupDepths(this.ctx, chain)) && marks === this.shallowMarks) this.shallow.delete(chain);
+  }
+
+  private async recheckContractDepths(chain: ContractChain): Promise<void> {
+    const marks = this.shallowMarks;
+    if (!(await recheckContractLockupDepths(this.ctx, chain)) && marks === this.shallowMarks) this.shallow.delete(chain.symbol);
   }
 
   private async lockup(chain: ChainBackend, event: LockupEvent): Promise<void> {

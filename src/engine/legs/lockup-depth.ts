@@ -66,24 +66,28 @@ async function confirmIfDeep(ctx: EngineContext, swapId: string, chain: string, 
 /**
  * At a block of `chain`: every swap waiting for its user lockup there to be deep enough is checked against the node
  * (one listing of the waiting statuses, one read per waiting lockup), and moved on with `lockup.confirmed` once it is.
+ * Returns whether any was waiting (checked before this block's moves), so the caller may skip blocks while none is.
  */
-export async function recheckLockupDepths(ctx: EngineContext, chain: string): Promise<void> {
+export async function recheckLockupDepths(ctx: EngineContext, chain: string): Promise<boolean> {
   const waiting = (await ctx.storage.swaps.listByStatus(WAITING)).filter((swap) => waitingOn(swap, chain, 'utxo'));
+  let still = false;
   for (const swap of waiting) {
     const recorded = userLockupOf(swap).lockup as LockupRecord;
     const depth = await legChain(ctx, userLockupOf(swap)).unspentConfirmations(recorded.txid, recorded.vout);
+    still = true;
     if (depth === undefined || depth === 0) continue; // gone or back in the mempool: lockup-reorg.ts's business
     await confirmIfDeep(ctx, swap.id, chain, 'utxo', recorded, depth);
   }
+  return still;
 }
 
 /**
  * At a block of a contract chain: the same for user lockups there, their depth counted from the block of their
  * Lockup event to the chain's tip, and only while the contract still holds them (a reorg may have taken one back).
  */
-export async function recheckContractLockupDepths(ctx: EngineContext, chain: ContractChain): Promise<void> {
+export async function recheckContractLockupDepths(ctx: EngineContext, chain: ContractChain): Promise<boolean> {
   const waiting = (await ctx.storage.swaps.listByStatus(WAITING)).filter((swap) => waitingOn(swap, chain.symbol, 'contract'));
-  if (waiting.length === 0) return;
+  if (waiting.length === 0) return false;
   const tip = await chain.height();
   for (const swap of waiting) {
     const recorded = userLockupOf(swap).lockup as LockupRecord;
@@ -91,4 +95,5 @@ export async function recheckContractLockupDepths(ctx: EngineContext, chain: Con
     if (depth < 1 || !(await chain.isLocked(recorded.contract!))) continue;
     await confirmIfDeep(ctx, swap.id, chain.symbol, 'contract', recorded, depth);
   }
+  return true;
 }
