@@ -15,6 +15,7 @@ import { ownTransactionsOn, restoreOwnTransaction, SPEND_RECORDS } from './legs/
 import { bumpIfStuck } from './legs/fee-bump.ts';
 import { onUserContractLockup, onUserContractSpend, onUserLockup, onUserLockupSpend } from './legs/user-lockup.ts';
 import type { ContractChain, ContractSwapEvent } from '../chains/contract-chain.ts';
+import { UnconfirmedWatch } from '../alerts/unconfirmed.ts';
 
 /** Confirmations after which Ferry's own transactions are checked again only when a reorg comes. */
 const SETTLED_DEPTH = 6;
@@ -43,8 +44,12 @@ export class ChainEventRouter {
   private readonly settled = new Map<string, Set<string>>();
   /** Chains a reorg went through where a user's lockup vanished and may still come back or be double spent. */
   private readonly userReorged = new Set<string>();
+  /** Ferry's transactions unconfirmed past the operator's target: the 'unconfirmed' alert. */
+  private readonly unconfirmed: UnconfirmedWatch;
 
-  constructor(private readonly ctx: EngineContext) {}
+  constructor(private readonly ctx: EngineContext) {
+    this.unconfirmed = new UnconfirmedWatch(ctx);
+  }
 
   attach(): void {
     if (this.detach.length > 0) return;
@@ -117,6 +122,7 @@ export class ChainEventRouter {
         await this.ctx.swaps.dispatch(own.swap.id, { type: records.confirmed });
       }
       if (restored.where === 'mempool' && height !== undefined) await bumpIfStuck(this.ctx, own, height);
+      await this.unconfirmed.check(own, restored, height);
     }
   }
 
