@@ -1,10 +1,10 @@
 // Money at risk, read from the database at each scrape (ferry_money_at_risk_sat{chain, reason}):
 // - lockupLost: swaps failed because the user's lockup left the chain after Ferry acted (data.lockupLost, written by
 //   the engine's lost-lockup leg): a chain swap's lockup of Ferry's still out and not refunded, counted on its chain;
-//   a submarine swap whose invoice Ferry paid, counted as the lost lockup on its chain (Ferry has the Lightning
-//   payment out and nothing to claim until the lockup comes back);
-// - fundsLost: the same chain swaps once the user claimed Ferry's lockup (the preimage is known): gone unless the
-//   user's lockup comes back;
+//   a submarine swap's invoice amount, counted on the Lightning side (Ferry is paying it with nothing to claim until
+//   the lockup comes back);
+// - fundsLost: the same swaps once the preimage is known — the user claimed Ferry's lockup, or Ferry's payment went
+//   through: gone unless the user's lockup comes back (the 'fundsLost' alert of the same swap says so too);
 // - paymentLost: reverse swaps whose held payment is gone while Ferry's lockup can still be claimed (the active
 //   'paymentLost' alerts of src/alerts/checks.ts, with their lockup amounts).
 import type { Storage, SwapRecord } from '../db/index.ts';
@@ -38,9 +38,9 @@ export function lostLockupRisk(swap: SwapRecord): MoneyAtRisk | undefined {
     return { chain: leg.chain, reason: typeof data.preimage === 'string' ? 'fundsLost' : 'lockupLost', amount: leg.lockup.value ?? leg.amount ?? 0 };
   }
   if (swap.type === SwapType.Submarine) {
-    const leg = userLockupOf(swap);
-    const lost = data.lockupLost as { value?: number };
-    return { chain: leg.chain, reason: 'lockupLost', amount: leg.lockup?.value ?? lost.value ?? leg.expectedAmount ?? 0 };
+    // what Ferry paid (or is paying) over Lightning against the lost lockup; gone once the payment went through
+    const amount = (swap.data as { invoiceAmount?: number }).invoiceAmount ?? userLockupOf(swap).expectedAmount ?? 0;
+    return { chain: swap.pair.split('/')[1], reason: typeof data.preimage === 'string' ? 'fundsLost' : 'lockupLost', amount };
   }
   return undefined;
 }

@@ -1,9 +1,11 @@
 // Operator alerts in the database, on both dialects: a raise is recorded once per active (kind, key) — again
 // after a restart, and by a second instance on the same database — cleared by the condition or the operator,
-// raised anew once cleared; the active counts and the recent list; the webhook call's lease taken by one taker.
+// raised anew once cleared; the active counts and the recent list; the webhook call's lease taken by one taker;
+// the money at risk read from failed swaps with a lost lockup and from active paymentLost alerts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRepositories } from '../../src/db/index.ts';
+import { moneyAtRisk } from '../../src/metrics/money-at-risk.ts';
 import { onBothDialects } from './harness.ts';
 
 const lowBtc = { kind: 'lowBalance', key: 'wallet:BTC', severity: 'warn', message: 'BTC wallet low', chain: 'BTC', amount: 1234, details: { needed: 5000 }, notify: false };
@@ -79,5 +81,24 @@ onBothDialects('operator alerts', (h) => {
     const [clearedCall] = await alerts.dueNotifications(10);
     assert.equal(clearedCall.notifyAttempts, 0);
     assert.notEqual(clearedCall.clearedAt, undefined);
+  });
+
+  test('money at risk: failed swaps whose lockup is lost (paid or not yet), and held payments lost', async () => {
+    const storage = await h.storage();
+    const lost = { txid: 'cd'.repeat(32), vout: 0, reason: 'doubleSpent', status: 'transaction.mempool', at: 1 };
+    const swap = (id: string, n: number, data: Record<string, unknown>) =>
+      storage.swaps.insert({ id, type: 'submarine', pair: 'BTC/BTC', status: 'transaction.lockupFailed', preimageHash: String(n).repeat(64), data });
+    await swap('paying', 1, { invoiceAmount: 40_000, lockupLost: lost });
+    await swap('paid', 2, { invoiceAmount: 30_000, lockupLost: lost, preimage: 'ee'.repeat(32) });
+    await swap('plain', 3, { invoiceAmount: 50_000 }); // failed for another reason: nothing at risk
+    await storage.alerts.raise({ kind: 'paymentLost', key: 'rev', severity: 'error', message: 'held payment gone', chain: 'L-BTC', amount: 77_000, notify: false });
+    const risks = (await moneyAtRisk(storage)).sort((a, b) => a.amount - b.amount);
+    assert.deepEqual(risks, [
+      { chain: 'BTC', reason: 'fundsLost', amount: 30_000 },
+      { chain: 'BTC', reason: 'lockupLost', amount: 40_000 },
+      { chain: 'L-BTC', reason: 'paymentLost', amount: 77_000 },
+    ]);
+    await storage.alerts.clear('paymentLost', 'rev', 'condition', false);
+    assert.equal((await moneyAtRisk(storage)).length, 2);
   });
 });
