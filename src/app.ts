@@ -38,6 +38,9 @@ import { StatusFeed } from './events/index.ts';
 import { startInstances, type Instances } from './instances/index.ts';
 import { masterBlindingKeyFromSeed } from './chains/liquid/blinding.ts';
 import { startChecks } from './doctor/run.ts';
+import { AlertNotifier } from './alerts/notifier.ts';
+import { MoneyChecks } from './alerts/checks.ts';
+import { StoredAlerts } from './alerts/stored-alerts.ts';
 
 export interface Ferry {
   apiUrl: string;
@@ -75,6 +78,35 @@ function loadOrCreateWebhookSecret(config: FerryConfig): string {
   const secret = randomBytes(32).toString('hex');
   writeFileSync(path, `${secret}\n`, { mode: 0o600, flag: 'wx' });
   return secret;
+}
+
+/** The key operator alert calls are signed with: configured, or a file of its own in the data directory (0600). */
+function loadOrCreateAlertsSecret(config: FerryConfig): string {
+  if (config.alerts.webhookSecret !== '') return config.alerts.webhookSecret;
+  const path = join(config.dataDir, 'alerts-webhook-secret');
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(path, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+  return secret;
+}
+
+/**
+ * Operator alerts kept in the database, with the operator's webhook when one is configured (its receiver is the
+ * operator's own: private addresses and plain http are allowed).
+ */
+function operatorAlerts(config: FerryConfig, storage: Storage, logger: Logger): { alerts: StoredAlerts; notifier?: AlertNotifier } {
+  const { webhookUrl, webhookAttempts, webhookBackoffMs, webhookTimeoutMs } = config.alerts;
+  if (webhookUrl === '') return { alerts: new StoredAlerts(storage.alerts, logger) };
+  let url: URL;
+  try {
+    url = new URL(webhookUrl);
+  } catch {
+    throw new ConfigError(`alerts.webhookUrl is not a URL: ${webhookUrl}`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError(`alerts.webhookUrl must be http(s): ${webhookUrl}`);
+  const sender = new WebhookSender({ secret: loadOrCreateAlertsSecret(config), allowPrivate: true, timeoutMs: webhookTimeoutMs });
+  const notifier = new AlertNotifier(storage.alerts, sender, { url: webhookUrl, attempts: webhookAttempts, backoffMs: webhookBackoffMs, timeoutMs: webhookTimeoutMs }, logger);
+  return { alerts: new StoredAlerts(storage.alerts, logger, notifier), notifier };
 }
 
 /** The partner credential of the referral report, if one is configured; half of one is a configuration error. */
@@ -118,6 +150,12 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
     closers.push(() => storage.close());
     logger.info('storage ready', { dialect: storage.database.dialect });
 
+    const { alerts, notifier } = operatorAlerts(config, storage, logger.child('alerts'));
+    if (notifier) {
+      notifier.start();
+      closers.push(() => notifier.stop());
+    }
+
     const masterBlindingKey = masterBlindingKeyFromSeed(mnemonicToSeedSync(mnemonic));
     const connected = await connectChains(config, devnet?.info, storage.checkpoints, { masterBlindingKey, mnemonic }, logger);
     closers.push(() => connected.close());
@@ -134,6 +172,11 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
       const info = await backend.getInfo();
       logger.info('lightning node reachable', { symbol, publicKey: info.publicKey, blockHeight: info.blockHeight });
     }
+
+    // every chain whose watcher or follower keeps a checkpoint under its symbol
+    const watched = [...chains.entries(), ...connected.evm.entries()].map(([symbol, chain]) => ({ symbol, height: () => chain.height() }));
+    const metrics = config.metrics.enabled ? new FerryMetrics({ storage, chains: watched }) : undefined;
+    if (metrics) alerts.onRaised(metrics.countAlert);
 
     // Swaps need both sides: without a Lightning node Ferry serves chain data only.
     let swaps: SwapEngine | undefined;
@@ -158,11 +201,14 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
         paymentTimeoutSeconds: config.swap.paymentTimeoutSeconds,
         prepayMinerFee: config.swap.prepayMinerFee,
         feeBumpAfterBlocks: config.swap.feeBumpAfterBlocks,
+        alerts,
+        alertUnconfirmedAfterBlocks: config.alerts.unconfirmedAfterBlocks,
         effectMaxAttempts: config.effects.maxAttempts,
         effectRetryMs: config.effects.retryMs,
         effectRetryMaxMs: config.effects.retryMaxMs,
         logger: logger.child('engine'),
       });
+      metrics?.followSwaps(swaps);
       if (shared) {
         const apiLogger = logger.child('api');
         statusFeed = new StatusFeed((error, id) => apiLogger.error('status listener failed', { id, error: String(error) }));
@@ -184,13 +230,14 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
         await swaps.start(); // re-registers active swaps, replays pending effects, starts the watchers
       }
       closers.push(() => swaps!.stop());
+      // balances against the pairs' limits, held payments of reverse swaps Ferry locked for: now, then periodically
+      const checks = new MoneyChecks({ storage, alerts, pairs: pairsFromConfig(config), chains, evm: connected.evm, lightning, logger: logger.child('alerts') });
+      await checks.start(config.alerts.checkIntervalMs);
+      closers.push(() => checks.stop());
     } else {
       for (const chain of chains.values()) await chain.watcher.start();
     }
 
-    // every chain whose watcher or follower keeps a checkpoint under its symbol
-    const watched = [...chains.entries(), ...connected.evm.entries()].map(([symbol, chain]) => ({ symbol, height: () => chain.height() }));
-    const metrics = config.metrics.enabled ? new FerryMetrics({ storage, chains: watched }) : undefined;
     let webhooks: Webhooks | undefined;
     let sender: WebhookSender | undefined;
     if (swaps) {
@@ -252,7 +299,7 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
     let adminSocket: string | undefined;
     if (config.admin.enabled) {
       const path = adminSocketPath(config.dataDir, config.admin.socketPath);
-      const service = new AdminService({ storage, chains, evm: connected.evm, lightning, swaps });
+      const service = new AdminService({ storage, chains, evm: connected.evm, lightning, swaps, alerts });
       try {
         const adminServer = await startAdminServer(service, path, logger.child('admin'));
         closers.push(() => stopServer(adminServer));

@@ -1,5 +1,6 @@
 // The admin interface: JSON over HTTP on the unix socket (see socket.ts), for `ferry admin`. Routes:
-// GET /swaps?status=&limit=, GET /swaps/{id}, GET /balances, POST /swaps/{id}/retry, POST /swaps/{id}/refund.
+// GET /swaps?status=&limit=, GET /swaps/{id}, GET /balances, POST /swaps/{id}/retry, POST /swaps/{id}/refund,
+// GET /alerts?all=1&limit=, POST /alerts/{kind}/{key}/clear.
 import { chmodSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { Logger } from '../log/index.ts';
@@ -14,6 +15,12 @@ async function route(service: AdminService, method: string, url: URL): Promise<u
     return service.swaps({ status: url.searchParams.get('status') ?? undefined, limit });
   }
   if (method === 'GET' && parts.length === 1 && parts[0] === 'balances') return service.balances();
+  if (method === 'GET' && parts.length === 1 && parts[0] === 'alerts') {
+    const limit = Number(url.searchParams.get('limit') ?? 100);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new AdminError(400, 'limit must be an integer from 1 to 10000');
+    return service.alerts({ all: url.searchParams.get('all') === '1', limit });
+  }
+  if (method === 'POST' && parts.length === 4 && parts[0] === 'alerts' && parts[3] === 'clear') return service.clearAlert(parts[1], parts[2]);
   if (parts.length === 2 && parts[0] === 'swaps' && method === 'GET') return service.swap(parts[1]);
   if (parts.length === 3 && parts[0] === 'swaps' && method === 'POST' && parts[2] === 'retry') return service.retry(parts[1]);
   if (parts.length === 3 && parts[0] === 'swaps' && method === 'POST' && parts[2] === 'refund') return service.refund(parts[1]);

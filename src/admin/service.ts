@@ -1,9 +1,11 @@
 // What the admin commands do, on storage and the engine: list and show swaps (with their effect log), the
 // operator's balances, retry a stuck swap's failed effects, and refund Ferry's lockup of a swap whose timeout has
-// passed now rather than at the next block (never before: an early refund is what a timeout protects against).
+// passed now rather than at the next block (never before: an early refund is what a timeout protects against);
+// list the operator alerts and acknowledge one.
+import type { StoredAlerts } from '../alerts/stored-alerts.ts';
 import type { ChainRegistry } from '../chains/backend.ts';
 import type { EvmBackend } from '../chains/evm/backend.ts';
-import type { Storage, SwapRecord } from '../db/index.ts';
+import type { AlertRecord, Storage, SwapRecord } from '../db/index.ts';
 import type { SwapEngine } from '../engine/engine.ts';
 import type { LightningBackend } from '../lightning/backend.ts';
 
@@ -22,7 +24,24 @@ export interface AdminDependencies {
   evm: ReadonlyMap<string, EvmBackend>;
   lightning: Record<string, LightningBackend>;
   swaps?: SwapEngine;
+  /** Where `ferry admin alerts clear` acknowledges an alert; without it alerts are cleared in storage alone. */
+  alerts?: Pick<StoredAlerts, 'acknowledge'>;
 }
+
+const alertView = (alert: AlertRecord) => ({
+  kind: alert.kind,
+  key: alert.key,
+  severity: alert.severity,
+  message: alert.message,
+  ...(alert.swapId !== undefined && { swapId: alert.swapId }),
+  ...(alert.chain !== undefined && { chain: alert.chain }),
+  ...(alert.pair !== undefined && { pair: alert.pair }),
+  ...(alert.amount !== undefined && { amount: alert.amount }),
+  details: alert.details,
+  raisedAt: new Date(alert.raisedAt).toISOString(),
+  active: alert.clearedAt === undefined,
+  ...(alert.clearedAt !== undefined && { clearedAt: new Date(alert.clearedAt).toISOString(), clearedBy: alert.clearedBy }),
+});
 
 const summary = (swap: SwapRecord) => ({
   id: swap.id,
@@ -66,6 +85,21 @@ export class AdminService {
       );
     }
     return { chains, lightning };
+  }
+
+  /** Active alerts, newest first; with `all`, the latest `limit` alerts, cleared ones included (active first). */
+  async alerts(options: { all: boolean; limit: number }): Promise<ReturnType<typeof alertView>[]> {
+    const alerts = this.deps.storage.alerts;
+    return (options.all ? await alerts.recent(options.limit) : (await alerts.active()).slice(0, options.limit)).map(alertView);
+  }
+
+  /** The operator's acknowledgement of an active alert; 404 when none of that kind and key is active. */
+  async clearAlert(kind: string, key: string): Promise<{ kind: string; key: string; cleared: true }> {
+    const cleared = this.deps.alerts
+      ? await this.deps.alerts.acknowledge(kind, key)
+      : (await this.deps.storage.alerts.clear(kind, key, 'operator', false)) !== undefined;
+    if (!cleared) throw new AdminError(404, `no active alert ${kind} ${key}`);
+    return { kind, key, cleared: true };
   }
 
   async retry(id: string): Promise<{ id: string; reopened: number }> {

@@ -10,6 +10,8 @@ export const adminUsage = `admin (talks to a running \`ferry start\` over <dataD
   ferry admin balances                         operator wallets per chain, Lightning channels
   ferry admin retry ID                         the swap's failed effects pending again, and run
   ferry admin refund ID                        refund Ferry's lockup now if the swap's timeout has passed
+  ferry admin alerts [--all] [--limit N]       active operator alerts (--all: the latest, cleared ones too)
+  ferry admin alerts clear KIND KEY            acknowledge an active alert (it is raised again if the condition returns)
 `;
 
 function call(socketPath: string, method: string, path: string): Promise<{ status: number; body: unknown }> {
@@ -37,6 +39,14 @@ export async function runAdminCommand(sub: string | undefined, rest: string[], f
   else if (sub === 'swap' && id) target = ['GET', `/swaps/${id}`];
   else if (sub === 'retry' && id) target = ['POST', `/swaps/${id}/retry`];
   else if (sub === 'refund' && id) target = ['POST', `/swaps/${id}/refund`];
+  else if (sub === 'alerts' && rest[0] === 'clear') {
+    if (rest.length === 3) target = ['POST', `/alerts/${encodeURIComponent(rest[1])}/${encodeURIComponent(rest[2])}/clear`];
+  } else if (sub === 'alerts' && rest.length === 0) {
+    const query = new URLSearchParams();
+    if (flags.all === true) query.set('all', '1');
+    if (typeof flags.limit === 'string') query.set('limit', flags.limit);
+    target = ['GET', `/alerts${query.size > 0 ? `?${query}` : ''}`];
+  }
   if (!target) {
     process.stderr.write(adminUsage);
     return 2;

@@ -81,6 +81,32 @@ export const schema: Section = {
     backoffMs: { type: 'integer', default: 1000, doc: 'first retry delay of a failed webhook call, doubled each time' },
     timeoutMs: { type: 'integer', default: 5000, doc: 'time a webhook receiver has to answer' },
   },
+  /** Operator alerts for money events (src/alerts; docs/money-safety.md, "Operator alerts"). */
+  alerts: {
+    webhookUrl: {
+      type: 'string',
+      default: '',
+      doc: "the operator's alert receiver: each alert raised or cleared is POSTed there, signed (HMAC-SHA256); empty: no webhook",
+    },
+    webhookSecret: {
+      type: 'string',
+      default: '',
+      doc: 'HMAC-SHA256 key signing operator alert calls; empty: <dataDir>/alerts-webhook-secret, created (0600) on first start',
+    },
+    webhookAttempts: { type: 'integer', default: 10, doc: 'calls per operator alert before giving up' },
+    webhookBackoffMs: { type: 'integer', default: 1000, doc: 'first retry delay of a failed operator alert call, doubled each time (at most 10 min)' },
+    webhookTimeoutMs: { type: 'integer', default: 5000, doc: 'time the alert receiver has to answer' },
+    unconfirmedAfterBlocks: {
+      type: 'integer',
+      default: 6,
+      doc: "blocks one of Ferry's own lockups, claims or refunds may wait unconfirmed before the 'unconfirmed' alert (0: never)",
+    },
+    checkIntervalMs: {
+      type: 'integer',
+      default: 60_000,
+      doc: "how often operator wallets and Lightning channels are checked against the pairs' limits, and reverse swaps' held payments (also at start; 0: at start only)",
+    },
+  },
   admin: {
     enabled: { type: 'boolean', default: true, doc: 'serve `ferry admin` on a unix socket (never on the public API)' },
     socketPath: { type: 'string', default: '', doc: 'the admin socket; empty: <dataDir>/admin.sock' },
@@ -256,6 +282,15 @@ export interface FerryConfig {
   log: { level: 'debug' | 'info' | 'warn' | 'error' };
   metrics: { enabled: boolean; host: string; port: number };
   admin: { enabled: boolean; socketPath: string };
+  alerts: {
+    webhookUrl: string;
+    webhookSecret: string;
+    webhookAttempts: number;
+    webhookBackoffMs: number;
+    webhookTimeoutMs: number;
+    unconfirmedAfterBlocks: number;
+    checkIntervalMs: number;
+  };
   webhooks: { secret: string; allowHttp: boolean; allowPrivate: boolean; attempts: number; backoffMs: number; timeoutMs: number };
   limits: {
     readBurst: number;
@@ -312,6 +347,8 @@ export const environment: Record<string, string> = {
   FERRY_METRICS_ENABLED: 'metrics.enabled',
   FERRY_ADMIN_SOCKET: 'admin.socketPath',
   FERRY_WEBHOOKS_SECRET: 'webhooks.secret',
+  FERRY_ALERTS_WEBHOOK_URL: 'alerts.webhookUrl',
+  FERRY_ALERTS_WEBHOOK_SECRET: 'alerts.webhookSecret',
   FERRY_WEBHOOKS_ALLOW_HTTP: 'webhooks.allowHttp',
   FERRY_WEBHOOKS_ALLOW_PRIVATE: 'webhooks.allowPrivate',
   FERRY_METRICS_HOST: 'metrics.host',

@@ -20,6 +20,7 @@ export {
   type EffectState,
   type NewEffect,
 } from './repositories/effects.ts';
+export { AlertRepository, type AlertRecord, type NewAlert } from './repositories/alerts.ts';
 export { KvRepository } from './repositories/kv.ts';
 export { LockRepository } from './repositories/locks.ts';
 export { SigningSessionRepository, type SigningSessionRecord } from './repositories/signing-sessions.ts';

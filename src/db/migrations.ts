@@ -200,4 +200,35 @@ export const MIGRATIONS: readonly Migration[] = [
       ];
     },
   },
+  {
+    version: 7,
+    name: 'operator alerts',
+    statements(dialect) {
+      // Money events for the operator (src/alerts): one row per raise, active until cleared. The partial unique index
+      // makes a raise of an active (kind, key) a no-op on every instance sharing the database; once cleared, the same
+      // condition may be raised again as a new row. notify_next_at is the operator webhook's pending call (NULL: none).
+      const t = types(dialect);
+      return [
+        `CREATE TABLE operator_alerts (
+          id ${t.autoId},
+          kind TEXT NOT NULL,
+          alert_key TEXT NOT NULL,
+          severity TEXT NOT NULL,
+          message TEXT NOT NULL,
+          swap_id TEXT,
+          chain TEXT,
+          pair TEXT,
+          amount ${t.bigint},
+          details TEXT NOT NULL,
+          raised_at ${t.bigint} NOT NULL,
+          cleared_at ${t.bigint},
+          cleared_by TEXT,
+          notify_attempts ${t.bigint} NOT NULL,
+          notify_next_at ${t.bigint}
+        )${t.tableSuffix}`,
+        'CREATE UNIQUE INDEX operator_alerts_active ON operator_alerts (kind, alert_key) WHERE cleared_at IS NULL',
+        'CREATE INDEX operator_alerts_notify ON operator_alerts (notify_next_at)',
+      ];
+    },
+  },
 ];

@@ -17,6 +17,7 @@ import { ownTransactionsOn, restoreOwnTransaction, SPEND_RECORDS } from './legs/
 import { bumpIfStuck } from './legs/fee-bump.ts';
 import { onUserContractLockup, onUserContractSpend, onUserLockup, onUserLockupSpend } from './legs/user-lockup.ts';
 import type { ContractChain, ContractSwapEvent } from '../chains/contract-chain.ts';
+import { UnconfirmedWatch } from '../alerts/unconfirmed.ts';
 
 /** Confirmations after which Ferry's own transactions are checked again only when a reorg comes. */
 const SETTLED_DEPTH = 6;
@@ -52,8 +53,12 @@ export class ChainEventRouter {
   private readonly shallow = new Set<string>();
   /** Counts marks of `shallow`, so a recheck that found none does not drop a mark made while it ran. */
   private shallowMarks = 0;
+  /** Ferry's transactions unconfirmed past the operator's target: the 'unconfirmed' alert. */
+  private readonly unconfirmed: UnconfirmedWatch;
 
-  constructor(private readonly ctx: EngineContext) {}
+  constructor(private readonly ctx: EngineContext) {
+    this.unconfirmed = new UnconfirmedWatch(ctx);
+  }
 
   attach(): void {
     if (this.detach.length > 0) return;
@@ -134,6 +139,7 @@ export class ChainEventRouter {
         await this.ctx.swaps.dispatch(own.swap.id, { type: records.confirmed });
       }
       if (restored.where === 'mempool' && height !== undefined) await bumpIfStuck(this.ctx, own, height);
+      await this.unconfirmed.check(own, restored, height);
     }
   }
 

@@ -2,7 +2,9 @@
 // the order decided, then marked done. A failure is retried with backoff (the effect stays pending, so a
 // restart replays it too) a bounded number of times, then given up like a permanent failure, so nothing loops
 // silently; handlers are written to be safe to run again. A handler may also ask to run later (Defer) or give up
-// for good (PermanentEffectError).
+// for good (PermanentEffectError). An effect given up is an operator alert ('effectFailed', error), cleared when
+// the operator runs it again.
+import type { OperatorAlerts } from '../alerts/index.ts';
 import type { EffectRecord, Storage } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
 
@@ -28,7 +30,12 @@ export interface EffectRunnerOptions {
    * (or this instance, once it leads) picks them up.
    */
   held?: boolean;
+  /** Where an effect given up is reported to the operator (besides the error line). */
+  alerts?: OperatorAlerts;
 }
+
+/** The alert key of an effect given up: one alert per effect log entry. */
+export const effectAlertKey = (effect: Pick<EffectRecord, 'id'>): string => `effect:${effect.id}`;
 
 /** How many finished effect ids are remembered, so a stale list of pending effects does not run one again. */
 const FINISHED_MEMORY = 10_000;
@@ -72,7 +79,10 @@ export class EffectRunner {
 
   /** Queues effects the operator reopened (`ferry admin retry`): remembered as finished here, they run again all the same. */
   retry(effects: readonly EffectRecord[]): void {
-    for (const effect of effects) this.finished.delete(effect.id);
+    for (const effect of effects) {
+      this.finished.delete(effect.id);
+      void this.options.alerts?.clear('effectFailed', effectAlertKey(effect)).catch(() => {});
+    }
     this.enqueue(effects);
   }
 
@@ -157,14 +167,17 @@ export class EffectRunner {
         this.logger.error('effect failed for good', { ...fields, error: error.message });
         await this.storage.effects.markFailed(effect.id, error.message).catch(() => {});
         this.forget(effect.id);
+        await this.alertGivenUp(effect, error.message);
         return;
       }
       const attempts = (this.attempts.get(effect.id) ?? 0) + 1;
       this.attempts.set(effect.id, attempts);
       if (attempts >= (this.options.maxAttempts ?? Infinity)) {
         this.logger.error('effect failed for good after retries', { ...fields, attempts, error: String(error) });
-        await this.storage.effects.markFailed(effect.id, `gave up after ${attempts} attempts: ${String(error)}`).catch(() => {});
+        const reason = `gave up after ${attempts} attempts: ${String(error)}`;
+        await this.storage.effects.markFailed(effect.id, reason).catch(() => {});
         this.forget(effect.id);
+        await this.alertGivenUp(effect, reason, attempts);
         return;
       }
       const delay = Math.min(this.options.retryMaxMs, this.options.retryBaseMs * 2 ** Math.min(attempts - 1, 16));
@@ -172,6 +185,19 @@ export class EffectRunner {
       await this.storage.effects.recordAttempt(effect.id, String(error)).catch(() => {});
       this.later(effect, delay);
     }
+  }
+
+  private async alertGivenUp(effect: EffectRecord, reason: string, attempts?: number): Promise<void> {
+    await this.options.alerts
+      ?.raise({
+        kind: 'effectFailed',
+        severity: 'error',
+        key: effectAlertKey(effect),
+        message: `effect ${effect.kind} of swap ${effect.swapId} failed for good: ${reason}`,
+        swapId: effect.swapId,
+        details: { effect: effect.kind, effectId: effect.id, reason, ...(attempts !== undefined && { attempts }) },
+      })
+      .catch((error: unknown) => this.logger.warn('effect alert not raised', { swap: effect.swapId, error: String(error) }));
   }
 
   private later(effect: EffectRecord, delayMs: number): void {

@@ -98,7 +98,9 @@ export class SwapEngine implements SwapService {
       if (!options.lightning.has(pair.quote)) throw new Error(`pair ${pair.id}: no Lightning backend for ${pair.quote}`);
     }
     const logger = options.logger ?? silentLogger;
+    const alerts = options.alerts ?? new LogAlerts(logger.child('alerts'));
     const effects = new EffectRunner(options.storage, logger.child('effects'), {
+      alerts,
       retryBaseMs: settings.effectRetryMs,
       retryMaxMs: settings.effectRetryMaxMs,
       maxAttempts: settings.effectMaxAttempts,
@@ -114,7 +116,7 @@ export class SwapEngine implements SwapService {
       lightning: options.lightning,
       keys: options.keys,
       logger,
-      alerts: options.alerts ?? new LogAlerts(logger.child('alerts')),
+      alerts,
       settings,
       swaps,
       effects,
@@ -359,6 +361,12 @@ export class SwapEngine implements SwapService {
 
   onStatus(listener: (id: string, status: SwapStatusBody) => void): () => void {
     return this.ctx.swaps.onStatus(listener);
+  }
+
+  /** Follows swaps as they are created here and as their transitions commit here (the swap counters of src/metrics). */
+  onSwapEvents(hooks: { created(swap: SwapRecord): void; transition(swap: SwapRecord, from: string): void }): void {
+    this.ctx.swaps.onInsert((swap) => hooks.created(swap));
+    this.ctx.swaps.onTransition((swap, from) => hooks.transition(swap, from));
   }
 
   /** Waits until the swap has no effect running or queued (for tests and callers that need a settled state). */

@@ -80,6 +80,8 @@ export interface SwapEngineOptions {
    * at a higher fee (legs/fee-bump.ts); 0: never bump. Default 6.
    */
   feeBumpAfterBlocks?: number;
+  /** Blocks one of Ferry's own transactions may wait unconfirmed before the 'unconfirmed' alert; 0: never. Default 6. */
+  alertUnconfirmedAfterBlocks?: number;
 }
 
 export interface EngineSettings {
@@ -102,6 +104,7 @@ export interface EngineSettings {
   effectRetryMaxMs: number;
   effectMaxAttempts: number;
   feeBumpAfterBlocks: number;
+  alertUnconfirmedAfterBlocks: number;
 }
 
 export function resolveSettings(options: SwapEngineOptions): EngineSettings {
@@ -126,5 +129,6 @@ export function resolveSettings(options: SwapEngineOptions): EngineSettings {
     effectRetryMaxMs: options.effectRetryMaxMs ?? 60_000,
     effectMaxAttempts: options.effectMaxAttempts ?? 50,
     feeBumpAfterBlocks: options.feeBumpAfterBlocks ?? 6,
+    alertUnconfirmedAfterBlocks: options.alertUnconfirmedAfterBlocks ?? 6,
   };
 }

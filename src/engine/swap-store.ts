@@ -20,7 +20,8 @@ const CONFLICT_RETRIES = 5;
 
 export class SwapStore {
   private readonly listeners = new Set<StatusListener>();
-  private readonly transitionHooks = new Set<(swap: SwapRecord) => void>();
+  private readonly transitionHooks = new Set<(swap: SwapRecord, from: string) => void>();
+  private readonly insertHooks = new Set<(swap: SwapRecord) => void>();
 
   constructor(
     private readonly storage: Storage,
@@ -43,6 +44,7 @@ export class SwapStore {
     const clientPublicKeys = clientKeysOf(swap.type, swap.data ?? {}).map((key) => key.publicKey);
     const clientAddresses = clientAddressesOf(swap.type, swap.data ?? {});
     const record = await this.storage.swaps.insert({ ...swap, clientPublicKeys, clientAddresses });
+    for (const hook of this.insertHooks) hook(record);
     this.publish(record);
     return record;
   }
@@ -91,7 +93,7 @@ export class SwapStore {
         continue;
       }
       this.logger.info('swap transition', { swap: id, from: swap.status, to: result.swap.status, event: event.type });
-      for (const hook of this.transitionHooks) hook(result.swap);
+      for (const hook of this.transitionHooks) hook(result.swap, swap.status);
       if (outcome.changedStatus) this.publish(result.swap);
       this.enqueue(result.effects);
       return { applied: true, swap: result.swap, effects: result.effects };
@@ -103,9 +105,14 @@ export class SwapStore {
     return () => this.listeners.delete(listener);
   }
 
-  /** Called after every committed transition (e.g. to stop watching a finished swap's scripts). */
-  onTransition(hook: (swap: SwapRecord) => void): void {
+  /** Called after every committed transition, with the status it left (e.g. to stop watching a finished swap's scripts). */
+  onTransition(hook: (swap: SwapRecord, from: string) => void): void {
     this.transitionHooks.add(hook);
+  }
+
+  /** Called after a new swap is stored (the swap counters of src/metrics). */
+  onInsert(hook: (swap: SwapRecord) => void): void {
+    this.insertHooks.add(hook);
   }
 
   private publish(swap: SwapRecord): void {

@@ -58,6 +58,8 @@ export interface NodeStats {
   channels: number;
   peers: number;
   oldestChannelHeight: number | undefined; // block height where the oldest open channel confirmed
+  /** Ferry's side of its active channels: what it can pay out (submarine swaps), where the backend can tell. */
+  localBalanceSat?: bigint;
 }
 
 export interface Subscription {

@@ -1,9 +1,21 @@
 // Ferry's Prometheus metrics, on a registry of its own (not prom-client's global one: tests run several Ferrys in
-// one process). Counters and histograms are fed as things happen (HTTP requests); gauges that mirror state —
-// swaps by type and status, the effect queue, watcher lag, open WebSocket and SSE clients — are read at scrape
-// time, so they cannot drift from the database.
+// one process). Counters and histograms are fed as things happen (HTTP requests; swaps created, succeeded and
+// failed, as this instance stores them and commits their transitions; operator alerts this instance raised);
+// gauges that mirror state — swaps by type and status, the effect queue, watcher lag, open WebSocket and SSE
+// clients, active alerts, money at risk — are read at scrape time, so they cannot drift from the database.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Storage } from '../db/index.ts';
+import type { AlertKind, AlertSeverity } from '../alerts/index.ts';
+import type { Storage, SwapRecord } from '../db/index.ts';
+import { machineFor, outcomeEntered } from '../swaps/index.ts';
+import { moneyAtRisk, RISK_REASONS } from './money-at-risk.ts';
+
+/** Every alert kind, so ferry_alerts_active has a series (0) for each. */
+export const ALERT_KINDS: readonly AlertKind[] = ['lockupLost', 'lockupFound', 'fundsLost', 'effectFailed', 'lowBalance', 'unconfirmed', 'paymentLost'];
+
+/** Where swaps are created and change status (SwapEngine.onSwapEvents). */
+export interface SwapEvents {
+  onSwapEvents(hooks: { created(swap: SwapRecord): void; transition(swap: SwapRecord, from: string): void }): void;
+}
 
 /** A chain whose watcher keeps a checkpoint under `symbol`: its lag is the node's height minus the checkpoint's. */
 export interface WatchedChain {
@@ -28,6 +40,10 @@ export class FerryMetrics {
   readonly registry = new Registry();
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly latency: Histogram<'method' | 'route'>;
+  private readonly created: Counter<'type' | 'pair'>;
+  private readonly succeeded: Counter<'type' | 'pair'>;
+  private readonly failed: Counter<'type' | 'pair' | 'status'>;
+  private readonly alerts: Counter<'kind' | 'severity'>;
   private realtime?: RealtimeCounts;
 
   constructor(private readonly sources: MetricSources) {
@@ -47,7 +63,48 @@ export class FerryMetrics {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers,
     });
+    this.created = new Counter({ name: 'ferry_swaps_created_total', help: 'Swaps created, by type and pair', labelNames: ['type', 'pair'], registers });
+    this.succeeded = new Counter({
+      name: 'ferry_swaps_succeeded_total',
+      help: "Swaps that entered a succeeded status of their machine, by type and pair",
+      labelNames: ['type', 'pair'],
+      registers,
+    });
+    this.failed = new Counter({
+      name: 'ferry_swaps_failed_total',
+      help: 'Swaps that entered a failed status of their machine, by type, pair and that status',
+      labelNames: ['type', 'pair', 'status'],
+      registers,
+    });
+    this.alerts = new Counter({
+      name: 'ferry_alerts_total',
+      help: 'Operator alerts raised (each active (kind, key) once), by kind and severity',
+      labelNames: ['kind', 'severity'],
+      registers,
+    });
     const storage = sources.storage;
+    new Gauge({
+      name: 'ferry_alerts_active',
+      help: 'Operator alerts active (raised and not cleared), by kind',
+      labelNames: ['kind'],
+      registers,
+      async collect() {
+        const counts = await storage.alerts.activeCounts();
+        for (const kind of new Set([...ALERT_KINDS, ...counts.keys()])) this.set({ kind }, counts.get(kind) ?? 0);
+      },
+    });
+    const chainSymbols = () => sources.chains.map((chain) => chain.symbol);
+    new Gauge({
+      name: 'ferry_money_at_risk_sat',
+      help: "Operator money at risk, in the chain's base units: Ferry's lockups or payments against user lockups that left the chain (lockupLost), those the user claimed meanwhile (fundsLost), reverse swaps whose held payment is gone while Ferry's lockup can be claimed (paymentLost)",
+      labelNames: ['chain', 'reason'],
+      registers,
+      async collect() {
+        this.reset();
+        for (const chain of chainSymbols()) for (const reason of RISK_REASONS) this.set({ chain, reason }, 0);
+        for (const risk of await moneyAtRisk(storage)) this.inc({ chain: risk.chain, reason: risk.reason }, risk.amount);
+      },
+    });
     new Gauge({
       name: 'ferry_swaps',
       help: 'Swaps stored, by type and status',
@@ -124,6 +181,23 @@ export class FerryMetrics {
   attachRealtime(counts: RealtimeCounts): void {
     this.realtime = counts;
   }
+
+  /** Counts swaps as the engine creates them and as their transitions enter a succeeded or failed status. */
+  followSwaps(swaps: SwapEvents): void {
+    swaps.onSwapEvents({
+      created: (swap) => this.created.inc({ type: swap.type, pair: swap.pair }),
+      transition: (swap, from) => {
+        const outcome = outcomeEntered(machineFor(swap.type), from, swap.status);
+        if (outcome === 'succeeded') this.succeeded.inc({ type: swap.type, pair: swap.pair });
+        if (outcome === 'failed') this.failed.inc({ type: swap.type, pair: swap.pair, status: swap.status });
+      },
+    });
+  }
+
+  /** One operator alert raised by this instance. */
+  countAlert = (kind: AlertKind, severity: AlertSeverity): void => {
+    this.alerts.inc({ kind, severity });
+  };
 
   observeRequest = (method: string, route: string, status: number, seconds: number): void => {
     this.requests.inc({ method, route, status: String(status) });

@@ -87,3 +87,13 @@ export const chainFollowedInAny = (): string[] => unique(machines().flatMap(chai
 
 /** Statuses in which any swap has succeeded. */
 export const succeededStatuses = (): string[] => unique(machines().flatMap((machine) => machine.succeeded));
+
+/** Statuses in which any swap has failed. */
+export const failedStatuses = (): string[] => unique(machines().flatMap((machine) => machine.failed));
+
+/** Whether a transition from `from` to `to` enters a succeeded or failed status of the machine (or neither). */
+export function outcomeEntered(machine: AnyMachine, from: string, to: string): 'succeeded' | 'failed' | undefined {
+  if (machine.succeeded.includes(to) && !machine.succeeded.includes(from)) return 'succeeded';
+  if (machine.failed.includes(to) && !machine.failed.includes(from)) return 'failed';
+  return undefined;
+}

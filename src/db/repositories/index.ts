@@ -1,6 +1,7 @@
 // The repositories bundle. Built on the database it also runs transactions; built on a transaction
 // handle every repository writes inside that transaction.
 import { isDatabase, type Database, type Queryable } from '../types.ts';
+import { AlertRepository } from './alerts.ts';
 import { CheckpointRepository } from './checkpoints.ts';
 import type { RepositoryOptions } from './common.ts';
 import { CounterRepository } from './counters.ts';
@@ -23,6 +24,7 @@ export interface Repositories {
   locks: LockRepository;
   offers: OfferRepository;
   webhookDeliveries: WebhookDeliveryRepository;
+  alerts: AlertRepository;
   /** Guarded swap update plus its effects, atomically (see saveTransition). */
   saveTransition(update: SwapUpdate, effects: readonly NewEffect[]): Promise<TransitionResult>;
 }
@@ -46,6 +48,7 @@ function bind(q: Queryable, options: RepositoryOptions): Repositories {
     locks: new LockRepository(q, now),
     offers: new OfferRepository(q, now),
     webhookDeliveries: new WebhookDeliveryRepository(q, now),
+    alerts: new AlertRepository(q, now),
     saveTransition: (update, effects) => saveTransition(q, update, effects, now),
   };
 }

@@ -167,7 +167,7 @@ export class ClnBackend implements LightningBackend {
 
   async getStats(): Promise<NodeStats> {
     const { channels } = await this.rpc.call<{
-      channels: { peer_id: string; state: string; short_channel_id?: string; total_msat: number | bigint }[];
+      channels: { peer_id: string; state: string; short_channel_id?: string; total_msat: number | bigint; to_us_msat?: number | bigint }[];
     }>('listpeerchannels');
     const open = channels.filter((c) => c.state === 'CHANNELD_NORMAL');
     const heights = open.filter((c) => c.short_channel_id !== undefined).map((c) => blockOf(c.short_channel_id!));
@@ -176,6 +176,7 @@ export class ClnBackend implements LightningBackend {
       channels: open.length,
       peers: new Set(channels.map((c) => c.peer_id)).size,
       oldestChannelHeight: heights.length === 0 ? undefined : Math.min(...heights),
+      localBalanceSat: open.reduce((sum, c) => sum + BigInt(c.to_us_msat ?? 0) / 1000n, 0n),
     };
   }
 

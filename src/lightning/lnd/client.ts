@@ -128,7 +128,7 @@ export class LndRestClient implements LightningBackend {
 
   async getStats(): Promise<NodeStats> {
     const { channels } = await this.http.request<{
-      channels?: { chan_id: string; capacity: string; remote_pubkey: string; active: boolean }[];
+      channels?: { chan_id: string; capacity: string; local_balance?: string; remote_pubkey: string; active: boolean }[];
     }>('GET', '/v1/channels');
     const list = channels ?? [];
     // The short channel id's top 24 bits are the funding transaction's block height.
@@ -138,6 +138,7 @@ export class LndRestClient implements LightningBackend {
       channels: list.filter((c) => c.active).length,
       peers: new Set(list.map((c) => c.remote_pubkey)).size,
       oldestChannelHeight: heights.length === 0 ? undefined : Math.min(...heights),
+      localBalanceSat: list.filter((c) => c.active).reduce((sum, c) => sum + BigInt(c.local_balance ?? '0'), 0n),
     };
   }
 

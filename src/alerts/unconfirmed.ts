@@ -1,0 +1,55 @@
+// Ferry's own lockups, claims and refunds that stay unconfirmed: once one has waited `unconfirmedAfterBlocks` blocks
+// since it first entered the mempool (fee bumps included: a replacement does not restart the count), the operator
+// is told ('unconfirmed', warn) — a claim that does not confirm is a lockup the user may still refund, a refund that
+// does not confirm one the user may still claim. Cleared once a block has it. Fed by the chain router's pass over
+// Ferry's transactions at each block (engine/chain-events.ts, ownTransactions); UTXO chains only, as that pass is.
+import type { EngineContext } from '../engine/context.ts';
+import { legChain } from '../engine/legs/lockup-leg.ts';
+import type { OwnTransaction, Restored } from '../engine/legs/own-transactions.ts';
+
+export class UnconfirmedWatch {
+  /** Per swap and kind, the lowest mempool entry height seen while unconfirmed (since this process started). */
+  private readonly since = new Map<string, number>();
+
+  constructor(private readonly ctx: EngineContext) {}
+
+  /**
+   * Looks at one of Ferry's transactions as the router found it (`height`: at a block; undefined after a reorg).
+   * Never fails the router's pass: a node that does not answer is asked again at the next block.
+   */
+  async check(own: OwnTransaction, restored: Restored, height: number | undefined): Promise<void> {
+    try {
+      await this.look(own, restored, height);
+    } catch (error) {
+      this.ctx.logger.warn('unconfirmed check failed', { swap: own.swap.id, kind: own.kind, error: String(error) });
+    }
+  }
+
+  private async look(own: OwnTransaction, restored: Restored, height: number | undefined): Promise<void> {
+    const key = `${own.swap.id}:${own.kind}`;
+    if (restored.where === 'confirmed') {
+      this.since.delete(key);
+      await this.ctx.alerts.clear('unconfirmed', key);
+      return;
+    }
+    const after = this.ctx.settings.alertUnconfirmedAfterBlocks;
+    if (restored.where !== 'mempool' || height === undefined || after <= 0) return;
+    const entry = await legChain(this.ctx, own.leg).mempoolEntry(own.tx.txid);
+    if (entry === undefined) return;
+    const first = Math.min(this.since.get(key) ?? entry.height, entry.height);
+    this.since.set(key, first);
+    const waited = height - first;
+    if (waited < after) return;
+    await this.ctx.alerts.raise({
+      kind: 'unconfirmed',
+      severity: 'warn',
+      key,
+      swapId: own.swap.id,
+      pair: own.swap.pair,
+      chain: own.leg.chain,
+      amount: own.leg.lockup?.value ?? own.leg.amount,
+      message: `Ferry's ${own.kind} of swap ${own.swap.id} has waited ${waited} blocks unconfirmed on ${own.leg.chain}`,
+      details: { txid: own.tx.txid, transaction: own.kind, waitedBlocks: waited, targetBlocks: after },
+    });
+  }
+}
