@@ -1,17 +1,15 @@
-// The `ferry` command.
+// The `ferry` command. Each command loads only the modules it runs (dynamic imports): Ferry with its devnet takes
+// seconds of CPU to load, which `ferry devnet pay` or a usage mistake should not pay for (on a busy machine each
+// `ferry` process started several times slower than the work it did).
 import { loadConfig, ConfigError, type FerryConfig } from '../config/index.ts';
-import { startFerry } from '../app.ts';
-import { readDevnetInfo, startDevnet } from '../devnet/index.ts';
+import { readDevnetInfo } from '../devnet/info-file.ts';
 import { createLogger } from '../log/index.ts';
 import { version } from '../version.ts';
 import { parseArgs } from './args.ts';
-import { devnetToolsUsage, runDevnetTool, UsageError } from './devnet-tools.ts';
-import { runSwapCommand, swapUsage } from './swap.ts';
-import { adminUsage, runAdminCommand } from './admin.ts';
-import { runDoctorCommand } from './doctor.ts';
-import { StartRefused } from '../doctor/run.ts';
 
-const usage = `ferry ${version}: a non-custodial swap service
+async function usage(): Promise<string> {
+  const [{ devnetToolsUsage }, { swapUsage }, { adminUsage }] = await Promise.all([import('./devnet-tools.ts'), import('./swap.ts'), import('./admin.ts')]);
+  return `ferry ${version}: a non-custodial swap service
 
 usage:
   ferry start [--config FILE]        run Ferry (zero-config: embedded regtest devnet, SQLite in ./data)
@@ -27,6 +25,7 @@ options:
   --config FILE     TOML configuration file (or FERRY_CONFIG)
   --data-dir DIR    data directory (or FERRY_DATA_DIR; default ./data)
 `;
+}
 
 function configFrom(flags: Record<string, string | true>): FerryConfig {
   const file = typeof flags.config === 'string' ? flags.config : undefined;
@@ -50,22 +49,23 @@ async function run(argv: string[]): Promise<number> {
     return 0;
   }
   if (flags.help || command === 'help') {
-    process.stdout.write(usage);
+    process.stdout.write(await usage());
     return 0;
   }
   const config = configFrom(flags);
   const logger = createLogger({ level: config.log.level });
 
   if (command === 'start') {
+    const { startFerry } = await import('../app.ts');
     const ferry = await startFerry(config, logger);
     const signal = await untilSignal();
     logger.info('stopping', { signal });
     await ferry.close();
     return 0;
   }
-  if (command === 'doctor') return runDoctorCommand(config, flags.json === true);
-  if (command === 'swap') return runSwapCommand(sub, rest, flags, config);
-  if (command === 'admin') return runAdminCommand(sub, rest, flags, config);
+  if (command === 'doctor') return (await import('./doctor.ts')).runDoctorCommand(config, flags.json === true);
+  if (command === 'swap') return (await import('./swap.ts')).runSwapCommand(sub, rest, flags, config);
+  if (command === 'admin') return (await import('./admin.ts')).runAdminCommand(sub, rest, flags, config);
   if (command === 'devnet' && sub === 'info') {
     try {
       process.stdout.write(JSON.stringify(readDevnetInfo(config.dataDir), null, 2) + '\n');
@@ -76,6 +76,7 @@ async function run(argv: string[]): Promise<number> {
     }
   }
   if (command === 'devnet' && sub === undefined) {
+    const { startDevnet } = await import('../devnet/index.ts');
     const devnet = await startDevnet({
       dataDir: config.dataDir,
       bitcoinPort: config.devnet.bitcoinPort,
@@ -105,6 +106,7 @@ async function run(argv: string[]): Promise<number> {
       process.stderr.write(`no devnet.json in ${config.dataDir}: start the devnet first (ferry devnet or ferry start)\n`);
       return 1;
     }
+    const { runDevnetTool, UsageError } = await import('./devnet-tools.ts');
     try {
       const ok = await runDevnetTool(info, sub, rest, flags, (value) => process.stdout.write(JSON.stringify(value, null, 2) + '\n'));
       return ok ? 0 : 1;
@@ -117,7 +119,7 @@ async function run(argv: string[]): Promise<number> {
       return 1;
     }
   }
-  process.stderr.write(`unknown command: ${words.join(' ')}\n\n${usage}`);
+  process.stderr.write(`unknown command: ${words.join(' ')}\n\n${await usage()}`);
   return 2;
 }
 
@@ -125,6 +127,7 @@ export async function main(argv: string[]): Promise<void> {
   try {
     process.exitCode = await run(argv);
   } catch (error) {
+    const { StartRefused } = await import('../doctor/run.ts');
     if (error instanceof StartRefused) {
       process.stderr.write(`ferry start: ${error.message}`);
       process.exitCode = 1;

@@ -8,7 +8,7 @@ import { SwapClient } from '../client/client.ts';
 import { NETWORK_NAMES, type NetworkName } from '../client/network.ts';
 import { ClientStore, defaultClientDir } from '../client/store.ts';
 import type { FerryConfig } from '../config/index.ts';
-import { readDevnetInfo } from '../devnet/index.ts';
+import { readDevnetInfo } from '../devnet/info-file.ts';
 import { chainRpc, walletNames, type DevnetChain } from './devnet-chains.ts';
 import { UsageError } from './devnet-tools.ts';
 

@@ -12,7 +12,7 @@ import { CONTRACT_SUBMARINE_SUCCESS, followContractSwap, type ContractFollowEven
 import { FINAL_STATUSES } from '../client/types.ts';
 import type { ContractRecord } from '../client/records.ts';
 import type { FerryConfig } from '../config/index.ts';
-import { readDevnetInfo } from '../devnet/index.ts';
+import { readDevnetInfo } from '../devnet/info-file.ts';
 import { UsageError } from './devnet-tools.ts';
 import { btc, type Output } from './swap-output.ts';
 import { stringFlag, type Flags, type SwapContext } from './swap-context.ts';

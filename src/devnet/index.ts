@@ -1,9 +1,9 @@
 // The embedded regtest world: starts each devnet part and writes devnet.json, the one file tools and tests
 // read to find every endpoint and credential the devnet serves. The EVM chain is anvil in its own process, started
 // first so it boots and deploys its contracts while the in-process nodes start.
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { privateDirectory } from '../fs/private.ts';
-import { join } from 'node:path';
+import { devnetInfoPath, readDevnetInfo } from './info-file.ts';
 import { startBitcoinDevnet, type BitcoinDevnet } from './bitcoin/index.ts';
 import { startElementsDevnet, type ElementsDevnet } from './elements/index.ts';
 import type { EvmDevnet, EvmInfo } from './evm/index.ts';
@@ -57,7 +57,7 @@ export interface Devnet {
   close(): Promise<void>;
 }
 
-export const devnetInfoPath = (dataDir: string): string => join(dataDir, 'devnet.json');
+export { devnetInfoPath, readDevnetInfo };
 
 /** The contract addresses an earlier start recorded, so a restored chain keeps its contracts. */
 function recordedContracts(dataDir: string): EvmInfo['contracts'] | undefined {
@@ -138,8 +138,4 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     for (const part of parts.splice(0).reverse()) await part.close();
   };
   return { info, bitcoin, lightning, elements, evm, close };
-}
-
-export function readDevnetInfo(dataDir: string): DevnetInfo {
-  return JSON.parse(readFileSync(devnetInfoPath(dataDir), 'utf8')) as DevnetInfo;
 }

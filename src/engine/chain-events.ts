@@ -6,7 +6,7 @@
 import type { ChainBackend } from '../chains/backend.ts';
 import type { LockupEvent, SpendEvent } from '../chains/events.ts';
 import type { SwapRecord } from '../db/index.ts';
-import { followsChain, machineFor, statusesWithAny } from '../swaps/index.ts';
+import { followsChain, machineFor, statusesWith, statusesWithAny } from '../swaps/index.ts';
 import type { EngineContext } from './context.ts';
 import { lockupLegsOf, timeoutLegOf } from './legs/lockup-leg.ts';
 import { onServerContractLockup, onServerContractSpend, onServerLockup, onServerLockupSpend } from './legs/server-lockup.ts';
@@ -55,6 +55,8 @@ export class ChainEventRouter {
   private shallowMarks = 0;
   /** Ferry's transactions unconfirmed past the operator's target: the 'unconfirmed' alert. */
   private readonly unconfirmed: UnconfirmedWatch;
+  /** The height of each chain's last block the timeouts were checked at (see timeoutIfPassed). */
+  private readonly checkedHeights = new Map<string, number>();
 
   constructor(private readonly ctx: EngineContext) {
     this.unconfirmed = new UnconfirmedWatch(ctx);
@@ -112,11 +114,31 @@ export class ChainEventRouter {
    * timeout at `height`.
    */
   async timeouts(height: number, chain?: string): Promise<void> {
+    if (chain !== undefined) this.checkedHeights.set(chain, height);
     const due = (await this.ctx.storage.swaps.listByStatus(TIMEOUT_CANDIDATES)).filter((swap) => {
       const leg = timeoutLegOf(swap);
       return leg.timeoutBlockHeight <= height && (chain === undefined || leg.chain === chain);
     });
     for (const swap of due) await this.ctx.swaps.dispatch(swap.id, { type: 'timeout', data: { timedOutAtHeight: height } });
+  }
+
+  /**
+   * After a transition: a swap that entered a status with a `timeout` row when its timing chain's last block is
+   * already at or past its timeout gets its timeout now, not at the next block. The timeout check of that block ran
+   * before the swap got here (it was listed in the status before, or its guard refused: e.g. Ferry's lockup being
+   * sent); waiting a block would leave Ferry's refund a block late (minutes on Liquid, ~10 on Bitcoin) while the
+   * client can still claim. The machines' guards keep this to one timeout per swap. Called under the swap's lock:
+   * the dispatch queues behind it.
+   */
+  timeoutIfPassed(swap: SwapRecord): void {
+    if (!statusesWith(machineFor(swap.type), 'timeout').includes(swap.status)) return;
+    const leg = timeoutLegOf(swap);
+    const height = this.checkedHeights.get(leg.chain);
+    if (height === undefined || leg.timeoutBlockHeight > height) return;
+    void this.ctx.swaps.dispatch(swap.id, { type: 'timeout', data: { timedOutAtHeight: height } }).catch((error: unknown) => {
+      // The next block's timeout check tries again.
+      this.ctx.logger.warn('timeout after a transition failed', { swap: swap.id, error: String(error) });
+    });
   }
 
   /**

@@ -132,6 +132,7 @@ export class SwapEngine implements SwapService {
     const ctx = this.ctx;
     for (const kind of effectKinds()) effects.register(kind, (effect) => performEffect(ctx, effect));
     swaps.onTransition((swap) => this.afterTransition(swap));
+    swaps.onTransition((swap) => this.router.timeoutIfPassed(swap));
   }
 
   /**

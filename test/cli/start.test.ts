@@ -1,11 +1,10 @@
 // `ferry start` as an operator runs it: zero-config apart from ports and data directory, over real sockets.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ferryBin, runFerry } from '../helpers/ferry-process.ts';
+import { ferryCommand, runFerry } from '../helpers/ferry-process.ts';
 import { ephemeralPorts } from '../helpers/ports.ts';
 
 test('ferry start serves chain heights from its embedded devnet and stops cleanly on SIGTERM', async () => {
@@ -29,7 +28,15 @@ test('ferry start serves chain heights from its embedded devnet and stops cleanl
     assert.equal(fees['L-BTC'], 0.1, "Liquid's relay floor");
     assert.equal(typeof (await (await fetch(`${url}/version`)).json()).version, 'string');
 
-    const info = JSON.parse(execFileSync(process.execPath, [ferryBin, 'devnet', 'info'], { env: { ...process.env, ...env } }).toString());
+    // The `ferry devnet` commands run asynchronously: a synchronous child would block this process's event loop for
+    // as long as the command takes (tens of seconds on a busy machine), and a keep-alive connection the devnet
+    // closed meanwhile would be reused before its close was read ("other side closed").
+    const tool = async (...args: string[]) => {
+      const run = await ferryCommand({ ...process.env, ...env }, 'devnet', ...args);
+      assert.equal(run.code, 0, run.stderr);
+      return JSON.parse(run.stdout);
+    };
+    const info = await tool('info');
     assert.match(info.bitcoin.rpcUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.equal(typeof info.bitcoin.rpcPassword, 'string');
     assert.deepEqual(Object.keys(info.bitcoin.wallets).sort(), ['operator', 'user']);
@@ -57,14 +64,12 @@ test('ferry start serves chain heights from its embedded devnet and stops cleanl
     assert.equal((await chainId.json()).result, '0x7a69');
 
     // the devnet tools, as a person would use them
-    const tool = (...args: string[]) =>
-      JSON.parse(execFileSync(process.execPath, [ferryBin, 'devnet', ...args], { env: { ...process.env, ...env } }).toString());
-    const before = tool('balances');
-    const { invoice } = tool('invoice', '25000', '--node', 'bob', '--memo', 'coffee');
+    const before = await tool('balances');
+    const { invoice } = await tool('invoice', '25000', '--node', 'bob', '--memo', 'coffee');
     assert.match(invoice, /^lnbcrt250u1/);
-    const paid = tool('pay', invoice, '--node', 'alice');
+    const paid = await tool('pay', invoice, '--node', 'alice');
     assert.equal(paid.status, 'SUCCEEDED');
-    const afterPay = tool('balances');
+    const afterPay = await tool('balances');
     assert.equal(afterPay.lightning.bob.local, before.lightning.bob.local + 25_000);
     assert.equal(afterPay.lightning.alice.local, before.lightning.alice.local - 25_000 - Math.ceil(paid.feeMsat / 1000));
 
@@ -73,11 +78,11 @@ test('ferry start serves chain heights from its embedded devnet and stops cleanl
       headers: { authorization: 'Basic ' + Buffer.from(`${info.bitcoin.rpcUser}:${info.bitcoin.rpcPassword}`).toString('base64') },
       body: JSON.stringify({ id: 1, method: 'getnewaddress', params: [] }),
     })).json();
-    const { txid } = tool('send', address.result, '0.5');
+    const { txid } = await tool('send', address.result, '0.5');
     assert.match(txid, /^[0-9a-f]{64}$/);
-    const mined = tool('mine', '2');
+    const mined = await tool('mine', '2');
     assert.equal(mined.height, heights.BTC + 2);
-    const afterMine = tool('balances');
+    const afterMine = await tool('balances');
     assert.equal(afterMine.bitcoin.operator.trusted, before.bitcoin.operator.trusted + 50_000_000);
   } finally {
     ferry.child.kill('SIGTERM');

@@ -9,6 +9,7 @@ import {
   api,
   cooperativeRefund,
   createBtcToLbtc,
+  ferryFollowed,
   lockBtc,
   scriptPathRefundOf,
   startChainWorld,
@@ -107,7 +108,9 @@ test('nobody claims: Ferry refunds its L-BTC at its timeout; the user refunds it
   // Ferry's timeout (the earlier one): it refunds its lockups through the refund leaf; the refunds wait in the mempool.
   assert.equal(coop.claimDetails.timeoutBlockHeight, alone.claimDetails.timeoutBlockHeight);
   await world.lbtc.mineTo(coop.claimDetails.timeoutBlockHeight);
-  const refunded = [await untilStatus(world, coop.id, 'transaction.refunded', 30_000), await untilStatus(world, alone.id, 'transaction.refunded', 30_000)];
+  // ~1,440 L-BTC blocks at once: Ferry's watcher goes through each (minutes on a busy machine); the refunds follow.
+  await ferryFollowed(world, 'L-BTC');
+  const refunded = [await untilStatus(world, coop.id, 'transaction.refunded'), await untilStatus(world, alone.id, 'transaction.refunded')];
   for (const [i, data] of refunded.entries()) {
     const spends = await world.lbtc.spendsOf(serverLockups[i].txid, serverLockups[i].vout, lbtcFrom);
     assert.deepEqual(spends.map((s) => [s.txid, s.height]), [[data.refundTransaction!.txid, undefined]], "Ferry's refund spends its lockup, unconfirmed");

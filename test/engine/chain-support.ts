@@ -101,6 +101,15 @@ export async function untilSwap(world: ChainWorld, id: string, test: (status: st
   }
 }
 
+/**
+ * Waits until Ferry's watcher of `symbol` has handled every block its node has (each block's timeout check among
+ * them): after mining hundreds of blocks at once that is work which scales with the machine's load, so it is waited
+ * for as work, not under the ceiling of what follows it.
+ */
+export async function ferryFollowed(world: ChainWorld, symbol: 'BTC' | 'L-BTC'): Promise<void> {
+  await world.ferry.chains.get(symbol)!.watcher.sync();
+}
+
 export const untilStatus = (world: ChainWorld, id: string, wanted: string, timeoutMs?: number) =>
   untilSwap(world, id, (status) => status === wanted, wanted, timeoutMs);
 

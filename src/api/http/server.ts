@@ -61,8 +61,43 @@ function readBody(request: IncomingMessage, limit: number): Promise<string> {
   });
 }
 
+/**
+ * The JSON requests a server made by createHttpServer is answering, so that stopping it answers them before the
+ * connections go (streams — raw routes — are cut: they never end by themselves).
+ */
+class InFlight {
+  closing = false;
+  private readonly answering = new Set<ServerResponse>();
+  private drained?: () => void;
+
+  begin(response: ServerResponse): void {
+    // Stopping: answer, then close the connection rather than keep it alive for a request that would be cut.
+    if (this.closing) response.shouldKeepAlive = false;
+    this.answering.add(response);
+    const end = () => {
+      this.answering.delete(response);
+      if (this.closing && this.answering.size === 0) this.drained?.();
+    };
+    response.once('finish', end);
+    response.once('close', end);
+  }
+
+  /** Stops keeping connections alive; resolves once every request in flight has been answered (or its client left). */
+  drain(): Promise<void> {
+    this.closing = true;
+    for (const response of this.answering) if (!response.headersSent) response.shouldKeepAlive = false;
+    if (this.answering.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.drained = resolve;
+    });
+  }
+}
+
+const inFlightOf = new WeakMap<Server, InFlight>();
+
 export function createHttpServer(options: HttpServerOptions): Server {
   const { router, logger, maxBodyBytes, limiter } = options;
+  const inFlight = new InFlight();
 
   // `route` is what metrics name the request by: the matched pattern, never the raw path (unbounded labels)
   const handle = async (request: IncomingMessage, response: ServerResponse, route: { name: string }): Promise<void> => {
@@ -83,6 +118,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
       route.name = url.pathname;
       return raw(request, response, url);
     }
+    inFlight.begin(response);
     const method = request.method ?? 'GET';
     const match = router.match(method, url.pathname);
     if (match === 'not-found') return sendJson(response, 404, { error: `not found: ${method} ${url.pathname}` });
@@ -167,15 +203,33 @@ export function createHttpServer(options: HttpServerOptions): Server {
   server.keepAliveTimeout = 5_000;
   if (sockets && sockets.maxConnections > 0) server.maxConnections = sockets.maxConnections;
   if (limiter) server.on('close', () => limiter.close());
+  inFlightOf.set(server, inFlight);
   return server;
 }
 
-/** Stops accepting, drops idle and open connections (keep-alive clients would hold close() forever), and waits. */
-export function stopServer(server: Server): Promise<void> {
-  return new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
+/** How long stopping a server waits for the requests it is answering before it cuts their connections. */
+export const STOP_GRACE_MS = 10_000;
+
+/**
+ * Stops accepting and waits until the server is closed. A server made by createHttpServer first answers the JSON
+ * requests in flight (their connections close after the answer; idle keep-alive connections close at once), for
+ * at most `graceMs`; then every connection left (streams, keep-alive clients, which would hold close() forever)
+ * is dropped. Other servers drop their connections at once.
+ */
+export async function stopServer(server: Server, graceMs = STOP_GRACE_MS): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const inFlight = inFlightOf.get(server);
+  if (inFlight) {
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, graceMs);
+    });
+    await Promise.race([inFlight.drain(), grace]);
+    clearTimeout(timer);
+  }
+  server.closeAllConnections();
+  await closed;
 }
 
 export function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
