@@ -6,7 +6,9 @@
 //   (one lock stands, Ferry paid for one), the client claims, Ferry claims the user's BTC;
 // - todo (contract-reorg.ts, owned elsewhere): a reverse swap's lock and the client's claim both taken back after the
 //   invoice settled — Ferry does not lock again, so the client cannot claim what it paid for; a submarine swap's claim
-//   of Ferry's taken back — Ferry does not claim again, so the user can refund after the timelock what Ferry paid for.
+//   of Ferry's taken back — Ferry does not claim again, so the user can refund after the timelock what Ferry paid for;
+//   a reverse swap's refund of Ferry's taken back after it cancelled the held payment — Ferry does not refund again,
+//   and the client, who holds the preimage, can still claim the lock while alice got her payment back.
 // evm-reorg.test.ts has a reverse swap's lock taken back before the claim, and a submarine lock taken back after
 // Ferry paid; a user's lock lost for good after Ferry acted is the lost-lockup tests' case.
 import { after, before, test } from 'node:test';
@@ -202,5 +204,28 @@ test(
     assert.equal(await evm.locked(values), true, "the user's lock stands, unclaimed");
     await until(async () => !(await evm.locked(values)), 'claimed again', 10_000);
     assert.equal((await claimsOf(values)).length, 1, 'Ferry claimed it once on the new chain');
+  },
+);
+
+test(
+  "reverse RBTC, nobody claims: Ferry's refund taken back after it cancelled the held payment: Ferry refunds again",
+  { todo: "contract-reorg.ts rechecks only removed lockups: a removed refund of Ferry's leaves the swap refunded and its lock claimable" },
+  async () => {
+    const { id, values, pay } = await lockedReverse(60_000);
+    const payment = pay();
+    await untilStatus(world, id, 'transaction.confirmed');
+    await evm.mine(values.timelock - (await evm.height()) - 2);
+    const beforeRefund = await snapshot();
+    await evm.mine(3);
+    await untilStatus(world, id, 'transaction.refunded');
+    assert.equal((await payment).status, 'FAILED', 'alice got her payment back');
+    assert.equal(await evm.locked(values), false, 'refunded');
+    const refundHeight = await evm.height();
+    await evm.mine(2);
+    await evm.ferry.follower.sync();
+
+    await reorgTo(beforeRefund, refundHeight + 2);
+    assert.equal(await evm.locked(values), true, "the refund is gone: Ferry's lock stands again");
+    await until(async () => !(await evm.locked(values)), 'refunded again', 10_000);
   },
 );
