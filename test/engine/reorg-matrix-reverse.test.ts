@@ -4,6 +4,8 @@
 //   nLockTime = the tip it was sent at, so it is not final on the shorter chain and the node drops it, and the
 //   claim with it): Ferry sends the same lockup again once it is final, the client's claim confirms, Ferry never
 //   refunds, even past the timeout, and its wallet paid one lockup.
+// - Before any claim, Ferry's lockup leaves the chain several blocks deep (not final on the shorter chain): Ferry
+//   sends the same lockup again, never a second one, and the client still claims it.
 // - Only the client's claim leaves its block (back to the mempool) and blocks without it pass the timeout: Ferry
 //   does not refund what it was paid for (with full RBF on, a refund paying more would replace the claim), and the
 //   claim confirms.
@@ -137,4 +139,49 @@ test("the client's claim reorganised back into the mempool after the invoice set
   await world.mine();
   assert.equal(await spenderOf(output, fromHeight), claim.txid, "the client's claim spends Ferry's lockup");
   assert.equal(await world.operatorBalance(), operatorBefore - output.value - lockupFee, 'the operator got nothing back: the lockup was paid for');
+});
+
+test("Ferry's lockup reorganised out several blocks deep before the client claimed: the same lockup again, never a second, and the client claims it", async () => {
+  const client = newKeyPair();
+  const { preimage, preimageHash } = newPreimage();
+  const operatorBefore = await world.operatorBalance();
+  const fromHeight = (await world.height()) + 1;
+  const created = await world.engine.createReverse({ from: 'BTC', to: 'BTC', preimageHash, claimPublicKey: hex.encode(client.publicKey), invoiceAmount: 85_000 });
+  const lockup = lockupOf(created.swapTree, created.refundPublicKey, client);
+  const payment = world.alice.payInvoice({ paymentRequest: created.invoice, feeLimitMsat: 10_000n, timeoutSeconds: 60 });
+  const mempool = await world.waitForStatus(created.id, 'transaction.mempool');
+  const output = { txid: mempool.transaction!.id, ...findOutput(mempool.transaction!.hex!, lockup.script), script: lockup.script };
+  await world.mine(3);
+  await world.waitForStatus(created.id, 'transaction.confirmed');
+  const lockupFee = await feeOf(output.txid);
+
+  const locktime = (await world.node.decodeRawTransaction(await world.node.getRawTransactionHex(output.txid))).locktime;
+  await world.node.invalidateBlock(await world.node.getBlockHash(locktime));
+  await world.watcher.sync();
+  assert.equal(await world.node.getTxOut(output.txid, output.vout, true), null, "Ferry's lockup left the node");
+  assert.equal((await world.engine.status(created.id))?.status, 'transaction.confirmed', 'the swap stays locked');
+
+  await world.mine();
+  await waitFor(async () => (await world.node.getRawMempool()).includes(output.txid), 20_000);
+  await world.mine();
+  const payments: string[] = [];
+  for (let height = fromHeight; height <= (await world.height()); height++) {
+    const block = (await world.node.call('getblock', [await world.node.getBlockHash(height), 2])) as { tx: { txid: string; vout: { scriptPubKey: { hex: string } }[] }[] };
+    for (const tx of block.tx) if (tx.vout.some((out) => out.scriptPubKey.hex === hex.encode(lockup.script))) payments.push(tx.txid);
+  }
+  assert.deepEqual(payments, [output.txid], 'one transaction ever paid the lockup address');
+  assert.equal(await world.operatorBalance(), operatorBefore - output.value - lockupFee, "Ferry's wallet paid once");
+
+  // The client claims through the claim leaf; Ferry settles alice's payment.
+  const internalKey = TaprootUtils.toXOnly(Musig.create(client.privateKey, lockup.keys).internalKey);
+  const claimTx = constructClaimTransaction(
+    [{ type: OutputType.Taproot, transactionId: output.txid, vout: output.vout, script: output.script, amount: output.value, privateKey: client.privateKey, preimage, swapTree: lockup.swapTree, internalKey }],
+    p2wpkhScript(client.publicKey),
+    300n,
+  );
+  await world.node.sendRawTransaction(hex.encode(claimTx.toBytes(true, true)));
+  await world.waitForStatus(created.id, 'invoice.settled');
+  assert.equal((await payment).status, 'SUCCEEDED');
+  await world.mine();
+  assert.equal(await spenderOf(output, fromHeight), claimTx.id, "the client's claim spends Ferry's lockup");
 });
