@@ -4,7 +4,9 @@
 // twice), and one stuck unconfirmed is fee-bumped (fee-bump.ts). A claim or refund is followed until a block has it
 // (claimConfirmed / refundConfirmed), however old, and for RECENT_MS after its swap last changed (a reorg may take a
 // confirmed one out); past that it is not looked at, so the work per block is the unconfirmed ones plus the recent
-// ones, not every swap ever claimed. One whose input another transaction spent moves its swap on (the watcher) or
+// ones, not every swap ever claimed. A lockup of Ferry's the client may have claimed (the preimage is out: a settled
+// reverse swap, a claimed chain swap) is followed for RECENT_MS too: a reorg that drops it drops the client's claim,
+// which can only be broadcast again once Ferry's lockup is back. One whose input another transaction spent moves its swap on (the watcher) or
 // waits (restoreOwnTransaction) at two node calls a block.
 import { TransactionNotFound, TransactionRejected, type ChainBackend } from '../../chains/backend.ts';
 import type { SwapRecord } from '../../db/index.ts';
