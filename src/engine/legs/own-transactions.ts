@@ -4,11 +4,13 @@
 // twice), and one stuck unconfirmed is fee-bumped (fee-bump.ts). A claim or refund is followed until a block has it
 // (claimConfirmed / refundConfirmed), however old, and for RECENT_MS after its swap last changed (a reorg may take a
 // confirmed one out); past that it is not looked at, so the work per block is the unconfirmed ones plus the recent
-// ones, not every swap ever claimed. One whose input another transaction spent moves its swap on (the watcher) or
+// ones, not every swap ever claimed. A lockup of Ferry's the client may have claimed (the preimage is out: a settled
+// reverse swap, a claimed chain swap) is followed for RECENT_MS too: a reorg that drops it drops the client's claim,
+// which can only be broadcast again once Ferry's lockup is back. One whose input another transaction spent moves its swap on (the watcher) or
 // waits (restoreOwnTransaction) at two node calls a block.
 import { TransactionNotFound, TransactionRejected, type ChainBackend } from '../../chains/backend.ts';
 import type { SwapRecord } from '../../db/index.ts';
-import { MACHINES, machineFor, statusesReachedBy, statusesWith } from '../../swaps/index.ts';
+import { MACHINES, machineFor, statusesAfter, statusesReachedBy, statusesWith } from '../../swaps/index.ts';
 import { SwapType } from '../../swaps/status.ts';
 import type { EngineContext } from '../context.ts';
 import type { StoredTransaction } from '../data.ts';
@@ -53,6 +55,12 @@ const CLAIMED = reachedBy('claim.broadcast');
 const REFUNDED = reachedBy('refund.broadcast');
 /** Statuses in which Ferry's lockup is out and unspent by Ferry: those its refund broadcast leaves. */
 const LOCKED = unique(Object.values(MACHINES).flatMap((m) => statusesWith(m, 'refund.broadcast')));
+/**
+ * Statuses once the client has the preimage, so it may have claimed Ferry's lockup (a reverse swap's settled
+ * invoice, a chain swap's claims): a reorg taking out a claimed lockup takes the claim with it, and the claim can
+ * only be broadcast again once the lockup is back, so Ferry keeps its lockup on the chain while the swap is recent.
+ */
+const PREIMAGE_OUT = unique(Object.values(MACHINES).flatMap((m) => statusesAfter(m, 'preimage.learned')));
 
 const utxoLeg = (leg: LockupLeg, chain: string): boolean => leg.chain === chain && leg.contract === undefined && leg.lockup !== undefined;
 const stored = (value: unknown): StoredTransaction | undefined => {
@@ -67,11 +75,12 @@ export async function ownTransactionsOn(ctx: EngineContext, chain: string): Prom
   const followed = (swap: SwapRecord, confirmed: string) => swap.data[confirmed] !== true || swap.updatedAt >= since;
   // A refund recorded in a block may still be taken out by a reorg: followed while recent.
   const refunding = (swap: SwapRecord) => reachedIn(swap, 'refund.broadcast') && followed(swap, SPEND_RECORDS.refund.confirmedFlag);
-  for (const swap of await ctx.storage.swaps.listByStatus(unique([...LOCKED, ...REFUNDED]))) {
+  for (const swap of await ctx.storage.swaps.listByStatus(unique([...LOCKED, ...REFUNDED, ...PREIMAGE_OUT]))) {
     if (swap.type === SwapType.Submarine) continue;
     const leg = serverLockupOf(swap);
     const locked = statusesWith(machine(swap), 'refund.broadcast').includes(swap.status);
-    if (!utxoLeg(leg, chain) || !(locked || refunding(swap)) || leg.lockup!.hex === '') continue;
+    const claimable = statusesAfter(machine(swap), 'preimage.learned').includes(swap.status) && swap.updatedAt >= since;
+    if (!utxoLeg(leg, chain) || !(locked || refunding(swap) || claimable) || leg.lockup!.hex === '') continue;
     found.push({ kind: 'lockup', swap, leg, tx: { txid: leg.lockup!.txid, hex: leg.lockup!.hex }, earlier: [] });
   }
   for (const swap of await ctx.storage.swaps.listByStatus(REFUNDED)) {
