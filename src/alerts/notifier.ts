@@ -8,7 +8,7 @@
 import type { AlertRecord, AlertRepository } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
 import type { WebhookSender } from '../webhooks/sender.ts';
-import type { AlertNotifications } from './stored-alerts.ts';
+import { NEWS, type AlertNotifications } from './stored-alerts.ts';
 
 export interface NotifierOptions {
   url: string;
@@ -24,7 +24,8 @@ const BATCH = 16;
 /** What the receiver gets for an alert. */
 export function alertPayload(alert: AlertRecord): { event: string; data: Record<string, unknown> } {
   return {
-    event: alert.clearedAt === undefined ? 'alert.raised' : 'alert.cleared',
+    // news is kept cleared from the start: its one call is the raise
+    event: alert.clearedAt === undefined || NEWS.has(alert.kind) ? 'alert.raised' : 'alert.cleared',
     data: {
       kind: alert.kind,
       severity: alert.severity,

@@ -1,7 +1,8 @@
 // Operator alerts as Ferry runs them (startFerry): each kept in the database until cleared, so a raise is one alert
 // per (kind, key) across restarts and across instances sharing PostgreSQL; the instance whose raise recorded it logs
 // it once at its severity, counts it (ferry_alerts_total) and queues the operator webhook's call (notifier.ts).
-// Raising never fails its caller: a database that cannot record the alert still gets the log line.
+// Raising never fails its caller: a database that cannot record the alert still gets the log line. A kind that only
+// reports news (lockupFound: the swap goes on) is told the same way and kept as cleared at once: nothing stays active.
 import type { AlertRepository } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
 import type { AlertInput, AlertKind, AlertSeverity, OperatorAlerts } from './types.ts';
@@ -12,6 +13,9 @@ export interface AlertNotifications {
 }
 
 export type RaisedListener = (kind: AlertKind, severity: AlertSeverity) => void;
+
+/** Kinds that report an event rather than a condition: nothing to clear later. */
+export const NEWS: ReadonlySet<string> = new Set(['lockupFound']);
 
 export class StoredAlerts implements OperatorAlerts {
   private readonly raisedListeners = new Set<RaisedListener>();
@@ -41,6 +45,7 @@ export class StoredAlerts implements OperatorAlerts {
     }
     if (!recorded) return;
     this.logger[severity](`alert: ${message}`, { ...fields, ...details });
+    if (NEWS.has(alert.kind)) await this.alerts.clear(alert.kind, alert.key, 'condition', false).catch(() => undefined);
     for (const listener of this.raisedListeners) listener(alert.kind, severity);
     this.notifications?.kick();
   }

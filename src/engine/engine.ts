@@ -367,7 +367,7 @@ export class SwapEngine implements SwapService {
   /** Follows swaps as they are created here and as their transitions commit here (the swap counters of src/metrics). */
   onSwapEvents(hooks: { created(swap: SwapRecord): void; transition(swap: SwapRecord, from: string): void }): void {
     this.ctx.swaps.onInsert((swap) => hooks.created(swap));
-    this.ctx.swaps.onTransition((swap, from) => hooks.transition(swap, from));
+    this.ctx.swaps.onTransition((swap, before) => hooks.transition(swap, before.status));
   }
 
   /** Waits until the swap has no effect running or queued (for tests and callers that need a settled state). */

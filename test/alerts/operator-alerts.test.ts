@@ -65,6 +65,11 @@ test('a raise logs once at its severity and counts once, however often the condi
     assert.deepEqual(await storage.alerts.active(), []);
     await alerts.raise(alert);
     assert.deepEqual(counted, ['lowBalance/warn', 'fundsLost/error', 'lowBalance/warn'], 'raised anew once cleared');
+    // news (a lost lockup back on chain) is told and kept, but never stays active
+    await alerts.raise({ kind: 'lockupFound', severity: 'warn', key: 'swap1', message: 'the lockup is back' });
+    assert.deepEqual((await storage.alerts.active()).map((active) => active.kind), ['lowBalance']);
+    assert.equal((await storage.alerts.recent(10)).find((recent) => recent.kind === 'lockupFound')?.clearedBy, 'condition');
+    assert.ok(lines.some((line) => line.message === 'alert: the lockup is back' && line.level === 'warn'));
   } finally {
     await storage.close();
   }
