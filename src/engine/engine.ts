@@ -47,6 +47,7 @@ import { reversePairBody, submarinePairBody, validatePair, type MinerFees, type 
 import { SwapStatus as S, SwapType } from '../swaps/status.ts';
 import { ChainEventRouter, needsChain } from './chain-events.ts';
 import { LogAlerts } from '../alerts/index.ts';
+import { lockupLossAlerts } from './lockup-loss-alerts.ts';
 import { anyChainOf, chainOf, currentMinerFees, type EngineContext } from './context.ts';
 import { KeyIndexes } from './key-indexes.ts';
 import { reverseData } from './data.ts';
@@ -130,6 +131,7 @@ export class SwapEngine implements SwapService {
     const ctx = this.ctx;
     for (const kind of effectKinds()) effects.register(kind, (effect) => performEffect(ctx, effect));
     swaps.onTransition((swap) => this.afterTransition(swap));
+    swaps.onTransition((swap, before, event) => lockupLossAlerts(ctx, before, swap, event));
   }
 
   /**

@@ -13,6 +13,9 @@ import { clientAddressesOf } from '../swaps/client-addresses.ts';
 
 export type StatusListener = (id: string, status: SwapStatusBody) => void;
 
+/** Told of every committed transition: the swap after it, before it, and the event applied. */
+export type TransitionHook = (swap: SwapRecord, before: SwapRecord, event: MachineEvent) => void;
+
 export type ApplyResult = { applied: true; swap: SwapRecord; effects: EffectRecord[] } | { applied: false; swap: SwapRecord };
 
 /** How often a transition is recomputed when the row changed under it (another writer outside this process). */
@@ -20,7 +23,7 @@ const CONFLICT_RETRIES = 5;
 
 export class SwapStore {
   private readonly listeners = new Set<StatusListener>();
-  private readonly transitionHooks = new Set<(swap: SwapRecord) => void>();
+  private readonly transitionHooks = new Set<TransitionHook>();
 
   constructor(
     private readonly storage: Storage,
@@ -91,7 +94,7 @@ export class SwapStore {
         continue;
       }
       this.logger.info('swap transition', { swap: id, from: swap.status, to: result.swap.status, event: event.type });
-      for (const hook of this.transitionHooks) hook(result.swap);
+      for (const hook of this.transitionHooks) hook(result.swap, swap, event);
       if (outcome.changedStatus) this.publish(result.swap);
       this.enqueue(result.effects);
       return { applied: true, swap: result.swap, effects: result.effects };
@@ -104,7 +107,7 @@ export class SwapStore {
   }
 
   /** Called after every committed transition (e.g. to stop watching a finished swap's scripts). */
-  onTransition(hook: (swap: SwapRecord) => void): void {
+  onTransition(hook: TransitionHook): void {
     this.transitionHooks.add(hook);
   }
 

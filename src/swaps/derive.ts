@@ -87,3 +87,8 @@ export const chainFollowedInAny = (): string[] => unique(machines().flatMap(chai
 
 /** Statuses in which any swap has succeeded. */
 export const succeededStatuses = (): string[] => unique(machines().flatMap((machine) => machine.succeeded));
+
+/** Whether a row for `event` applies to a swap in `status` with `data` now (its guard holds), without applying it. */
+export function eventApplies(machine: AnyMachine, status: string, data: SwapData, event: string): boolean {
+  return machine.rows.some((row) => row.from === status && row.event === event && (row.guard === undefined || machine.guards[row.guard].test(data)));
+}
