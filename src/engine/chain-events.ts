@@ -6,11 +6,11 @@
 import type { ChainBackend } from '../chains/backend.ts';
 import type { LockupEvent, SpendEvent } from '../chains/events.ts';
 import type { SwapRecord } from '../db/index.ts';
-import { followsChain, machineFor, statusesWith, statusesWithAny } from '../swaps/index.ts';
+import { eventApplies, followsChain, machineFor, statusesWith, statusesWithAny } from '../swaps/index.ts';
 import type { EngineContext } from './context.ts';
 import { lockupLegsOf, timeoutLegOf } from './legs/lockup-leg.ts';
 import { onServerContractLockup, onServerContractSpend, onServerLockup, onServerLockupSpend } from './legs/server-lockup.ts';
-import { onContractReorg } from './legs/contract-reorg.ts';
+import { onContractReorg, recheckLostContractLockups } from './legs/contract-reorg.ts';
 import { recheckUserLockups } from './legs/lockup-reorg.ts';
 import { recheckContractLockupDepths, recheckLockupDepths } from './legs/lockup-depth.ts';
 import { ownTransactionsOn, restoreOwnTransaction, SPEND_RECORDS } from './legs/own-transactions.ts';
@@ -96,6 +96,7 @@ export class ChainEventRouter {
           block: async (event) => {
             await withRetries(this.ctx, 'timeout check', () => this.timeouts(event.height, chain.symbol));
             if (this.shallow.has(chain.symbol)) await withRetries(this.ctx, 'user lockup depth', () => this.recheckContractDepths(chain));
+            await withRetries(this.ctx, 'lost lockup recheck', () => recheckLostContractLockups(this.ctx, chain));
           },
           // A lockup taken back before Ferry acted is caught by the checks of the contract state before paying or
           // locking; one taken back after is rechecked here (contract-reorg.ts).
@@ -117,7 +118,8 @@ export class ChainEventRouter {
     if (chain !== undefined) this.checkedHeights.set(chain, height);
     const due = (await this.ctx.storage.swaps.listByStatus(TIMEOUT_CANDIDATES)).filter((swap) => {
       const leg = timeoutLegOf(swap);
-      return leg.timeoutBlockHeight <= height && (chain === undefined || leg.chain === chain);
+      // Only where a timeout row applies: a failed swap waiting for its lost lockup is not asked at every block.
+      return leg.timeoutBlockHeight <= height && (chain === undefined || leg.chain === chain) && eventApplies(machineFor(swap.type), swap.status, swap.data, 'timeout');
     });
     for (const swap of due) await this.ctx.swaps.dispatch(swap.id, { type: 'timeout', data: { timedOutAtHeight: height } });
   }

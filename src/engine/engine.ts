@@ -47,6 +47,7 @@ import { reversePairBody, submarinePairBody, validatePair, type MinerFees, type 
 import { SwapStatus as S, SwapType } from '../swaps/status.ts';
 import { ChainEventRouter, needsChain } from './chain-events.ts';
 import { LogAlerts } from '../alerts/index.ts';
+import { lockupLossAlerts } from './lockup-loss-alerts.ts';
 import { anyChainOf, chainOf, currentMinerFees, type EngineContext } from './context.ts';
 import { KeyIndexes } from './key-indexes.ts';
 import { reverseData } from './data.ts';
@@ -133,6 +134,7 @@ export class SwapEngine implements SwapService {
     for (const kind of effectKinds()) effects.register(kind, (effect) => performEffect(ctx, effect));
     swaps.onTransition((swap) => this.afterTransition(swap));
     swaps.onTransition((swap) => this.router.timeoutIfPassed(swap));
+    swaps.onTransition((swap, before, event) => lockupLossAlerts(ctx, before, swap, event));
   }
 
   /**

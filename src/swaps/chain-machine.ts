@@ -9,7 +9,7 @@
 import type { LockupRecord, SwapOutputData } from './lockup.ts';
 import type { MachineDefinition, SwapData } from './machine.ts';
 import type { ReverseLockup } from './reverse-machine.ts';
-import type { StoredTransaction } from './submarine-machine.ts';
+import type { LockupLoss, StoredTransaction } from './submarine-machine.ts';
 import { SwapStatus as S, TIMED_OUT_REASON } from './status.ts';
 
 /** One side of a chain swap: its own chain, output and timeout. */
@@ -43,6 +43,8 @@ export interface ChainSwapData {
   refundConfirmed?: boolean;
   refundSigned?: boolean;
   failureReason?: string;
+  /** The user's lockup left the chain after Ferry locked against it. */
+  lockupLost?: LockupLoss;
 }
 
 export const CHAIN_STATUSES = [
@@ -85,6 +87,8 @@ export const CHAIN_EVENTS = [
   'refund.confirmed', // Ferry's refund is in a block: the user can no longer claim it
   'refund.replaced', // Ferry's refund, stuck unconfirmed, was replaced by one paying a higher fee
   'refund.signed', // Ferry handed out a partial signature for the user's cooperative refund
+  'lockup.lost', // the user's lockup Ferry locked against left the chain: vanished or double spent
+  'lockup.found', // that lockup is on the chain again
 ] as const;
 export type ChainEvent = (typeof CHAIN_EVENTS)[number];
 
@@ -96,7 +100,7 @@ export const CHAIN_EFFECTS = [
 ] as const;
 export type ChainEffect = (typeof CHAIN_EFFECTS)[number];
 
-type ChainGuard = 'notLocked' | 'notSent' | 'locking' | 'quotable' | 'refundNotRequested' | 'claimableAfterRefund' | 'refundUnconfirmed' | 'claimUnconfirmed' | 'unclaimable';
+type ChainGuard = 'sent' | 'lost' | 'notLost' | 'lostClaimable' | 'lostServerConfirmed' | 'lostRefundable' | 'notLocked' | 'notSent' | 'locking' | 'quotable' | 'refundNotRequested' | 'claimableAfterRefund' | 'refundUnconfirmed' | 'claimUnconfirmed' | 'unclaimable';
 
 const locking = (data: SwapData): boolean => data.serverLockupRequested === true;
 const lockupConfirmed = (data: SwapData): boolean => (data.lockup as { confirmed?: boolean } | undefined)?.confirmed === true;
@@ -111,6 +115,11 @@ const refunded = { refundSigned: true };
 const unlock = { serverLockupRequested: false };
 const noLockup = { ...unlock, lockup: undefined };
 const doubleSpent = { ...unlock, failureReason: 'the lockup transaction was double spent' };
+
+const lost = (data: SwapData): boolean => data.lockupLost !== undefined;
+const preimageKnown = (data: SwapData): boolean => typeof data.preimage === 'string';
+/** The lockup is back: the loss and its reason are cleared (Ferry's claim of it may have been reorged out). */
+const found = { lockupLost: undefined, failureReason: undefined, claimConfirmed: undefined };
 
 export const chainMachine: MachineDefinition<ChainStatus, ChainEvent, ChainEffect, ChainGuard> = {
   name: 'Chain swap',
@@ -132,12 +141,27 @@ export const chainMachine: MachineDefinition<ChainStatus, ChainEvent, ChainEffec
     'lockup.spent',
     'refund.broadcast',
     'refund.confirmed',
+    'lockup.lost',
+    'lockup.found',
   ],
   effectLegs: { sendLockup: 'serverLockup', refundLockup: 'serverLockup', startClaim: 'userLockup', claimWhenSilent: 'userLockup' },
   statuses: CHAIN_STATUSES,
   events: CHAIN_EVENTS,
   effects: CHAIN_EFFECTS,
   guards: {
+    sent: { label: 'server lockup sent', test: (data) => data.serverLockup !== undefined },
+    lost: { label: 'user lockup lost after Ferry locked', test: lost },
+    notLost: { label: 'no user lockup lost after Ferry locked', test: (data) => !lost(data) },
+    lostClaimable: { label: 'lockup lost, preimage known', test: (data) => lost(data) && preimageKnown(data) },
+    lostServerConfirmed: {
+      label: 'lockup lost, server lockup confirmed',
+      test: (data) => lost(data) && (data.serverLockup as { confirmed?: boolean } | undefined)?.confirmed === true,
+    },
+    // Ferry's own lockup is all it can still take back: at its timeout, unless the user claimed it (the preimage).
+    lostRefundable: {
+      label: 'lockup lost, preimage unknown, no refund requested',
+      test: (data) => lost(data) && !preimageKnown(data) && data.refundRequested !== true,
+    },
     notLocked: { label: 'no server lockup requested', test: (data) => !locking(data) },
     // Decided but not sent: the engine rechecks under the wallet's lock, so a lockup being sent is recorded first.
     notSent: { label: 'no server lockup sent', test: (data) => data.serverLockup === undefined },
@@ -220,7 +244,29 @@ export const chainMachine: MachineDefinition<ChainStatus, ChainEvent, ChainEffec
     { from: S.TransactionClaimed, event: 'claim.replaced', to: S.TransactionClaimed, effects: [] },
     { from: S.TransactionClaimed, event: 'claim.confirmed', to: S.TransactionClaimed, effects: [], guard: 'claimUnconfirmed', set: { claimConfirmed: true } },
 
-    { from: S.TransactionFailed, event: 'refund.signed', to: S.TransactionFailed, effects: [], set: refunded },
+    // While the lockup is lost, Ferry's lockup is out: no refund of the user's is co-signed (it may come back).
+    { from: S.TransactionFailed, event: 'refund.signed', to: S.TransactionFailed, effects: [], guard: 'notLost', set: refunded },
+
+    // The user's lockup left the chain after Ferry locked (lockupLost in the event's data): failed, still watched.
+    { from: S.TransactionMempool, event: 'lockup.lost', to: S.TransactionFailed, effects: [], guard: 'sent' },
+    { from: S.TransactionConfirmed, event: 'lockup.lost', to: S.TransactionFailed, effects: [], guard: 'sent' },
+    { from: S.TransactionServerMempool, event: 'lockup.lost', to: S.TransactionFailed, effects: [] },
+    { from: S.TransactionServerConfirmed, event: 'lockup.lost', to: S.TransactionFailed, effects: [] },
+    { from: S.TransactionClaimPending, event: 'lockup.lost', to: S.TransactionFailed, effects: [] },
+    // Ferry's claim left the chain with the lockup it spent.
+    { from: S.TransactionClaimed, event: 'lockup.lost', to: S.TransactionFailed, effects: [] },
+    { from: S.TransactionFailed, event: 'lockup.lost', to: S.TransactionFailed, effects: [], guard: 'lost' },
+    // The user claimed Ferry's lockup while theirs is lost: the preimage is kept for the lockup coming back.
+    { from: S.TransactionFailed, event: 'preimage.learned', to: S.TransactionFailed, effects: [], guard: 'lost' },
+    // Ferry's lockup is still followed: confirmed, fee-bumped, and refunded at its timeout.
+    { from: S.TransactionFailed, event: 'server.confirmed', to: S.TransactionFailed, effects: [], guard: 'lost' },
+    { from: S.TransactionFailed, event: 'server.replaced', to: S.TransactionFailed, effects: [], guard: 'lost' },
+    { from: S.TransactionFailed, event: 'timeout', to: S.TransactionFailed, effects: ['refundLockup'], guard: 'lostRefundable', set: { refundRequested: true } },
+    { from: S.TransactionFailed, event: 'refund.broadcast', to: S.TransactionRefunded, effects: [], guard: 'lost' },
+    // The lockup is back: claimed with the preimage, or the swap goes on from Ferry's lockup.
+    { from: S.TransactionFailed, event: 'lockup.found', to: S.TransactionClaimPending, effects: ['startClaim'], guard: 'lostClaimable', set: found },
+    { from: S.TransactionFailed, event: 'lockup.found', to: S.TransactionServerConfirmed, effects: [], guard: 'lostServerConfirmed', set: found },
+    { from: S.TransactionFailed, event: 'lockup.found', to: S.TransactionServerMempool, effects: [], guard: 'lost', set: found },
     { from: S.Expired, event: 'refund.signed', to: S.Expired, effects: [], guard: 'unclaimable', set: refunded },
 
     { from: S.TransactionRefunded, event: 'preimage.learned', to: S.TransactionClaimPending, effects: ['startClaim'], guard: 'claimableAfterRefund' },

@@ -97,3 +97,8 @@ export function outcomeEntered(machine: AnyMachine, from: string, to: string): '
   if (machine.failed.includes(to) && !machine.failed.includes(from)) return 'failed';
   return undefined;
 }
+
+/** Whether a row for `event` applies to a swap in `status` with `data` now (its guard holds), without applying it. */
+export function eventApplies(machine: AnyMachine, status: string, data: SwapData, event: string): boolean {
+  return machine.rows.some((row) => row.from === status && row.event === event && (row.guard === undefined || machine.guards[row.guard].test(data)));
+}

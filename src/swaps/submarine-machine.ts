@@ -35,7 +35,28 @@ export interface SubmarineData extends SwapOutputData {
   claimPendingSince?: number;
   claimTransaction?: StoredTransaction;
   failureDetails?: { expected: number; actual: number };
+  /** The recorded lockup left the chain after Ferry paid (or started paying) against it. */
+  lockupLost?: LockupLoss;
 }
+
+/**
+ * A user lockup that left the chain after Ferry acted on it (paid the invoice, or locked its own coins): the swap
+ * is failed while this is set, and Ferry keeps watching for the lockup to come back (lockup.found).
+ */
+export interface LockupLoss {
+  txid: string;
+  vout: number;
+  /** Gone from the node (a reorg that nothing put back), or its coins spent by another transaction. */
+  reason: 'vanished' | 'doubleSpent';
+  /** The status the swap was in when the lockup was found lost. */
+  status: string;
+  /** ms since the epoch. */
+  at: number;
+}
+
+/** The failureReason of a swap whose lockup was lost after Ferry acted. */
+export const lockupLossReason = (reason: LockupLoss['reason']): string =>
+  reason === 'doubleSpent' ? 'the lockup transaction was double spent after Ferry acted on it' : 'the lockup transaction left the chain after Ferry acted on it';
 
 export const SUBMARINE_STATUSES = [
   S.Created,
@@ -71,6 +92,8 @@ export const SUBMARINE_EVENTS = [
   'lockup.doubleSpent', // the lockup is gone and another transaction spent its coins
   'timeout', // the chain reached the swap's timeout block
   'refund.signed', // Ferry handed out a partial signature for a cooperative refund
+  'lockup.lost', // the lockup Ferry paid (or is paying) against left the chain: vanished or double spent
+  'lockup.found', // that lockup is on the chain again
 ] as const;
 export type SubmarineEvent = (typeof SUBMARINE_EVENTS)[number];
 
@@ -82,7 +105,7 @@ export const SUBMARINE_EFFECTS = [
 ] as const;
 export type SubmarineEffect = (typeof SUBMARINE_EFFECTS)[number];
 
-type SubmarineGuard = 'hasInvoice' | 'lockupPayable' | 'readyToPay' | 'claimUnconfirmed';
+type SubmarineGuard = 'hasInvoice' | 'lockupPayable' | 'readyToPay' | 'claimUnconfirmed' | 'lost' | 'notLost' | 'lostPaid' | 'lostPaying' | 'lostUnpaid' | 'refundable';
 
 interface LockupFacts {
   confirmed?: boolean;
@@ -102,6 +125,12 @@ const refunded = { refundSigned: true };
 const noLockup = { lockup: undefined };
 const doubleSpent = { failureReason: 'the lockup transaction was double spent' };
 
+const lost = (data: SwapData): boolean => data.lockupLost !== undefined;
+const paid = (data: SwapData): boolean => typeof data.preimage === 'string';
+const paymentFailed = (data: SwapData): boolean => typeof data.paymentFailure === 'string';
+/** The lockup is back: the loss and its reason are cleared (a claim of the old lockup may have been reorged out). */
+const found = { lockupLost: undefined, failureReason: undefined, claimConfirmed: undefined };
+
 export const submarineMachine: MachineDefinition<SubmarineStatus, SubmarineEvent, SubmarineEffect, SubmarineGuard> = {
   name: 'Submarine swap',
   initial: [S.Created, S.InvoiceSet],
@@ -117,6 +146,8 @@ export const submarineMachine: MachineDefinition<SubmarineStatus, SubmarineEvent
     'lockup.unconfirmed',
     'lockup.vanished',
     'lockup.doubleSpent',
+    'lockup.lost',
+    'lockup.found',
   ],
   effectLegs: { startPayment: 'payInvoice', payInvoice: 'payInvoice', startClaim: 'userLockup', claimWhenSilent: 'userLockup' },
   statuses: SUBMARINE_STATUSES,
@@ -132,6 +163,13 @@ export const submarineMachine: MachineDefinition<SubmarineStatus, SubmarineEvent
       label: 'invoice, payable lockup, no refund signed',
       test: (data) => hasInvoice(data) && lockupPayable(data) && data.refundSigned !== true,
     },
+    lost: { label: 'lockup lost after Ferry acted', test: lost },
+    notLost: { label: 'no lockup lost after Ferry acted', test: (data) => !lost(data) },
+    lostPaid: { label: 'lockup lost, invoice paid', test: (data) => lost(data) && paid(data) },
+    lostPaying: { label: 'lockup lost, payment in flight', test: (data) => lost(data) && !paid(data) && !paymentFailed(data) },
+    lostUnpaid: { label: 'lockup lost, payment failed', test: (data) => lost(data) && !paid(data) && paymentFailed(data) },
+    // A lockup lost after the payment started may come back: its refund is signed only if Ferry paid nothing.
+    refundable: { label: 'no lockup lost after paying', test: (data) => !lost(data) || (!paid(data) && paymentFailed(data)) },
   },
   rows: [
     { from: S.Created, event: 'invoice.provided', to: S.InvoiceSet, effects: [] },
@@ -187,8 +225,25 @@ export const submarineMachine: MachineDefinition<SubmarineStatus, SubmarineEvent
     { from: S.TransactionConfirmed, event: 'lockup.vanished', to: S.Created, effects: [], set: noLockup },
     { from: S.TransactionConfirmed, event: 'lockup.doubleSpent', to: S.TransactionLockupFailed, effects: [], set: doubleSpent },
 
-    { from: S.TransactionLockupFailed, event: 'refund.signed', to: S.TransactionLockupFailed, effects: [], set: refunded },
-    { from: S.TransactionLockupFailed, event: 'timeout', to: S.Expired, effects: [], set: timedOut },
+    { from: S.TransactionLockupFailed, event: 'refund.signed', to: S.TransactionLockupFailed, effects: [], guard: 'refundable', set: refunded },
+    // A lost lockup stays lost past the timeout: the swap is not expired into a refundable status while Ferry paid.
+    { from: S.TransactionLockupFailed, event: 'timeout', to: S.Expired, effects: [], guard: 'notLost', set: timedOut },
+
+    // The lockup Ferry paid against left the chain (lockupLost in the event's data): failed, and still watched.
+    { from: S.InvoicePending, event: 'lockup.lost', to: S.TransactionLockupFailed, effects: [] },
+    { from: S.InvoicePaid, event: 'lockup.lost', to: S.TransactionLockupFailed, effects: [] },
+    { from: S.TransactionClaimPending, event: 'lockup.lost', to: S.TransactionLockupFailed, effects: [] },
+    // Ferry's claim left the chain with the lockup it spent.
+    { from: S.TransactionClaimed, event: 'lockup.lost', to: S.TransactionLockupFailed, effects: [] },
+    // A vanished lockup found double spent later: the reason is updated.
+    { from: S.TransactionLockupFailed, event: 'lockup.lost', to: S.TransactionLockupFailed, effects: [], guard: 'lost' },
+    // A payment in flight when the lockup was lost is still recorded: the preimage claims the lockup if it comes back.
+    { from: S.TransactionLockupFailed, event: 'payment.succeeded', to: S.TransactionLockupFailed, effects: [], guard: 'lostPaying' },
+    { from: S.TransactionLockupFailed, event: 'payment.failed', to: S.TransactionLockupFailed, effects: [], guard: 'lostPaying' },
+    // The lockup is back: claimed with the preimage, or the payment followed on, or failed to pay as it did.
+    { from: S.TransactionLockupFailed, event: 'lockup.found', to: S.InvoicePaid, effects: ['startClaim'], guard: 'lostPaid', set: found },
+    { from: S.TransactionLockupFailed, event: 'lockup.found', to: S.InvoicePending, effects: ['payInvoice'], guard: 'lostPaying', set: found },
+    { from: S.TransactionLockupFailed, event: 'lockup.found', to: S.InvoiceFailedToPay, effects: [], guard: 'lostUnpaid', set: { ...found, failureReason: 'invoice could not be paid' } },
 
     { from: S.InvoicePending, event: 'payment.succeeded', to: S.InvoicePaid, effects: ['startClaim'] },
     { from: S.InvoicePending, event: 'payment.failed', to: S.InvoiceFailedToPay, effects: [] },

@@ -1,14 +1,19 @@
 // A contract chain's reorg taking back a lockup Ferry already acted on (the follower's `removed` events). The
 // contract's state on the new chain decides: a lockup there again (re-mined) needs nothing. Ferry's own lock gone
 // is sent again with the same values — EtherSwap keys a lock by its values and refuses a second one, so this can
-// never lock twice — so the client can still claim what it paid for. A user's lockup gone is marked: Ferry then
-// never takes "no longer locked" for its own claim (claimFromContract waits for the lock to come back instead of
-// recording a claim that did not happen), and the error is logged for the operator.
+// never lock twice — so the client can still claim what it paid for. A user's lockup gone is marked and, as on a
+// UTXO chain, lost (lockup.lost: a failed status, an alert): Ferry then never takes "no longer locked" for its own
+// claim (claimFromContract records the loss instead of a claim that did not happen). A lost lock locked again — the
+// follower's next Lockup event of the same values, or the contract asked at each block — is found (lockup.found),
+// and claimed with the preimage if Ferry paid.
 import { ContractCallRefused, type ContractChain, type ContractChainEvents } from '../../chains/contract-chain.ts';
 import type { SwapRecord } from '../../db/index.ts';
-import { machineFor, statusesWith } from '../../swaps/index.ts';
+import { eventApplies, machineFor, statusesWith, statusesWithAny } from '../../swaps/index.ts';
+import type { ContractLockupEvent } from '../../chains/contract-chain.ts';
+import type { LockupRecord } from '../data.ts';
 import type { EngineContext } from '../context.ts';
-import { lockupLegsOf, serverLockupOf } from './lockup-leg.ts';
+import { lockupLegsOf, serverLockupOf, userLockupOf } from './lockup-leg.ts';
+import { findUserLockup, loseUserLockup, lossOf } from './lockup-reorg.ts';
 
 const reorgedKey = (swapId: string): string => `contract.lockup.reorged:${swapId}`;
 
@@ -40,11 +45,13 @@ export async function onContractReorg(ctx: EngineContext, chain: ContractChain, 
       }
       if (leg.name === 'userLockup') {
         await ctx.storage.kv.set(reorgedKey(swap.id), String(reorg.forkHeight));
-        ctx.logger.error('the user lockup Ferry acted on was taken back by a reorg: no claim is recorded until it is locked again', {
-          swap: swap.id,
-          status: swap.status,
-          txHash: removed.txHash,
-        });
+        const fresh = await ctx.swaps.require(swap.id);
+        // After Ferry acted (paid, locked): lost. Before, the checks before paying and locking catch it.
+        if (lossOf(fresh) === undefined && eventApplies(machineFor(fresh.type), fresh.status, fresh.data, 'lockup.lost')) {
+          await loseUserLockup(ctx, fresh, leg.lockup!, 'vanished');
+        } else {
+          ctx.logger.warn('a user lockup was taken back by a reorg: no claim is recorded until it is locked again', { swap: swap.id, status: fresh.status, txHash: removed.txHash });
+        }
         return;
       }
       const fresh = await ctx.swaps.require(swap.id);
@@ -58,6 +65,49 @@ export async function onContractReorg(ctx: EngineContext, chain: ContractChain, 
         if (!(error instanceof ContractCallRefused)) throw error;
         ctx.logger.error('Ferry\'s lock taken back by a reorg could not be sent again', { swap: swap.id, locked: await chain.isLocked(values), error: error.message });
       }
+    });
+  }
+}
+
+/** Statuses a lost lockup can be found in. */
+const FINDABLE = statusesWithAny('lockup.found');
+
+const sameValues = (a: object, b: object): boolean => JSON.stringify(a).toLowerCase() === JSON.stringify(b).toLowerCase();
+
+/** A lockup found locked again: the mark is lifted and the swap taken on (the caller holds the swap's lock). */
+async function found(ctx: EngineContext, swap: SwapRecord, lockup: LockupRecord): Promise<void> {
+  await clearUserLockupReorged(ctx, swap.id);
+  await findUserLockup(ctx, swap, lockup);
+}
+
+/**
+ * A Lockup event for a swap whose user lockup is lost: the same values locked again (the same transaction mined
+ * again, or the user's new lock of them) bring the lockup back. Returns whether the swap's lockup is lost.
+ */
+export async function onLostContractLockup(ctx: EngineContext, chain: ContractChain, swap: SwapRecord, event: ContractLockupEvent): Promise<boolean> {
+  if (lossOf(swap) === undefined) return false;
+  await ctx.locks.run(swap.id, async () => {
+    const fresh = await ctx.swaps.require(swap.id);
+    const recorded = userLockupOf(fresh).lockup as LockupRecord | undefined;
+    if (lossOf(fresh) === undefined || recorded?.contract === undefined) return;
+    const { preimageHash, amount, claimAddress, refundAddress, timelock } = event;
+    if (event.refusal !== undefined || !sameValues({ preimageHash, amount, claimAddress, refundAddress, timelock }, recorded.contract)) return;
+    if (!(await chain.isLocked(recorded.contract))) return;
+    await found(ctx, fresh, { ...recorded, txid: event.txHash, vout: event.logIndex });
+  });
+  return true;
+}
+
+/** At each block of a contract chain: the lost user lockups on it that are locked again are found. */
+export async function recheckLostContractLockups(ctx: EngineContext, chain: ContractChain): Promise<void> {
+  for (const candidate of await ctx.storage.swaps.listByStatus(FINDABLE)) {
+    const leg = lossOf(candidate) === undefined ? undefined : userLockupOf(candidate);
+    const values = leg?.lockup?.contract;
+    if (leg === undefined || leg.chain !== chain.symbol || values === undefined) continue;
+    if (!(await chain.isLocked(values))) continue;
+    await ctx.locks.run(candidate.id, async () => {
+      const fresh = await ctx.swaps.require(candidate.id);
+      if (lossOf(fresh) !== undefined) await found(ctx, fresh, userLockupOf(fresh).lockup as LockupRecord);
     });
   }
 }

@@ -3,7 +3,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { hex } from '@scure/base';
 import type { EffectRecord, SwapRecord } from '../../db/index.ts';
-import { machineFor, statusesWith } from '../../swaps/index.ts';
+import { eventApplies, machineFor, statusesWith } from '../../swaps/index.ts';
 import { SwapStatus as S } from '../../swaps/status.ts';
 import { chainBlocksFor, lightningBlocksWithin } from '../block-time.ts';
 import { swapLightning, type EngineContext } from '../context.ts';
@@ -70,7 +70,19 @@ async function lockupLost(ctx: EngineContext, leg: LockupLeg): Promise<string | 
 /** payInvoice: one payment per swap. After a crash the backend follows the payment it already started. */
 export async function payInvoice(ctx: EngineContext, effect: EffectRecord): Promise<void> {
   const swap = await ctx.swaps.require(effect.swapId);
-  if (swap.status !== S.InvoicePending) return;
+  // A lockup lost while the payment is in flight: the payment is still followed to its end and recorded (the
+  // preimage claims the lockup if it comes back); only a payment already started is ever followed there.
+  const lostPaying = swap.status === S.TransactionLockupFailed && eventApplies(machineFor(swap.type), swap.status, swap.data, 'payment.succeeded');
+  if (swap.status !== S.InvoicePending && !lostPaying) return;
+  if (lostPaying) {
+    const payment = await swapLightning(ctx, swap).lookupPayment(swap.preimageHash);
+    if (payment === undefined || payment.status === 'FAILED') {
+      // Never begun (or failed): no payment is started for a lockup that is gone.
+      ctx.logger.warn('not paying: the lockup was lost before the payment began', { swap: swap.id });
+      await ctx.swaps.dispatch(swap.id, { type: 'payment.failed', data: { paymentFailure: payment === undefined ? 'not paid: the lockup was lost' : 'payment failed' } });
+      return;
+    }
+  }
   const data = submarineData(swap);
   // The state machine already makes this impossible; a refund signature and a payment must never both exist.
   if (data.refundSigned === true) throw new PermanentEffectError('refusing to pay: a cooperative refund was signed');

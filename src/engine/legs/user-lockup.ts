@@ -22,11 +22,12 @@ import type { EngineContext } from '../context.ts';
 import { crashPoint } from '../crash-points.ts';
 import type { LockupRecord } from '../data.ts';
 import { SwapType } from '../../swaps/status.ts';
-import { Defer } from '../effects.ts';
+import { Defer, PermanentEffectError } from '../effects.ts';
 import { hexBytes } from '../input.ts';
 import { isRefundSpend, legChain, legContractChain, lockupOutput, signerOf, userLockupOf } from './lockup-leg.ts';
-import { clearUserLockupReorged, userLockupReorged } from './contract-reorg.ts';
+import { clearUserLockupReorged, onLostContractLockup, userLockupReorged } from './contract-reorg.ts';
 import { lockupConfirmationsFor } from './lockup-depth.ts';
+import { loseUserLockup, recheckUserLockup } from './lockup-reorg.ts';
 
 /** Share of the current fee estimate an unconfirmed lockup must pay to be accepted (REFERENCE: 80%). */
 const ZERO_CONF_FEE_SHARE = 0.8;
@@ -77,6 +78,8 @@ export async function onUserLockup(ctx: EngineContext, swap: SwapRecord, event: 
 export async function onUserContractLockup(ctx: EngineContext, swap: SwapRecord, event: ContractLockupEvent): Promise<void> {
   const leg = userLockupOf(swap);
   const chain = legContractChain(ctx, leg);
+  // The lock of a lost lockup seen again brings the swap back (contract-reorg.ts); no other lock counts meanwhile.
+  if (await onLostContractLockup(ctx, chain, swap, event)) return;
   const value = chain.toApiUnits(BigInt(event.amount));
   const { preimageHash, amount, claimAddress, refundAddress, timelock } = event;
   const refusal =
@@ -188,15 +191,15 @@ export async function claimWhenSilent(ctx: EngineContext, effect: EffectRecord):
   const delay = userLockupOf(first).legacy === undefined ? ctx.settings.claimDelayMs : 0;
   const due = (claimFacts(first).claimPendingSince ?? 0) + delay;
   if (Date.now() < due) throw new Defer(due);
-  await ctx.locks.run(first.id, async () => {
+  const unknown = await ctx.locks.run(first.id, async (): Promise<string | undefined> => {
     const swap = await ctx.swaps.require(first.id);
-    if (!claiming(swap)) return;
+    if (!claiming(swap)) return undefined;
     const leg = userLockupOf(swap);
     const chain = legChain(ctx, leg);
     const lockup = leg.lockup!;
     if ((await chain.unspentConfirmations(lockup.txid, lockup.vout)) === undefined) {
-      // A lockup the node no longer knows was double-spent or reorganised away: nothing to claim, try later.
-      if (!(await chain.isKnown(lockup.txid))) throw new Error(`lockup ${lockup.txid} is unknown to the node`);
+      // A lockup the node no longer knows was double-spent or reorganised away: rechecked below, outside the lock.
+      if (!(await chain.isKnown(lockup.txid))) return lockup.txid;
       // Spent: our claim broadcast before a crash, most likely. The watcher reports the spend with its transaction;
       // give it a moment to, so the claim is recorded, before settling for a claim without one.
       const waitUntil = unattributedSpends.get(swap.id) ?? Date.now() + SPEND_ATTRIBUTION_MS;
@@ -205,20 +208,30 @@ export async function claimWhenSilent(ctx: EngineContext, effect: EffectRecord):
       unattributedSpends.delete(swap.id);
       ctx.logger.warn('user lockup spent by a transaction the watcher did not report: recorded as claimed without it', { swap: swap.id, lockup: lockup.txid });
       await ctx.swaps.applyLocked(swap.id, { type: 'lockup.spent' });
-      return;
+      return undefined;
     }
     const claim = await chain.scriptPathClaim(lockupOutput(leg), signerOf(ctx, leg), hex.decode(claimFacts(swap).preimage!));
     await chain.ensureBroadcast(claim.hex);
     crashPoint('user-lockup.claim-broadcast');
     await ctx.swaps.applyLocked(swap.id, { type: 'claim.broadcast', data: { claimTransaction: { txid: claim.txid, hex: claim.hex } } });
     ctx.logger.info('user lockup claimed through the script path', { swap: swap.id, txid: claim.txid });
+    return undefined;
   });
+  if (unknown === undefined) return;
+  // Nothing to claim while it is gone, and no retry can change that: the recheck records the loss (a failed status,
+  // still watched; lockup.found claims it again if it comes back) and the effect ends.
+  const where = await recheckUserLockup(ctx, first.id);
+  if (claiming(await ctx.swaps.require(first.id))) {
+    throw new PermanentEffectError(`lockup ${unknown} is unknown to the node (${where ?? 'not rechecked'}): nothing to claim`);
+  }
+  ctx.logger.warn('not claiming: the user lockup is lost', { swap: first.id, lockup: unknown, where });
 }
 
 /**
  * A contract chain has no cooperative claim to wait for: Ferry claims at once with the preimage, batched with the
  * other claims due (the chain's claimBatch). A lockup no longer locked was claimed before a crash (or refunded by
- * the user after the timeout, which the follower's event reports) — unless a reorg took it back (contract-reorg.ts).
+ * the user after the timeout, which the follower's event reports) — unless a reorg took it back (contract-reorg.ts):
+ * then the lockup is lost, not claimed.
  */
 function claimFromContract(ctx: EngineContext, id: string): Promise<void> {
   return ctx.locks.run(id, async () => {
@@ -229,8 +242,12 @@ function claimFromContract(ctx: EngineContext, id: string): Promise<void> {
     const values = leg.lockup!.contract!;
     const reorged = await userLockupReorged(ctx, swap.id);
     if (!(await chain.isLocked(values))) {
-      // Taken back by a reorg: not claimed, only gone for now; retried until the new chain has it again.
-      if (reorged) throw new Error(`the user lockup of swap ${swap.id} was taken back by a reorg and is not locked: not recording a claim`);
+      // Taken back by a reorg: not claimed, only gone for now. The loss is recorded (a failed status) and the claim
+      // ends; the lock seen again (lockup.found) claims it then.
+      if (reorged) {
+        await loseUserLockup(ctx, swap, leg.lockup!, 'vanished');
+        return;
+      }
       await ctx.swaps.applyLocked(swap.id, { type: 'lockup.spent' });
       return;
     }

@@ -28,7 +28,7 @@ import type { ChainSide } from '../../swaps/chain-machine.ts';
 import { chainMachine } from '../../swaps/chain-machine.ts';
 import { statusesWith } from '../../swaps/derive.ts';
 import { pairHash } from '../../swaps/pairs.ts';
-import { SwapType } from '../../swaps/status.ts';
+import { SwapStatus as S, SwapType } from '../../swaps/status.ts';
 import { etaOf } from '../block-time.ts';
 import { anyChainOf, chainOf, servesChain, type EngineContext } from '../context.ts';
 import { chainData } from '../data.ts';
@@ -104,8 +104,11 @@ export async function chainTransactions(ctx: EngineContext, id: string): Promise
   return body;
 }
 
-/** Statuses in which the client's preimage is news: Ferry's lockup is out and not yet claimed. */
-const PREIMAGE_WANTED = statusesWith(chainMachine, 'preimage.learned');
+/**
+ * Statuses in which the client's preimage is news: Ferry's lockup is out and not yet claimed. Not a failed swap
+ * whose lockup is lost: there only the user's claim on chain counts, since a preimage known stops Ferry's refund.
+ */
+const PREIMAGE_WANTED = statusesWith(chainMachine, 'preimage.learned').filter((status) => status !== S.TransactionFailed);
 /** Statuses in which the preimage is known: Ferry co-signs the client's claim of its lockup. */
 const CLAIMING = [...statusesWith(chainMachine, 'claim.broadcast'), ...chainMachine.succeeded];
 /** Statuses in which the user's refund may be signed; the machine's guard decides whether it is. */
