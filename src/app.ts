@@ -90,13 +90,10 @@ function loadOrCreateAlertsSecret(config: FerryConfig): string {
   return secret;
 }
 
-/**
- * Operator alerts kept in the database, with the operator's webhook when one is configured (its receiver is the
- * operator's own: private addresses and plain http are allowed).
- */
-function operatorAlerts(config: FerryConfig, storage: Storage, logger: Logger): { alerts: StoredAlerts; notifier?: AlertNotifier } {
-  const { webhookUrl, webhookAttempts, webhookBackoffMs, webhookTimeoutMs } = config.alerts;
-  if (webhookUrl === '') return { alerts: new StoredAlerts(storage.alerts, logger) };
+/** The operator's alert receiver must be an http(s) URL: refused before anything starts. */
+function checkAlertsWebhookUrl(config: FerryConfig): void {
+  const { webhookUrl } = config.alerts;
+  if (webhookUrl === '') return;
   let url: URL;
   try {
     url = new URL(webhookUrl);
@@ -104,6 +101,15 @@ function operatorAlerts(config: FerryConfig, storage: Storage, logger: Logger): 
     throw new ConfigError(`alerts.webhookUrl is not a URL: ${webhookUrl}`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError(`alerts.webhookUrl must be http(s): ${webhookUrl}`);
+}
+
+/**
+ * Operator alerts kept in the database, with the operator's webhook when one is configured (its receiver is the
+ * operator's own: private addresses and plain http are allowed).
+ */
+function operatorAlerts(config: FerryConfig, storage: Storage, logger: Logger): { alerts: StoredAlerts; notifier?: AlertNotifier } {
+  const { webhookUrl, webhookAttempts, webhookBackoffMs, webhookTimeoutMs } = config.alerts;
+  if (webhookUrl === '') return { alerts: new StoredAlerts(storage.alerts, logger) };
   const sender = new WebhookSender({ secret: loadOrCreateAlertsSecret(config), allowPrivate: true, timeoutMs: webhookTimeoutMs });
   const notifier = new AlertNotifier(storage.alerts, sender, { url: webhookUrl, attempts: webhookAttempts, backoffMs: webhookBackoffMs, timeoutMs: webhookTimeoutMs }, logger);
   return { alerts: new StoredAlerts(storage.alerts, logger, notifier), notifier };
@@ -124,6 +130,7 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
   };
   try {
     const referral = referralCredentials(config);
+    checkAlertsWebhookUrl(config);
     const limits = limitsFromConfig(config);
     privateDirectory(config.dataDir); // mnemonic, database, devnet keys: the operator's account only
     // One mnemonic: the swap keys, the master blinding key of Liquid lockups and the operator's EVM account.

@@ -1,10 +1,16 @@
 // Operator alerts on a devnet Ferry whose pairs' maximal exceeds every operator wallet and its Lightning node's
 // outbound side: 'lowBalance' is raised at start for each, shown by the real `ferry admin alerts` command (in its
-// own process, over the admin socket) and counted in the metrics; the operator acknowledges one; a wallet refilled
-// on chain clears its alert at the next check. A reverse swap whose held payment is cancelled after Ferry locked
+// own process, over the admin socket), counted in the metrics and POSTed to the operator webhook (signed with the
+// alerts' own secret, a 0600 file in the data directory); the operator acknowledges one; a wallet refilled on chain
+// clears its alert at the next check. A reverse swap whose held payment is cancelled after Ferry locked
 // raises 'paymentLost', and its lockup shows as money at risk.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { hex } from '@scure/base';
 import { MoneyChecks } from '../../src/alerts/checks.ts';
 import { StoredAlerts } from '../../src/alerts/stored-alerts.ts';
@@ -22,15 +28,33 @@ const HUGE = 2_000_000_000_000_000;
 let world: V1World;
 let env: Record<string, string | undefined>;
 let pairs: PairConfig[];
+let dataDir: string;
+/** What the operator's alert receiver got: the body and its signature headers. */
+const received: { body: string; timestamp: string; signature: string }[] = [];
+let receiver: Server;
 before(async () => {
+  receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      received.push({ body, timestamp: String(request.headers['x-ferry-timestamp']), signature: String(request.headers['x-ferry-signature']) });
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   world = await startV1World({}, (config) => {
+    dataDir = config.dataDir;
+    config.alerts.webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/alerts`;
     config.pair.maximal = HUGE;
     config.alerts.checkIntervalMs = 0; // the checks run at start; this test runs the later rounds itself
     pairs = pairsFromConfig(config);
   });
   env = { ...process.env, FERRY_ADMIN_SOCKET: world.ferry.adminSocket };
 });
-after(() => world.close());
+after(async () => {
+  await world.close();
+  await new Promise((resolve) => receiver.close(resolve));
+});
 
 const admin = async (...args: string[]) => {
   const { code, stdout, stderr } = await ferryCommand(env, 'admin', ...args);
@@ -83,6 +107,21 @@ test("lowBalance for every wallet and the Lightning node at start, in `ferry adm
   assert.match(again.stderr, /no active alert lowBalance wallet:BTC/);
   assert.equal((await admin('alerts', 'clear', 'lowBalance')).code, 2, 'usage');
   assert.equal((await scrape()).get('ferry_alerts_active{kind="lowBalance"}'), lows.length - 1);
+});
+
+test('the operator webhook got each lowBalance alert, signed with the secret Ferry made for alerts (0600)', async () => {
+  const secretFile = join(dataDir, 'alerts-webhook-secret');
+  assert.equal((statSync(secretFile).mode & 0o777).toString(8), '600');
+  const secret = readFileSync(secretFile, 'utf8').trim();
+  assert.notEqual(secret, readFileSync(join(dataDir, 'webhook-secret'), 'utf8').trim(), "not the swap webhooks' secret");
+  const deadline = Date.now() + 60_000;
+  const raisedKeys = () =>
+    received.map((call) => JSON.parse(call.body) as { event: string; data: { kind: string; key: string } }).filter((call) => call.event === 'alert.raised' && call.data.kind === 'lowBalance').map((call) => call.data.key);
+  while (!['lightning:BTC', 'wallet:BTC', 'wallet:L-BTC'].every((key) => raisedKeys().includes(key)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  for (const key of ['lightning:BTC', 'wallet:BTC', 'wallet:L-BTC']) assert.ok(raisedKeys().includes(key), `${key} in ${raisedKeys().join(', ')}`);
+  for (const call of received) {
+    assert.equal(call.signature, 'sha256=' + createHmac('sha256', secret).update(`${call.timestamp}.${call.body}`).digest('hex'));
+  }
 });
 
 test('a wallet drained below what the pairs need raises lowBalance; refilled on chain, the next check clears it', async () => {

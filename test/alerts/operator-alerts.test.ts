@@ -11,7 +11,9 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startFerry } from '../../src/app.ts';
 import { AlertNotifier } from '../../src/alerts/notifier.ts';
+import { ConfigError, loadConfig } from '../../src/config/index.ts';
 import { StoredAlerts } from '../../src/alerts/stored-alerts.ts';
 import { openStorage } from '../../src/db/storage.ts';
 import { EffectRunner, PermanentEffectError } from '../../src/engine/effects.ts';
@@ -169,5 +171,12 @@ test("an effect the runner gives up raises 'effectFailed' with its kind and reas
   } finally {
     await runner.stop();
     await storage.close();
+  }
+});
+
+test('an alerts.webhookUrl that is not an http(s) URL stops start-up with a message naming the key, before anything starts', async () => {
+  for (const webhookUrl of ['not a url', 'ftp://ops.example/alerts']) {
+    const config = loadConfig({ env: { FERRY_DATA_DIR: mkdtempSync(join(tmpdir(), 'ferry-alerts-conf-')), FERRY_ALERTS_WEBHOOK_URL: webhookUrl } });
+    await assert.rejects(startFerry(config, createLogger({ level: 'error', json: true, write: () => {} })), (error: Error) => error instanceof ConfigError && /alerts\.webhookUrl/.test(error.message));
   }
 });
