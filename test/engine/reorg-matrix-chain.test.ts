@@ -3,6 +3,8 @@
 // - L-BTC → BTC, Ferry's BTC lockup and the client's claim of it both gone several blocks deep (Ferry's wallet
 //   payment is not final on the shorter chain) after Ferry claimed the user's L-BTC: Ferry sends the same lockup
 //   again, the client's claim confirms, Ferry's wallet paid once and never refunds;
+// - BTC → L-BTC, Ferry's L-BTC lockup back in the mempool three blocks deep (the devnet's Elements wallet pays with
+//   nLockTime 0): no second lockup, and the swap completes (chain-reorg.test.ts has the one-block case);
 // - BTC → L-BTC, the client's claim of Ferry's L-BTC back in the mempool while blocks without it pass Ferry's
 //   timeout: Ferry does not refund (with full RBF on, a refund paying more would replace the claim);
 // - BTC → L-BTC, Ferry's claim of the user's BTC gone with the user's lockup (not final on the shorter chain), deep:
@@ -104,6 +106,27 @@ test("L-BTC → BTC: Ferry's BTC lockup and the client's claim reorganised out s
   assert.equal((await world.ferry.storage.swaps.get(swap.id))!.status, 'transaction.claimed');
   assert.deepEqual(await effectsOf(swap.id, 'refundLockup'), [], 'no refund was ever attempted');
   assert.deepEqual((await world.btc.spendsOf(serverLockup.txid, serverLockup.vout, btcFrom)).map((spend) => spend.txid), [claim.txid]);
+});
+
+test("BTC → L-BTC: Ferry's L-BTC lockup reorganised back into the mempool three blocks deep: no second lockup, the client claims, Ferry claims the BTC", async () => {
+  const { swap, lockup, serverLockup, btcFrom, lbtcFrom, lbtcBefore } = await lockedBtcToLbtc(102_000);
+  await world.lbtc.mine(2);
+  await world.elements.invalidateBlock((await world.elements.getRawTransaction(serverLockup.txid)).blockhash!);
+  assert.ok(await inMempool(world.elements, serverLockup.txid), "Ferry's lockup is unconfirmed again");
+  await sleep(1_000); // Ferry's watcher polls every 100 ms: room for a wrong second lockup
+  const script = Buffer.from((await world.elementsUser.call<{ scriptPubKey: string }>('getaddressinfo', [swap.claimDetails.lockupAddress])).scriptPubKey, 'hex');
+  assert.deepEqual((await world.lbtc.paymentsTo(script, lbtcFrom)).map((tx) => tx.txid), [serverLockup.txid], 'one lockup');
+
+  await world.lbtc.mine();
+  const claim = await scriptPathClaimOf(world, swap, serverLockup.txid);
+  await world.elements.sendRawTransaction(claim.hex);
+  const ferryClaim = (await untilStatus(world, swap.id, 'transaction.claimed')).claimTransaction!;
+  await world.lbtc.mine();
+  await world.btc.mine();
+  assert.deepEqual((await world.lbtc.spendsOf(serverLockup.txid, serverLockup.vout, lbtcFrom)).map((spend) => spend.txid), [claim.txid], "the client's claim takes Ferry's L-BTC");
+  assert.deepEqual((await world.btc.spendsOf(lockup.txid, lockup.vout, btcFrom)).map((spend) => spend.txid), [ferryClaim.txid], "Ferry's claim takes the user's BTC");
+  const fee = await world.lbtc.fee(serverLockup.txid);
+  assert.equal(await world.lbtc.balance(world.lbtc.operator), lbtcBefore - BigInt(serverLockup.value) - fee, "Ferry's L-BTC wallet paid once");
 });
 
 test("BTC → L-BTC: the client's claim of Ferry's L-BTC reorganised back into the mempool after Ferry claimed, past Ferry's timeout: no refund, the claim confirms", async () => {

@@ -1,0 +1,94 @@
+// Reorgs of the EVM chain after Ferry acted that legs/contract-reorg.ts does not handle yet (it rechecks only removed
+// `lockup` events, and locks again only in statuses with a refund row): each a todo test, asserting what should end
+// where, so it passes once the hole is fixed:
+// - a reverse swap's lock and the client's claim both taken back after the invoice settled: Ferry does not lock
+//   again, so the client paid and cannot claim;
+// - a submarine swap's claim of Ferry's taken back (the user's lock stays): Ferry does not claim again, so after the
+//   timelock the user can refund what Ferry paid the invoice for;
+// - a reverse swap's refund of Ferry's taken back after it cancelled the held payment: Ferry does not refund again,
+//   and the client, who holds the preimage, can still claim the lock while alice got her payment back.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rest } from '../lightning/helpers.ts';
+import { api, untilStatus } from './chain-support.ts';
+import { WEI_PER_UNIT, gasCost, type LockValues } from './evm-chain-support.ts';
+import { claimsOf, lockedReverse, lockupsOf, reorgTo, snapshot, until, useEvmReorgWorld } from './reorg-matrix-evm-support.ts';
+
+const m = useEvmReorgWorld('reorg-matrix-evm-open');
+
+test(
+  "reverse RBTC: Ferry's lock and the client's claim both taken back after the invoice settled: Ferry locks again, the client's claim takes it",
+  { todo: "contract-reorg.ts locks again only in statuses with a refund row, not once the invoice is settled: the client paid and has no RBTC" },
+  async () => {
+    const { id, preimage, values, pay } = await lockedReverse(55_000);
+    const beforeLock = await snapshot();
+    const payment = pay();
+    await untilStatus(m.world(), id, 'transaction.confirmed');
+    const [lost] = await lockupsOf(values);
+    await m.evm().claim(preimage, values);
+    await untilStatus(m.world(), id, 'invoice.settled');
+    assert.equal((await payment).status, 'SUCCEEDED');
+    await m.evm().mine(2);
+    await m.evm().ferry.follower.sync();
+
+    await reorgTo(beforeLock, lost.blockNumber + 3);
+    assert.deepEqual(await claimsOf(values), [], 'the claim is gone with the lock');
+    await until(() => m.evm().locked(values), 'locked again', 10_000);
+    const userBefore = await m.evm().balance();
+    const again = await m.evm().claim(preimage, values);
+    assert.equal(await m.evm().balance(), userBefore + values.amount - gasCost(again), 'the client has the RBTC it paid for');
+  },
+);
+
+test(
+  "submarine RBTC: Ferry's claim taken back (the user's lock stays): Ferry claims again before the user could refund",
+  { todo: 'contract-reorg.ts rechecks only removed lockups: a removed claim of Ferry\'s leaves the swap claimed and the lock refundable by the user' },
+  async () => {
+    const { body } = await rest<{ payment_request: string; r_hash: string }>(m.world().ferry.devnet!.info.lightning.alice, 'POST', '/v1/invoices', { value: 30_000, memo: 'reorg matrix' });
+    const created = await api(m.world(), 'POST', '/v2/swap/submarine', { from: 'RBTC', to: 'BTC', invoice: body.payment_request });
+    assert.equal(created.status, 201, JSON.stringify(created.json));
+    const values: LockValues = {
+      preimageHash: `0x${Buffer.from(body.r_hash, 'base64').toString('hex')}`,
+      amount: BigInt(created.json.expectedAmount) * WEI_PER_UNIT,
+      claimAddress: created.json.claimAddress,
+      refundAddress: m.evm().wallet.address,
+      timelock: created.json.timeoutBlockHeight,
+    };
+    await m.evm().lock(values);
+    const afterLock = await snapshot();
+    const lockHeight = await m.evm().height();
+    await untilStatus(m.world(), created.json.id, 'transaction.claimed');
+    const [claim] = await claimsOf(values);
+    assert.ok(claim.blockNumber > lockHeight, "Ferry's claim came after the snapshot");
+    await m.evm().mine(2);
+    await m.evm().ferry.follower.sync();
+
+    await reorgTo(afterLock, claim.blockNumber + 2);
+    assert.equal(await m.evm().locked(values), true, "the user's lock stands, unclaimed");
+    await until(async () => !(await m.evm().locked(values)), 'claimed again', 10_000);
+    assert.equal((await claimsOf(values)).length, 1, 'Ferry claimed it once on the new chain');
+  },
+);
+
+test(
+  "reverse RBTC, nobody claims: Ferry's refund taken back after it cancelled the held payment: Ferry refunds again",
+  { todo: "contract-reorg.ts rechecks only removed lockups: a removed refund of Ferry's leaves the swap refunded and its lock claimable" },
+  async () => {
+    const { id, values, pay } = await lockedReverse(60_000);
+    const payment = pay();
+    await untilStatus(m.world(), id, 'transaction.confirmed');
+    await m.evm().mine(values.timelock - (await m.evm().height()) - 2);
+    const beforeRefund = await snapshot();
+    await m.evm().mine(3);
+    await untilStatus(m.world(), id, 'transaction.refunded');
+    assert.equal((await payment).status, 'FAILED', 'alice got her payment back');
+    assert.equal(await m.evm().locked(values), false, 'refunded');
+    const refundHeight = await m.evm().height();
+    await m.evm().mine(2);
+    await m.evm().ferry.follower.sync();
+
+    await reorgTo(beforeRefund, refundHeight + 2);
+    assert.equal(await m.evm().locked(values), true, "the refund is gone: Ferry's lock stands again");
+    await until(async () => !(await m.evm().locked(values)), 'refunded again', 10_000);
+  },
+);
