@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { scriptOf } from '../../src/chains/bitcoin/network.ts';
 import { findOutput } from '../../src/chains/bitcoin/spends.ts';
+import { createLogger } from '../../src/log/index.ts';
 import type { AlertInput, AlertKind, OperatorAlerts } from '../../src/alerts/index.ts';
 import { addressOf, p2wpkhScript, spendP2wpkh, strangerKey, walletKey } from '../helpers/htlc.ts';
 import { createBtcToLbtc, scriptPathClaimOf, sleep, startChainWorld, untilStatus, untilSwap, type ChainWorld, type ClientSwap } from './chain-support.ts';
@@ -23,7 +24,9 @@ before(async () => {
     raise: async (alert) => void raised.push(alert),
     clear: async (kind, key) => void cleared.push({ kind, key }),
   };
-  (world.ferry.swaps as unknown as { ctx: { alerts: OperatorAlerts } }).ctx.alerts = recorder;
+  const ctx = (world.ferry.swaps as unknown as { ctx: { alerts: OperatorAlerts; logger: unknown } }).ctx;
+  ctx.alerts = recorder;
+  if (process.env.FERRY_TEST_DEBUG) ctx.logger = createLogger({ level: 'info', write: (line) => process.stderr.write(line + '\n') });
 });
 
 after(async () => {
@@ -33,7 +36,7 @@ after(async () => {
 const stored = async (id: string) => (await world.ferry.storage.swaps.get(id))!;
 const alertsOf = (id: string, kind: AlertKind) => raised.filter((alert) => alert.swapId === id && alert.kind === kind);
 
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -60,10 +63,10 @@ async function lostAfterFerryLocked(serverConfirmed: boolean) {
   const lockup = spendP2wpkh(coin, { destinationScript: scriptOf('regtest', swap.lockupDetails.lockupAddress), outputAmount: BigInt(swap.lockupDetails.amount) });
   await world.bitcoin.sendRawTransaction(lockup.hex);
   await world.btc.mine();
-  const locked = await untilStatus(world, swap.id, 'transaction.server.mempool');
+  const locked = await untilStatus(world, swap.id, 'transaction.server.mempool', 120_000);
   if (serverConfirmed) {
     await world.lbtc.mine();
-    await untilStatus(world, swap.id, 'transaction.server.confirmed');
+    await untilStatus(world, swap.id, 'transaction.server.confirmed', 120_000);
   }
   const serverLockup = locked.serverLockup!;
 
@@ -71,7 +74,7 @@ async function lostAfterFerryLocked(serverConfirmed: boolean) {
   const reorgHeight = await world.btc.height();
   await world.bitcoin.invalidateBlock(await world.bitcoin.getBlockHash(locktime));
   assert.equal((await world.bitcoin.getRawMempool()).includes(lockup.txid), false, 'the lockup left the node');
-  const failed = await untilStatus(world, swap.id, 'transaction.failed');
+  const failed = await untilStatus(world, swap.id, 'transaction.failed', 120_000);
   assert.equal(failed.lockupLost?.txid, lockup.txid);
   assert.equal(failed.lockupLost?.reason, 'vanished');
   assert.ok((await world.btc.height()) <= reorgHeight, 'failed within a block of the reorg');
@@ -83,7 +86,7 @@ async function lostAfterFerryLocked(serverConfirmed: boolean) {
   const elsewhere = spendP2wpkh(coin, { destinationScript: p2wpkhScript(strangerKey.publicKey), outputAmount: found.value - 1_000n });
   await world.bitcoin.sendRawTransaction(elsewhere.hex);
   await world.btc.mine();
-  const doubleSpent = await untilSwap(world, swap.id, (status, data) => status === 'transaction.failed' && data.lockupLost?.reason === 'doubleSpent', 'lost: double spent');
+  const doubleSpent = await untilSwap(world, swap.id, (status, data) => status === 'transaction.failed' && data.lockupLost?.reason === 'doubleSpent', 'lost: double spent', 120_000);
   assert.equal(doubleSpent.failureReason, 'the lockup transaction was double spent after Ferry acted on it');
 
   await until('the lockupLost alert', () => alertsOf(swap.id, 'lockupLost').length === 1);
@@ -103,9 +106,9 @@ async function nobodyClaims(serverConfirmed: boolean) {
   assert.ok(pushed.includes('transaction.failed'), 'transaction.failed was pushed to subscribers');
 
   await world.lbtc.mineTo(swap.claimDetails.timeoutBlockHeight);
-  const refunded = await untilStatus(world, swap.id, 'transaction.refunded', 60_000);
+  const refunded = await untilStatus(world, swap.id, 'transaction.refunded', 180_000);
   await world.lbtc.mine();
-  await untilSwap(world, swap.id, (_, data) => data.refundConfirmed === true, 'refund confirmed', 60_000);
+  await untilSwap(world, swap.id, (_, data) => data.refundConfirmed === true, 'refund confirmed', 120_000);
   stop();
   const spends = await world.lbtc.spendsOf(serverLockup.txid, serverLockup.vout, lbtcFrom);
   assert.deepEqual(spends.map((s) => s.txid), [refunded.refundTransaction!.txid], "Ferry's lockup is spent once, by its refund");
