@@ -7,6 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';
+import { createLogger } from '../../src/log/index.ts';
 import type { AlertInput, AlertKind, OperatorAlerts } from '../../src/alerts/index.ts';
 import { p2wpkhScript, spendP2wpkh, strangerKey, type FundingOutput } from '../helpers/htlc.ts';
 import { aliceInvoice, aliceInvoiceState, fundedCoin, waitFor } from './adversarial-support.ts';
@@ -24,7 +25,7 @@ describe('a submarine lockup lost after Ferry paid', () => {
   const alertsOf = (id: string, kind: AlertKind) => raised.filter((alert) => alert.swapId === id && alert.kind === kind);
 
   before(async () => {
-    world = await startWorld({ claimDelayMs: 500, alerts });
+    world = await startWorld({ claimDelayMs: 500, alerts, btcFeeRate: async () => 2, ...(process.env.FERRY_TEST_DEBUG && { logger: createLogger({ level: 'info', write: (line) => process.stderr.write(line + '\n') }) }) });
   });
   after(async () => {
     await world?.close();
@@ -35,7 +36,8 @@ describe('a submarine lockup lost after Ferry paid', () => {
     const { invoice, hash } = await aliceInvoice(world, sat);
     const client = newKeyPair();
     const created = await world.engine.createSubmarine({ from: 'BTC', to: 'BTC', invoice, refundPublicKey: hex.encode(client.publicKey) });
-    const coin: FundingOutput = await fundedCoin(world, 80_000);
+    // A coin of the lockup's amount and a small fee: a large fee would raise the node's fee estimate for Ferry's claim.
+    const coin: FundingOutput = await fundedCoin(world, created.expectedAmount! + 1_000);
     await world.mine();
     const forkHeight = await world.height();
     const script = lockupOf(created.swapTree, created.claimPublicKey, client).script;
@@ -62,7 +64,7 @@ describe('a submarine lockup lost after Ferry paid', () => {
   test('the lockup and Ferry\'s claim reorganised out, the coin double spent: transaction.lockupFailed, fundsLost, nothing paid twice', async () => {
     const { id, hash, coin, forkHeight } = await lostAfterClaim(25_000);
     await world.mine((forkHeight - (await world.height())) + 1);
-    const doubleSpend = spendP2wpkh(coin, { destinationScript: p2wpkhScript(strangerKey.publicKey), fee: 2_000n });
+    const doubleSpend = spendP2wpkh(coin, { destinationScript: p2wpkhScript(strangerKey.publicKey), fee: 500n });
     await world.node.sendRawTransaction(doubleSpend.hex);
     await world.mine();
     await waitFor(async () => ((await world.storage.swaps.get(id))!.data.lockupLost as { reason?: string } | undefined)?.reason === 'doubleSpent', 60_000);
