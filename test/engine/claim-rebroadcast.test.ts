@@ -1,6 +1,7 @@
 // Ferry's claim of a submarine lockup taken away by a reorg, on the real devnet: the lockup (nLockTime = forkHeight)
-// and the claim spending it both leave the chain and the mempool. Once the user's lockup is back, Ferry broadcasts
-// the same claim again and it confirms; the swap stays transaction.claimed and is never reported going back.
+// and the claim spending it both leave the chain and the mempool: the lockup Ferry paid against is lost, so the swap
+// is transaction.lockupFailed meanwhile. Once the user's lockup is back, Ferry broadcasts the same claim again and it
+// confirms: transaction.claimed again.
 // @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
