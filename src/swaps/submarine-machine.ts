@@ -166,7 +166,11 @@ export const submarineMachine: MachineDefinition<SubmarineStatus, SubmarineEvent
     lost: { label: 'lockup lost after Ferry acted', test: lost },
     notLost: { label: 'no lockup lost after Ferry acted', test: (data) => !lost(data) },
     lostPaid: { label: 'lockup lost, invoice paid', test: (data) => lost(data) && paid(data) },
-    lostPaying: { label: 'lockup lost, payment in flight', test: (data) => lost(data) && !paid(data) && !paymentFailed(data) },
+    // (A refund is never signed while the payment may be in flight: the refundable guard; checked here again.)
+    lostPaying: {
+      label: 'lockup lost, payment in flight',
+      test: (data) => lost(data) && !paid(data) && !paymentFailed(data) && data.refundSigned !== true,
+    },
     lostUnpaid: { label: 'lockup lost, payment failed', test: (data) => lost(data) && !paid(data) && paymentFailed(data) },
     // A lockup lost after the payment started may come back: its refund is signed only if Ferry paid nothing.
     refundable: { label: 'no lockup lost after paying', test: (data) => !lost(data) || (!paid(data) && paymentFailed(data)) },

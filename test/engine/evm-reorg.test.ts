@@ -95,7 +95,7 @@ describe('EVM reorgs after Ferry acted', () => {
     assert.equal((await payment).status, 'SUCCEEDED');
   });
 
-  test("the user's lock taken back after Ferry paid: no claim is recorded while it is gone; once it is back, Ferry claims it once", async () => {
+  test("the user's lock taken back after Ferry paid: transaction.lockupFailed, no claim recorded while it is gone; once it is back, Ferry claims it once", async () => {
     const { body } = await rest<{ payment_request: string }>(world.devnet.info.lightning.alice, 'POST', '/v1/invoices', { value: 30_000, memo: 'reorg test' });
     const created = (await world.engine.createSubmarine({ from: 'RBTC', to: 'BTC', invoice: body.payment_request })) as CreateEvmSubmarineResponse;
     const decoded = await world.ferryNode.decodeInvoice(body.payment_request);
@@ -114,10 +114,11 @@ describe('EVM reorgs after Ferry acted', () => {
     const ferryBefore = await world.evm!.backend.balance();
     await reorgTo(snapshot, lost.blockNumber);
     assert.equal(await locked(values), false, 'the lock is gone');
-    // Longer than the claim batch and a few effect retries: Ferry must not take "not locked" for its claim.
-    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    // The lock Ferry paid against is lost: a failed status, not a claim recorded for a lock that is gone.
     await world.evm!.chain.sync();
-    assert.equal((await world.engine.status(created.id))?.status, 'transaction.claim.pending', 'no claim recorded for a lock that is gone');
+    await until(created.id, 'transaction.lockupFailed');
+    const failed = await world.engine.status(created.id);
+    assert.equal(failed?.failureReason, 'the lockup transaction left the chain after Ferry acted on it');
     assert.equal(await world.evm!.backend.balance(), ferryBefore, 'nothing claimed');
 
     await (await lock()).wait(); // the user's lock mined again on the new chain

@@ -160,6 +160,12 @@ export async function onUserLockupSpend(ctx: EngineContext, swap: SwapRecord, ev
   ctx.logger.info('user lockup spent', { swap: swap.id, status: swap.status, txid: event.txid });
 }
 
+/** Ferry's claim recorded before the lockup was lost (a claim reorganised out with it), if any. */
+const earlierClaim = (swap: SwapRecord): { txid: string; hex: string } | undefined => {
+  const claim = swap.data.claimTransaction as { txid: string; hex: string } | undefined;
+  return claim !== undefined && claim.hex !== '' ? claim : undefined;
+};
+
 /** How long a spent lockup waits for the watcher to name its spender; per process, since only a restart loses it. */
 const SPEND_ATTRIBUTION_MS = 5_000;
 const unattributedSpends = new Map<string, number>();
@@ -187,8 +193,8 @@ export async function claimWhenSilent(ctx: EngineContext, effect: EffectRecord):
   const first = await ctx.swaps.require(effect.swapId);
   if (!claiming(first)) return;
   if (userLockupOf(first).contract !== undefined) return claimFromContract(ctx, first.id);
-  // A legacy output has no cooperative claim to wait for.
-  const delay = userLockupOf(first).legacy === undefined ? ctx.settings.claimDelayMs : 0;
+  // A legacy output has no cooperative claim to wait for, nor does a lockup back on chain that Ferry claimed before.
+  const delay = userLockupOf(first).legacy === undefined && earlierClaim(first) === undefined ? ctx.settings.claimDelayMs : 0;
   const due = (claimFacts(first).claimPendingSince ?? 0) + delay;
   if (Date.now() < due) throw new Defer(due);
   const unknown = await ctx.locks.run(first.id, async (): Promise<string | undefined> => {
@@ -209,6 +215,18 @@ export async function claimWhenSilent(ctx: EngineContext, effect: EffectRecord):
       ctx.logger.warn('user lockup spent by a transaction the watcher did not report: recorded as claimed without it', { swap: swap.id, lockup: lockup.txid });
       await ctx.swaps.applyLocked(swap.id, { type: 'lockup.spent' });
       return undefined;
+    }
+    // A lost lockup back on chain: Ferry's claim of it, reorganised out with it, is the claim again.
+    const earlier = earlierClaim(swap);
+    if (earlier !== undefined) {
+      try {
+        await chain.ensureBroadcast(earlier.hex);
+        await ctx.swaps.applyLocked(swap.id, { type: 'claim.broadcast', data: { claimTransaction: earlier } });
+        ctx.logger.info('user lockup claimed again with the claim a reorg took out', { swap: swap.id, txid: earlier.txid });
+        return undefined;
+      } catch (error) {
+        if (!(error instanceof TransactionRejected)) throw error;
+      }
     }
     const claim = await chain.scriptPathClaim(lockupOutput(leg), signerOf(ctx, leg), hex.decode(claimFacts(swap).preimage!));
     await chain.ensureBroadcast(claim.hex);
