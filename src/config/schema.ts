@@ -31,7 +31,11 @@ export const pairFields: Section = {
   feePercentageChain: { type: 'number', default: 0.1, doc: 'percent fee of chain swaps (chain → chain, on the user lockup)' },
   minimal: { type: 'integer', default: 10_000, doc: 'smallest swap, sat' },
   maximal: { type: 'integer', default: 10_000_000, doc: 'largest swap, sat' },
-  maximalZeroConf: { type: 'integer', default: 1_000_000, doc: 'largest unconfirmed submarine lockup accepted; 0: off' },
+  maximalZeroConf: {
+    type: 'integer',
+    default: '',
+    doc: 'largest unconfirmed user lockup accepted (0-conf), sat; 0: off; empty: 1000000 on regtest, 0 elsewhere (full-RBF nodes replace unconfirmed transactions)',
+  },
   confirmations: {
     type: 'confirmations',
     default: '',
@@ -267,7 +271,8 @@ export interface PairSettings {
   feePercentageChain: number;
   minimal: number;
   maximal: number;
-  maximalZeroConf: number;
+  /** '' (unset): the network's default (swaps/confirmations.ts defaultMaximalZeroConf). */
+  maximalZeroConf: number | '';
   /** As parseConfirmations reads it; '' for the chains' defaults. */
   confirmations: string;
   timeoutReverse: number;

@@ -102,3 +102,13 @@ export function defaultConfirmations(network: Network, chain: string): Confirmat
 export function requiredConfirmations(tiers: ConfirmationTiers, amount: number): number {
   return (tiers.find((tier) => amount <= tier.upTo) ?? tiers.at(-1)!).confirmations;
 }
+
+/**
+ * The largest unconfirmed lockup Ferry accepts (0-conf) when the pair does not say: none outside regtest. Bitcoin
+ * Core replaces any unconfirmed transaction by a higher-paying one since v28 (full RBF by default), so a lockup that
+ * signals nothing can still be double spent without a block; an operator who accepts that risk sets
+ * `maximalZeroConf`. On regtest (the devnet) 1,000,000 sat, so 0-conf can be tried there.
+ */
+export function defaultMaximalZeroConf(network: Network): number {
+  return network === 'regtest' ? 1_000_000 : 0;
+}

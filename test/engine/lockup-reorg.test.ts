@@ -25,7 +25,9 @@ describe('user lockups leaving the chain', () => {
   async function confirmedLockup(hash: string, lockTime?: boolean) {
     const client = newKeyPair();
     const created = await world.engine.createSubmarine({ from: 'BTC', to: 'BTC', preimageHash: hash, refundPublicKey: hex.encode(client.publicKey) });
-    const coin: FundingOutput = await fundedCoin(world, 60_000);
+    // A lockup paying an ordinary fee (1,000 sat): one paying 20,000 would raise the devnet's fee estimate (rates
+    // paid in recent blocks) so far that the next swap's miner fee no longer fits in a 40,000-sat lockup.
+    const coin: FundingOutput = await fundedCoin(world, 41_000);
     await world.mine();
     const forkHeight = await world.height();
     const script = lockupOf(created.swapTree, created.claimPublicKey, client).script;

@@ -88,6 +88,14 @@ describe('the pair setting `confirmations`', () => {
     assert.deepEqual(listed.map((pair) => pair.confirmations), [[{ upTo: Infinity, confirmations: 3 }], undefined]);
   });
 
+  test('maximalZeroConf unset: 0-conf up to 1,000,000 sat on regtest, off on mainnet (full RBF); a set value is kept', () => {
+    const zeroConf = (text: string) => pairsFromConfig(loadConfig({ file: file(text), env: {} })).map((pair) => [pair.id, pair.limits.maximalZeroConf]);
+    assert.deepEqual(zeroConf(''), [['BTC/BTC', 1_000_000], ['L-BTC/BTC', 1_000_000], ['RBTC/BTC', 0]]);
+    assert.deepEqual(zeroConf('network = "mainnet"\n[[pairs]]\nid = "BTC/BTC"\n[[pairs]]\nid = "L-BTC/BTC"\n'), [['BTC/BTC', 0], ['L-BTC/BTC', 0]]);
+    assert.deepEqual(zeroConf('network = "mainnet"\n[pair]\nmaximalZeroConf = 50000\n')[0], ['BTC/BTC', 50_000]);
+    assert.deepEqual(zeroConf('network = "testnet"\n[[pairs]]\nid = "BTC/BTC"\nmaximalZeroConf = 0\n'), [['BTC/BTC', 0]]);
+  });
+
   test('a bad setting stops start-up with the key and the reason', () => {
     assert.throws(() => loadConfig({ file: file('[pair]\nconfirmations = "1000000:2"\n'), env: {} }), /config key pair\.confirmations: .*the last tier must be/);
     assert.throws(() => loadConfig({ file: file('[[pairs]]\nid = "BTC/BTC"\nconfirmations = 0\n'), env: {} }), /config key pairs\[0\]\.confirmations: .*≥ 1/);
