@@ -1,18 +1,17 @@
-// Reorgs of the EVM chain after Ferry acted that legs/contract-reorg.ts does not handle yet (it rechecks only removed
-// `lockup` events, and locks again only in statuses with a refund row): each a todo test, asserting what should end
-// where, so it passes once the hole is fixed:
+// Reorgs of the EVM chain after Ferry acted, for legs/contract-reorg.ts. Still todo tests (holes not fixed yet),
+// asserting what should end where, so each passes once its hole is fixed:
 // - a reverse swap's lock and the client's claim both taken back after the invoice settled: Ferry does not lock
 //   again, so the client paid and cannot claim;
 // - a submarine swap's claim of Ferry's taken back (the user's lock stays): Ferry does not claim again, so after the
-//   timelock the user can refund what Ferry paid the invoice for;
-// - a reverse swap's refund of Ferry's taken back after it cancelled the held payment: Ferry does not refund again,
-//   and the client, who holds the preimage, can still claim the lock while alice got her payment back.
+//   timelock the user can refund what Ferry paid the invoice for.
+// Fixed: a reverse swap's refund of Ferry's taken back after it cancelled the held payment is refunded again, so the
+// client, who holds the preimage, cannot claim the lock while alice got her payment back.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rest } from '../lightning/helpers.ts';
 import { api, untilStatus } from './chain-support.ts';
 import { WEI_PER_UNIT, gasCost, type LockValues } from './evm-chain-support.ts';
-import { claimsOf, lockedReverse, lockupsOf, reorgTo, snapshot, until, useEvmReorgWorld } from './reorg-matrix-evm-support.ts';
+import { claimsOf, lockedReverse, lockupsOf, provider, refundsOf, reorgTo, snapshot, status, until, useEvmReorgWorld } from './reorg-matrix-evm-support.ts';
 
 const m = useEvmReorgWorld('reorg-matrix-evm-open');
 
@@ -72,7 +71,6 @@ test(
 
 test(
   "reverse RBTC, nobody claims: Ferry's refund taken back after it cancelled the held payment: Ferry refunds again",
-  { todo: "contract-reorg.ts rechecks only removed lockups: a removed refund of Ferry's leaves the swap refunded and its lock claimable" },
   async () => {
     const { id, values, pay } = await lockedReverse(60_000);
     const payment = pay();
@@ -83,12 +81,20 @@ test(
     await untilStatus(m.world(), id, 'transaction.refunded');
     assert.equal((await payment).status, 'FAILED', 'alice got her payment back');
     assert.equal(await m.evm().locked(values), false, 'refunded');
+    const [lost] = await refundsOf(values);
     const refundHeight = await m.evm().height();
     await m.evm().mine(2);
     await m.evm().ferry.follower.sync();
 
+    // The follower's sync in reorgTo hands Ferry the removed refund: its refund again may be mined at once (the
+    // same call from the same nonce, so often the same transaction hash, in another block).
     await reorgTo(beforeRefund, refundHeight + 2);
-    assert.equal(await m.evm().locked(values), true, "the refund is gone: Ferry's lock stands again");
+    assert.equal(await provider().getBlock(lost.blockHash), null, "the refund's block left the chain");
     await until(async () => !(await m.evm().locked(values)), 'refunded again', 10_000);
+    const refunds = await refundsOf(values);
+    assert.equal(refunds.length, 1, 'Ferry refunded it once on the new chain');
+    assert.notEqual(refunds[0].blockHash, lost.blockHash, 'sent again on the new chain');
+    assert.deepEqual(await claimsOf(values), [], 'the client did not claim what alice got back');
+    assert.equal(await status(id), 'transaction.refunded');
   },
 );

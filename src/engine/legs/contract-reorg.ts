@@ -9,7 +9,7 @@
 import { ContractCallRefused, type ContractChain, type ContractChainEvents } from '../../chains/contract-chain.ts';
 import type { SwapRecord } from '../../db/index.ts';
 import { eventApplies, machineFor, statusesWith, statusesWithAny } from '../../swaps/index.ts';
-import type { ContractLockupEvent } from '../../chains/contract-chain.ts';
+import type { ContractLockupEvent, ContractSwapEvent } from '../../chains/contract-chain.ts';
 import type { LockupRecord } from '../data.ts';
 import type { EngineContext } from '../context.ts';
 import { lockupLegsOf, serverLockupOf, userLockupOf } from './lockup-leg.ts';
@@ -33,6 +33,10 @@ const serverLocked = (swap: SwapRecord): boolean => statusesWith(machineFor(swap
 export async function onContractReorg(ctx: EngineContext, chain: ContractChain, reorg: ContractChainEvents['reorg']): Promise<void> {
   ctx.logger.warn('contract chain reorganisation', { chain: chain.symbol, forkHeight: reorg.forkHeight, removed: reorg.removed.length, complete: reorg.complete });
   for (const removed of reorg.removed) {
+    if (removed.type === 'refund') {
+      await onRefundReorged(ctx, chain, removed);
+      continue;
+    }
     if (removed.type !== 'lockup') continue;
     const swap = await ctx.storage.swaps.getByPreimageHash(removed.preimageHash);
     const leg = swap && lockupLegsOf(swap).find((candidate) => candidate.chain === chain.symbol && candidate.contract !== undefined);
@@ -67,6 +71,38 @@ export async function onContractReorg(ctx: EngineContext, chain: ContractChain, 
       }
     });
   }
+}
+
+/**
+ * The swap and contract leg a removed claim or refund was of. Only the claim address can claim and only the refund
+ * address refund, so a claim of a user's lock and a refund of Ferry's lock are Ferry's own.
+ */
+async function legOfRemoved(ctx: EngineContext, chain: ContractChain, removed: ContractSwapEvent, name: 'serverLockup' | 'userLockup') {
+  const swap = await ctx.storage.swaps.getByPreimageHash(removed.preimageHash);
+  const leg = swap && lockupLegsOf(swap).find((candidate) => candidate.name === name && candidate.chain === chain.symbol && candidate.contract !== undefined);
+  const values = leg?.lockup?.contract;
+  return swap === undefined || values === undefined ? undefined : { swap, values };
+}
+
+/**
+ * Ferry's refund of its own lock taken back: the lock stands again on the new chain, and the client (who may hold
+ * the preimage) could claim what Ferry already gave back off chain (a cancelled payment). The timelock is past, so
+ * the same refund is sent again; the contract refuses a second refund of the same values, so never two.
+ */
+async function onRefundReorged(ctx: EngineContext, chain: ContractChain, removed: ContractSwapEvent): Promise<void> {
+  const found = await legOfRemoved(ctx, chain, removed, 'serverLockup');
+  if (found === undefined) return;
+  await ctx.locks.run(found.swap.id, async () => {
+    if (!(await chain.isLocked(found.values))) return;
+    try {
+      const sent = await chain.refund(found.values);
+      ctx.logger.warn('Ferry\'s refund was taken back by a reorg: refunded again', { swap: found.swap.id, txHash: sent.txHash });
+    } catch (error) {
+      // Refused: claimed or refunded meanwhile (the lost refund mined again), or the new tip is below the timelock.
+      if (!(error instanceof ContractCallRefused)) throw error;
+      ctx.logger.error('Ferry\'s refund taken back by a reorg could not be sent again', { swap: found.swap.id, locked: await chain.isLocked(found.values), error: error.message });
+    }
+  });
 }
 
 /** Statuses a lost lockup can be found in. */
