@@ -1,11 +1,11 @@
-// Reorgs of the EVM chain after Ferry acted, for legs/contract-reorg.ts. Still todo tests (holes not fixed yet),
-// asserting what should end where, so each passes once its hole is fixed:
+// Reorgs of the EVM chain after Ferry acted, for legs/contract-reorg.ts. Still a todo test (a hole not fixed yet),
+// asserting what should end where, so it passes once the hole is fixed:
 // - a reverse swap's lock and the client's claim both taken back after the invoice settled: Ferry does not lock
-//   again, so the client paid and cannot claim;
-// - a submarine swap's claim of Ferry's taken back (the user's lock stays): Ferry does not claim again, so after the
-//   timelock the user can refund what Ferry paid the invoice for.
-// Fixed: a reverse swap's refund of Ferry's taken back after it cancelled the held payment is refunded again, so the
-// client, who holds the preimage, cannot claim the lock while alice got her payment back.
+//   again, so the client paid and cannot claim.
+// Fixed: a submarine swap's claim of Ferry's taken back (the user's lock stays) is claimed again, so the user cannot
+// refund what Ferry paid the invoice for after the timelock; a reverse swap's refund of Ferry's taken back after it
+// cancelled the held payment is refunded again, so the client, who holds the preimage, cannot claim the lock while
+// alice got her payment back.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rest } from '../lightning/helpers.ts';
@@ -41,7 +41,6 @@ test(
 
 test(
   "submarine RBTC: Ferry's claim taken back (the user's lock stays): Ferry claims again before the user could refund",
-  { todo: 'contract-reorg.ts rechecks only removed lockups: a removed claim of Ferry\'s leaves the swap claimed and the lock refundable by the user' },
   async () => {
     const { body } = await rest<{ payment_request: string; r_hash: string }>(m.world().ferry.devnet!.info.lightning.alice, 'POST', '/v1/invoices', { value: 30_000, memo: 'reorg matrix' });
     const created = await api(m.world(), 'POST', '/v2/swap/submarine', { from: 'RBTC', to: 'BTC', invoice: body.payment_request });
@@ -62,10 +61,16 @@ test(
     await m.evm().mine(2);
     await m.evm().ferry.follower.sync();
 
+    // The follower's sync in reorgTo hands Ferry the removed claim: its claim again may be mined at once.
     await reorgTo(afterLock, claim.blockNumber + 2);
-    assert.equal(await m.evm().locked(values), true, "the user's lock stands, unclaimed");
+    assert.equal(await provider().getBlock(claim.blockHash), null, "the claim's block left the chain");
+    assert.equal((await lockupsOf(values)).length, 1, "the user's lock stands on the new chain");
     await until(async () => !(await m.evm().locked(values)), 'claimed again', 10_000);
-    assert.equal((await claimsOf(values)).length, 1, 'Ferry claimed it once on the new chain');
+    const claims = await claimsOf(values);
+    assert.equal(claims.length, 1, 'Ferry claimed it once on the new chain');
+    assert.notEqual(claims[0].blockHash, claim.blockHash, 'sent again on the new chain');
+    assert.deepEqual(await refundsOf(values), [], 'the user got nothing back');
+    assert.equal(await status(created.json.id), 'transaction.claimed');
   },
 );
 

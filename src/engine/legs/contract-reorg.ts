@@ -37,6 +37,10 @@ export async function onContractReorg(ctx: EngineContext, chain: ContractChain, 
       await onRefundReorged(ctx, chain, removed);
       continue;
     }
+    if (removed.type === 'claim') {
+      await onClaimReorged(ctx, chain, removed);
+      continue;
+    }
     if (removed.type !== 'lockup') continue;
     const swap = await ctx.storage.swaps.getByPreimageHash(removed.preimageHash);
     const leg = swap && lockupLegsOf(swap).find((candidate) => candidate.chain === chain.symbol && candidate.contract !== undefined);
@@ -101,6 +105,29 @@ async function onRefundReorged(ctx: EngineContext, chain: ContractChain, removed
       // Refused: claimed or refunded meanwhile (the lost refund mined again), or the new tip is below the timelock.
       if (!(error instanceof ContractCallRefused)) throw error;
       ctx.logger.error('Ferry\'s refund taken back by a reorg could not be sent again', { swap: found.swap.id, locked: await chain.isLocked(found.values), error: error.message });
+    }
+  });
+}
+
+/**
+ * Ferry's claim of a user's lock taken back while the lock stays (re-mined, or never reorganised): the swap is
+ * claimed on Ferry's books, but after the timelock the user could refund coins Ferry paid for. The same claim is
+ * sent again with the preimage Ferry has; the contract refuses a second claim, so never two. A lock taken back with
+ * the claim is not locked: the removed lockup (lockup.lost, then lockup.found) takes that case.
+ */
+async function onClaimReorged(ctx: EngineContext, chain: ContractChain, removed: ContractSwapEvent): Promise<void> {
+  const found = await legOfRemoved(ctx, chain, removed, 'userLockup');
+  const preimage = found?.swap.data.preimage;
+  if (found === undefined || typeof preimage !== 'string') return;
+  await ctx.locks.run(found.swap.id, async () => {
+    if (!(await chain.isLocked(found.values))) return;
+    try {
+      const sent = await chain.claim(found.values, preimage);
+      ctx.logger.warn('Ferry\'s claim was taken back by a reorg: claimed again', { swap: found.swap.id, txHash: sent.txHash });
+    } catch (error) {
+      // Refused: claimed meanwhile (the lost claim mined again) or refunded by the user.
+      if (!(error instanceof ContractCallRefused)) throw error;
+      ctx.logger.error('Ferry\'s claim taken back by a reorg could not be sent again', { swap: found.swap.id, locked: await chain.isLocked(found.values), error: error.message });
     }
   });
 }
