@@ -1,11 +1,11 @@
-// Reorgs of the EVM chain after Ferry acted, for legs/contract-reorg.ts. Still a todo test (a hole not fixed yet),
-// asserting what should end where, so it passes once the hole is fixed:
-// - a reverse swap's lock and the client's claim both taken back after the invoice settled: Ferry does not lock
-//   again, so the client paid and cannot claim.
-// Fixed: a submarine swap's claim of Ferry's taken back (the user's lock stays) is claimed again, so the user cannot
-// refund what Ferry paid the invoice for after the timelock; a reverse swap's refund of Ferry's taken back after it
-// cancelled the held payment is refunded again, so the client, who holds the preimage, cannot claim the lock while
-// alice got her payment back.
+// Reorgs of the EVM chain after Ferry acted that legs/contract-reorg.ts once left open, asserting who ends with the
+// coins:
+// - a reverse swap's lock and the client's claim both taken back after the invoice settled: Ferry locks again, so the
+//   client who paid can claim; the same two mined again on the new chain: Ferry does not lock a second time;
+// - a submarine swap's claim of Ferry's taken back (the user's lock stays): Ferry claims again, so the user cannot
+//   refund what Ferry paid the invoice for after the timelock;
+// - a reverse swap's refund of Ferry's taken back after it cancelled the held payment: Ferry refunds again, so the
+//   client, who holds the preimage, cannot claim the lock while alice got her payment back.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rest } from '../lightning/helpers.ts';
@@ -17,7 +17,6 @@ const m = useEvmReorgWorld('reorg-matrix-evm-open');
 
 test(
   "reverse RBTC: Ferry's lock and the client's claim both taken back after the invoice settled: Ferry locks again, the client's claim takes it",
-  { todo: "contract-reorg.ts locks again only in statuses with a refund row, not once the invoice is settled: the client paid and has no RBTC" },
   async () => {
     const { id, preimage, values, pay } = await lockedReverse(55_000);
     const beforeLock = await snapshot();
@@ -36,8 +35,37 @@ test(
     const userBefore = await m.evm().balance();
     const again = await m.evm().claim(preimage, values);
     assert.equal(await m.evm().balance(), userBefore + values.amount - gasCost(again), 'the client has the RBTC it paid for');
+    assert.equal((await lockupsOf(values)).length, 1, 'Ferry locked once on the new chain');
+    assert.equal(await status(id), 'invoice.settled');
   },
 );
+
+test("reverse RBTC: Ferry's lock and the client's claim taken back and mined again: Ferry does not lock a second time", async () => {
+  const { id, preimage, values, pay } = await lockedReverse(50_000);
+  const beforeLock = await snapshot();
+  const payment = pay();
+  await untilStatus(m.world(), id, 'transaction.confirmed');
+  const [lost] = await lockupsOf(values);
+  const claim = await m.evm().claim(preimage, values);
+  await untilStatus(m.world(), id, 'invoice.settled');
+  assert.equal((await payment).status, 'SUCCEEDED');
+  const raw: string[] = await Promise.all([lost.transactionHash, claim.hash].map((hash) => provider().send('eth_getRawTransactionByHash', [hash])));
+  await m.evm().mine(2);
+  await m.evm().ferry.follower.sync();
+
+  // The reorg: the blocks leave, the same two transactions are mined again on the new chain (as a real chain does
+  // with the transactions of the blocks it drops), then Ferry's follower sees it.
+  assert.equal(await provider().send('evm_revert', [beforeLock]), true);
+  for (const transaction of raw) await provider().send('eth_sendRawTransaction', [transaction]);
+  await m.evm().mine(lost.blockNumber + 5 - (await m.evm().height()));
+  await m.evm().ferry.follower.sync();
+  await m.evm().ferry.follower.sync();
+
+  assert.equal((await lockupsOf(values)).length, 1, 'Ferry locked once: its lock mined again, no second one');
+  assert.equal((await claimsOf(values)).length, 1, "the client's claim mined again takes it");
+  assert.equal(await m.evm().locked(values), false, 'nothing left locked for anybody to claim');
+  assert.equal(await status(id), 'invoice.settled');
+});
 
 test(
   "submarine RBTC: Ferry's claim taken back (the user's lock stays): Ferry claims again before the user could refund",

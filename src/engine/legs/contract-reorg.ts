@@ -1,11 +1,14 @@
-// A contract chain's reorg taking back a lockup Ferry already acted on (the follower's `removed` events). The
-// contract's state on the new chain decides: a lockup there again (re-mined) needs nothing. Ferry's own lock gone
-// is sent again with the same values — EtherSwap keys a lock by its values and refuses a second one, so this can
-// never lock twice — so the client can still claim what it paid for. A user's lockup gone is marked and, as on a
-// UTXO chain, lost (lockup.lost: a failed status, an alert): Ferry then never takes "no longer locked" for its own
-// claim (claimFromContract records the loss instead of a claim that did not happen). A lost lock locked again — the
-// follower's next Lockup event of the same values, or the contract asked at each block — is found (lockup.found),
-// and claimed with the preimage if Ferry paid.
+// A contract chain's reorg taking back a lockup, claim or refund Ferry already acted on (the follower's `removed`
+// events). The contract's state on the new chain decides: a lockup there again (re-mined) needs nothing. Ferry's own
+// lock gone — while it could refund it, or after the client claimed it (Ferry was paid) — is sent again with the
+// same values when its transaction left the node: EtherSwap refuses a second lock of values locked, and a lost lock
+// still known to the node (mined again, so perhaps claimed) is never sent twice; the client can still claim what it
+// paid for. A user's lockup gone is marked and, as on a UTXO chain, lost (lockup.lost: a failed status, an alert):
+// Ferry then never takes "no longer locked" for its own claim (claimFromContract records the loss instead of a claim
+// that did not happen). A lost lock locked again — the follower's next Lockup event of the same values, or the
+// contract asked at each block — is found (lockup.found), and claimed with the preimage if Ferry paid. Ferry's claim
+// of a user's lock or refund of its own lock taken back while the values stay locked is sent again at once (the
+// contract refuses a second claim or refund).
 import { ContractCallRefused, type ContractChain, type ContractChainEvents } from '../../chains/contract-chain.ts';
 import type { SwapRecord } from '../../db/index.ts';
 import { eventApplies, machineFor, statusesWith, statusesWithAny } from '../../swaps/index.ts';
@@ -63,7 +66,15 @@ export async function onContractReorg(ctx: EngineContext, chain: ContractChain, 
         return;
       }
       const fresh = await ctx.swaps.require(swap.id);
-      if (!serverLocked(fresh)) return;
+      // Ferry's lock is out while it could refund it, and stays the client's once the client claimed it (the preimage
+      // known: Ferry was paid, so the claim taken back with the lock must find it again).
+      if (!serverLocked(fresh) && typeof fresh.data.preimage !== 'string') return;
+      // Only Ferry locks with its own refund address: its lost transaction still known to the node (mined again, or
+      // waiting to be) is the lock, and values unlocked then are claimed or refunded — a second lock would pay twice.
+      if (await chain.isKnown(removed.txHash)) {
+        ctx.logger.info('Ferry\'s lock taken back by a reorg is on the new chain or waiting to be', { swap: swap.id, txHash: removed.txHash });
+        return;
+      }
       const prepay = serverLockupOf(fresh).prepayAmount;
       try {
         const sent = await chain.lock(values, prepay === undefined ? undefined : chain.toBaseUnits(prepay));
