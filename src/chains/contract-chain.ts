@@ -91,6 +91,8 @@ export interface ContractChain {
   /** Delivers every event up to the current tip before it resolves. */
   sync(): Promise<void>;
 
+  /** Whether the node has the transaction: mined on its chain or waiting to be (false: a reorg dropped it). */
+  isKnown(txHash: string): Promise<boolean>;
   /** Whether the values are locked in the contract now (false: never locked, claimed or refunded). */
   isLocked(values: ContractLockupValues): Promise<boolean>;
   /** Claims with the preimage as the claim address (Ferry); calls due together go out as one claimBatch. */

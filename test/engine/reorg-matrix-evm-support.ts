@@ -51,6 +51,7 @@ export async function until(check: () => Promise<boolean>, what: string, timeout
 }
 
 export const lockupsOf = async (values: LockValues) => (await evm.etherSwap.queryFilter(evm.etherSwap.filters.Lockup(values.preimageHash))) as EventLog[];
+export const refundsOf = async (values: LockValues) => (await evm.etherSwap.queryFilter(evm.etherSwap.filters.Refund(values.preimageHash))) as EventLog[];
 export const claimsOf = async (values: LockValues) => (await evm.etherSwap.queryFilter(evm.etherSwap.filters.Claim(values.preimageHash))) as EventLog[];
 
 /** A reverse swap BTC → RBTC for the user's address with alice paying; resolves once Ferry's lock is mined. */

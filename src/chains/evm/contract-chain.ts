@@ -126,6 +126,10 @@ export class EvmContractChain implements ContractChain {
     return this.backend.follower.sync();
   }
 
+  async isKnown(txHash: string): Promise<boolean> {
+    return (await this.backend.provider.getTransaction(txHash)) !== null;
+  }
+
   async isLocked(values: ContractLockupValues): Promise<boolean> {
     return (await this.backend.swapState(this.stateValues(values))).locked;
   }

@@ -1,15 +1,18 @@
-// A contract chain's reorg taking back a lockup Ferry already acted on (the follower's `removed` events). The
-// contract's state on the new chain decides: a lockup there again (re-mined) needs nothing. Ferry's own lock gone
-// is sent again with the same values — EtherSwap keys a lock by its values and refuses a second one, so this can
-// never lock twice — so the client can still claim what it paid for. A user's lockup gone is marked and, as on a
-// UTXO chain, lost (lockup.lost: a failed status, an alert): Ferry then never takes "no longer locked" for its own
-// claim (claimFromContract records the loss instead of a claim that did not happen). A lost lock locked again — the
-// follower's next Lockup event of the same values, or the contract asked at each block — is found (lockup.found),
-// and claimed with the preimage if Ferry paid.
+// A contract chain's reorg taking back a lockup, claim or refund Ferry already acted on (the follower's `removed`
+// events). The contract's state on the new chain decides: a lockup there again (re-mined) needs nothing. Ferry's own
+// lock gone — while it could refund it, or after the client claimed it (Ferry was paid) — is sent again with the
+// same values when its transaction left the node: EtherSwap refuses a second lock of values locked, and a lost lock
+// still known to the node (mined again, so perhaps claimed) is never sent twice; the client can still claim what it
+// paid for. A user's lockup gone is marked and, as on a UTXO chain, lost (lockup.lost: a failed status, an alert):
+// Ferry then never takes "no longer locked" for its own claim (claimFromContract records the loss instead of a claim
+// that did not happen). A lost lock locked again — the follower's next Lockup event of the same values, or the
+// contract asked at each block — is found (lockup.found), and claimed with the preimage if Ferry paid. Ferry's claim
+// of a user's lock or refund of its own lock taken back while the values stay locked is sent again at once (the
+// contract refuses a second claim or refund).
 import { ContractCallRefused, type ContractChain, type ContractChainEvents } from '../../chains/contract-chain.ts';
 import type { SwapRecord } from '../../db/index.ts';
 import { eventApplies, machineFor, statusesWith, statusesWithAny } from '../../swaps/index.ts';
-import type { ContractLockupEvent } from '../../chains/contract-chain.ts';
+import type { ContractLockupEvent, ContractSwapEvent } from '../../chains/contract-chain.ts';
 import type { LockupRecord } from '../data.ts';
 import type { EngineContext } from '../context.ts';
 import { lockupLegsOf, serverLockupOf, userLockupOf } from './lockup-leg.ts';
@@ -33,6 +36,14 @@ const serverLocked = (swap: SwapRecord): boolean => statusesWith(machineFor(swap
 export async function onContractReorg(ctx: EngineContext, chain: ContractChain, reorg: ContractChainEvents['reorg']): Promise<void> {
   ctx.logger.warn('contract chain reorganisation', { chain: chain.symbol, forkHeight: reorg.forkHeight, removed: reorg.removed.length, complete: reorg.complete });
   for (const removed of reorg.removed) {
+    if (removed.type === 'refund') {
+      await onRefundReorged(ctx, chain, removed);
+      continue;
+    }
+    if (removed.type === 'claim') {
+      await onClaimReorged(ctx, chain, removed);
+      continue;
+    }
     if (removed.type !== 'lockup') continue;
     const swap = await ctx.storage.swaps.getByPreimageHash(removed.preimageHash);
     const leg = swap && lockupLegsOf(swap).find((candidate) => candidate.chain === chain.symbol && candidate.contract !== undefined);
@@ -55,7 +66,15 @@ export async function onContractReorg(ctx: EngineContext, chain: ContractChain, 
         return;
       }
       const fresh = await ctx.swaps.require(swap.id);
-      if (!serverLocked(fresh)) return;
+      // Ferry's lock is out while it could refund it, and stays the client's once the client claimed it (the preimage
+      // known: Ferry was paid, so the claim taken back with the lock must find it again).
+      if (!serverLocked(fresh) && typeof fresh.data.preimage !== 'string') return;
+      // Only Ferry locks with its own refund address: its lost transaction still known to the node (mined again, or
+      // waiting to be) is the lock, and values unlocked then are claimed or refunded — a second lock would pay twice.
+      if (await chain.isKnown(removed.txHash)) {
+        ctx.logger.info('Ferry\'s lock taken back by a reorg is on the new chain or waiting to be', { swap: swap.id, txHash: removed.txHash });
+        return;
+      }
       const prepay = serverLockupOf(fresh).prepayAmount;
       try {
         const sent = await chain.lock(values, prepay === undefined ? undefined : chain.toBaseUnits(prepay));
@@ -67,6 +86,61 @@ export async function onContractReorg(ctx: EngineContext, chain: ContractChain, 
       }
     });
   }
+}
+
+/**
+ * The swap and contract leg a removed claim or refund was of. Only the claim address can claim and only the refund
+ * address refund, so a claim of a user's lock and a refund of Ferry's lock are Ferry's own.
+ */
+async function legOfRemoved(ctx: EngineContext, chain: ContractChain, removed: ContractSwapEvent, name: 'serverLockup' | 'userLockup') {
+  const swap = await ctx.storage.swaps.getByPreimageHash(removed.preimageHash);
+  const leg = swap && lockupLegsOf(swap).find((candidate) => candidate.name === name && candidate.chain === chain.symbol && candidate.contract !== undefined);
+  const values = leg?.lockup?.contract;
+  return swap === undefined || values === undefined ? undefined : { swap, values };
+}
+
+/**
+ * Ferry's refund of its own lock taken back: the lock stands again on the new chain, and the client (who may hold
+ * the preimage) could claim what Ferry already gave back off chain (a cancelled payment). The timelock is past, so
+ * the same refund is sent again; the contract refuses a second refund of the same values, so never two.
+ */
+async function onRefundReorged(ctx: EngineContext, chain: ContractChain, removed: ContractSwapEvent): Promise<void> {
+  const found = await legOfRemoved(ctx, chain, removed, 'serverLockup');
+  if (found === undefined) return;
+  await ctx.locks.run(found.swap.id, async () => {
+    if (!(await chain.isLocked(found.values))) return;
+    try {
+      const sent = await chain.refund(found.values);
+      ctx.logger.warn('Ferry\'s refund was taken back by a reorg: refunded again', { swap: found.swap.id, txHash: sent.txHash });
+    } catch (error) {
+      // Refused: claimed or refunded meanwhile (the lost refund mined again), or the new tip is below the timelock.
+      if (!(error instanceof ContractCallRefused)) throw error;
+      ctx.logger.error('Ferry\'s refund taken back by a reorg could not be sent again', { swap: found.swap.id, locked: await chain.isLocked(found.values), error: error.message });
+    }
+  });
+}
+
+/**
+ * Ferry's claim of a user's lock taken back while the lock stays (re-mined, or never reorganised): the swap is
+ * claimed on Ferry's books, but after the timelock the user could refund coins Ferry paid for. The same claim is
+ * sent again with the preimage Ferry has; the contract refuses a second claim, so never two. A lock taken back with
+ * the claim is not locked: the removed lockup (lockup.lost, then lockup.found) takes that case.
+ */
+async function onClaimReorged(ctx: EngineContext, chain: ContractChain, removed: ContractSwapEvent): Promise<void> {
+  const found = await legOfRemoved(ctx, chain, removed, 'userLockup');
+  const preimage = found?.swap.data.preimage;
+  if (found === undefined || typeof preimage !== 'string') return;
+  await ctx.locks.run(found.swap.id, async () => {
+    if (!(await chain.isLocked(found.values))) return;
+    try {
+      const sent = await chain.claim(found.values, preimage);
+      ctx.logger.warn('Ferry\'s claim was taken back by a reorg: claimed again', { swap: found.swap.id, txHash: sent.txHash });
+    } catch (error) {
+      // Refused: claimed meanwhile (the lost claim mined again) or refunded by the user.
+      if (!(error instanceof ContractCallRefused)) throw error;
+      ctx.logger.error('Ferry\'s claim taken back by a reorg could not be sent again', { swap: found.swap.id, locked: await chain.isLocked(found.values), error: error.message });
+    }
+  });
 }
 
 /** Statuses a lost lockup can be found in. */
