@@ -43,6 +43,7 @@ import type {
   V1TimeoutsBody,
 } from '../protocol/index.ts';
 import { chainFollowedInAny } from '../swaps/derive.ts';
+import { machineFor } from '../swaps/machines.ts';
 import { reversePairBody, submarinePairBody, validatePair, type MinerFees, type PairConfig } from '../swaps/pairs.ts';
 import { SwapStatus as S, SwapType } from '../swaps/status.ts';
 import { ChainEventRouter, needsChain } from './chain-events.ts';
@@ -444,13 +445,18 @@ export class SwapEngine implements SwapService {
   }
 
   private afterTransition(swap: SwapRecord): void {
-    if (needsChain(swap)) return;
+    const following = needsChain(swap);
+    // A swap in a final status signs nothing more, even while it is still followed on chain (a claimed swap is, in
+    // case a reorg takes its lockup: Ferry then broadcasts its recorded claim again, which needs no session); one no
+    // longer followed neither: their sealed nonces need not be kept.
+    if (!following || machineFor(swap.type).final.includes(swap.status)) {
+      void this.ctx.storage.signingSessions.deleteForSwap(swap.id).catch((error: unknown) => {
+        this.ctx.logger.warn('could not delete signing sessions', { swap: swap.id, error: String(error) });
+      });
+    }
+    if (following) return;
     this.ctx.watching.forget(swap.id);
     this.invoiceWatchOf(swap)?.unwatch(swap.id);
-    // Its signing sessions can sign nothing more: their sealed nonces need not be kept.
-    void this.ctx.storage.signingSessions.deleteForSwap(swap.id).catch((error: unknown) => {
-      this.ctx.logger.warn('could not delete signing sessions', { swap: swap.id, error: String(error) });
-    });
   }
 }
 

@@ -208,7 +208,7 @@ const SETTABLE = statusesWith(submarineMachine, 'invoice.provided');
 /** Statuses a given invoice leads to: a second invoice there meets "has an invoice already". */
 const INVOICE_GIVEN = statusesReachedBy(submarineMachine, 'invoice.provided');
 /** Statuses in which Ferry is paying or has paid the invoice: all that follow the decision to pay, unless it failed. */
-const PAYING = statusesAfter(submarineMachine, 'payment.start', ['payment.failed']);
+const PAYING = statusesAfter(submarineMachine, 'payment.start', ['payment.failed', 'lockup.lost']);
 /** Statuses in which a cooperative refund may be signed; REFERENCE.md "Cooperative refund". */
 const REFUNDABLE = statusesWith(submarineMachine, 'refund.signed');
 
