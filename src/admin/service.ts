@@ -3,6 +3,7 @@
 // passed now rather than at the next block (never before: an early refund is what a timeout protects against);
 // list the operator alerts and acknowledge one.
 import type { StoredAlerts } from '../alerts/stored-alerts.ts';
+import { alertView as alertFields } from '../alerts/view.ts';
 import type { ChainRegistry } from '../chains/backend.ts';
 import type { EvmBackend } from '../chains/evm/backend.ts';
 import type { AlertRecord, Storage, SwapRecord } from '../db/index.ts';
@@ -28,20 +29,7 @@ export interface AdminDependencies {
   alerts?: Pick<StoredAlerts, 'acknowledge'>;
 }
 
-const alertView = (alert: AlertRecord) => ({
-  kind: alert.kind,
-  key: alert.key,
-  severity: alert.severity,
-  message: alert.message,
-  ...(alert.swapId !== undefined && { swapId: alert.swapId }),
-  ...(alert.chain !== undefined && { chain: alert.chain }),
-  ...(alert.pair !== undefined && { pair: alert.pair }),
-  ...(alert.amount !== undefined && { amount: alert.amount }),
-  details: alert.details,
-  raisedAt: new Date(alert.raisedAt).toISOString(),
-  active: alert.clearedAt === undefined,
-  ...(alert.clearedAt !== undefined && { clearedAt: new Date(alert.clearedAt).toISOString(), clearedBy: alert.clearedBy }),
-});
+const alertView = (alert: AlertRecord) => ({ ...alertFields(alert), active: alert.clearedAt === undefined });
 
 const summary = (swap: SwapRecord) => ({
   id: swap.id,

@@ -9,6 +9,7 @@ import type { AlertRecord, AlertRepository } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
 import type { WebhookSender } from '../webhooks/sender.ts';
 import { NEWS, type AlertNotifications } from './stored-alerts.ts';
+import { alertView } from './view.ts';
 
 export interface NotifierOptions {
   url: string;
@@ -26,19 +27,7 @@ export function alertPayload(alert: AlertRecord): { event: string; data: Record<
   return {
     // news is kept cleared from the start: its one call is the raise
     event: alert.clearedAt === undefined || NEWS.has(alert.kind) ? 'alert.raised' : 'alert.cleared',
-    data: {
-      kind: alert.kind,
-      severity: alert.severity,
-      key: alert.key,
-      message: alert.message,
-      ...(alert.swapId !== undefined && { swapId: alert.swapId }),
-      ...(alert.chain !== undefined && { chain: alert.chain }),
-      ...(alert.pair !== undefined && { pair: alert.pair }),
-      ...(alert.amount !== undefined && { amount: alert.amount }),
-      details: alert.details,
-      raisedAt: new Date(alert.raisedAt).toISOString(),
-      ...(alert.clearedAt !== undefined && { clearedAt: new Date(alert.clearedAt).toISOString(), clearedBy: alert.clearedBy }),
-    },
+    data: alertView(alert),
   };
 }
 
