@@ -16,7 +16,7 @@ export type ConfirmationTiers = readonly ConfirmationTier[];
 
 /**
  * The built-in defaults, per network and chain, in the syntax a pair's `confirmations` setting takes: the single
- * source of truth (README "Confirmations" says what each protects against). Regtest is the devnet, where anyone
+ * source of truth (docs/operating.md, "Confirmations", says what each protects against). Regtest is the devnet, where anyone
  * mines on demand and depth protects nothing: one block for every amount.
  */
 export const DEFAULT_CONFIRMATIONS: Readonly<Record<Network, Readonly<Record<string, string>>>> = {

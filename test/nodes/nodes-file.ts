@@ -35,7 +35,7 @@ export class NodesFileError extends Error {
 }
 
 /** The example `npm run test:nodes` prints without a configuration (docs/node-suite.md shows the same text). */
-export const NODES_EXAMPLE = `# Ferry's own nodes: any keys of Ferry's configuration (README, "Configuration"), written as they are into the
+export const NODES_EXAMPLE = `# Ferry's own nodes: any keys of Ferry's configuration (docs/operating.md), written as they are into the
 # config file the suite starts \`ferry start\` with. bitcoin and lightning are required; Liquid (L-BTC) and the EVM
 # chain (RBTC) are tested when configured. Every chain must be regtest: the suite mines blocks.
 [ferry.bitcoin]
