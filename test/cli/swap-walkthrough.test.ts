@@ -1,5 +1,5 @@
-// The README's "Walkthrough: swaps on the devnet", command for command, as child processes against a Ferry
-// running on ephemeral ports; then checks what really happened on chain and on Lightning.
+// The devnet walkthrough (docs/devnet.md, "Walkthrough: swaps on the devnet"), command for command, as child
+// processes against a Ferry running on ephemeral ports; then checks what really happened on chain and on Lightning.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
@@ -60,7 +60,7 @@ function ferryRunning(...args: string[]) {
   };
 }
 
-test('the README walkthrough: a reverse and a submarine swap with ferry commands only', async () => {
+test('the devnet walkthrough (docs/devnet.md): a reverse and a submarine swap with ferry commands only', async () => {
   const aliceStart = await service.channelBalance('alice');
 
   // 2. reverse swap
