@@ -106,7 +106,13 @@ const minerFees: Record<SwapOutputKind, ReturnType<typeof sharedMinerFees>> = {
  */
 export const currentMinerFees = (chain: AnyChain, outputKind: SwapOutputKind = 'taproot'): Promise<MinerFees> => minerFees[outputKind].get(chain);
 
-/** A pair to create a swap on, its chain and Lightning node, and its prices now, checked against the client's hash. */
+/** The miner fees of the last minute's quotes, newest first: what a client's pair hash may have been made with. */
+export const recentMinerFees = (chain: AnyChain, outputKind: SwapOutputKind = 'taproot'): MinerFees[] => minerFees[outputKind].recent(chain);
+
+/**
+ * A pair to create a swap on, its chain and Lightning node, and its prices: now's, or — when the client's hash names
+ * a quote of the last minute — that quote's, which the client checked and agreed to.
+ */
 export async function quotedPair(
   ctx: EngineContext,
   id: { base: string; quote: string },
@@ -116,7 +122,9 @@ export async function quotedPair(
 ): Promise<{ pair: PairConfig; chain: AnyChain; lightning: LightningBackend; fees: MinerFees }> {
   const pair = pairOf(ctx, id.base, id.quote);
   const chain = anyChainOf(ctx, pair.base);
-  const fees = await currentMinerFees(chain, outputKind);
-  if (pairHash !== undefined && pairHash !== hashOf(pair, fees)) throw invalidPairHash();
+  const current = await currentMinerFees(chain, outputKind);
+  const fees =
+    pairHash === undefined || pairHash === hashOf(pair, current) ? current : recentMinerFees(chain, outputKind).find((quoted) => hashOf(pair, quoted) === pairHash);
+  if (fees === undefined) throw invalidPairHash();
   return { pair, chain, lightning: lightningOf(ctx, pair.quote), fees };
 }

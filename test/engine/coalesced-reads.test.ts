@@ -1,6 +1,6 @@
 // The chain reads swap creations and quotes share: concurrent callers get the one read in flight, a fee estimate is
 // kept for its TTL, a height never past its own read, and a failed read is not kept.
-import { test } from 'node:test';
+import { mock, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SharedReads } from '../../src/engine/coalesced-reads.ts';
 
@@ -32,4 +32,23 @@ test('a value is kept for the TTL, per key; a failed read is forgotten at once',
   const failing = new SharedReads<object, number>(source.read, 60_000);
   await assert.rejects(failing.get(a), /node down/);
   assert.equal(await failing.get(a), 4, 'read again after a failure');
+});
+
+test('fee reads are remembered for the grace after they are replaced, newest first, then dropped', async () => {
+  mock.timers.enable({ apis: ['Date'], now: 1_000_000 });
+  try {
+    const chain = {};
+    const source = counted([async () => 1, async () => 2, async () => 3]);
+    const reads = new SharedReads<object, number>(source.read, 1_000, 60_000);
+    assert.equal(await reads.get(chain), 1);
+    mock.timers.tick(30_000);
+    assert.equal(await reads.get(chain), 2);
+    assert.deepEqual(reads.recent(chain), [2, 1]);
+    mock.timers.tick(30_001);
+    assert.equal(await reads.get(chain), 3);
+    assert.deepEqual(reads.recent(chain), [3, 2], 'the first read is older than the grace');
+    assert.deepEqual(new SharedReads<object, number>(source.read, 1_000).recent(chain), [], 'nothing kept without a grace');
+  } finally {
+    mock.timers.reset();
+  }
 });

@@ -119,6 +119,26 @@ describe('submarine swaps RBTC → Lightning', () => {
     assert.equal(await world.evm!.backend.balance(), ferryBefore + values.amount - receipt.gasUsed * receipt.gasPrice, 'Ferry got the lockup, less its gas');
   });
 
+  test("a quote of the last minute stays good after a block moved the gas price: priced with the quote's fees", async () => {
+    const quoted = (await world.engine.submarinePairs()).RBTC.BTC;
+    // A block at another base fee: eth_gasPrice, the claim's price and with them the pair's hash move.
+    const gasPrice = BigInt(await world.devnet.evm.provider.send('eth_gasPrice', []));
+    await world.devnet.evm.provider.send('anvil_setNextBlockBaseFeePerGas', [`0x${(gasPrice * 3n).toString(16)}`]);
+    await world.devnet.evm.provider.send('anvil_mine', ['0x1']);
+    let now = quoted;
+    while (now.hash === quoted.hash) {
+      await new Promise((resolve) => setTimeout(resolve, 100)); // the fee read is kept for a second
+      now = (await world.engine.submarinePairs()).RBTC.BTC;
+    }
+    assert.ok(now.fees.minerFees > quoted.fees.minerFees, `the claim costs more now (${now.fees.minerFees} > ${quoted.fees.minerFees})`);
+    const late = (await world.engine.createSubmarine({ from: 'RBTC', to: 'BTC', invoice: (await aliceInvoice(40_000)).invoice, pairHash: quoted.hash })) as CreateEvmSubmarineResponse;
+    assert.equal(late.expectedAmount, 40_000 + 40 + quoted.fees.minerFees, 'the fees the client checked and agreed to');
+    const current = (await world.engine.createSubmarine({ from: 'RBTC', to: 'BTC', invoice: (await aliceInvoice(40_000)).invoice, pairHash: now.hash })) as CreateEvmSubmarineResponse;
+    assert.equal(current.expectedAmount, 40_000 + 40 + now.fees.minerFees);
+    const forged = { ...quoted, hash: 'ab'.repeat(32) };
+    await assert.rejects(world.engine.createSubmarine({ from: 'RBTC', to: 'BTC', invoice: (await aliceInvoice(40_000)).invoice, pairHash: forged.hash }), /invalid pair hash/);
+  });
+
   test('claims due together go out as one claimBatch transaction', async () => {
     const swaps = await Promise.all([30_000, 31_000, 32_000].map((sat) => create(sat)));
     const values = [];

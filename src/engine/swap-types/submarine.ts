@@ -28,7 +28,7 @@ import { submarinePairBody, type PairConfig } from '../../swaps/pairs.ts';
 import { SwapStatus as S, SwapType } from '../../swaps/status.ts';
 import { submarineMachine } from '../../swaps/submarine-machine.ts';
 import { currentV1Pair } from '../v1-pairs.ts';
-import { currentMinerFees, quotedPair, swapLightning, type AnyChain, type EngineContext } from '../context.ts';
+import { currentMinerFees, quotedPair, recentMinerFees, swapLightning, type AnyChain, type EngineContext } from '../context.ts';
 import { submarineData, type SubmarineData, type SubmarinePricing } from '../data.ts';
 import { preimageHash as parsePreimageHash, publicKey } from '../input.ts';
 import { coSignClientSpend } from '../legs/cosign.ts';
@@ -224,8 +224,9 @@ export function setSubmarineInvoice(
     const pair = ctx.settings.pairs.get(swap.pair)!;
     const leg = userLockupOf(swap);
     const chain = legAnyChain(ctx, leg);
-    // The swap's prices were fixed at creation: the hash only shows the client saw current pair data, v2's or v1's.
-    if (pairHash !== undefined && pairHash !== submarinePairBody(pair, await currentMinerFees(chain)).hash && pairHash !== (await currentV1Pair(ctx, pair)).hash) {
+    // The swap's prices were fixed at creation: the hash only shows the client saw pair data of the last minute, v2's or v1's.
+    const quotedHashes = async () => [await currentMinerFees(chain), ...recentMinerFees(chain)].map((fees) => submarinePairBody(pair, fees).hash);
+    if (pairHash !== undefined && !(await quotedHashes()).includes(pairHash) && pairHash !== (await currentV1Pair(ctx, pair)).hash) {
       throw invalidPairHash();
     }
     if (swap.invoice !== null && PAYING.includes(swap.status)) throw paymentInProgress(swap.invoice);
