@@ -1,4 +1,5 @@
-// Ferry as one process: backends (the devnet where none is configured), storage, chain watcher and API.
+// Ferry as one process: backends (the devnet where none is configured, src/config/devnet.ts), storage, chain
+// watcher and API.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -20,7 +21,8 @@ import { adminSocketPath } from './admin/socket.ts';
 import { Webhooks } from './webhooks/webhooks.ts';
 import type { ReferralCredential } from './api/v1/referrals.ts';
 import type { InvoiceRequestHub } from './api/ws/invoice-requests.ts';
-import { ConfigError, databaseUrl, usesDevnetBitcoin, usesDevnetEvm, usesDevnetLightning, usesDevnetLiquid, type FerryConfig } from './config/index.ts';
+import { ConfigError, databaseUrl, usesDevnetEvm, type FerryConfig } from './config/index.ts';
+import { startDevnetFor, type Devnet } from './config/devnet.ts';
 import type { LightningBackend } from './lightning/backend.ts';
 import { lightningBackend } from './lightning/connect.ts';
 import { ClnBackend } from './lightning/cln/client.ts';
@@ -31,7 +33,6 @@ import { loadOrCreateMnemonic } from './keys/mnemonic.ts';
 import { SwapKeys } from './keys/swap-keys.ts';
 import { pairsFromConfig } from './config/pair.ts';
 import { openStorage, type Storage } from './db/index.ts';
-import { startDevnet, type Devnet } from './devnet/index.ts';
 import type { Logger } from './log/index.ts';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { StatusFeed } from './events/index.ts';
@@ -123,36 +124,26 @@ function referralCredentials(config: FerryConfig): ReferralCredential[] {
   return [{ apiKey, apiSecret, ...(id !== '' && { referralId: id }) }];
 }
 
-export async function startFerry(config: FerryConfig, logger: Logger): Promise<Ferry> {
+export async function startFerry(configured: FerryConfig, logger: Logger): Promise<Ferry> {
   const closers: (() => Promise<void>)[] = [];
   const close = async () => {
     for (const closer of closers.reverse()) await closer();
   };
   try {
+    let config = configured;
     const referral = referralCredentials(config);
     checkAlertsWebhookUrl(config);
     const limits = limitsFromConfig(config);
     privateDirectory(config.dataDir); // mnemonic, database, devnet keys: the operator's account only
     // One mnemonic: the swap keys, the master blinding key of Liquid lockups and the operator's EVM account.
     const mnemonic = loadOrCreateMnemonic(config.swap.mnemonicPath || join(config.dataDir, 'mnemonic'));
-    let devnet: Devnet | undefined;
-    if (usesDevnetBitcoin(config) || usesDevnetLightning(config) || usesDevnetLiquid(config) || usesDevnetEvm(config)) {
-      // The devnet's anvil funds Ferry's EVM account (ethers is loaded only when the devnet runs the chain).
-      const evmFund = usesDevnetEvm(config) ? [(await import('./chains/evm/operator.ts')).operatorWallet(mnemonic).address] : [];
-      devnet = await startDevnet({
-        evmFund,
-        dataDir: config.dataDir,
-        bitcoinPort: config.devnet.bitcoinPort,
-        elementsPort: config.devnet.elementsPort,
-        evmPort: config.devnet.evmPort,
-        blockIntervalMs: config.devnet.blockIntervalMs,
-        fullRbf: config.devnet.fullRbf,
-        cln: config.devnet.cln || (usesDevnetLightning(config) && config.lightning.backend === 'cln'),
-      });
-      closers.push(() => devnet!.close());
-      const { bitcoin, elements, evm } = devnet.info;
-      logger.info('devnet started', { bitcoin: bitcoin.rpcUrl, elements: elements.rpcUrl, evm: evm.rpcUrl, info: `${config.dataDir}/devnet.json` });
-    }
+    // Zero-config: the devnet starts for every backend left unconfigured, and from here on it is configuration.
+    // Its anvil funds Ferry's EVM account (ethers is loaded only when the devnet runs the chain).
+    const evmFund = usesDevnetEvm(config) ? [(await import('./chains/evm/operator.ts')).operatorWallet(mnemonic).address] : [];
+    const withDevnet = await startDevnetFor(config, evmFund, logger);
+    const devnet: Devnet | undefined = withDevnet.devnet;
+    if (devnet) closers.push(() => devnet.close());
+    config = withDevnet.config;
     const storage = await openStorage(databaseUrl(config));
     closers.push(() => storage.close());
     logger.info('storage ready', { dialect: storage.database.dialect });
@@ -164,15 +155,15 @@ export async function startFerry(config: FerryConfig, logger: Logger): Promise<F
     }
 
     const masterBlindingKey = masterBlindingKeyFromSeed(mnemonicToSeedSync(mnemonic));
-    const connected = await connectChains(config, devnet?.info, storage.checkpoints, { masterBlindingKey, mnemonic }, logger);
+    const connected = await connectChains(config, storage.checkpoints, { masterBlindingKey, mnemonic }, logger);
     closers.push(() => connected.close());
     const chains = connected.chains;
 
     // What would break swaps is refused here, before anything is served (src/doctor; warnings are logged).
-    await startChecks({ config, devnet: devnet?.info, logger: logger.child('doctor'), mnemonic });
+    await startChecks({ config, logger: logger.child('doctor'), mnemonic });
 
     const lightning: Record<string, LightningBackend> = {};
-    const node = lightningBackend(config, devnet, logger.child('lightning'));
+    const node = lightningBackend(config, logger.child('lightning'));
     if (node !== undefined) lightning.BTC = node;
     if (node instanceof ClnBackend) closers.push(async () => node.close());
     for (const [symbol, backend] of Object.entries(lightning)) {

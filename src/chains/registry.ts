@@ -1,7 +1,8 @@
-// Builds the chain registry from the configuration: for each chain Ferry serves, its backend (the devnet's node
-// where none is configured). The only place outside src/chains/<chain>/ that knows which chains exist; a new
-// chain is a new folder and a case here. The EVM chain (RBTC) is connected here too but kept apart from the
-// UTXO chains' registry: it is no ChainBackend (src/chains/evm/backend.ts says why).
+// Builds the chain registry from the configuration: for each chain Ferry serves, its backend on the configured node
+// (zero-config's devnet nodes arrive here as configuration too, filled in by src/config/devnet.ts). The only place
+// outside src/chains/<chain>/ that knows which chains exist; a new chain is a new folder and a case here. The EVM
+// chain (RBTC) is connected here too but kept apart from the UTXO chains' registry: it is no ChainBackend
+// (src/chains/evm/backend.ts says why).
 import { bitcoinCodec } from './bitcoin/codec.ts';
 import { BitcoinBackend } from './bitcoin/backend.ts';
 import { CoreRpcClient } from './core-rpc.ts';
@@ -14,10 +15,9 @@ import { blindingKeyForScript } from './liquid/blinding.ts';
 import { ChainWatcher, type ChainWatcherOptions } from './watcher/watcher.ts';
 import type { ChainBackend } from './backend.ts';
 import type { CheckpointStore } from './checkpoint.ts';
-import { servesEvm, servesLiquid, usesDevnetBitcoin, usesDevnetLiquid, type FerryConfig } from '../config/index.ts';
+import { servesEvm, servesLiquid, type FerryConfig } from '../config/index.ts';
 import type { EvmBackend } from './evm/backend.ts';
 import type { ContractChain } from './contract-chain.ts';
-import type { DevnetInfo } from '../devnet/index.ts';
 import type { Logger } from '../log/index.ts';
 
 export interface ConnectedChains {
@@ -59,12 +59,9 @@ async function waitForNode(rpc: CoreRpcClient, name: string, logger: Logger, att
   }
 }
 
-/** The devnet's node and operator wallet, or the configured node. */
-function nodeRpc(name: string, devnet: { rpcUrl: string; rpcUser: string; rpcPassword: string; wallets: { operator: string } } | undefined, settings: NodeSettings): CoreRpcClient {
-  if (devnet !== undefined) {
-    return new CoreRpcClient({ url: devnet.rpcUrl, user: devnet.rpcUser, password: devnet.rpcPassword, wallet: devnet.wallets.operator });
-  }
-  if (settings.rpcUrl === '') throw new Error(`no ${name} backend: set its rpcUrl or enable the devnet`);
+/** The configured node, with the operator's wallet. */
+function nodeRpc(name: string, settings: NodeSettings): CoreRpcClient {
+  if (settings.rpcUrl === '') throw new Error(`no ${name} backend: set ${name}.rpcUrl or enable the devnet`);
   return new CoreRpcClient({ url: settings.rpcUrl, user: settings.rpcUser, password: settings.rpcPassword, wallet: settings.wallet || undefined });
 }
 
@@ -76,9 +73,9 @@ function watcherFor(options: Omit<ChainWatcherOptions, 'logger'>, logger: Logger
   return watcher;
 }
 
-async function connectBitcoin(config: FerryConfig, devnet: DevnetInfo | undefined, checkpoints: CheckpointStore, logger: Logger): Promise<ChainBackend> {
+async function connectBitcoin(config: FerryConfig, checkpoints: CheckpointStore, logger: Logger): Promise<ChainBackend> {
   await loadZkp(); // libsecp256k1 for every new swap's output key (src/keys/libsecp256k1.ts)
-  const rpc = nodeRpc('bitcoin', usesDevnetBitcoin(config) ? devnet!.bitcoin : undefined, config.bitcoin);
+  const rpc = nodeRpc('bitcoin', config.bitcoin);
   await waitForNode(rpc, 'bitcoin', logger.child('bitcoin'));
   const watcher = watcherFor({ chain: 'BTC', rpc, codec: bitcoinCodec, checkpoints, pollIntervalMs: config.bitcoin.pollIntervalMs }, logger);
   return new BitcoinBackend({ symbol: 'BTC', network: config.network, rpc, watcher });
@@ -86,13 +83,12 @@ async function connectBitcoin(config: FerryConfig, devnet: DevnetInfo | undefine
 
 async function connectLiquid(
   config: FerryConfig,
-  devnet: DevnetInfo | undefined,
   checkpoints: CheckpointStore,
   secrets: ChainSecrets,
   logger: Logger,
 ): Promise<ChainBackend> {
   await initLiquid(); // secp256k1-zkp, to unblind lockups
-  const rpc = nodeRpc('liquid', usesDevnetLiquid(config) ? devnet!.elements : undefined, config.liquid);
+  const rpc = nodeRpc('liquid', config.liquid);
   await waitForNode(rpc, 'liquid', logger.child('liquid'));
   const codec = liquidCodec({
     asset: policyAsset(config.network),
@@ -105,13 +101,12 @@ async function connectLiquid(
 
 export async function connectChains(
   config: FerryConfig,
-  devnet: DevnetInfo | undefined,
   checkpoints: CheckpointStore,
   secrets: ChainSecrets,
   logger: Logger,
 ): Promise<ConnectedChains> {
-  const chains = new Map<string, ChainBackend>([['BTC', await connectBitcoin(config, devnet, checkpoints, logger)]]);
-  if (servesLiquid(config)) chains.set('L-BTC', await connectLiquid(config, devnet, checkpoints, secrets, logger));
+  const chains = new Map<string, ChainBackend>([['BTC', await connectBitcoin(config, checkpoints, logger)]]);
+  if (servesLiquid(config)) chains.set('L-BTC', await connectLiquid(config, checkpoints, secrets, logger));
   const evm = new Map<string, EvmBackend>();
   const contracts = new Map<string, ContractChain>();
   if (servesEvm(config)) {
@@ -121,7 +116,7 @@ export async function connectChains(
       import('./evm/settings.ts'),
       import('./evm/contract-chain.ts'),
     ]);
-    const backend = await connectEvm(evmSettings(config, devnet), { checkpoints, mnemonic: secrets.mnemonic, logger });
+    const backend = await connectEvm(evmSettings(config), { checkpoints, mnemonic: secrets.mnemonic, logger });
     evm.set(backend.symbol, backend);
     contracts.set(backend.symbol, new EvmContractChain(backend));
   }

@@ -1,14 +1,29 @@
 // `ferry doctor`: runs every check of every configured backend (src/doctor) and prints the table, or one JSON
 // object per check with --json; exits 1 when a check failed (something that would break swaps), 0 otherwise.
-import type { FerryConfig } from '../config/index.ts';
+// Backends left to the devnet are checked on the devnet running on the data directory (its devnet.json).
+import { ConfigError, type FerryConfig } from '../config/index.ts';
+import { withRunningDevnet } from '../config/devnet.ts';
+import type { CheckResult } from '../doctor/check.ts';
 import { failures, formatJson, formatTable } from '../doctor/report.ts';
 import { runDoctor } from '../doctor/run.ts';
-import { createLogger } from '../log/index.ts';
+import { createLogger, type Logger } from '../log/index.ts';
+
+/** The checks of the configured backends; no devnet running where the configuration leaves backends to it is one FAIL. */
+async function check(config: FerryConfig, logger: Logger): Promise<CheckResult[]> {
+  let checked: FerryConfig;
+  try {
+    checked = withRunningDevnet(config);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return [{ check: 'configured', backend: 'devnet', result: 'FAIL', detail: error.message }];
+  }
+  return runDoctor({ config: checked, logger });
+}
 
 export async function runDoctorCommand(config: FerryConfig, json: boolean): Promise<number> {
   // The EVM check's own connection log lines would interleave with the table: only errors are let through.
   const logger = createLogger({ level: 'error', write: (line) => process.stderr.write(line + '\n') });
-  const results = await runDoctor({ config, logger: logger.child('doctor') });
+  const results = await check(config, logger.child('doctor'));
   process.stdout.write(json ? formatJson(results) : formatTable(results));
   return failures(results).length > 0 ? 1 : 0;
 }

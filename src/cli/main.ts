@@ -2,7 +2,6 @@
 // seconds of CPU to load, which `ferry devnet pay` or a usage mistake should not pay for (on a busy machine each
 // `ferry` process started several times slower than the work it did).
 import { loadConfig, ConfigError, type FerryConfig } from '../config/index.ts';
-import { readDevnetInfo } from '../devnet/info-file.ts';
 import { createLogger } from '../log/index.ts';
 import { version } from '../version.ts';
 import { parseArgs } from './args.ts';
@@ -16,6 +15,7 @@ usage:
   ferry doctor [--config FILE] [--json]  check every configured backend; exits 1 when one would break swaps
   ferry devnet [--config FILE]       run only the devnet
   ferry devnet info [--config FILE]  print devnet.json (endpoints and credentials of the running devnet)
+  ferry devnet config [--config FILE]  print ferry.toml: the devnet's nodes as a Ferry configuration (ferry start --config)
   ferry version                      print the version
 
 ${devnetToolsUsage}
@@ -66,59 +66,7 @@ async function run(argv: string[]): Promise<number> {
   if (command === 'doctor') return (await import('./doctor.ts')).runDoctorCommand(config, flags.json === true);
   if (command === 'swap') return (await import('./swap.ts')).runSwapCommand(sub, rest, flags, config);
   if (command === 'admin') return (await import('./admin.ts')).runAdminCommand(sub, rest, flags, config);
-  if (command === 'devnet' && sub === 'info') {
-    try {
-      process.stdout.write(JSON.stringify(readDevnetInfo(config.dataDir), null, 2) + '\n');
-      return 0;
-    } catch {
-      process.stderr.write(`no devnet.json in ${config.dataDir}: start the devnet first (ferry devnet)\n`);
-      return 1;
-    }
-  }
-  if (command === 'devnet' && sub === undefined) {
-    const { startDevnet } = await import('../devnet/index.ts');
-    const devnet = await startDevnet({
-      dataDir: config.dataDir,
-      bitcoinPort: config.devnet.bitcoinPort,
-      elementsPort: config.devnet.elementsPort,
-      evmPort: config.devnet.evmPort,
-      blockIntervalMs: config.devnet.blockIntervalMs,
-      fullRbf: config.devnet.fullRbf,
-      cln: config.devnet.cln || config.lightning.backend === 'cln',
-    });
-    const { bitcoin, elements, evm, cln } = devnet.info;
-    logger.info('devnet running', {
-      bitcoin: bitcoin.rpcUrl,
-      elements: elements.rpcUrl,
-      evm: evm.rpcUrl,
-      ...(cln?.cln && { cln: cln.cln.restUrl, clnHoldGrpc: cln.cln.hold?.grpcUrl }),
-      info: `${config.dataDir}/devnet.json`,
-    });
-    await untilSignal();
-    await devnet.close();
-    return 0;
-  }
-  if (command === 'devnet' && sub !== undefined) {
-    let info;
-    try {
-      info = readDevnetInfo(config.dataDir);
-    } catch {
-      process.stderr.write(`no devnet.json in ${config.dataDir}: start the devnet first (ferry devnet or ferry start)\n`);
-      return 1;
-    }
-    const { runDevnetTool, UsageError } = await import('./devnet-tools.ts');
-    try {
-      const ok = await runDevnetTool(info, sub, rest, flags, (value) => process.stdout.write(JSON.stringify(value, null, 2) + '\n'));
-      return ok ? 0 : 1;
-    } catch (error) {
-      if (error instanceof UsageError) {
-        process.stderr.write(error.message + '\n');
-        return 2;
-      }
-      process.stderr.write(`ferry devnet ${sub}: ${(error as Error).message}\n`);
-      return 1;
-    }
-  }
+  if (command === 'devnet') return (await import('./devnet.ts')).runDevnetCommand(sub, rest, flags, config, logger, untilSignal);
   process.stderr.write(`unknown command: ${words.join(' ')}\n\n${await usage()}`);
   return 2;
 }

@@ -1,7 +1,6 @@
 // Checks of the EVM chain (RBTC): the node answers on the expected chain id with swap contracts of the version
 // Ferry decodes — connectEvm's own checks, run once without waiting — and the operator account holds enough for
 // the largest lockup Ferry may send.
-import type { DevnetInfo } from '../devnet/index.ts';
 import type { FerryConfig } from '../config/index.ts';
 import { MemoryCheckpointStore } from '../chains/checkpoint.ts';
 import { silentLogger } from '../log/index.ts';
@@ -11,7 +10,6 @@ import { CheckList, errorText } from './check.ts';
 
 export interface EvmCheckOptions {
   config: FerryConfig;
-  devnet: DevnetInfo | undefined;
   /** The operator's mnemonic; undefined before the first start made it: the balance is then not checked. */
   mnemonic: string | undefined;
   largestLockupSat: number;
@@ -22,7 +20,7 @@ export async function checkEvm(options: EvmCheckOptions): Promise<CheckList> {
   const [{ connectEvm }, { evmSettings }] = await Promise.all([import('../chains/evm/connect.ts'), import('../chains/evm/settings.ts')]);
   let backend;
   try {
-    backend = await connectEvm(evmSettings(options.config, options.devnet), {
+    backend = await connectEvm(evmSettings(options.config), {
       checkpoints: new MemoryCheckpointStore(),
       // any key will do to read the chain and the contracts when the operator's is not made yet
       mnemonic: options.mnemonic ?? generateMnemonic(wordlist, 128),

@@ -1,12 +1,11 @@
-// `ferry doctor`'s runner: builds a client for every configured backend (or the devnet's, from devnet.json or the
-// running devnet) and runs its checks. `ferry start` runs the same checks before it serves and refuses to start on
-// any FAIL (startChecks); `ferry doctor` prints them all.
+// `ferry doctor`'s runner: builds a client for every configured backend and runs its checks (zero-config's devnet
+// nodes are configured backends by then: src/config/devnet.ts fills them in). `ferry start` runs the same checks
+// before it serves and refuses to start on any FAIL (startChecks); `ferry doctor` prints them all.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CoreRpcClient } from '../chains/core-rpc.ts';
-import { servesEvm, servesLiquid, usesDevnetBitcoin, usesDevnetEvm, usesDevnetLightning, usesDevnetLiquid, type FerryConfig } from '../config/index.ts';
+import { servesEvm, servesLiquid, type FerryConfig } from '../config/index.ts';
 import { pairsFromConfig } from '../config/pair.ts';
-import type { DevnetInfo } from '../devnet/index.ts';
 import { readHoldTls } from '../lightning/cln/hold/credentials.ts';
 import type { HoldGrpcOptions } from '../lightning/cln/hold/client.ts';
 import { ClnSocketTransport } from '../lightning/cln/socket-transport.ts';
@@ -31,18 +30,15 @@ export class StartRefused extends Error {
 
 export interface DoctorOptions {
   config: FerryConfig;
-  /** The devnet's endpoints, where a backend uses the devnet; undefined: read devnet.json if one is needed. */
-  devnet?: DevnetInfo;
   logger: Logger;
   /** The operator's mnemonic, for the EVM account; undefined: read from its file (not created). */
   mnemonic?: string;
 }
 
-function devnetOrExplain(options: DoctorOptions, backend: string): DevnetInfo {
-  if (options.devnet) return options.devnet;
-  const path = join(options.config.dataDir, 'devnet.json');
-  if (!existsSync(path)) throw new Error(`${backend} uses the devnet, and no devnet.json is in ${options.config.dataDir}: start it (ferry devnet) or configure the node`);
-  return JSON.parse(readFileSync(path, 'utf8')) as DevnetInfo;
+/** A Core-family node's client, or the key to set when none is configured. */
+function coreRpc(name: 'bitcoin' | 'liquid', node: FerryConfig['bitcoin']): CoreRpcClient {
+  if (node.rpcUrl === '') throw new Error(`${name}.rpcUrl is not set`);
+  return new CoreRpcClient({ url: node.rpcUrl, user: node.rpcUser, password: node.rpcPassword, wallet: node.wallet || undefined, timeoutMs: 10_000 });
 }
 
 /** The largest lockup Ferry may send on a chain: reverse and chain swaps lock up to a pair's `maximal`. */
@@ -56,7 +52,7 @@ function mnemonicOf(options: DoctorOptions): string | undefined {
   return existsSync(path) ? readFileSync(path, 'utf8').trim().split(/\s+/).join(' ') : undefined;
 }
 
-/** A backend whose client cannot even be built (missing devnet.json, unreadable files) is one FAIL. */
+/** A backend whose client cannot even be built (no URL, unreadable files) is one FAIL. */
 async function guarded(backend: string, body: () => Promise<CheckList>): Promise<CheckResult[]> {
   try {
     return (await body()).results;
@@ -68,30 +64,20 @@ async function guarded(backend: string, body: () => Promise<CheckList>): Promise
 async function bitcoinChecks(options: DoctorOptions): Promise<CheckResult[]> {
   const { config } = options;
   return guarded('bitcoin', async () => {
-    const devnet = usesDevnetBitcoin(config) ? devnetOrExplain(options, 'bitcoin').bitcoin : undefined;
-    const rpc = devnet
-      ? new CoreRpcClient({ url: devnet.rpcUrl, user: devnet.rpcUser, password: devnet.rpcPassword, wallet: devnet.wallets.operator, timeoutMs: 10_000 })
-      : new CoreRpcClient({ url: config.bitcoin.rpcUrl, user: config.bitcoin.rpcUser, password: config.bitcoin.rpcPassword, wallet: config.bitcoin.wallet || undefined, timeoutMs: 10_000 });
-    return checkCoreNode({ kind: 'bitcoin', backend: 'bitcoin', rpc, walletName: devnet?.wallets.operator ?? config.bitcoin.wallet, network: config.network, largestLockupSat: largestLockup(config, 'BTC') });
+    const rpc = coreRpc('bitcoin', config.bitcoin);
+    return checkCoreNode({ kind: 'bitcoin', backend: 'bitcoin', rpc, walletName: config.bitcoin.wallet, network: config.network, largestLockupSat: largestLockup(config, 'BTC') });
   });
 }
 
 async function liquidChecks(options: DoctorOptions): Promise<CheckResult[]> {
   const { config } = options;
   return guarded('liquid', async () => {
-    const devnet = usesDevnetLiquid(config) ? devnetOrExplain(options, 'liquid').elements : undefined;
-    const rpc = devnet
-      ? new CoreRpcClient({ url: devnet.rpcUrl, user: devnet.rpcUser, password: devnet.rpcPassword, wallet: devnet.wallets.operator, timeoutMs: 10_000 })
-      : new CoreRpcClient({ url: config.liquid.rpcUrl, user: config.liquid.rpcUser, password: config.liquid.rpcPassword, wallet: config.liquid.wallet || undefined, timeoutMs: 10_000 });
-    return checkCoreNode({ kind: 'elements', backend: 'liquid', rpc, walletName: devnet?.wallets.operator ?? config.liquid.wallet, network: config.network, largestLockupSat: largestLockup(config, 'L-BTC') });
+    const rpc = coreRpc('liquid', config.liquid);
+    return checkCoreNode({ kind: 'elements', backend: 'liquid', rpc, walletName: config.liquid.wallet, network: config.network, largestLockupSat: largestLockup(config, 'L-BTC') });
   });
 }
 
-function holdOptions(config: FerryConfig, devnet: DevnetInfo | undefined): HoldGrpcOptions | undefined {
-  if (devnet) {
-    const hold = devnet.cln?.cln?.hold;
-    return hold && { url: hold.grpcUrl, tls: readHoldTls(hold) };
-  }
+function holdOptions(config: FerryConfig): HoldGrpcOptions | undefined {
   const { grpcUrl, ...paths } = config.lightning.cln.hold;
   return grpcUrl === '' ? undefined : { url: grpcUrl, tls: readHoldTls(paths) };
 }
@@ -100,30 +86,26 @@ async function lightningChecks(options: DoctorOptions): Promise<CheckResult[]> {
   const { config } = options;
   const backend = config.lightning.backend;
   const socket = backend === 'cln' ? config.lightning.cln.rpcSocket : '';
-  if (!usesDevnetLightning(config) && config.lightning.restUrl === '' && socket === '') return [];
+  if (config.lightning.restUrl === '' && socket === '') return [];
   const needs = liquidityNeeds(pairsFromConfig(config));
   const tlsCert = config.lightning.tlsCertPath ? readFileSync(config.lightning.tlsCertPath) : undefined;
   if (backend === 'cln') {
     return guarded('cln', async () => {
-      const devnet = usesDevnetLightning(config) ? devnetOrExplain(options, 'lightning') : undefined;
-      const node = devnet?.cln?.cln;
-      if (devnet && node === undefined) throw new Error('the devnet runs no CLN node (devnet.cln)');
       const rpc =
-        devnet === undefined && socket !== ''
+        socket !== ''
           ? new ClnSocketTransport({ path: socket, timeoutMs: 10_000 })
-          : new ClnTransport({ url: node?.restUrl ?? config.lightning.restUrl, rune: node?.rune ?? config.lightning.rune, tlsCert, timeoutMs: 10_000 });
+          : new ClnTransport({ url: config.lightning.restUrl, rune: config.lightning.rune, tlsCert, timeoutMs: 10_000 });
       try {
-        return await checkCln({ rpc, hold: holdOptions(config, devnet), network: config.network, servesReverse: needs.largestReverseSat > 0, needs });
+        return await checkCln({ rpc, hold: holdOptions(config), network: config.network, servesReverse: needs.largestReverseSat > 0, needs });
       } finally {
         if (rpc instanceof ClnSocketTransport) rpc.close();
       }
     });
   }
   return guarded('lnd', async () => {
-    const devnet = usesDevnetLightning(config) ? devnetOrExplain(options, 'lightning').lightning.ferry : undefined;
-    const macaroonHex = devnet?.macaroon ?? (config.lightning.macaroon || (config.lightning.macaroonPath ? readFileSync(config.lightning.macaroonPath).toString('hex') : ''));
+    const macaroonHex = config.lightning.macaroon || (config.lightning.macaroonPath ? readFileSync(config.lightning.macaroonPath).toString('hex') : '');
     if (macaroonHex === '') throw new Error('LND needs a macaroon: lightning.macaroonPath or lightning.macaroon');
-    const http = new LndTransport({ url: devnet?.restUrl ?? config.lightning.restUrl, macaroonHex, tlsCert, timeoutMs: 10_000 });
+    const http = new LndTransport({ url: config.lightning.restUrl, macaroonHex, tlsCert, timeoutMs: 10_000 });
     return checkLnd({ http, macaroonHex, network: config.network, needs });
   });
 }
@@ -131,8 +113,7 @@ async function lightningChecks(options: DoctorOptions): Promise<CheckResult[]> {
 async function evmChecks(options: DoctorOptions): Promise<CheckResult[]> {
   const { config } = options;
   return guarded('evm', async () => {
-    const devnet = usesDevnetEvm(config) ? devnetOrExplain(options, 'evm') : undefined;
-    return checkEvm({ config, devnet, mnemonic: mnemonicOf(options), largestLockupSat: largestLockup(config, 'RBTC') });
+    return checkEvm({ config, mnemonic: mnemonicOf(options), largestLockupSat: largestLockup(config, 'RBTC') });
   });
 }
 

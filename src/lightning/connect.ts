@@ -1,12 +1,10 @@
 // Which Lightning node Ferry drives, from the configuration: LND over its REST API or Core Lightning over
-// clnrest (`lightning.backend`), configured by URL and credential, or the devnet's node of that kind
-// (`ferry` for LND, `cln` for Core Lightning) when none is configured. Core Lightning is reached over clnrest, or
-// over lightningd's JSON-RPC unix socket when `lightning.cln.rpcSocket` names it (no rune then). Its hold invoices
-// go over the hold plugin's gRPC when `lightning.cln.hold` (or the devnet) gives its address and mTLS files; without
-// it the backend cannot hold invoices, and start says so.
-import { ConfigError, usesDevnetLightning, type FerryConfig } from '../config/index.ts';
-import type { Devnet } from '../devnet/index.ts';
-import type { ClnNodeInfo } from '../devnet/lightning/index.ts';
+// clnrest (`lightning.backend`), configured by URL and credential (zero-config's devnet node arrives as the same
+// keys: src/config/devnet.ts). Core Lightning is reached over clnrest, or over lightningd's JSON-RPC unix socket
+// when `lightning.cln.rpcSocket` names it (no rune then). Its hold invoices go over the hold plugin's gRPC when
+// `lightning.cln.hold` gives its address and mTLS files; without it the backend cannot hold invoices, and start
+// says so.
+import { ConfigError, type FerryConfig } from '../config/index.ts';
 import type { Logger } from '../log/index.ts';
 import type { LightningBackend } from './backend.ts';
 import { ClnBackend } from './cln/client.ts';
@@ -28,7 +26,7 @@ function clnBackend(
   rune: string,
   hold: HoldGrpcOptions | undefined,
   logger: Logger | undefined,
-  extra: { tlsCertPath?: string; pollMs?: number; rpcSocket?: string } = {},
+  extra: { tlsCertPath?: string; rpcSocket?: string } = {},
 ): ClnBackend {
   if (hold === undefined) {
     logger?.warn(
@@ -46,22 +44,8 @@ function clnBackend(
   });
 }
 
-/** A devnet CLN node as devnet.json describes it: clnrest with its rune, and its hold plugin's gRPC. */
-export function devnetClnBackend(node: ClnNodeInfo, logger?: Logger, pollMs?: number): ClnBackend {
-  return clnBackend(node.restUrl, node.rune, node.hold && holdGrpc(node.hold.grpcUrl, node.hold), logger, { pollMs });
-}
-
-export function lightningBackend(config: FerryConfig, devnet: Devnet | undefined, logger?: Logger): LightningBackend | undefined {
+export function lightningBackend(config: FerryConfig, logger?: Logger): LightningBackend | undefined {
   const { backend, restUrl, rune, macaroon, macaroonPath, tlsCertPath } = config.lightning;
-  if (usesDevnetLightning(config)) {
-    if (backend === 'cln') {
-      const node = devnet?.info.cln?.cln;
-      if (node === undefined) throw new ConfigError('the devnet runs no CLN node');
-      return devnetClnBackend(node, logger);
-    }
-    const node = devnet!.info.lightning.ferry;
-    return new LndRestClient({ url: node.restUrl, macaroon: node.macaroon });
-  }
   const { rpcSocket } = config.lightning.cln;
   if (backend === 'cln' && rpcSocket !== '') {
     const { grpcUrl, ...paths } = config.lightning.cln.hold;

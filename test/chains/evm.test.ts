@@ -12,12 +12,12 @@ import { join } from 'node:path';
 import { Contract, JsonRpcProvider, Wallet, formatUnits, getAddress, parseEther, sha256, toQuantity, type ContractTransactionResponse } from 'ethers';
 import { startEvmDevnet, ANVIL_MNEMONIC, type EvmDevnet } from '../../src/devnet/evm/index.ts';
 import { artifact } from '../../src/devnet/evm/contracts.ts';
-import type { DevnetInfo } from '../../src/devnet/index.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { openStorage } from '../../src/db/index.ts';
 import { MemoryCheckpointStore, type CheckpointStore } from '../../src/chains/checkpoint.ts';
 import { connectEvm } from '../../src/chains/evm/connect.ts';
 import { evmSettings, type EvmSettings } from '../../src/chains/evm/settings.ts';
+import { evmConfigOf } from '../../src/devnet/ferry-config.ts';
 import type { EvmBackend } from '../../src/chains/evm/backend.ts';
 import { EvmFollower } from '../../src/chains/evm/follower.ts';
 import type { EvmReorgEvent, EvmSwapEvent } from '../../src/chains/evm/events.ts';
@@ -40,7 +40,9 @@ let backend: EvmBackend;
 before(async () => {
   const dataDir = tempDir();
   evm = await startEvmDevnet({ dataDir, port: 0 });
-  settings = evmSettings(loadConfig({ env: { FERRY_DATA_DIR: dataDir } }), { evm: evm.info } as DevnetInfo);
+  // Ferry configured with anvil's node and contracts, as `ferry devnet` writes them into ferry.toml
+  const config = loadConfig({ env: { FERRY_DATA_DIR: dataDir } });
+  settings = evmSettings({ ...config, evm: { ...config.evm, ...evmConfigOf(evm.info) } });
   // anvil's mnemonic as Ferry's: the operator account is then anvil's funded account 0.
   backend = await connectEvm(settings, { checkpoints: new MemoryCheckpointStore(), mnemonic: ANVIL_MNEMONIC, logger: silentLogger });
   provider = new JsonRpcProvider(evm.info.rpcUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadConfig } from '../../src/config/index.ts';
 import { ferryCommand, runFerry } from '../helpers/ferry-process.ts';
 import { ephemeralPorts } from '../helpers/ports.ts';
 
@@ -62,6 +63,18 @@ test('ferry start serves chain heights from its embedded devnet and stops cleanl
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
     });
     assert.equal((await chainId.json()).result, '0x7a69');
+    // the same nodes as a Ferry configuration of their own: what `ferry start --config` takes for a Ferry run apart
+    const printed = await ferryCommand({ ...process.env, ...env }, 'devnet', 'config');
+    assert.equal(printed.code, 0, printed.stderr);
+    const configFile = join(dataDir, 'printed.toml');
+    writeFileSync(configFile, printed.stdout);
+    const external = loadConfig({ file: configFile, env: {} });
+    assert.equal(external.devnet.enabled, false);
+    assert.deepEqual(
+      [external.bitcoin.rpcUrl, external.bitcoin.rpcPassword, external.bitcoin.wallet, external.liquid.rpcUrl, external.evm.rpcUrl, external.evm.chainId],
+      [info.bitcoin.rpcUrl, info.bitcoin.rpcPassword, 'operator', info.elements.rpcUrl, info.evm.rpcUrl, 31337],
+    );
+    assert.deepEqual([external.lightning.backend, external.lightning.restUrl, external.lightning.macaroon], ['lnd', info.lightning.ferry.restUrl, info.lightning.ferry.macaroon]);
 
     // the devnet tools, as a person would use them
     const before = await tool('balances');

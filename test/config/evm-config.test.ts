@@ -1,6 +1,5 @@
-// The [evm] section: its keys and their checks, and what they resolve to with and without the devnet (its anvil
-// and devnet.json's contracts as defaults; a configured node's contracts required, or taken from a devnet.json
-// that lists that very node).
+// The [evm] section: its keys and their checks, and what they resolve to with and without the devnet (zero-config:
+// its anvil and contracts fill the unset keys, src/config/devnet.ts; a configured node's contracts are required).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -8,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig, servesEvm, usesDevnetEvm } from '../../src/config/index.ts';
 import { evmSettings } from '../../src/chains/evm/settings.ts';
+import { withDevnet } from '../../src/config/devnet.ts';
 import type { DevnetInfo } from '../../src/devnet/index.ts';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'ferry-evm-config-'));
@@ -27,7 +27,14 @@ const devnetEvm = {
     token: '0x9fe46736679d2d9a65f0992f2272de9f3c7fa6e0',
   },
 } as DevnetInfo['evm'];
-const devnet = { evm: devnetEvm } as DevnetInfo;
+// The rest of a devnet.json: zero-config leaves every backend to the devnet.
+const node = { rpcUrl: 'http://127.0.0.1:18443', rpcUser: 'devnet', rpcPassword: 'pw', wallets: { operator: 'operator', user: 'user' } };
+const devnet = {
+  bitcoin: node,
+  elements: { ...node, rpcUrl: 'http://127.0.0.1:18884' },
+  lightning: { ferry: { restUrl: 'http://127.0.0.1:8080', macaroon: 'ab', pubkey: '02'.padEnd(66, '1') } },
+  evm: devnetEvm,
+} as DevnetInfo;
 const checksummed = {
   EtherSwap: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
   ERC20Swap: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
@@ -39,7 +46,8 @@ test('zero-config: the devnet serves the EVM chain, its anvil and contracts, pol
   assert.deepEqual(config.evm, { rpcUrl: '', chainId: 0, etherSwap: '', erc20Swap: '', tokens: {}, pollIntervalMs: 1000, confirmations: 1 });
   assert.equal(servesEvm(config), true);
   assert.equal(usesDevnetEvm(config), true);
-  assert.deepEqual(evmSettings(config, devnet), {
+  assert.throws(() => evmSettings(config), /evm.rpcUrl must be set/, 'the EVM chain reads configuration only');
+  assert.deepEqual(evmSettings(withDevnet(config, devnet)), {
     rpcUrl: 'http://127.0.0.1:8545',
     chainId: 31337,
     contracts: { EtherSwap: checksummed.EtherSwap, ERC20Swap: checksummed.ERC20Swap },
@@ -63,7 +71,8 @@ USDT = "${checksummed.token}"
 `);
   const config = loadConfig({ file: path, env: { FERRY_EVM_CHAIN_ID: '30' } });
   assert.equal(usesDevnetEvm(config), false);
-  assert.deepEqual(evmSettings(config, devnet), {
+  assert.deepEqual(withDevnet(config, devnet).evm, config.evm, "a configured node is the operator's, whole");
+  assert.deepEqual(evmSettings(config), {
     rpcUrl: 'https://rsk.example:4444',
     chainId: 30,
     contracts: { EtherSwap: checksummed.EtherSwap, ERC20Swap: checksummed.ERC20Swap },
@@ -72,16 +81,23 @@ USDT = "${checksummed.token}"
     confirmations: 3,
   });
   const bare = loadConfig({ env: { FERRY_DATA_DIR: dir(), FERRY_EVM_RPC_URL: 'http://10.0.0.1:4444' } });
-  assert.throws(() => evmSettings(bare, devnet), (error: Error) =>
-    error instanceof ConfigError && /evm.etherSwap must be set: evm.rpcUrl \(http:\/\/10.0.0.1:4444\) is not the devnet's/.test(error.message));
+  assert.throws(() => evmSettings(withDevnet(bare, devnet)), (error: Error) =>
+    error instanceof ConfigError && /evm.etherSwap must be set: the contract Ferry serves on http:\/\/10.0.0.1:4444/.test(error.message));
 });
 
-test("a configured node that a devnet.json in the data directory lists: that devnet's contracts", () => {
-  const dataDir = dir();
-  writeFileSync(join(dataDir, 'devnet.json'), JSON.stringify({ evm: { ...devnetEvm, rpcUrl: 'http://127.0.0.1:28545' } }));
-  const config = loadConfig({ env: { FERRY_DATA_DIR: dataDir, FERRY_DEVNET_ENABLED: 'false', FERRY_EVM_RPC_URL: 'http://127.0.0.1:28545' } });
-  const settings = evmSettings(config, undefined);
-  assert.deepEqual([settings.chainId, settings.contracts.EtherSwap, settings.tokens], [31337, checksummed.EtherSwap, { TRC20: checksummed.token }]);
+test("on the devnet's anvil, the operator's contract and token addresses win; the chain id must be anvil's", () => {
+  const path = file(`[evm]
+etherSwap = "${checksummed.ERC20Swap}"
+
+[evm.tokens]
+USDT = "${checksummed.token}"
+`);
+  const settings = evmSettings(withDevnet(loadConfig({ file: path, env: {} }), devnet));
+  assert.deepEqual([settings.rpcUrl, settings.chainId], ['http://127.0.0.1:8545', 31337]);
+  assert.deepEqual(settings.contracts, { EtherSwap: checksummed.ERC20Swap, ERC20Swap: checksummed.ERC20Swap });
+  assert.deepEqual(settings.tokens, { USDT: checksummed.token });
+  assert.equal(withDevnet(loadConfig({ env: { FERRY_EVM_CHAIN_ID: '31337' } }), devnet).evm.chainId, 31337);
+  assert.throws(() => withDevnet(loadConfig({ env: { FERRY_EVM_CHAIN_ID: '30' } }), devnet), /evm.chainId is 30, but the devnet's anvil runs chain 31337/);
 });
 
 test('wrong values stop start-up naming the key', () => {
@@ -97,7 +113,5 @@ test('wrong values stop start-up naming the key', () => {
   refused('', { FERRY_EVM_CHAIN_ID: 'thirty' }, /evm.chainId must be a non-negative integer, got "thirty"/);
   // The shape is checked on load, the checksum where the address is used.
   const badChecksum = loadConfig({ file: file(`[evm]\netherSwap = "${checksummed.EtherSwap.replace('F', 'f').replace('b', 'B')}"\n`), env: {} });
-  assert.throws(() => evmSettings(badChecksum, devnet), /evm.etherSwap: .* is not a valid EVM address \(wrong checksum\?\)/);
-  const otherChain = loadConfig({ env: { FERRY_EVM_CHAIN_ID: '30' } });
-  assert.throws(() => evmSettings(otherChain, devnet), /evm.chainId is 30, but the devnet's anvil runs chain 31337/);
+  assert.throws(() => evmSettings(withDevnet(badChecksum, devnet)), /evm.etherSwap: .* is not a valid EVM address \(wrong checksum\?\)/);
 });

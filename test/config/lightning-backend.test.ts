@@ -6,33 +6,38 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config/index.ts';
+import { withDevnet } from '../../src/config/devnet.ts';
+import type { DevnetInfo } from '../../src/devnet/index.ts';
 import { lightningBackend } from '../../src/lightning/connect.ts';
 import type { Logger } from '../../src/log/index.ts';
 import { ClnBackend, LndRestClient } from '../../src/lightning/index.ts';
 
 const external = { FERRY_DEVNET_ENABLED: 'false', FERRY_LND_REST_URL: 'https://127.0.0.1:3010' };
+const node = { rpcUrl: 'http://127.0.0.1:18443', rpcUser: 'u', rpcPassword: 'p', wallets: { operator: 'operator', user: 'user' } };
+const devnetEvm = { rpcUrl: 'http://127.0.0.1:8545', chainId: 31337, contracts: { etherSwap: '0x' + '1'.repeat(40), erc20Swap: '0x' + '2'.repeat(40), token: '0x' + '3'.repeat(40) } } as DevnetInfo['evm'];
 
 test('lightning.backend picks the adapter; cln needs a rune; other names are refused', () => {
   assert.equal(loadConfig({ env: {} }).lightning.backend, 'lnd');
-  const lnd = lightningBackend(loadConfig({ env: { ...external, FERRY_LND_MACAROON: 'ab' } }), undefined);
+  const lnd = lightningBackend(loadConfig({ env: { ...external, FERRY_LND_MACAROON: 'ab' } }));
   assert.ok(lnd instanceof LndRestClient);
   assert.equal(lnd.nodeType, 'LND');
 
-  const cln = lightningBackend(loadConfig({ env: { ...external, FERRY_LIGHTNING_BACKEND: 'cln', FERRY_CLN_RUNE: 'cnVuZQ' } }), undefined);
+  const cln = lightningBackend(loadConfig({ env: { ...external, FERRY_LIGHTNING_BACKEND: 'cln', FERRY_CLN_RUNE: 'cnVuZQ' } }));
   assert.ok(cln instanceof ClnBackend);
   assert.equal(cln.nodeType, 'CLN');
-  assert.throws(() => lightningBackend(loadConfig({ env: { ...external, FERRY_LIGHTNING_BACKEND: 'cln' } }), undefined), (error: unknown) => error instanceof ConfigError && /lightning\.rune/.test(error.message));
+  assert.throws(() => lightningBackend(loadConfig({ env: { ...external, FERRY_LIGHTNING_BACKEND: 'cln' } })), (error: unknown) => error instanceof ConfigError && /lightning\.rune/.test(error.message));
   assert.throws(() => loadConfig({ env: { FERRY_LIGHTNING_BACKEND: 'eclair' } }), /lightning\.backend .*must be one of lnd, cln/);
-  // the devnet's CLN node is Ferry's only when the devnet runs one
-  assert.throws(() => lightningBackend(loadConfig({ env: { FERRY_LIGHTNING_BACKEND: 'cln' } }), undefined), /runs no CLN node/);
-  assert.equal(lightningBackend(loadConfig({ env: { FERRY_DEVNET_ENABLED: 'false' } }), undefined), undefined, 'no node configured, no devnet: none');
+  // the devnet's CLN node is Ferry's only when the devnet runs one (src/config/devnet.ts fills in its keys)
+  const info = { bitcoin: node, elements: node, lightning: { ferry: { restUrl: 'http://127.0.0.1:8080', macaroon: 'ab', pubkey: '' } }, evm: devnetEvm } as DevnetInfo;
+  assert.throws(() => withDevnet(loadConfig({ env: { FERRY_LIGHTNING_BACKEND: 'cln' } }), info), (error: unknown) => error instanceof ConfigError && /runs no CLN node/.test(error.message));
+  assert.equal(lightningBackend(loadConfig({ env: { FERRY_DEVNET_ENABLED: 'false' } })), undefined, 'no node configured, no devnet: none');
 });
 
 test("lightning.cln.hold: the hold plugin's gRPC needs host:port and its three mTLS files; without it, no hold invoices and a warning naming the setting", async () => {
   const cln = { ...external, FERRY_LIGHTNING_BACKEND: 'cln', FERRY_CLN_RUNE: 'cnVuZQ' };
   const warnings: string[] = [];
   const logger: Logger = { debug() {}, info() {}, warn: (message) => warnings.push(message), error() {}, child: () => logger };
-  const overRpc = lightningBackend(loadConfig({ env: cln }), undefined, logger);
+  const overRpc = lightningBackend(loadConfig({ env: cln }), logger);
   assert.ok(overRpc instanceof ClnBackend);
   assert.equal(warnings.length, 1, 'a warning at start');
   assert.match(warnings[0], /cannot hold invoices: reverse swaps .* are refused.*lightning\.cln\.hold\.grpcUrl/);
@@ -65,7 +70,7 @@ test("lightning.cln.hold: the hold plugin's gRPC needs host:port and its three m
   rmSync(dir, { recursive: true });
   // a directory without the plugin's files is refused when Ferry starts, naming the file
   assert.throws(
-    () => lightningBackend(loadConfig({ env: { ...cln, FERRY_CLN_HOLD_GRPC_URL: '127.0.0.1:9292', FERRY_CLN_HOLD_CERT_DIR: '/nonexistent/hold' } }), undefined),
+    () => lightningBackend(loadConfig({ env: { ...cln, FERRY_CLN_HOLD_GRPC_URL: '127.0.0.1:9292', FERRY_CLN_HOLD_CERT_DIR: '/nonexistent/hold' } })),
     (error: unknown) => error instanceof ConfigError && /\/nonexistent\/hold\/ca\.pem/.test(error.message),
   );
 });
@@ -77,13 +82,15 @@ test("lightning.cln.rpcSocket: Core Lightning over lightningd's JSON-RPC socket,
     const config = loadConfig({ env: { FERRY_LIGHTNING_BACKEND: 'cln', FERRY_CLN_RPC_SOCKET: socket } });
     assert.equal(config.lightning.cln.rpcSocket, socket);
     // the devnet is on, but a configured socket is Ferry's node (no "runs no CLN node" refusal)
-    const cln = lightningBackend(config, undefined);
+    const info = { bitcoin: node, elements: node, lightning: {}, evm: devnetEvm } as unknown as DevnetInfo;
+    assert.deepEqual(withDevnet(config, info).lightning, config.lightning);
+    const cln = lightningBackend(config);
     assert.ok(cln instanceof ClnBackend);
     // it calls that socket: nothing listens there, so the call fails naming it
     await assert.rejects(cln.getInfo(), new RegExp(`lightning-rpc ${socket.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     cln.close();
     // the socket is a CLN setting: on LND it changes nothing
-    assert.ok(lightningBackend(loadConfig({ env: { ...external, FERRY_LND_MACAROON: 'ab', FERRY_CLN_RPC_SOCKET: socket } }), undefined) instanceof LndRestClient);
+    assert.ok(lightningBackend(loadConfig({ env: { ...external, FERRY_LND_MACAROON: 'ab', FERRY_CLN_RPC_SOCKET: socket } })) instanceof LndRestClient);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

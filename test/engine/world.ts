@@ -25,6 +25,7 @@ import type { EvmBackend } from '../../src/chains/evm/backend.ts';
 import { connectEvm } from '../../src/chains/evm/connect.ts';
 import { EvmContractChain } from '../../src/chains/evm/contract-chain.ts';
 import { evmSettings } from '../../src/chains/evm/settings.ts';
+import { withDevnet } from '../../src/config/devnet.ts';
 import { fundAccounts } from '../../src/devnet/evm/fund.ts';
 
 export interface World {
@@ -170,7 +171,7 @@ export async function startWorld(overrides: WorldOverrides = {}): Promise<World>
 
 /** Ferry's EVM chain on the devnet's anvil with Ferry's own operator account (from its mnemonic), funded. */
 async function connectEvmWorld(dataDir: string, devnet: Devnet, storage: Storage, mnemonic: string, claimBatchMs?: number): Promise<EvmWorld> {
-  const settings = evmSettings(loadConfig({ env: { FERRY_DATA_DIR: dataDir } }), devnet.info);
+  const settings = evmSettings(withDevnet(loadConfig({ env: { FERRY_DATA_DIR: dataDir } }), devnet.info));
   const backend = await connectEvm({ ...settings, pollIntervalMs: 50 }, { checkpoints: storage.checkpoints, mnemonic, logger: silentLogger });
   const funder = new Wallet(devnet.info.evm.accounts.operator.privateKey, devnet.evm.provider);
   await fundAccounts(devnet.evm.provider, funder, [backend.signer.address]);

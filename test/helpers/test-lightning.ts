@@ -3,7 +3,8 @@
 // runs the core swap files a second time that way.
 import type { DevnetInfo } from '../../src/devnet/index.ts';
 import type { LightningBackend } from '../../src/lightning/backend.ts';
-import { devnetClnBackend } from '../../src/lightning/connect.ts';
+import { ClnBackend } from '../../src/lightning/cln/client.ts';
+import { readHoldTls } from '../../src/lightning/cln/hold/credentials.ts';
 import { LndRestClient } from '../../src/lightning/lnd/client.ts';
 
 export type TestLightning = 'lnd' | 'cln';
@@ -21,7 +22,8 @@ export function ferryNodeClient(info: DevnetInfo): LightningBackend {
   if (onCln()) {
     const node = info.cln?.cln;
     if (node === undefined) throw new Error('the devnet runs no CLN node: start it with { cln: true }');
-    return devnetClnBackend(node, undefined, 50);
+    // polled every 50 ms, so the tests see its invoices' changes soon
+    return new ClnBackend({ url: node.restUrl, rune: node.rune, pollMs: 50, hold: node.hold && { url: node.hold.grpcUrl, tls: readHoldTls(node.hold) } });
   }
   return new LndRestClient({ url: info.lightning.ferry.restUrl, macaroon: info.lightning.ferry.macaroon });
 }

@@ -6,34 +6,16 @@
 import { writeFileSync } from 'node:fs';
 import { stringify } from 'smol-toml';
 import type { DevnetInfo } from '../../src/devnet/index.ts';
-import { onCln } from '../helpers/test-lightning.ts';
+import { ferryConfigOf } from '../../src/devnet/ferry-config.ts';
+import { testLightning } from '../helpers/test-lightning.ts';
 
-function ferryLightning(info: DevnetInfo): Record<string, unknown> {
-  if (!onCln()) return { backend: 'lnd', restUrl: info.lightning.ferry.restUrl, macaroon: info.lightning.ferry.macaroon };
-  const node = info.cln?.cln;
-  if (node === undefined) throw new Error('the devnet runs no CLN node: start it with FERRY_DEVNET_CLN=true');
-  return {
-    backend: 'cln',
-    restUrl: node.restUrl,
-    rune: node.rune,
-    ...(node.hold && { cln: { hold: { grpcUrl: node.hold.grpcUrl, certDir: node.hold.certDir } } }),
-  };
-}
-
-export function devnetNodesToml(info: DevnetInfo): string {
-  const chain = (endpoint: DevnetInfo['bitcoin']) => ({
-    rpcUrl: endpoint.rpcUrl,
-    rpcUser: endpoint.rpcUser,
-    rpcPassword: endpoint.rpcPassword,
-    wallet: endpoint.wallets.operator,
-  });
+/**
+ * `ferry`: Ferry's configuration of the devnet's nodes — by default what `ferry devnet` writes into its ferry.toml
+ * (ferryConfigOf), or that file's own table when the caller read it.
+ */
+export function devnetNodesToml(info: DevnetInfo, ferry: Record<string, unknown> = { ...ferryConfigOf(info, testLightning()) }): string {
   return stringify({
-    ferry: {
-      bitcoin: chain(info.bitcoin),
-      liquid: chain(info.elements),
-      lightning: ferryLightning(info),
-      evm: { rpcUrl: info.evm.rpcUrl, chainId: info.evm.chainId, etherSwap: info.evm.contracts.etherSwap, erc20Swap: info.evm.contracts.erc20Swap },
-    },
+    ferry,
     user: {
       bitcoin: { wallet: info.bitcoin.wallets.user },
       liquid: { wallet: info.elements.wallets.user },
@@ -43,6 +25,6 @@ export function devnetNodesToml(info: DevnetInfo): string {
   });
 }
 
-export function writeDevnetNodesFile(info: DevnetInfo, path: string): void {
-  writeFileSync(path, devnetNodesToml(info), { mode: 0o600 });
+export function writeDevnetNodesFile(info: DevnetInfo, path: string, ferry?: Record<string, unknown>): void {
+  writeFileSync(path, devnetNodesToml(info, ferry), { mode: 0o600 });
 }

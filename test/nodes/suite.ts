@@ -14,6 +14,7 @@ import { interfaceOf } from '../../src/chains/evm/abi.ts';
 import {
   followContractSwap,
   followSwap,
+  ServiceError,
   swapChain,
   type ContractFollowEvent,
   type ContractRecord,
@@ -119,6 +120,23 @@ async function followContract(client: SwapClient, swaps: ContractSwaps, record: 
 }
 
 /** Registers the suite; `load` gives the nodes once the file's own set-up is done. */
+/**
+ * Creates a swap against the quote the SDK reads just before, as wallets do; when the quote moved in between (an
+ * anvil block changed the gas price, and with it the pair's hash, while the UTXO scenarios' quotes kept the
+ * service's one-second read of it: `invalid pair hash`), creates once more against a fresh read, as the reference's
+ * web app does.
+ */
+async function withFreshQuote<T>(create: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await create();
+    } catch (error) {
+      const stale = error instanceof ServiceError && error.status === 400 && (error.body as { error?: unknown } | undefined)?.error === 'invalid pair hash';
+      if (!stale || attempt >= 3) throw error;
+    }
+  }
+}
+
 export function registerNodeSuite(load: () => Promise<NodesConfig>): void {
   let world: NodeWorld;
 
@@ -234,7 +252,7 @@ export function registerNodeSuite(load: () => Promise<NodesConfig>): void {
         const swaps = await client.contracts('RBTC');
         const sat = 40_000;
         const { invoice, paymentHash } = await world.counterparty.addInvoice(sat, 'ferry node suite: RBTC submarine');
-        const record = await swaps.createSubmarine({ invoice });
+        const record = await withFreshQuote(() => swaps.createSubmarine({ invoice }));
         const fromBlock = await provider.getBlockNumber();
         await swaps.lock(record);
         const { result } = await followContract(client, swaps, record);
@@ -255,7 +273,7 @@ export function registerNodeSuite(load: () => Promise<NodesConfig>): void {
         if (world.evm === undefined) return t.skip('no EVM node configured ([ferry.evm])');
         const { client, address } = await world.evm.newClient();
         const swaps = await client.contracts('RBTC');
-        const record = await swaps.createReverse({ invoiceAmount: 50_000 });
+        const record = await withFreshQuote(() => swaps.createReverse({ invoiceAmount: 50_000 }));
         const before = await world.evm.provider.getBalance(address);
         const paying = world.counterparty.pay(record.invoice);
         paying.catch(() => undefined); // awaited below

@@ -43,7 +43,7 @@ describe('Ferry on a real lightningd (JSON-RPC socket): submarine swaps', { skip
 
     // Ferry's Lightning node as the configuration names it: the socket, no clnrest, no rune, no hold plugin.
     const config = loadConfig({ env: { FERRY_DATA_DIR: join(world.dataDir, 'ferry'), FERRY_LIGHTNING_BACKEND: 'cln', FERRY_CLN_RPC_SOCKET: ferry.socketPath } });
-    lightning = lightningBackend(config, undefined)!;
+    lightning = lightningBackend(config)!;
     assert.ok(lightning instanceof ClnBackend, 'lightning.cln.rpcSocket gives the CLN backend');
     storage = await openStorage(join(world.dataDir, 'ferry.sqlite'));
     watcher = new ChainWatcher({ chain: 'BTC', rpc: world.node, codec: bitcoinCodec, checkpoints: storage.checkpoints, pollIntervalMs: 50, logger: silentWatcherLogger });

@@ -64,7 +64,7 @@ export async function connectEvm(settings: EvmSettings, deps: EvmConnectDeps): P
   const logger = deps.logger.child('evm');
   const chainId = await chainIdOf(settings.rpcUrl, logger, deps.attempts ?? 30);
   if (settings.chainId !== undefined && chainId !== settings.chainId) {
-    throw new Error(`evm: the node at ${settings.rpcUrl} is on chain ${chainId}, expected chain ${settings.chainId} (evm.chainId or devnet.json)`);
+    throw new Error(`evm: the node at ${settings.rpcUrl} is on chain ${chainId}, expected chain ${settings.chainId} (evm.chainId)`);
   }
   const network = Network.from(chainId);
   const provider = new JsonRpcProvider(settings.rpcUrl, network, { staticNetwork: network, cacheTimeout: -1, pollingInterval: settings.pollIntervalMs });

@@ -1,13 +1,8 @@
-// What Ferry's [evm] section means once the devnet is taken into account: the node's URL, the chain id it must
-// report, the contracts' and tokens' addresses. Empty keys fall back to the devnet's anvil and the contracts it
-// deployed (devnet.json), so zero-config Ferry serves RBTC on the devnet; a configured node whose contracts are not
-// given is refused with the keys to set rather than guessed at.
-import { existsSync } from 'node:fs';
+// What Ferry's [evm] section means to the EVM chain: the node's URL, the chain id it must report, the contracts' and
+// tokens' addresses, checksummed. Every one is configured (zero-config's come from the devnet through the same keys,
+// src/config/devnet.ts): a node whose contracts are not given is refused with the keys to set rather than guessed at.
 import { getAddress } from 'ethers';
-import { ConfigError, usesDevnetEvm, type FerryConfig } from '../../config/index.ts';
-import { readDevnetInfo, devnetInfoPath, type DevnetInfo } from '../../devnet/index.ts';
-import type { EvmInfo } from '../../devnet/evm/index.ts';
-import { TOKEN } from '../../devnet/evm/contracts.ts';
+import { ConfigError, type FerryConfig } from '../../config/index.ts';
 import type { SwapContractName } from './abi.ts';
 
 export interface EvmSettings {
@@ -29,42 +24,17 @@ function address(key: string, value: string): string {
   }
 }
 
-/** The devnet.json of a devnet serving this URL, when one is in the data directory: its contracts are the defaults. */
-function devnetAt(config: FerryConfig, rpcUrl: string): EvmInfo | undefined {
-  if (!existsSync(devnetInfoPath(config.dataDir))) return undefined;
-  try {
-    const evm = readDevnetInfo(config.dataDir).evm;
-    return evm && new URL(evm.rpcUrl).href === new URL(rpcUrl).href ? evm : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-export function evmSettings(config: FerryConfig, devnet: DevnetInfo | undefined): EvmSettings {
+export function evmSettings(config: FerryConfig): EvmSettings {
   const { evm } = config;
-  let rpcUrl = evm.rpcUrl;
-  let source: EvmInfo | undefined;
-  if (usesDevnetEvm(config)) {
-    if (!devnet?.evm) throw new Error('evm: the devnet is enabled but runs no EVM chain (no evm entry in its info)');
-    source = devnet.evm;
-    rpcUrl = source.rpcUrl;
-    if (evm.chainId !== 0 && evm.chainId !== source.chainId) {
-      throw new ConfigError(`config key evm.chainId is ${evm.chainId}, but the devnet's anvil runs chain ${source.chainId}: unset it or set evm.rpcUrl`);
-    }
-  } else {
-    source = devnetAt(config, rpcUrl);
-  }
+  if (evm.rpcUrl === '') throw new ConfigError('config key evm.rpcUrl must be set to serve the EVM chain');
   const contract = (key: 'etherSwap' | 'erc20Swap'): string => {
-    if (evm[key] !== '') return address(`evm.${key}`, evm[key]);
-    if (source) return getAddress(source.contracts[key]);
-    throw new ConfigError(`config key evm.${key} must be set: evm.rpcUrl (${rpcUrl}) is not the devnet's, so there is no devnet.json to take the contract address from`);
+    if (evm[key] === '') throw new ConfigError(`config key evm.${key} must be set: the contract Ferry serves on ${evm.rpcUrl}`);
+    return address(`evm.${key}`, evm[key]);
   };
-  const configuredTokens = Object.entries(evm.tokens).map(([symbol, value]) => [symbol, address(`evm.tokens.${symbol}`, value)]);
-  const tokens = configuredTokens.length > 0 ? Object.fromEntries(configuredTokens) : source ? { [TOKEN.symbol]: getAddress(source.contracts.token) } : {};
-  const chainId = evm.chainId !== 0 ? evm.chainId : source?.chainId;
+  const tokens = Object.fromEntries(Object.entries(evm.tokens).map(([symbol, value]) => [symbol, address(`evm.tokens.${symbol}`, value)]));
   return {
-    rpcUrl,
-    ...(chainId !== undefined && { chainId }),
+    rpcUrl: evm.rpcUrl,
+    ...(evm.chainId !== 0 && { chainId: evm.chainId }),
     contracts: { EtherSwap: contract('etherSwap'), ERC20Swap: contract('erc20Swap') },
     tokens,
     pollIntervalMs: evm.pollIntervalMs,
