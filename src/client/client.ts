@@ -30,7 +30,7 @@ export interface SwapClientOptions {
   /** Base URL of the swap service (without /v2). */
   serviceUrl: string;
   network: NetworkName;
-  /** Where swaps are kept; without one nothing is written to disk. */
+  /** Where swaps are kept (a ClientStore over any ClientStorage; FileClientStore in Node); without one nothing is kept. */
   store?: ClientStore;
   /** Chain data and broadcasting, one source per currency; default: the service's own chain endpoints. */
   chain?: ChainSource | readonly ChainSource[];
