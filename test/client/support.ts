@@ -13,7 +13,7 @@ import { startFerry, type Ferry } from '../../src/app.ts';
 import type { DevnetInfo } from '../../src/devnet/index.ts';
 import type { LightningBackend } from '../../src/lightning/backend.ts';
 import { LndRestClient } from '../../src/lightning/lnd/client.ts';
-import { addressOfScript, followSwap, type FollowEvent, type SwapClient, type SwapRecord } from '../../src/client/node.ts';
+import { addressOfScript, followSwap, type FollowEvent, type SwapClient, type SwapRecord } from '../../src/client/index.ts';
 import { unconfidentialAddress } from '../../src/chains/liquid/network.ts';
 import { Scripts } from 'boltz-core';
 import { createLogger } from '../../src/log/index.ts';
