@@ -24,7 +24,6 @@ const allowed: Record<string, string> = {
   'src/cli/swap-context.ts': "`ferry swap`'s default payout: a fresh address of the devnet's user wallet",
   'src/cli/swap-contract.ts': "`ferry swap`'s default EVM node and account: the devnet's anvil and user account",
   'src/index.ts': "the package's exports (startDevnet, readDevnetInfo) for tests and tools embedding the devnet",
-  'src/client/chains/evm.ts': "the client SDK's check of the contract's runtime code (the SDK's own import graph is its package's to keep)",
 };
 
 function sources(dir: string): string[] {
