@@ -19,8 +19,11 @@ import { onUserContractLockup, onUserContractSpend, onUserLockup, onUserLockupSp
 import type { ContractChain, ContractSwapEvent } from '../chains/contract-chain.ts';
 import { UnconfirmedWatch } from '../alerts/unconfirmed.ts';
 
-/** Confirmations after which Ferry's own transactions are checked again only when a reorg comes. */
-const SETTLED_DEPTH = 6;
+/**
+ * Confirmations after which Ferry's own transactions are checked again only when a reorg comes, and after which
+ * Ferry's claim ends its swap on chain (claim.settled): the lockup it spent is no longer followed for a reorg.
+ */
+export const SETTLED_DEPTH = 6;
 /** Statuses in which a swap may time out (the machines decide whether it does). */
 const TIMEOUT_CANDIDATES = statusesWithAny('timeout');
 
@@ -161,6 +164,10 @@ export class ChainEventRouter {
       const records = own.kind === 'lockup' ? undefined : SPEND_RECORDS[own.kind];
       if (restored.where === 'confirmed' && records !== undefined && own.swap.data[records.confirmedFlag] !== true) {
         await this.ctx.swaps.dispatch(own.swap.id, { type: records.confirmed });
+      }
+      // Buried this deep, the claim is the end of the swap: it stops being followed on chain (needsChain).
+      if (own.kind === 'claim' && restored.where === 'confirmed' && restored.confirmations >= SETTLED_DEPTH && own.swap.data.claimSettled !== true) {
+        await this.ctx.swaps.dispatch(own.swap.id, { type: 'claim.settled' });
       }
       if (restored.where === 'mempool' && height !== undefined) await bumpIfStuck(this.ctx, own, height);
       await this.unconfirmed.check(own, restored, height);
