@@ -100,6 +100,7 @@ export class ChainEventRouter {
             await withRetries(this.ctx, 'timeout check', () => this.timeouts(event.height, chain.symbol));
             if (this.shallow.has(chain.symbol)) await withRetries(this.ctx, 'user lockup depth', () => this.recheckContractDepths(chain));
             await withRetries(this.ctx, 'lost lockup recheck', () => recheckLostContractLockups(this.ctx, chain));
+            await this.unconfirmed.checkContract(chain, event.height);
           },
           // A lockup taken back before Ferry acted is caught by the checks of the contract state before paying or
           // locking; one taken back after is rechecked here (contract-reorg.ts).
