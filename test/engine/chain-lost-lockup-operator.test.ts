@@ -18,7 +18,7 @@ import { findOutput } from '../../src/chains/bitcoin/spends.ts';
 import { createLogger } from '../../src/log/index.ts';
 import { ferryCommand } from '../helpers/ferry-process.ts';
 import { addressOf, p2wpkhScript, spendP2wpkh, strangerKey, walletKey } from '../helpers/htlc.ts';
-import { createBtcToLbtc, startChainWorld, untilSwap, type ChainWorld } from './chain-support.ts';
+import { createBtcToLbtc, ferryFollowed, startChainWorld, untilSwap, type ChainWorld } from './chain-support.ts';
 
 /** A failure ceiling only: every wait below ends on the event it waits for, long before this on any machine. */
 const CEILING_MS = 300_000;
@@ -184,6 +184,7 @@ test("issue 23: the user's lockup reorganised out and double spent after Ferry l
 
     // Nobody claims: at its timeout Ferry refunds its L-BTC lockup, and the coins are back in its wallet.
     await world.lbtc.mineTo(swap.claimDetails.timeoutBlockHeight);
+    await ferryFollowed(world, 'L-BTC'); // every block up to the timeout handled: work that grows with the load
     await pushed.when((status) => status === 'transaction.refunded', 'transaction.refunded pushed');
     await world.lbtc.mine();
     const refunded = await untilSwap(world, swap.id, (_, data) => data.refundConfirmed === true, 'refund confirmed', CEILING_MS);
