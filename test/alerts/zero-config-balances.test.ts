@@ -3,6 +3,7 @@
 // channels give the operator's node more outbound than the default pairs' largest submarine swap, as an operator's
 // node should have, so a sandbox in ordinary use is not alarmed. A real shortfall still raises it: the same node
 // against pairs whose largest submarine swap is one sat more than it can send, listed by the real `ferry admin alerts`.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { MoneyChecks } from '../../src/alerts/checks.ts';
