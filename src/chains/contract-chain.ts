@@ -115,6 +115,11 @@ export interface ContractChain {
   lock(values: ContractLockupValues, prepay?: bigint): Promise<ContractTransaction>;
   /** Ferry's transactions sent and not yet mined, oldest first (what the 'unconfirmed' alert measures). */
   pendingTransactions?(): PendingContractTransaction[];
+  /**
+   * Sends again, unchanged, each of Ferry's pending transactions the node no longer has (evicted from its pool, or
+   * dropped by a reorg): the same signed transaction, so nothing is ever sent twice. What became of each.
+   */
+  sendAgainDropped?(): Promise<{ txHash: string; sent: boolean; error?: string }[]>;
   /** Takes Ferry's lockup back after its timelock. */
   refund(values: ContractLockupValues): Promise<ContractTransaction>;
   /** The claim address' (Ferry's) EIP-712 signature letting the refund address refund at once (`refundCooperative`). */

@@ -100,6 +100,7 @@ export class ChainEventRouter {
             await withRetries(this.ctx, 'timeout check', () => this.timeouts(event.height, chain.symbol));
             if (this.shallow.has(chain.symbol)) await withRetries(this.ctx, 'user lockup depth', () => this.recheckContractDepths(chain));
             await withRetries(this.ctx, 'lost lockup recheck', () => recheckLostContractLockups(this.ctx, chain));
+            await this.sendAgainDropped(chain);
             await this.unconfirmed.checkContract(chain, event.height);
           },
           // A lockup taken back before Ferry acted is caught by the checks of the contract state before paying or
@@ -179,6 +180,21 @@ export class ChainEventRouter {
   async recheckUserLockups(chain: string): Promise<void> {
     if (await recheckUserLockups(this.ctx, chain)) this.userReorged.add(chain);
     else this.userReorged.delete(chain);
+  }
+
+  /**
+   * A contract chain's transactions of Ferry's that the node dropped before mining them are sent again, unchanged:
+   * every later transaction of Ferry's account waits behind them. Never fails the block handler.
+   */
+  private async sendAgainDropped(chain: ContractChain): Promise<void> {
+    try {
+      for (const outcome of (await chain.sendAgainDropped?.()) ?? []) {
+        if (outcome.sent) this.ctx.logger.warn('a transaction of Ferry\'s the node dropped was sent again', { chain: chain.symbol, txHash: outcome.txHash });
+        else this.ctx.logger.info('a transaction of Ferry\'s the node dropped is refused again', { chain: chain.symbol, txHash: outcome.txHash, error: outcome.error });
+      }
+    } catch (error) {
+      this.ctx.logger.warn('could not look for dropped transactions', { chain: chain.symbol, error: String(error) });
+    }
   }
 
   private markShallow(chain: string): void {

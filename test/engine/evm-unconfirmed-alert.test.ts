@@ -1,13 +1,14 @@
 // The 'unconfirmed' operator alert on a contract chain (RBTC on the devnet's anvil): Ferry's lock of a reverse swap is
 // kept out of blocks (automine off, and each next block's base fee set above the lock's fee cap), so it waits in the
 // node's pool while blocks are mined (anvil then drops it, as a node evicts an underpriced transaction); once it has
-// waited alertUnconfirmedAfterBlocks blocks the engine raises the alert for that swap's lockup, once, and clears it
-// when a block has mined it (the operator sent it again). On a contract chain every transaction
+// waited alertUnconfirmedAfterBlocks blocks the engine raises the alert for that swap's lockup, once. When a block
+// has room for it again, Ferry sends the same signed lock again (it is never sent twice: one lock on chain, Ferry's
+// account paid once), it is mined, and the alert is cleared. On a contract chain every transaction
 // of Ferry's account queues behind the one before, so a stuck one holds up every lock, claim and refund after it.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { Transaction, sha256, toQuantity } from 'ethers';
+import { sha256, toQuantity } from 'ethers';
 import type { AlertInput, AlertKind, OperatorAlerts } from '../../src/alerts/index.ts';
 import { DEFAULT_BTC_PAIR, type PairConfig } from '../../src/swaps/pairs.ts';
 import { waitFor } from './adversarial-support.ts';
@@ -51,8 +52,10 @@ async function mineWithout(maxFeePerGas: bigint): Promise<void> {
   await world.evm!.chain.sync();
 }
 
-test("Ferry's RBTC lock unmined past the target raises 'unconfirmed' for its lockup; mined, the alert is cleared", async () => {
+test("Ferry's RBTC lock unmined past the target raises 'unconfirmed' for its lockup; dropped by the node, it is sent again unchanged; mined, the alert is cleared", async () => {
   await anvil('evm_setAutomine', [false]);
+  const ferry = world.evm!.backend.signer.address;
+  const [nonceBefore, balanceBefore] = [await world.devnet.evm.provider.getTransactionCount(ferry), await world.evm!.backend.balance()];
   const preimage = randomBytes(32);
   const created = await world.engine.createReverse({ from: 'BTC', to: 'RBTC', preimageHash: sha256(preimage).slice(2), claimAddress: world.evm!.user.address, invoiceAmount: 60_000 });
   world.alice.payInvoice({ paymentRequest: created.invoice, feeLimitMsat: 10_000n, timeoutSeconds: 60 }).catch(() => {}); // held; fails when Ferry stops
@@ -65,8 +68,6 @@ test("Ferry's RBTC lock unmined past the target raises 'unconfirmed' for its loc
   assert.equal(lock.kind, 'lockup');
   const sent = (await world.devnet.evm.provider.getTransaction(lock.txHash))!;
   assert.ok(sent.maxFeePerGas !== null);
-  const raw = Transaction.from(sent).serialized;
-  assert.equal(Transaction.from(raw).hash, lock.txHash);
 
   for (let block = 1; block < TARGET; block++) await mineWithout(sent.maxFeePerGas!);
   assert.equal(await world.devnet.evm.provider.getTransactionReceipt(lock.txHash), null, 'still unmined');
@@ -83,13 +84,19 @@ test("Ferry's RBTC lock unmined past the target raises 'unconfirmed' for its loc
 
   // A block with room for it: mined, and the next look clears the alert.
   // anvil dropped the lock from its pool once a block's base fee passed its cap (a node evicting an underpriced
-  // transaction): Ferry keeps waiting for it, and the alert stays, until it is mined. The operator sends the same
-  // signed transaction again into a block with room for it.
+  // transaction); Ferry's tries to send it again were refused while the base fee stayed above the cap. A block with
+  // room for it: at that block Ferry sends the same signed lock again, and the next block mines it.
   assert.equal(await anvil('eth_getTransactionByHash', [lock.txHash]), null, 'dropped by the node');
   await anvil('anvil_setNextBlockBaseFeePerGas', [toQuantity(1n)]);
-  await anvil('eth_sendRawTransaction', [raw]);
+  await anvil('evm_mine');
+  await world.evm!.chain.sync();
+  await waitFor(async () => (await anvil('eth_getTransactionByHash', [lock.txHash])) !== null, CEILING_MS);
   await anvil('evm_mine');
   await waitFor(async () => (await world.devnet.evm.provider.getTransactionReceipt(lock.txHash)) !== null, CEILING_MS);
+  const receipt = (await world.devnet.evm.provider.getTransactionReceipt(lock.txHash))!;
+  assert.equal(receipt.status, 1);
+  assert.equal(await world.devnet.evm.provider.getTransactionCount(ferry), nonceBefore + 1, "one transaction of Ferry's account");
+  assert.equal(await world.evm!.backend.balance(), balanceBefore - sent.value - receipt.gasUsed * receipt.gasPrice, 'Ferry paid for one lock');
   await waitFor(async () => world.evm!.chain.pendingTransactions().length === 0, CEILING_MS);
   await anvil('evm_mine');
   await world.evm!.chain.sync();

@@ -2,7 +2,7 @@
 // through ethers and boltz-core's ABI, the follower's events in the seam's terms, and the operator's EIP-712
 // signature for a cooperative refund. Every transaction of the operator's account goes through one queue, so two
 // legs never pick the same nonce; each call resolves once its transaction is mined.
-import { getAddress, isAddress, isError, type ContractTransactionResponse, type TypedDataDomain } from 'ethers';
+import { Transaction, getAddress, isAddress, isError, type ContractTransactionResponse, type TypedDataDomain } from 'ethers';
 import {
   ContractCallRefused,
   type ContractChain,
@@ -66,6 +66,8 @@ export class EvmContractChain implements ContractChain {
   private sending: Promise<unknown> = Promise.resolve();
   /** Sent and waiting to be mined, by transaction hash. */
   private readonly pending = new Map<string, PendingContractTransaction>();
+  /** Each pending transaction as signed, to send it again unchanged if the node drops it. */
+  private readonly signed = new Map<string, string>();
 
   constructor(
     private readonly backend: EvmBackend,
@@ -84,6 +86,21 @@ export class EvmContractChain implements ContractChain {
 
   pendingTransactions(): PendingContractTransaction[] {
     return [...this.pending.values()];
+  }
+
+  async sendAgainDropped(): Promise<{ txHash: string; sent: boolean; error?: string }[]> {
+    const outcomes: { txHash: string; sent: boolean; error?: string }[] = [];
+    for (const [txHash, raw] of this.signed) {
+      if ((await this.backend.provider.getTransaction(txHash)) !== null) continue;
+      try {
+        await this.backend.provider.broadcastTransaction(raw);
+        outcomes.push({ txHash, sent: true });
+      } catch (error) {
+        // e.g. its fee cap still below the base fee: asked again at the next block
+        outcomes.push({ txHash, sent: false, error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    return outcomes;
   }
 
   feeRate(): Promise<number> {
@@ -214,12 +231,14 @@ export class EvmContractChain implements ContractChain {
       }
       const sentAtHeight = await this.height().catch(() => undefined);
       if (sentAtHeight !== undefined) this.pending.set(response.hash, { txHash: response.hash, sentAtHeight, ...what });
+      this.signed.set(response.hash, Transaction.from(response).serialized);
       try {
         const receipt = await response.wait();
         if (receipt === null || receipt.status !== 1) throw new Error(`transaction ${response.hash} failed`);
         return { txHash: receipt.hash, blockHeight: receipt.blockNumber };
       } finally {
         this.pending.delete(response.hash);
+        this.signed.delete(response.hash);
       }
     });
     this.sending = run.catch(() => undefined);
