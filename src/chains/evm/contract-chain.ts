@@ -1,7 +1,9 @@
 // The EVM chain as the swap legs see it (ContractChain): EtherSwap lockups, claims and refunds of the native asset
 // through ethers and boltz-core's ABI, the follower's events in the seam's terms, and the operator's EIP-712
 // signature for a cooperative refund. Every transaction of the operator's account goes through one queue, so two
-// legs never pick the same nonce; each call resolves once its transaction is mined.
+// legs never pick the same nonce; each call resolves once its transaction is mined. While it waits, the transaction
+// is listed as pending (the 'unconfirmed' alert's view) and kept as signed, so one the node drops can be sent again
+// unchanged (sendAgainDropped): the queue behind it would otherwise wait for good.
 import { Transaction, getAddress, isAddress, isError, type ContractTransactionResponse, type TypedDataDomain } from 'ethers';
 import {
   ContractCallRefused,
