@@ -60,6 +60,17 @@ export interface ContractTransaction {
   blockHeight: number;
 }
 
+/** One of Ferry's transactions to the contract, sent and not yet mined. */
+export interface PendingContractTransaction {
+  txHash: string;
+  /** The chain's tip when it was sent: its wait is counted from here, as a UTXO transaction's from its mempool entry. */
+  sentAtHeight: number;
+  /** What it does, named as Ferry's own UTXO transactions are. */
+  kind: 'lockup' | 'claim' | 'refund';
+  /** The swaps it is for, by preimage hash (64 hex characters; a batched claim has several). */
+  preimageHashes: string[];
+}
+
 /** The contract refused a call of Ferry's before anything was mined (no funds, already claimed, not timed out). */
 export class ContractCallRefused extends Error {}
 
@@ -102,6 +113,13 @@ export interface ContractChain {
    * `prepay` (base units) goes to the claim address in the same transaction: the gas of a gasless swap.
    */
   lock(values: ContractLockupValues, prepay?: bigint): Promise<ContractTransaction>;
+  /** Ferry's transactions sent and not yet mined, oldest first (what the 'unconfirmed' alert measures). */
+  pendingTransactions?(): PendingContractTransaction[];
+  /**
+   * Sends again, unchanged, each of Ferry's pending transactions the node no longer has (evicted from its pool, or
+   * dropped by a reorg): the same signed transaction, so nothing is ever sent twice. What became of each.
+   */
+  sendAgainDropped?(): Promise<{ txHash: string; sent: boolean; error?: string }[]>;
   /** Takes Ferry's lockup back after its timelock. */
   refund(values: ContractLockupValues): Promise<ContractTransaction>;
   /** The claim address' (Ferry's) EIP-712 signature letting the refund address refund at once (`refundCooperative`). */

@@ -19,8 +19,11 @@ import { onUserContractLockup, onUserContractSpend, onUserLockup, onUserLockupSp
 import type { ContractChain, ContractSwapEvent } from '../chains/contract-chain.ts';
 import { UnconfirmedWatch } from '../alerts/unconfirmed.ts';
 
-/** Confirmations after which Ferry's own transactions are checked again only when a reorg comes. */
-const SETTLED_DEPTH = 6;
+/**
+ * Confirmations after which Ferry's own transactions are checked again only when a reorg comes, and after which
+ * Ferry's claim ends its swap on chain (claim.settled): the lockup it spent is no longer followed for a reorg.
+ */
+export const SETTLED_DEPTH = 6;
 /** Statuses in which a swap may time out (the machines decide whether it does). */
 const TIMEOUT_CANDIDATES = statusesWithAny('timeout');
 
@@ -97,6 +100,8 @@ export class ChainEventRouter {
             await withRetries(this.ctx, 'timeout check', () => this.timeouts(event.height, chain.symbol));
             if (this.shallow.has(chain.symbol)) await withRetries(this.ctx, 'user lockup depth', () => this.recheckContractDepths(chain));
             await withRetries(this.ctx, 'lost lockup recheck', () => recheckLostContractLockups(this.ctx, chain));
+            await this.sendAgainDropped(chain);
+            await this.unconfirmed.checkContract(chain, event.height);
           },
           // A lockup taken back before Ferry acted is caught by the checks of the contract state before paying or
           // locking; one taken back after is rechecked here (contract-reorg.ts).
@@ -162,6 +167,10 @@ export class ChainEventRouter {
       if (restored.where === 'confirmed' && records !== undefined && own.swap.data[records.confirmedFlag] !== true) {
         await this.ctx.swaps.dispatch(own.swap.id, { type: records.confirmed });
       }
+      // Buried this deep, the claim is the end of the swap: it stops being followed on chain (needsChain).
+      if (own.kind === 'claim' && restored.where === 'confirmed' && restored.confirmations >= SETTLED_DEPTH && own.swap.data.claimSettled !== true) {
+        await this.ctx.swaps.dispatch(own.swap.id, { type: 'claim.settled' });
+      }
       if (restored.where === 'mempool' && height !== undefined) await bumpIfStuck(this.ctx, own, height);
       await this.unconfirmed.check(own, restored, height);
     }
@@ -171,6 +180,21 @@ export class ChainEventRouter {
   async recheckUserLockups(chain: string): Promise<void> {
     if (await recheckUserLockups(this.ctx, chain)) this.userReorged.add(chain);
     else this.userReorged.delete(chain);
+  }
+
+  /**
+   * A contract chain's transactions of Ferry's that the node dropped before mining them are sent again, unchanged:
+   * every later transaction of Ferry's account waits behind them. Never fails the block handler.
+   */
+  private async sendAgainDropped(chain: ContractChain): Promise<void> {
+    try {
+      for (const outcome of (await chain.sendAgainDropped?.()) ?? []) {
+        if (outcome.sent) this.ctx.logger.warn('a transaction of Ferry\'s the node dropped was sent again', { chain: chain.symbol, txHash: outcome.txHash });
+        else this.ctx.logger.info('a transaction of Ferry\'s the node dropped is refused again', { chain: chain.symbol, txHash: outcome.txHash, error: outcome.error });
+      }
+    } catch (error) {
+      this.ctx.logger.warn('could not look for dropped transactions', { chain: chain.symbol, error: String(error) });
+    }
   }
 
   private markShallow(chain: string): void {

@@ -38,6 +38,10 @@ export interface ChainSwapData {
   preimage?: string;
   claimPendingSince?: number;
   claimTransaction?: StoredTransaction;
+  /** Ferry's claim is in a block. */
+  claimConfirmed?: boolean;
+  /** Ferry's claim is SETTLED_DEPTH deep: the swap is no longer followed on chain. */
+  claimSettled?: boolean;
   refundRequested?: boolean;
   refundTransaction?: StoredTransaction;
   refundConfirmed?: boolean;
@@ -81,6 +85,7 @@ export const CHAIN_EVENTS = [
   'claim.broadcast', // Ferry broadcast its claim of the user's lockup
   'claim.confirmed', // Ferry's claim is in a block: no longer rebroadcast or bumped once that is old news
   'claim.replaced', // Ferry's claim, stuck unconfirmed, was replaced by one paying a higher fee
+  'claim.settled', // Ferry's claim is buried deep enough (SETTLED_DEPTH) that the swap is no longer followed on chain
   'lockup.spent', // the user's lockup was seen spent while Ferry waited to claim: its own claim
   'timeout', // the `to` chain reached the timeout of Ferry's lockup
   'refund.broadcast', // Ferry broadcast its refund of its lockup
@@ -100,7 +105,7 @@ export const CHAIN_EFFECTS = [
 ] as const;
 export type ChainEffect = (typeof CHAIN_EFFECTS)[number];
 
-type ChainGuard = 'sent' | 'lost' | 'notLost' | 'lostClaimable' | 'lostServerConfirmed' | 'lostRefundable' | 'notLocked' | 'notSent' | 'locking' | 'quotable' | 'refundNotRequested' | 'claimableAfterRefund' | 'refundUnconfirmed' | 'claimUnconfirmed' | 'unclaimable';
+type ChainGuard = 'sent' | 'lost' | 'notLost' | 'lostClaimable' | 'lostServerConfirmed' | 'lostRefundable' | 'notLocked' | 'notSent' | 'locking' | 'quotable' | 'refundNotRequested' | 'claimableAfterRefund' | 'refundUnconfirmed' | 'claimUnconfirmed' | 'claimUnsettled' | 'unclaimable';
 
 const locking = (data: SwapData): boolean => data.serverLockupRequested === true;
 const lockupConfirmed = (data: SwapData): boolean => (data.lockup as { confirmed?: boolean } | undefined)?.confirmed === true;
@@ -179,6 +184,8 @@ export const chainMachine: MachineDefinition<ChainStatus, ChainEvent, ChainEffec
     },
     refundUnconfirmed: { label: 'refund not in a block', test: (data) => data.refundConfirmed !== true },
     claimUnconfirmed: { label: 'claim not in a block', test: (data) => data.claimConfirmed !== true },
+    // Deep enough, Ferry's claim is the end of the swap: no reorg of its lockup is looked for any more.
+    claimUnsettled: { label: 'claim not settled deep', test: (data) => data.claimSettled !== true },
     // The user's refund may be co-signed only while nothing of Ferry's can still be claimed with the preimage.
     unclaimable: {
       label: 'no server lockup, or its refund in a block',
@@ -241,8 +248,9 @@ export const chainMachine: MachineDefinition<ChainStatus, ChainEvent, ChainEffec
     { from: S.TransactionClaimPending, event: 'claim.start', to: S.TransactionClaimPending, effects: ['claimWhenSilent'] },
     { from: S.TransactionClaimPending, event: 'claim.broadcast', to: S.TransactionClaimed, effects: [] },
     { from: S.TransactionClaimPending, event: 'lockup.spent', to: S.TransactionClaimed, effects: [] },
-    { from: S.TransactionClaimed, event: 'claim.replaced', to: S.TransactionClaimed, effects: [] },
+    { from: S.TransactionClaimed, event: 'claim.replaced', to: S.TransactionClaimed, effects: [], guard: 'claimUnsettled' },
     { from: S.TransactionClaimed, event: 'claim.confirmed', to: S.TransactionClaimed, effects: [], guard: 'claimUnconfirmed', set: { claimConfirmed: true } },
+    { from: S.TransactionClaimed, event: 'claim.settled', to: S.TransactionClaimed, effects: [], guard: 'claimUnsettled', set: { claimConfirmed: true, claimSettled: true } },
 
     // While the lockup is lost, Ferry's lockup is out: no refund of the user's is co-signed (it may come back).
     { from: S.TransactionFailed, event: 'refund.signed', to: S.TransactionFailed, effects: [], guard: 'notLost', set: refunded },
@@ -253,8 +261,8 @@ export const chainMachine: MachineDefinition<ChainStatus, ChainEvent, ChainEffec
     { from: S.TransactionServerMempool, event: 'lockup.lost', to: S.TransactionFailed, effects: [] },
     { from: S.TransactionServerConfirmed, event: 'lockup.lost', to: S.TransactionFailed, effects: [] },
     { from: S.TransactionClaimPending, event: 'lockup.lost', to: S.TransactionFailed, effects: [] },
-    // Ferry's claim left the chain with the lockup it spent.
-    { from: S.TransactionClaimed, event: 'lockup.lost', to: S.TransactionFailed, effects: [] },
+    // Ferry's claim left the chain with the lockup it spent (a claim settled deep is the end of the swap).
+    { from: S.TransactionClaimed, event: 'lockup.lost', to: S.TransactionFailed, effects: [], guard: 'claimUnsettled' },
     { from: S.TransactionFailed, event: 'lockup.lost', to: S.TransactionFailed, effects: [], guard: 'lost' },
     // The user claimed Ferry's lockup while theirs is lost: the preimage is kept for the lockup coming back.
     { from: S.TransactionFailed, event: 'preimage.learned', to: S.TransactionFailed, effects: [], guard: 'lost' },

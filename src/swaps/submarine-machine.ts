@@ -85,6 +85,7 @@ export const SUBMARINE_EVENTS = [
   'claim.start',
   'claim.broadcast', // Ferry broadcast its claim (cooperative key path or script path)
   'claim.replaced', // Ferry's claim, stuck unconfirmed, was replaced by one paying a higher fee
+  'claim.settled', // Ferry's claim is buried deep enough (SETTLED_DEPTH) that the swap is no longer followed on chain
   'claim.confirmed', // Ferry's claim is in a block: no longer rebroadcast or bumped once that is old news
   'lockup.spent', // the lockup was seen spent while Ferry waited to claim: its own claim
   'lockup.unconfirmed', // a reorg put the confirmed lockup back into the mempool
@@ -105,7 +106,7 @@ export const SUBMARINE_EFFECTS = [
 ] as const;
 export type SubmarineEffect = (typeof SUBMARINE_EFFECTS)[number];
 
-type SubmarineGuard = 'hasInvoice' | 'lockupPayable' | 'readyToPay' | 'claimUnconfirmed' | 'lost' | 'notLost' | 'lostPaid' | 'lostPaying' | 'lostUnpaid' | 'refundable';
+type SubmarineGuard = 'hasInvoice' | 'lockupPayable' | 'readyToPay' | 'claimUnconfirmed' | 'claimUnsettled' | 'lost' | 'notLost' | 'lostPaid' | 'lostPaying' | 'lostUnpaid' | 'refundable';
 
 interface LockupFacts {
   confirmed?: boolean;
@@ -156,6 +157,8 @@ export const submarineMachine: MachineDefinition<SubmarineStatus, SubmarineEvent
   guards: {
     hasInvoice: { label: 'invoice set', test: hasInvoice },
     claimUnconfirmed: { label: 'claim not in a block', test: (data) => data.claimConfirmed !== true },
+    // Deep enough, Ferry's claim is the end of the swap: no reorg of its lockup is looked for any more.
+    claimUnsettled: { label: 'claim not settled deep', test: (data) => data.claimSettled !== true },
     lockupPayable: { label: 'lockup confirmed or 0-conf', test: lockupPayable },
     // The refund check is what makes "never pay after a signed refund" hold: both decisions are transitions,
     // serialised on the swap row, and refund.signed exists only in failed statuses that payment.start never leaves from.
@@ -237,8 +240,8 @@ export const submarineMachine: MachineDefinition<SubmarineStatus, SubmarineEvent
     { from: S.InvoicePending, event: 'lockup.lost', to: S.TransactionLockupFailed, effects: [] },
     { from: S.InvoicePaid, event: 'lockup.lost', to: S.TransactionLockupFailed, effects: [] },
     { from: S.TransactionClaimPending, event: 'lockup.lost', to: S.TransactionLockupFailed, effects: [] },
-    // Ferry's claim left the chain with the lockup it spent.
-    { from: S.TransactionClaimed, event: 'lockup.lost', to: S.TransactionLockupFailed, effects: [] },
+    // Ferry's claim left the chain with the lockup it spent (a claim settled deep is the end of the swap).
+    { from: S.TransactionClaimed, event: 'lockup.lost', to: S.TransactionLockupFailed, effects: [], guard: 'claimUnsettled' },
     // A vanished lockup found double spent later: the reason is updated.
     { from: S.TransactionLockupFailed, event: 'lockup.lost', to: S.TransactionLockupFailed, effects: [], guard: 'lost' },
     // A payment in flight when the lockup was lost is still recorded: the preimage claims the lockup if it comes back.
@@ -257,8 +260,9 @@ export const submarineMachine: MachineDefinition<SubmarineStatus, SubmarineEvent
     { from: S.TransactionClaimPending, event: 'claim.broadcast', to: S.TransactionClaimed, effects: [] },
     { from: S.TransactionClaimPending, event: 'lockup.spent', to: S.TransactionClaimed, effects: [] },
     // A fee bump: the swap keeps its status and records the replacement, the claim that can still confirm.
-    { from: S.TransactionClaimed, event: 'claim.replaced', to: S.TransactionClaimed, effects: [] },
+    { from: S.TransactionClaimed, event: 'claim.replaced', to: S.TransactionClaimed, effects: [], guard: 'claimUnsettled' },
     { from: S.TransactionClaimed, event: 'claim.confirmed', to: S.TransactionClaimed, effects: [], guard: 'claimUnconfirmed', set: { claimConfirmed: true } },
+    { from: S.TransactionClaimed, event: 'claim.settled', to: S.TransactionClaimed, effects: [], guard: 'claimUnsettled', set: { claimConfirmed: true, claimSettled: true } },
 
     { from: S.InvoiceFailedToPay, event: 'refund.signed', to: S.InvoiceFailedToPay, effects: [], set: refunded },
     { from: S.Expired, event: 'refund.signed', to: S.Expired, effects: [], set: refunded },

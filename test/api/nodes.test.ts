@@ -30,10 +30,10 @@ test('v2 /nodes and v1 /getnodes name the operator node', async () => {
 
 test('v2 /nodes/stats and v1 /nodestats count the channels funded on the devnet chain', async () => {
   const stats = await get('/v2/nodes/stats');
-  // the devnet opens two 10M sat channels from the operator node, to alice and to bob
+  // the devnet opens two channels from the operator node: 10M sat to alice, 20M sat to bob
   assert.deepEqual(
     { capacity: stats.BTC.total.capacity, channels: stats.BTC.total.channels, peers: stats.BTC.total.peers },
-    { capacity: 20_000_000, channels: 2, peers: 2 },
+    { capacity: 30_000_000, channels: 2, peers: 2 },
   );
   assert.deepEqual(await get('/nodestats'), { nodes: { BTC: stats.BTC.total } });
   // oldestChannel is the UNIX time of the block that confirmed the first channel

@@ -61,8 +61,8 @@ describe('ferry devnet tools on every chain', () => {
     }
     assert.ok(balances.bitcoin.user.trusted > 0, 'the BTC wallets as before');
     assert.deepEqual(Object.keys(balances.lightning).sort(), ['alice', 'bob', 'cln', 'ferry']);
-    // the CLN node (clnrest), read like the others: half of each of its two 10M sat channels on either side
-    assert.deepEqual(balances.lightning.cln, { local: 10_000_000, remote: 10_000_000 });
+    // the CLN node (clnrest), read like the others: 5M + 15M on its side of its channels to alice and bob, 5M on theirs
+    assert.deepEqual(balances.lightning.cln, { local: 20_000_000, remote: 10_000_000 });
   });
 
   test('invoice and pay with --node cln go over clnrest: alice pays the CLN node, the CLN node pays bob', async () => {

@@ -116,11 +116,13 @@ describe('devnet CLN node over clnrest', () => {
     const { body } = await clnCall(cln, 'listpeerchannels');
     const peers = body.channels.map((c: { peer_id: string }) => c.peer_id).sort();
     assert.deepEqual(peers, [devnet.nodes.alice.pubkey, devnet.nodes.bob.pubkey].sort());
-    for (const c of body.channels) {
+    for (const c of body.channels as { peer_id: string; state: string; short_channel_id: string; total_msat: number; to_us_msat: number }[]) {
       assert.equal(c.state, 'CHANNELD_NORMAL');
       assert.match(c.short_channel_id, /^\d+x\d+x\d+$/);
-      assert.equal(c.total_msat, 10_000_000_000);
-      assert.equal(c.to_us_msat, 5_000_000_000);
+      // as the devnet's default channels: 10M with alice, balanced; 20M with bob, 15M on this side
+      const toBob = c.peer_id === devnet.nodes.bob.pubkey;
+      assert.equal(c.total_msat, toBob ? 20_000_000_000 : 10_000_000_000);
+      assert.equal(c.to_us_msat, toBob ? 15_000_000_000 : 5_000_000_000);
     }
   });
 

@@ -53,7 +53,7 @@ describe('devnet lightning REST', () => {
     const { body: graph } = await rest(devnet.nodes.bob, 'GET', '/v1/graph/info');
     assert.equal(graph.num_nodes, 3);
     assert.equal(graph.num_channels, 2);
-    assert.equal(graph.total_network_capacity, '20000000');
+    assert.equal(graph.total_network_capacity, '30000000'); // ferry↔alice 10M, ferry↔bob 20M
     const { body: node } = await rest<{ node: { alias: string }; num_channels: number; total_capacity: string }>(
       devnet.nodes.bob,
       'GET',
@@ -61,7 +61,7 @@ describe('devnet lightning REST', () => {
     );
     assert.equal(node.node.alias, 'ferry');
     assert.equal(node.num_channels, 2);
-    assert.equal(node.total_capacity, '20000000');
+    assert.equal(node.total_capacity, '30000000');
     const unknown = await rest(devnet.nodes.bob, 'GET', `/v1/graph/node/02${'11'.repeat(32)}`);
     assert.equal(unknown.status, 404);
     // DescribeGraph (Ferry's node search): every node and channel, in LND's shapes (the contract checker sees them).

@@ -22,7 +22,7 @@ import { scriptPathClaim } from '../../src/chains/liquid/spends.ts';
 import { loadConfig, type FerryConfig } from '../../src/config/index.ts';
 import type { ChainSwapData } from '../../src/engine/data.ts';
 import { bitcoinSwapMusig, swapOutputKey } from '../../src/keys/index.ts';
-import { silentLogger } from '../../src/log/index.ts';
+import { silentLogger, type Logger } from '../../src/log/index.ts';
 import { ephemeralPorts } from '../helpers/ports.ts';
 import { DevnetChain } from '../swaps/scenarios/support/chain.ts';
 import { LiquidChain } from '../swaps/scenarios/support/liquid-chain.ts';
@@ -38,6 +38,8 @@ export interface ClientSide {
 
 export interface ChainWorld extends ClientSide {
   ferry: Ferry;
+  /** Ferry's data directory: what an operator points `ferry admin` at (FERRY_DATA_DIR). */
+  dataDir: string;
   /** Each chain as a test observes it: mining to no wallet, balances, fees, which transactions spent what. */
   btc: DevnetChain;
   lbtc: LiquidChain;
@@ -50,7 +52,7 @@ export interface ChainWorld extends ClientSide {
  */
 export async function startChainWorld(
   name: string,
-  options: { claimDelayMs?: number; feeBumpAfterBlocks?: number; configure?: (config: FerryConfig) => void } = {},
+  options: { claimDelayMs?: number; feeBumpAfterBlocks?: number; configure?: (config: FerryConfig) => void; logger?: Logger } = {},
 ): Promise<ChainWorld> {
   const dataDir = mkdtempSync(join(tmpdir(), `ferry-${name}-`));
   const config = loadConfig({ env: { FERRY_DATA_DIR: dataDir, ...ephemeralPorts } });
@@ -60,12 +62,13 @@ export async function startChainWorld(
   config.swap.claimDelayMs = options.claimDelayMs ?? 1_000;
   if (options.feeBumpAfterBlocks !== undefined) config.swap.feeBumpAfterBlocks = options.feeBumpAfterBlocks;
   options.configure?.(config);
-  const ferry = await startFerry(config, silentLogger);
+  const ferry = await startFerry(config, options.logger ?? silentLogger);
   const info = ferry.devnet!.info;
   const [btc, lbtc] = [new DevnetChain(info), new LiquidChain(info)];
   return {
     apiUrl: ferry.apiUrl,
     ferry,
+    dataDir,
     btc,
     lbtc,
     bitcoin: btc.rpc,

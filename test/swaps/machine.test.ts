@@ -35,6 +35,8 @@ const UNCONFIRMED = { lockup: { confirmed: false, zeroConf: false } };
 const TIMED_OUT = { failureReason: 'onchain HTLC timed out' };
 const DOUBLE_SPENT = { failureReason: 'the lockup transaction was double spent' };
 const NO_LOCKUP = { lockup: undefined };
+/** Ferry's claim buried deep enough: the end of the swap on chain (claim.settled). */
+const SETTLED = { claimConfirmed: true, claimSettled: true };
 
 const submarineCases: Case[] = [
   { from: S.Created, event: 'invoice.provided', to: S.InvoiceSet, effects: [] },
@@ -102,6 +104,7 @@ const submarineCases: Case[] = [
   { from: S.InvoicePaid, event: 'lockup.lost', to: S.TransactionLockupFailed, effects: [] },
   { from: S.TransactionClaimPending, event: 'lockup.lost', to: S.TransactionLockupFailed, effects: [] },
   { from: S.TransactionClaimed, event: 'lockup.lost', to: S.TransactionLockupFailed, effects: [] },
+  { from: S.TransactionClaimed, event: 'lockup.lost', data: SETTLED },
   { from: S.TransactionLockupFailed, event: 'lockup.lost', data: LOST, to: S.TransactionLockupFailed, effects: [] },
   { from: S.TransactionLockupFailed, event: 'lockup.lost' },
   { from: S.TransactionLockupFailed, event: 'refund.signed', data: LOST },
@@ -126,8 +129,11 @@ const submarineCases: Case[] = [
   { from: S.TransactionClaimPending, event: 'claim.broadcast', to: S.TransactionClaimed, effects: [] },
   { from: S.TransactionClaimPending, event: 'lockup.spent', to: S.TransactionClaimed, effects: [] },
   { from: S.TransactionClaimed, event: 'claim.replaced', to: S.TransactionClaimed, effects: [] },
+  { from: S.TransactionClaimed, event: 'claim.replaced', data: SETTLED },
   { from: S.TransactionClaimed, event: 'claim.confirmed', to: S.TransactionClaimed, effects: [], sets: { claimConfirmed: true } },
   { from: S.TransactionClaimed, event: 'claim.confirmed', data: { claimConfirmed: true } },
+  { from: S.TransactionClaimed, event: 'claim.settled', data: { claimConfirmed: true }, to: S.TransactionClaimed, effects: [], sets: SETTLED },
+  { from: S.TransactionClaimed, event: 'claim.settled', data: SETTLED },
 
   { from: S.InvoiceFailedToPay, event: 'refund.signed', to: S.InvoiceFailedToPay, effects: [], sets: { refundSigned: true } },
   { from: S.Expired, event: 'refund.signed', to: S.Expired, effects: [], sets: { refundSigned: true } },
@@ -267,8 +273,11 @@ const chainCases: Case[] = [
   { from: S.TransactionClaimPending, event: 'timeout' },
   { from: S.TransactionClaimPending, event: 'refund.signed' },
   { from: S.TransactionClaimed, event: 'claim.replaced', to: S.TransactionClaimed, effects: [] },
+  { from: S.TransactionClaimed, event: 'claim.replaced', data: SETTLED },
   { from: S.TransactionClaimed, event: 'claim.confirmed', to: S.TransactionClaimed, effects: [], sets: { claimConfirmed: true } },
   { from: S.TransactionClaimed, event: 'claim.confirmed', data: { claimConfirmed: true } },
+  { from: S.TransactionClaimed, event: 'claim.settled', data: { claimConfirmed: true }, to: S.TransactionClaimed, effects: [], sets: SETTLED },
+  { from: S.TransactionClaimed, event: 'claim.settled', data: SETTLED },
 
   { from: S.TransactionFailed, event: 'refund.signed', to: S.TransactionFailed, effects: [], sets: { refundSigned: true } },
   { from: S.Expired, event: 'refund.signed', to: S.Expired, effects: [], sets: { refundSigned: true } },
@@ -283,6 +292,7 @@ const chainCases: Case[] = [
   { from: S.TransactionServerConfirmed, event: 'lockup.lost', to: S.TransactionFailed, effects: [] },
   { from: S.TransactionClaimPending, event: 'lockup.lost', to: S.TransactionFailed, effects: [] },
   { from: S.TransactionClaimed, event: 'lockup.lost', to: S.TransactionFailed, effects: [] },
+  { from: S.TransactionClaimed, event: 'lockup.lost', data: SETTLED },
   { from: S.TransactionFailed, event: 'lockup.lost', data: LOST, to: S.TransactionFailed, effects: [] },
   { from: S.TransactionFailed, event: 'lockup.lost' },
   { from: S.TransactionFailed, event: 'refund.signed', data: LOST },

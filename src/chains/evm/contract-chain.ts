@@ -1,8 +1,10 @@
 // The EVM chain as the swap legs see it (ContractChain): EtherSwap lockups, claims and refunds of the native asset
 // through ethers and boltz-core's ABI, the follower's events in the seam's terms, and the operator's EIP-712
 // signature for a cooperative refund. Every transaction of the operator's account goes through one queue, so two
-// legs never pick the same nonce; each call resolves once its transaction is mined.
-import { getAddress, isAddress, isError, type ContractTransactionResponse, type TypedDataDomain } from 'ethers';
+// legs never pick the same nonce; each call resolves once its transaction is mined. While it waits, the transaction
+// is listed as pending (the 'unconfirmed' alert's view) and kept as signed, so one the node drops can be sent again
+// unchanged (sendAgainDropped): the queue behind it would otherwise wait for good.
+import { Transaction, getAddress, isAddress, isError, type ContractTransactionResponse, type TypedDataDomain } from 'ethers';
 import {
   ContractCallRefused,
   type ContractChain,
@@ -10,6 +12,7 @@ import {
   type ContractLockupValues,
   type ContractSwapEvent,
   type ContractTransaction,
+  type PendingContractTransaction,
 } from '../contract-chain.ts';
 import type { EvmBackend } from './backend.ts';
 import { ClaimBatcher, type ClaimRequest } from './claim-batch.ts';
@@ -63,6 +66,10 @@ export class EvmContractChain implements ContractChain {
   readonly serviceAddress: string;
   private readonly batcher: ClaimBatcher;
   private sending: Promise<unknown> = Promise.resolve();
+  /** Sent and waiting to be mined, by transaction hash. */
+  private readonly pending = new Map<string, PendingContractTransaction>();
+  /** Each pending transaction as signed, to send it again unchanged if the node drops it. */
+  private readonly signed = new Map<string, string>();
 
   constructor(
     private readonly backend: EvmBackend,
@@ -77,6 +84,25 @@ export class EvmContractChain implements ContractChain {
 
   height(): Promise<number> {
     return this.backend.height();
+  }
+
+  pendingTransactions(): PendingContractTransaction[] {
+    return [...this.pending.values()];
+  }
+
+  async sendAgainDropped(): Promise<{ txHash: string; sent: boolean; error?: string }[]> {
+    const outcomes: { txHash: string; sent: boolean; error?: string }[] = [];
+    for (const [txHash, raw] of this.signed) {
+      if ((await this.backend.provider.getTransaction(txHash)) !== null) continue;
+      try {
+        await this.backend.provider.broadcastTransaction(raw);
+        outcomes.push({ txHash, sent: true });
+      } catch (error) {
+        // e.g. its fee cap still below the base fee: asked again at the next block
+        outcomes.push({ txHash, sent: false, error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    return outcomes;
   }
 
   feeRate(): Promise<number> {
@@ -143,7 +169,7 @@ export class EvmContractChain implements ContractChain {
     const swap = this.backend.etherSwap;
     // lockPrepayMinerfee locks value − prepay and pays the prepay to the claim address: one transaction, so the
     // gas is sent exactly when the lock is, never alone.
-    return this.send(() =>
+    return this.send({ kind: 'lockup', preimageHashes: [values.preimageHash] }, () =>
       prepay > 0n
         ? swap.getFunction('lockPrepayMinerfee')(bytes32(values.preimageHash), values.claimAddress, values.timelock, prepay, { value: BigInt(values.amount) + prepay })
         : swap.getFunction('lock(bytes32,address,uint256)')(bytes32(values.preimageHash), values.claimAddress, values.timelock, { value: BigInt(values.amount) }),
@@ -151,7 +177,7 @@ export class EvmContractChain implements ContractChain {
   }
 
   refund(values: ContractLockupValues): Promise<ContractTransaction> {
-    return this.send(() =>
+    return this.send({ kind: 'refund', preimageHashes: [values.preimageHash] }, () =>
       this.backend.etherSwap.getFunction('refund(bytes32,uint256,address,uint256)')(bytes32(values.preimageHash), BigInt(values.amount), values.claimAddress, values.timelock),
     );
   }
@@ -174,10 +200,10 @@ export class EvmContractChain implements ContractChain {
   private async sendClaims(requests: ClaimRequest[]): Promise<(ContractTransaction | Error)[]> {
     const swap = this.backend.etherSwap;
     const one = ({ values, preimage }: ClaimRequest) =>
-      this.send(() => swap.getFunction('claim(bytes32,uint256,address,uint256)')(bytes32(preimage), BigInt(values.amount), values.refundAddress, values.timelock));
+      this.send({ kind: 'claim', preimageHashes: [values.preimageHash] }, () => swap.getFunction('claim(bytes32,uint256,address,uint256)')(bytes32(preimage), BigInt(values.amount), values.refundAddress, values.timelock));
     if (requests.length === 1) return [await one(requests[0])];
     try {
-      const tx = await this.send(() =>
+      const tx = await this.send({ kind: 'claim', preimageHashes: requests.map((r) => r.values.preimageHash) }, () =>
         swap.getFunction('claimBatch(bytes32[],uint256[],address[],uint256[])')(
           requests.map((r) => bytes32(r.preimage)),
           requests.map((r) => BigInt(r.values.amount)),
@@ -194,8 +220,8 @@ export class EvmContractChain implements ContractChain {
     }
   }
 
-  /** Sends one operator transaction at a time and waits for it to be mined. */
-  private send(call: () => Promise<ContractTransactionResponse>): Promise<ContractTransaction> {
+  /** Sends one operator transaction at a time and waits for it to be mined, listed as pending meanwhile. */
+  private send(what: Pick<PendingContractTransaction, 'kind' | 'preimageHashes'>, call: () => Promise<ContractTransactionResponse>): Promise<ContractTransaction> {
     const run = this.sending.then(async () => {
       let response: ContractTransactionResponse;
       try {
@@ -205,9 +231,17 @@ export class EvmContractChain implements ContractChain {
         if (isError(error, 'CALL_EXCEPTION') || isError(error, 'INSUFFICIENT_FUNDS')) throw new ContractCallRefused(error.shortMessage);
         throw error;
       }
-      const receipt = await response.wait();
-      if (receipt === null || receipt.status !== 1) throw new Error(`transaction ${response.hash} failed`);
-      return { txHash: receipt.hash, blockHeight: receipt.blockNumber };
+      const sentAtHeight = await this.height().catch(() => undefined);
+      if (sentAtHeight !== undefined) this.pending.set(response.hash, { txHash: response.hash, sentAtHeight, ...what });
+      this.signed.set(response.hash, Transaction.from(response).serialized);
+      try {
+        const receipt = await response.wait();
+        if (receipt === null || receipt.status !== 1) throw new Error(`transaction ${response.hash} failed`);
+        return { txHash: receipt.hash, blockHeight: receipt.blockNumber };
+      } finally {
+        this.pending.delete(response.hash);
+        this.signed.delete(response.hash);
+      }
     });
     this.sending = run.catch(() => undefined);
     return run;

@@ -58,13 +58,17 @@ export interface LightningDevnet {
 
 export const DEFAULT_NODES = ['ferry', 'alice', 'bob'];
 
-// The operator's node sits in the middle with balanced channels to each user, so payments flow both ways.
+// The operator's node sits in the middle with a channel to each user, 5M sat on each user's side, so payments flow
+// both ways. The channel to bob holds 15M sat on the operator's side: payments are single-path here, and the default
+// pairs' largest submarine swap (maximal, 10M sat) must be payable over one channel with room to spare, or the
+// operator's lowBalance check (src/alerts/checks.ts) rightly warns after the first swap. The channel to alice stays
+// balanced at 10M: tests size "more than Ferry can send to alice" off it, below the pairs' maximal.
 export const DEFAULT_CHANNELS: ChannelSpec[] = [
   { from: 'ferry', to: 'alice', capacitySat: 10_000_000, pushSat: 5_000_000 },
-  { from: 'ferry', to: 'bob', capacitySat: 10_000_000, pushSat: 5_000_000 },
+  { from: 'ferry', to: 'bob', capacitySat: 20_000_000, pushSat: 5_000_000 },
 ];
 
-/** A CLN node stands where the operator's LND node does: balanced channels to each user node. */
+/** A CLN node stands where the operator's LND node does: the same channels to each user node. */
 export const clnChannels = (name: string): ChannelSpec[] =>
   DEFAULT_CHANNELS.map((spec) => ({ ...spec, from: name }));
 

@@ -90,7 +90,9 @@ export async function ownTransactionsOn(ctx: EngineContext, chain: string): Prom
     found.push({ kind: 'refund', swap, leg, tx: refund, spends: { txid: leg.lockup!.txid, vout: leg.lockup!.vout }, earlier: earlierOf(swap, 'refund') });
   }
   for (const swap of await ctx.storage.swaps.listByStatus(CLAIMED)) {
-    if (swap.type === SwapType.Reverse || !followed(swap, SPEND_RECORDS.claim.confirmedFlag) || !reachedIn(swap, 'claim.broadcast')) continue;
+    // A claim not yet settled deep is looked at however old (once, if it is), so its swap can stop being followed.
+    const claimFollowed = followed(swap, SPEND_RECORDS.claim.confirmedFlag) || swap.data.claimSettled !== true;
+    if (swap.type === SwapType.Reverse || !claimFollowed || !reachedIn(swap, 'claim.broadcast')) continue;
     const leg = userLockupOf(swap);
     const claim = stored(swap.data.claimTransaction);
     if (claim === undefined || !utxoLeg(leg, chain)) continue;
