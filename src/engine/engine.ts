@@ -69,8 +69,8 @@ import { SwapStore } from './swap-store.ts';
 import { effectKinds, performEffect } from './swap-types/index.ts';
 import { createReverse, reverseClaim, reverseLockupTransaction } from './swap-types/reverse.ts';
 import { createLegacyReverse, createLegacySubmarine } from './swap-types/legacy-create.ts';
-import { chainPairOf, createChain, type CreateChainResult } from './swap-types/chain.ts';
-import { acceptChainQuote, chainClaim, chainClaimDetails, chainCreateResponse, chainQuote, chainPairs, chainRefund, chainRefundSignature, chainTransactions } from './swap-types/chain-calls.ts';
+import { chainPairOf, createChain, quotedChainFees, type ChainMinerFees, type CreateChainResult } from './swap-types/chain.ts';
+import { acceptChainQuote, chainClaim, chainClaimDetails, chainCreateResponse, chainQuote, chainPairBody, chainPairs, chainRefund, chainRefundSignature, chainTransactions } from './swap-types/chain-calls.ts';
 import {
   createSubmarine,
   setSubmarineInvoice,
@@ -292,12 +292,14 @@ export class SwapEngine implements SwapService {
   }
 
   async createChain(request: CreateChainRequest): Promise<CreateChainResponse | CreateEvmChainResponse> {
-    chainPairOf(this.ctx, request.from, request.to);
+    const pair = chainPairOf(this.ctx, request.from, request.to);
+    // A hash of the last minute's quotes prices the swap with that quote's fees, which the client checked.
+    let quoted: ChainMinerFees | undefined;
     if (request.pairHash !== undefined) {
-      const listed = (await chainPairs(this.ctx))[request.from]?.[request.to];
-      if (listed === undefined || listed.hash !== request.pairHash) throw invalidPairHash();
+      quoted = await quotedChainFees(this.ctx, request.from, request.to, (fees) => chainPairBody(pair, fees).hash, request.pairHash);
+      if (quoted === undefined) throw invalidPairHash();
     }
-    return chainCreateResponse(this.ctx, await createChain(this.ctx, request), request.referralId);
+    return chainCreateResponse(this.ctx, await createChain(this.ctx, request, quoted), request.referralId);
   }
 
   chainTransactions(id: string): Promise<ChainTransactionsBody> {

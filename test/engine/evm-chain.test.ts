@@ -76,6 +76,25 @@ describe('creation', () => {
     }
   });
 
+  test("a quote of the last minute stays good after a block moved the gas price: the swap is priced with the quote's fees", async () => {
+    const quoted = (await api(world, 'GET', '/v2/swap/chain')).json.BTC.RBTC;
+    const provider = world.ferry.devnet!.evm.provider;
+    const gasPrice = BigInt(await provider.send('eth_gasPrice', []));
+    await provider.send('anvil_setNextBlockBaseFeePerGas', [`0x${(gasPrice * 3n).toString(16)}`]);
+    await provider.send('anvil_mine', ['0x1']);
+    let now = quoted;
+    while (now.hash === quoted.hash) {
+      await new Promise((resolve) => setTimeout(resolve, 100)); // the fee read is kept for a second
+      now = (await api(world, 'GET', '/v2/swap/chain')).json.BTC.RBTC;
+    }
+    const late = await create('BTC', 'RBTC', 100_000, { pairHash: quoted.hash });
+    const current = await create('BTC', 'RBTC', 100_000, { pairHash: now.hash });
+    assert.ok(now.fees.minerFees.server > quoted.fees.minerFees.server, "Ferry's RBTC lock costs more now");
+    assert.equal(late.claimDetails.amount - current.claimDetails.amount, now.fees.minerFees.server - quoted.fees.minerFees.server, "the late swap is priced with the fees its hash named");
+    const forged = await api(world, 'POST', '/v2/swap/chain', { from: 'BTC', to: 'RBTC', preimageHash: hex(randomBytes(32)), claimAddress: evm.wallet.address, refundPublicKey: hex(secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true)), userLockAmount: 100_000, pairHash: 'ab'.repeat(32) });
+    assert.deepEqual(forged, { status: 400, json: { error: 'invalid pair hash' } });
+  });
+
   test('the request shapes of each side: claimAddress for an RBTC target, no refund key for an RBTC source', async () => {
     const preimageHash = hex(randomBytes(32));
     const key = hex(secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true));

@@ -27,7 +27,7 @@ import { treeOf } from '../../chains/backend.ts';
 import type { ChainSide } from '../../swaps/chain-machine.ts';
 import { chainMachine } from '../../swaps/chain-machine.ts';
 import { statusesWith } from '../../swaps/derive.ts';
-import { pairHash } from '../../swaps/pairs.ts';
+import { pairHash, type PairConfig } from '../../swaps/pairs.ts';
 import { SwapStatus as S, SwapType } from '../../swaps/status.ts';
 import { etaOf } from '../block-time.ts';
 import { anyChainOf, chainOf, servesChain, type EngineContext } from '../context.ts';
@@ -36,7 +36,7 @@ import { hexBytes } from '../input.ts';
 import { coSignClientSpend } from '../legs/cosign.ts';
 import type { CooperativeClaims } from '../legs/user-lockup.ts';
 import { legContractChain, serverLockupOf, userLockupOf } from '../legs/lockup-leg.ts';
-import { chainMinerFees, chainPairOf, type CreateChainResult } from './chain.ts';
+import { chainMinerFees, chainPairOf, type ChainMinerFees, type CreateChainResult } from './chain.ts';
 import { limitViolation, reverseOnchainAmount } from '../../swaps/amounts.ts';
 import type { SwapRecord } from '../../db/index.ts';
 
@@ -46,15 +46,20 @@ export async function chainPairs(ctx: EngineContext): Promise<PairList<ChainPair
   for (const pair of ctx.settings.pairs.values()) {
     if (!servesChain(ctx, pair.base) || !servesChain(ctx, pair.quote) || pair.base === pair.quote) continue;
     for (const [from, to] of [[pair.base, pair.quote], [pair.quote, pair.base]]) {
-      const rest = {
-        rate: pair.rate,
-        limits: { maximal: pair.limits.maximal, minimal: pair.limits.minimal, maximalZeroConf: pair.limits.maximalZeroConf },
-        fees: { percentage: pair.fees.percentageChain, minerFees: await chainMinerFees(ctx, from, to) },
-      };
-      (out[from] ??= {})[to] = { hash: pairHash(rest), ...rest };
+      (out[from] ??= {})[to] = chainPairBody(pair, await chainMinerFees(ctx, from, to));
     }
   }
   return out;
+}
+
+/** One direction of a chain pair as listed, with the hash a creation names it by. */
+export function chainPairBody(pair: PairConfig, minerFees: ChainMinerFees): ChainPairBody {
+  const rest = {
+    rate: pair.rate,
+    limits: { maximal: pair.limits.maximal, minimal: pair.limits.minimal, maximalZeroConf: pair.limits.maximalZeroConf },
+    fees: { percentage: pair.fees.percentageChain, minerFees },
+  };
+  return { hash: pairHash(rest), ...rest };
 }
 
 function details(side: ChainSide, serverPublicKey: string): ChainSwapDetailsBody | EvmChainSwapDetailsBody {

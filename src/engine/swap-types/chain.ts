@@ -8,12 +8,12 @@ import { UniqueViolation } from '../../db/index.ts';
 import { SwapError, preimageHashExists, type CreateChainRequest } from '../../protocol/index.ts';
 import { limitViolation, reverseInvoiceAmount, reverseOnchainAmount } from '../../swaps/amounts.ts';
 import type { ChainSide, ChainSwapData } from '../../swaps/chain-machine.ts';
-import type { PairConfig } from '../../swaps/pairs.ts';
+import type { MinerFees, PairConfig } from '../../swaps/pairs.ts';
 import { lockupConfirmationsFor } from '../legs/lockup-depth.ts';
 import { SwapStatus as S, SwapType } from '../../swaps/status.ts';
 import { chainBlocksFor, lightningBlocksFor } from '../block-time.ts';
 import { creationHeight } from '../coalesced-reads.ts';
-import { anyChainOf, currentMinerFees, servesChain, type EngineContext } from '../context.ts';
+import { anyChainOf, currentMinerFees, recentMinerFees, servesChain, type EngineContext } from '../context.ts';
 import { chainData } from '../data.ts';
 import { positiveInteger, preimageHash as parsePreimageHash } from '../input.ts';
 import { legAnyChain, legChain, legContractChain, serverLockupOf, userLockupOf } from '../legs/lockup-leg.ts';
@@ -39,13 +39,39 @@ export function chainPairOf(ctx: EngineContext, from: string, to: string): PairC
  * Ferry's miner fees of a chain swap: its lockup on `to` and its claim of the user's lockup on `from`; and the
  * client's, for its information: its lockup on `from` and its claim on `to`. A contract chain prices its calls in gas.
  */
-export async function chainMinerFees(ctx: EngineContext, from: string, to: string): Promise<{ server: number; user: { claim: number; lockup: number } }> {
-  const fromFees = await currentMinerFees(anyChainOf(ctx, from));
-  const toFees = await currentMinerFees(anyChainOf(ctx, to));
-  return { server: toFees.reverse.lockup + fromFees.normal, user: { claim: toFees.reverse.claim, lockup: fromFees.reverse.lockup } };
+export async function chainMinerFees(ctx: EngineContext, from: string, to: string): Promise<ChainMinerFees> {
+  return chainFeesOf(await currentMinerFees(anyChainOf(ctx, from)), await currentMinerFees(anyChainOf(ctx, to)));
 }
 
-export async function createChain(ctx: EngineContext, request: CreateChainRequest): Promise<CreateChainResult> {
+export interface ChainMinerFees {
+  server: number;
+  user: { claim: number; lockup: number };
+}
+
+const chainFeesOf = (fromFees: MinerFees, toFees: MinerFees): ChainMinerFees => ({
+  server: toFees.reverse.lockup + fromFees.normal,
+  user: { claim: toFees.reverse.claim, lockup: fromFees.reverse.lockup },
+});
+
+/**
+ * The chain swap fees a pair hash was quoted with: now's, or of any quote of the last minute (either chain's fee
+ * read may have moved since the client read the pairs); undefined when no quote had that hash.
+ */
+export async function quotedChainFees(ctx: EngineContext, from: string, to: string, hashOf: (fees: ChainMinerFees) => string, pairHash: string): Promise<ChainMinerFees | undefined> {
+  const [fromChain, toChain] = [anyChainOf(ctx, from), anyChainOf(ctx, to)];
+  const fromReads = [await currentMinerFees(fromChain), ...recentMinerFees(fromChain)];
+  const toReads = [await currentMinerFees(toChain), ...recentMinerFees(toChain)];
+  for (const fromFees of fromReads) {
+    for (const toFees of toReads) {
+      const fees = chainFeesOf(fromFees, toFees);
+      if (hashOf(fees) === pairHash) return fees;
+    }
+  }
+  return undefined;
+}
+
+/** A chain swap priced with `quoted` fees (the ones the client's pair hash named), else now's. */
+export async function createChain(ctx: EngineContext, request: CreateChainRequest, quoted?: ChainMinerFees): Promise<CreateChainResult> {
   const pair = chainPairOf(ctx, request.from, request.to);
   const [fromChain, toChain] = [anyChainOf(ctx, request.from), anyChainOf(ctx, request.to)];
   const client = clientCredentials(request, fromChain, toChain);
@@ -54,7 +80,7 @@ export async function createChain(ctx: EngineContext, request: CreateChainReques
   if (request.userLockAmount !== undefined && request.serverLockAmount !== undefined) {
     throw new SwapError('invalid', 'userLockAmount and serverLockAmount were specified');
   }
-  const fees = await chainMinerFees(ctx, request.from, request.to);
+  const fees = quoted ?? (await chainMinerFees(ctx, request.from, request.to));
   const percent = pair.fees.percentageChain;
   // A zero-amount swap: both amounts are fixed by the lockup the user makes, priced as of now.
   const zeroAmount = request.userLockAmount === undefined && request.serverLockAmount === undefined;
