@@ -27,7 +27,7 @@ import { ClnBackend } from './lightning/cln/client.ts';
 import { OfferRegistry } from './lightning/bolt12/index.ts';
 import { answerOfferRequestsOn } from './lightning/cln/offer-requests.ts';
 import { SwapEngine } from './engine/engine.ts';
-import { loadOrCreateMnemonic } from './keys/mnemonic.ts';
+import { loadOrCreateMnemonic } from './keys/mnemonic-file.ts';
 import { SwapKeys } from './keys/swap-keys.ts';
 import { pairsFromConfig } from './config/pair.ts';
 import { openStorage, type Storage } from './db/index.ts';

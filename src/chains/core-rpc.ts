@@ -1,6 +1,7 @@
 // Bitcoin Core JSON-RPC client: what Ferry uses in production against bitcoind (and, in tests, the devnet).
 // Method names, parameter order and result shapes follow Bitcoin Core; results are typed loosely on
 // purpose (only the fields Ferry reads), the raw JSON is passed through.
+import { base64 } from '@scure/base';
 
 export class RpcError extends Error {
   constructor(
@@ -111,7 +112,7 @@ export class CoreRpcClient {
   private nextId = 0;
 
   constructor(private readonly options: CoreRpcOptions) {
-    this.auth = 'Basic ' + Buffer.from(`${options.user}:${options.password}`).toString('base64');
+    this.auth = 'Basic ' + base64.encode(new TextEncoder().encode(`${options.user}:${options.password}`));
   }
 
   /** A client for another wallet on the same node. */

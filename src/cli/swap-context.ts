@@ -6,7 +6,7 @@ import { SWAP_CURRENCIES, destinationOf, swapChain } from '../client/chains/inde
 import { CONTRACT_CURRENCIES } from '../client/chains/contract.ts';
 import { SwapClient } from '../client/client.ts';
 import { NETWORK_NAMES, type NetworkName } from '../client/network.ts';
-import { ClientStore, defaultClientDir } from '../client/store.ts';
+import { FileClientStore, defaultClientDir } from '../client/node.ts';
 import type { FerryConfig } from '../config/index.ts';
 import { readDevnetInfo } from '../devnet/info-file.ts';
 import { chainRpc, walletNames, type DevnetChain } from './devnet-chains.ts';
@@ -34,7 +34,7 @@ export function currencyFlag(flags: Flags, name: 'from' | 'to', known: readonly 
 export type AddressFlag = 'address' | 'refund-address';
 
 export interface SwapContext {
-  store: ClientStore;
+  store: FileClientStore;
   network: NetworkName;
   /** --service, else FERRY_SERVICE_URL, else the record's service, else http://127.0.0.1:9001. */
   serviceUrl(recorded?: string): string;
@@ -46,7 +46,7 @@ export interface SwapContext {
 }
 
 export function swapContext(flags: Flags, config: FerryConfig, env: Record<string, string | undefined> = process.env): SwapContext {
-  const store = new ClientStore(stringFlag(flags, 'client-dir') ?? defaultClientDir(env));
+  const store = new FileClientStore(stringFlag(flags, 'client-dir') ?? defaultClientDir(env));
   const network = (stringFlag(flags, 'network') ?? config.network) as NetworkName;
   if (!NETWORK_NAMES.includes(network)) throw new UsageError(`--network must be one of ${NETWORK_NAMES.join(', ')}`);
   const nodes: [string, new (url: string) => ChainSource][] = [

@@ -5,7 +5,7 @@ import { ServiceUnreachableError, VerificationError } from '../client/errors.ts'
 import { followSwap, type FollowResult } from '../client/follow.ts';
 import { noteStatus, type SwapRecord } from '../client/records.ts';
 import { SWAP_CURRENCIES, swapChain } from '../client/chains/index.ts';
-import { readRefundFile } from '../client/refund-file.ts';
+import { readRefundFile } from '../client/node/refund-files.ts';
 import type { RefundResult } from '../client/refund.ts';
 import { FINAL_STATUSES } from '../client/types.ts';
 import type { FerryConfig } from '../config/index.ts';

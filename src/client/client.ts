@@ -13,7 +13,7 @@ import { newKeyPair, newPreimage, toHex, type KeyPair } from './keys.ts';
 import type { RescueKey } from './rescue-key.ts';
 import type { NetworkName } from './network.ts';
 import type { ChainRecord, RefundableRecord, ReverseRecord, SubmarineRecord, SwapRecord } from './records.ts';
-import { refundFileOf, writeRefundFiles, type RefundFile } from './refund-file.ts';
+import { refundFileOf, type RefundFile } from './refund-file.ts';
 import { refundSwap, refundableFromFile, refundableFromRecord, type RefundResult } from './refund.ts';
 import { restoreFromRescueKey, type RestoreResult } from './restore.ts';
 import { StatusStream, type StatusStreamOptions } from './status-stream.ts';
@@ -30,7 +30,7 @@ export interface SwapClientOptions {
   /** Base URL of the swap service (without /v2). */
   serviceUrl: string;
   network: NetworkName;
-  /** Where swaps are kept; without one nothing is written to disk. */
+  /** Where swaps are kept (a ClientStore over any ClientStorage; FileClientStore in Node); without one nothing is kept. */
   store?: ClientStore;
   /** Chain data and broadcasting, one source per currency; default: the service's own chain endpoints. */
   chain?: ChainSource | readonly ChainSource[];
@@ -184,7 +184,7 @@ export class SwapClient {
       acceptZeroConf: checked.acceptZeroConf,
       ...(checked.bip21 !== undefined && { bip21: checked.bip21 }),
     };
-    if (this.store) record.refundFiles = writeRefundFiles(refundFileOf(record), this.store.refundFileBase(record.id));
+    if (this.store) record.refundFiles = this.store.writeRefundFiles(refundFileOf(record));
     this.save(record);
     return record;
   }
@@ -227,7 +227,7 @@ export class SwapClient {
       height: await this.chainOf(currency).height(),
       policy: this.timeoutPolicy,
     });
-    if (this.store) swap.refundFiles = writeRefundFiles(swap.refundFile, this.store.refundFileBase(swap.id));
+    if (this.store) swap.refundFiles = this.store.writeRefundFiles(swap.refundFile);
     return swap;
   }
 

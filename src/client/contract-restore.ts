@@ -3,7 +3,7 @@
 // contract must be the one we talk to, a reverse swap must name our account as claim address and its preimage hash
 // must be the hash of a preimage our account derives — so a restored record is as trustworthy as one made at creation.
 import { getAddress } from 'ethers';
-import { decodeBolt11 } from '../lightning/bolt11/index.ts';
+import { decodeBolt11 } from '../lightning/bolt11/decode.ts';
 import { evmRestoreMessage, type RestorableSwapBody, type RestoreEvmDetailsBody } from '../protocol/index.ts';
 import type { ServiceApi } from './api.ts';
 import type { ContractChain } from './chains/contract.ts';

@@ -5,7 +5,7 @@ import type { SwapClient } from './client.ts';
 import { VerificationError } from './errors.ts';
 import { toHex } from './keys.ts';
 import type { ChainRecord } from './records.ts';
-import { refundFileOf, writeRefundFiles } from './refund-file.ts';
+import { refundFileOf } from './refund-file.ts';
 import { serializeTree } from './taproot.ts';
 import { chainPricingOf, verifyChain } from './verify-chain.ts';
 
@@ -84,7 +84,7 @@ export async function createChainSwap(client: SwapClient, request: ChainSwapRequ
     ...(user.bip21 !== undefined && { bip21: user.bip21 }),
     pair: chainPricingOf(pair),
   };
-  if (client.store) record.refundFiles = writeRefundFiles(refundFileOf(record), client.store.refundFileBase(id));
+  if (client.store) record.refundFiles = client.store.writeRefundFiles(refundFileOf(record));
   client.save(record);
   return record;
 }

@@ -82,7 +82,7 @@ export function followSwap(client: SwapClient, record: SwapRecord, options: Foll
         if (status === 'transaction.claim.pending' && !swap.cosigned) {
           try {
             const preimage = await client.cosignClaim(swap);
-            emit({ type: 'cosigned', id: swap.id, preimage: Buffer.from(preimage).toString('hex') });
+            emit({ type: 'cosigned', id: swap.id, preimage: toHex(preimage) });
           } catch (error) {
             if (error instanceof VerificationError) emit({ type: 'warning', id: swap.id, message: `not co-signing: ${error.message}` });
             else retryLater(update, `co-signing the claim failed: ${(error as Error).message}`);

@@ -1,4 +1,7 @@
-// The client SDK: everything a wallet needs to run swaps against a service of this interface.
+// The client SDK's platform-neutral core: everything a wallet needs to run swaps against a service of this interface,
+// in a browser or in Node — no Node built-in in its import graph (test/client/import-graph.test.ts checks it). What
+// needs Node (files, the `ws` package) is node.ts's, which re-exports all of this.
+import './buffer-global.ts';
 export { SwapClient, type SwapClientOptions, type SpendOptions, type SwapKey, type EvmSwapOptions } from './client.ts';
 export { CONTRACT_CURRENCIES, isContractCurrency, type ContractChain, type ContractLock, type ContractTx, type LoggedLockup } from './chains/contract.ts';
 export { connectEvmChain, EvmSwapChain, ETHER_SWAP_VERSION, type EvmAccount, type EvmChainOptions } from './chains/evm.ts';
@@ -8,19 +11,20 @@ export { verifyContractSubmarine, verifyContractReverse, DEFAULT_CONTRACT_TIMEOU
 export { ServiceApi, type ServiceApiOptions } from './api.ts';
 export { ServiceChain, BitcoinCoreChain, ElementsChain, type ChainSource } from './chain.ts';
 export { swapChain, destinationOf, SWAP_CURRENCIES, type SwapChain, type Lockup, type Destination, type KeyPathDraft } from './chains/index.ts';
-export { StatusStream, type StatusStreamOptions, type ConnectionState } from './status-stream.ts';
+export { StatusStream, setDefaultWebSocket, type StatusStreamOptions, type ConnectionState, type WebSocketConstructor, type WebSocketLike } from './status-stream.ts';
+export { TypedEmitter } from './emitter.ts';
 export { followSwap, type FollowEvent, type FollowOptions, type FollowResult } from './follow.ts';
-export { ClientStore, defaultClientDir } from './store.ts';
+export { ClientStore } from './store.ts';
+export { MemoryStorage, BrowserStorage, type ClientStorage, type WebStorageLike } from './storage.ts';
 export { RescueKey, RESCUE_DERIVATION_PATH } from './rescue-key.ts';
 export { restoreFromRescueKey, type RestoreResult } from './restore.ts';
 export {
   parseRefundFile,
   parseRefundFileBytes,
-  readRefundFile,
   refundFileOf,
   refundFileJson,
   refundFilePng,
-  writeRefundFiles,
+  refundFileBlob,
   RefundFileError,
   type RefundFile,
 } from './refund-file.ts';

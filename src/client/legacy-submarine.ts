@@ -9,7 +9,7 @@
 import { Script } from '@scure/btc-signer';
 import { swapScript } from 'boltz-core';
 import type { V1CreateSubmarineResponse, V1PairBody } from '../protocol/index.ts';
-import { decodeBolt11 } from '../lightning/bolt11/index.ts';
+import { decodeBolt11 } from '../lightning/bolt11/decode.ts';
 import { legacyOutputScripts } from '../chains/bitcoin/spends.ts';
 import type { ServiceApi } from './api.ts';
 import { swapChain } from './chains/index.ts';

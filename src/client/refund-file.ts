@@ -3,13 +3,11 @@
 // any other name. Taproot swaps have no redeem script: their files carry the serialized `swapTree` and the
 // service's public key (`serverPublicKey`, and `claimPublicKey` as the creation answer named it) instead,
 // which is everything a script-path refund needs. Liquid swaps' files also carry `blindingKey` (hex), the private
-// key that unblinds the lockup, under the name Boltz's web app gives it.
-import { readFileSync } from 'node:fs';
-import { extname } from 'node:path';
+// key that unblinds the lockup, under the name Boltz's web app gives it. Made and parsed here in memory, on any
+// platform; files on disk are node/refund-files.ts's.
 import { qrPng, readQrPng } from './qr/index.ts';
 import { SWAP_CURRENCIES, swapChain } from './chains/index.ts';
 import { fromHex, publicKeyFromHex } from './keys.ts';
-import { writePrivateFile } from './store.ts';
 import type { RefundableRecord } from './records.ts';
 import type { SerializedSwapTree } from './types.ts';
 
@@ -110,7 +108,7 @@ const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47];
 
 /** A refund file's content: a PNG (by extension or by its signature) is read through its QR code, anything else as JSON. */
 export function parseRefundFileBytes(bytes: Uint8Array, name = ''): RefundFile {
-  const isPng = extname(name).toLowerCase() === '.png' || PNG_SIGNATURE.every((b, i) => bytes[i] === b);
+  const isPng = /\.png$/i.test(name) || PNG_SIGNATURE.every((b, i) => bytes[i] === b);
   let text: string;
   if (isPng) {
     try {
@@ -130,19 +128,12 @@ export function parseRefundFileBytes(bytes: Uint8Array, name = ''): RefundFile {
   return parseRefundFile(value);
 }
 
-export function readRefundFile(path: string): RefundFile {
-  return parseRefundFileBytes(readFileSync(path), path);
-}
-
 export const refundFileJson = (file: RefundFile): string => JSON.stringify(file, null, 2) + '\n';
 
 /** The PNG QR code of a refund file: compact JSON, error correction level M, 6 pixels per module for cameras. */
-export const refundFilePng = (file: RefundFile): Buffer => qrPng(JSON.stringify(file), { level: 'M', pixelsPerModule: 6 });
+export const refundFilePng = (file: RefundFile): Uint8Array => qrPng(JSON.stringify(file), { level: 'M', pixelsPerModule: 6 });
 
-/** Saves `<base>.json` and `<base>.png` (owner-only: they hold a private key); returns both paths. */
-export function writeRefundFiles(file: RefundFile, base: string): { json: string; png: string } {
-  const paths = { json: `${base}.json`, png: `${base}.png` };
-  writePrivateFile(paths.json, refundFileJson(file));
-  writePrivateFile(paths.png, refundFilePng(file));
-  return paths;
+/** A refund file as a Blob (JSON or PNG), e.g. for a browser's download link (URL.createObjectURL). */
+export function refundFileBlob(file: RefundFile, format: 'json' | 'png'): Blob {
+  return format === 'json' ? new Blob([refundFileJson(file)], { type: 'application/json' }) : new Blob([new Uint8Array(refundFilePng(file))], { type: 'image/png' });
 }

@@ -2,7 +2,7 @@
 // the key's xpub) turned back into records, each output checked first — its tree and address must commit to the key
 // we derive at its index and the service's key, and a claimed swap's preimage hash to the preimage we derive — so a
 // restored record is as trustworthy as one made at creation.
-import { decodeBolt11 } from '../lightning/bolt11/index.ts';
+import { decodeBolt11 } from '../lightning/bolt11/decode.ts';
 import type { RestorableSwapBody, RestoreEvmDetailsBody, RestoreOutputDetailsBody } from '../protocol/index.ts';
 import type { SwapOutputTerms } from '../chains/backend.ts';
 import { swapChain } from './chains/index.ts';
@@ -10,7 +10,7 @@ import type { SwapClient } from './client.ts';
 import { equalBytes, fromHex, publicKeyFromHex, sha256, toHex, type KeyPair } from './keys.ts';
 import type { ChainRecord, ReverseRecord, SubmarineRecord, SwapOutputRecord, SwapRecord } from './records.ts';
 import type { RescueKey } from './rescue-key.ts';
-import { refundFileOf, writeRefundFiles } from './refund-file.ts';
+import { refundFileOf } from './refund-file.ts';
 import { serializeTree } from './taproot.ts';
 import { check, checkOutput } from './verify.ts';
 
@@ -142,7 +142,7 @@ export async function restoreFromRescueKey(client: SwapClient, rescue: RescueKey
       result.skipped.push({ id: swap.id, reason: error instanceof Error ? error.message : String(error) });
       continue;
     }
-    if (client.store && record.type !== 'reverse') record.refundFiles = writeRefundFiles(refundFileOf(record), client.store.refundFileBase(record.id));
+    if (client.store && record.type !== 'reverse') record.refundFiles = client.store.writeRefundFiles(refundFileOf(record));
     client.save(record);
     result.restored.push(record);
   }

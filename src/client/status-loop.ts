@@ -34,7 +34,7 @@ export function runStatusLoop<R>(options: StatusLoopOptions<R>): Promise<R> {
     let queue = Promise.resolve();
     let done = false;
     const tries = new Map<string, number>();
-    const timers = new Set<NodeJS.Timeout>();
+    const timers = new Set<ReturnType<typeof setTimeout>>();
 
     const loop: StatusLoop<R> = {
       finish(result) {

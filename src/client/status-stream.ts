@@ -1,9 +1,10 @@
 // Following swap statuses: the v2 WebSocket's swap.update channel, reconnected with backoff and resubscribed
 // after every drop, with polling of GET /v2/swap/{id} whenever the socket is not up, so updates keep coming
-// when the socket cannot be had at all. Each status change of a swap is delivered once, in order.
-import { EventEmitter } from 'node:events';
-import WebSocket from 'ws';
+// when the socket cannot be had at all. Each status change of a swap is delivered once, in order. The socket is the
+// platform's WebSocket (browsers, Node 22+) or one given: node.ts gives Node 20 the `ws` package's, which speaks the
+// same API.
 import { ServiceApi } from './api.ts';
+import { TypedEmitter } from './emitter.ts';
 import { ServiceError } from './errors.ts';
 import type { StatusUpdate } from './types.ts';
 
@@ -17,6 +18,39 @@ export interface StatusStreamOptions {
   pingIntervalMs?: number;
   /** false: never try the socket, only poll. */
   webSocket?: boolean;
+  /** The WebSocket class to connect with; default: the one setDefaultWebSocket gave, else globalThis.WebSocket. */
+  WebSocket?: WebSocketConstructor;
+}
+
+/** The part of the WHATWG WebSocket this uses: browsers', Node 22's, and the `ws` package's all have it. */
+export interface WebSocketLike {
+  readonly readyState: number;
+  addEventListener(type: 'open' | 'close' | 'error', listener: (event: unknown) => void): void;
+  addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
+  send(data: string): void;
+  close(): void;
+}
+
+export type WebSocketConstructor = new (url: string) => WebSocketLike;
+
+/** readyState of an open WebSocket, the same in every implementation. */
+const OPEN = 1;
+
+let defaultWebSocket: WebSocketConstructor | undefined;
+
+/** The WebSocket class streams use when none is given (node.ts sets the `ws` package's where Node has none). */
+export function setDefaultWebSocket(constructor: WebSocketConstructor): void {
+  defaultWebSocket = constructor;
+}
+
+const platformWebSocket = (): WebSocketConstructor | undefined =>
+  defaultWebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
+
+/** What an error event carries: `ws` and Node give an Error or a message, browsers nothing. */
+function errorOf(event: unknown, url: string): Error {
+  const { error, message } = (event ?? {}) as { error?: unknown; message?: unknown };
+  if (error instanceof Error) return error;
+  return new Error(`WebSocket ${url}: ${typeof message === 'string' && message !== '' ? message : 'connection error'}`);
 }
 
 export type ConnectionState = 'connecting' | 'open' | 'closed';
@@ -30,18 +64,19 @@ export interface StatusStreamEvents {
 /** Ids per subscribe message the service accepts. */
 const MAX_IDS_PER_MESSAGE = 100;
 
-export class StatusStream extends EventEmitter<StatusStreamEvents> {
+export class StatusStream extends TypedEmitter<StatusStreamEvents> {
   readonly api: ServiceApi;
-  private readonly options: Required<StatusStreamOptions>;
+  private readonly options: Required<Omit<StatusStreamOptions, 'WebSocket'>>;
+  private readonly WebSocket: WebSocketConstructor | undefined;
   private readonly ids = new Set<string>();
   private readonly latest = new Map<string, StatusUpdate>();
-  private socket: WebSocket | undefined;
+  private socket: WebSocketLike | undefined;
   private state: ConnectionState = 'closed';
   private closed = false;
   private backoff: number;
-  private reconnectTimer: NodeJS.Timeout | undefined;
-  private pollTimer: NodeJS.Timeout | undefined;
-  private pingTimer: NodeJS.Timeout | undefined;
+  private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  private pollTimer: ReturnType<typeof setTimeout> | undefined;
+  private pingTimer: ReturnType<typeof setInterval> | undefined;
   private lastHeard = 0;
   /** Bumped by every socket update, so a poll answer that raced one is dropped instead of going back in time. */
   private socketGeneration = 0;
@@ -56,6 +91,7 @@ export class StatusStream extends EventEmitter<StatusStreamEvents> {
       pingIntervalMs: options.pingIntervalMs ?? 15_000,
       webSocket: options.webSocket ?? true,
     };
+    this.WebSocket = options.WebSocket ?? platformWebSocket();
     this.backoff = this.options.reconnectMinMs;
     // Errors are reported, never thrown at the emitter: a stream without listeners must not crash its process.
     this.on('error', () => {});
@@ -109,10 +145,10 @@ export class StatusStream extends EventEmitter<StatusStreamEvents> {
     clearTimeout(this.reconnectTimer);
     clearTimeout(this.pollTimer);
     clearInterval(this.pingTimer);
-    this.socket?.removeAllListeners();
-    this.socket?.on('error', () => {});
-    this.socket?.terminate();
+    // The socket's listeners check it is still this stream's: from here on they hear nothing.
+    const socket = this.socket;
     this.socket = undefined;
+    socket?.close();
     this.setState('closed');
   }
 
@@ -125,10 +161,29 @@ export class StatusStream extends EventEmitter<StatusStreamEvents> {
   private connect(): void {
     if (this.closed) return;
     this.reconnectTimer = undefined;
+    const url = this.api.url.replace(/^http/, 'ws') + '/v2/ws';
+    if (this.WebSocket === undefined) {
+      // Polling carries the updates; said once, since no later attempt can do better.
+      this.options.webSocket = false;
+      this.emit('error', new Error('no WebSocket on this platform (pass the WebSocket option, or import the SDK through its Node entry): polling only'));
+      return;
+    }
     this.setState('connecting');
-    const socket = new WebSocket(this.api.url.replace(/^http/, 'ws') + '/v2/ws');
+    let socket: WebSocketLike;
+    try {
+      socket = new this.WebSocket(url);
+    } catch (error) {
+      this.emit('error', error as Error);
+      this.socket = undefined;
+      this.setState('closed');
+      this.pollSoon(0);
+      this.scheduleReconnect();
+      return;
+    }
     this.socket = socket;
-    socket.on('open', () => {
+    const current = () => this.socket === socket;
+    socket.addEventListener('open', () => {
+      if (!current()) return;
       this.backoff = this.options.reconnectMinMs;
       this.lastHeard = Date.now();
       this.setState('open');
@@ -137,36 +192,46 @@ export class StatusStream extends EventEmitter<StatusStreamEvents> {
       this.sendSubscribe([...this.ids]);
       this.pingTimer = setInterval(() => this.keepAlive(), this.options.pingIntervalMs);
     });
-    socket.on('message', (data) => {
+    socket.addEventListener('message', (event) => {
+      if (!current()) return;
       this.lastHeard = Date.now();
-      this.onMessage(data.toString());
+      this.onMessage(typeof event.data === 'string' ? event.data : String(event.data));
     });
-    socket.on('pong', () => (this.lastHeard = Date.now()));
-    socket.on('error', (error) => this.emit('error', error));
-    socket.on('close', () => this.onClose(socket));
+    socket.addEventListener('error', (event) => {
+      if (current()) this.emit('error', errorOf(event, url));
+    });
+    socket.addEventListener('close', () => this.onClose(socket));
   }
 
+  /** The service answers each ping with a pong message: a socket silent for two intervals is dead, whatever it says. */
   private keepAlive(): void {
-    if (Date.now() - this.lastHeard > 2 * this.options.pingIntervalMs) {
-      this.socket?.terminate(); // 'close' follows and reconnects
+    const socket = this.socket;
+    if (socket !== undefined && Date.now() - this.lastHeard > 2 * this.options.pingIntervalMs) {
+      // A dead connection's close handshake may never finish: give it up now rather than wait for its 'close'.
+      this.onClose(socket);
+      socket.close();
       return;
     }
     this.send({ op: 'ping' });
   }
 
-  private onClose(socket: WebSocket): void {
+  private onClose(socket: WebSocketLike): void {
     if (this.socket !== socket) return;
     clearInterval(this.pingTimer);
     this.socket = undefined;
     if (this.closed) return;
     this.setState('closed');
     this.pollSoon(0);
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
     this.reconnectTimer = setTimeout(() => this.connect(), this.backoff);
     this.backoff = Math.min(this.backoff * 2, this.options.reconnectMaxMs);
   }
 
   private send(message: unknown): void {
-    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
+    if (this.socket?.readyState === OPEN) this.socket.send(JSON.stringify(message));
   }
 
   private sendSubscribe(ids: string[]): void {

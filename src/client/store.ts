@@ -1,12 +1,11 @@
-// The client store: one JSON file per swap under <dir>/swaps (contract-chain swaps, RBTC, under
-// <dir>/contract-swaps: their records have another shape), refund files under <dir>/refunds. Keys and
-// preimages live here, so files are 0600 in a 0700 directory and every write is atomic (write, then rename):
-// a swap survives its command being killed at any point.
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+// The client store: one JSON entry per swap under swaps/ (contract-chain swaps, RBTC, under contract-swaps/: their
+// records have another shape), the rescue key in rescue-key.json, refund files under refunds/ — kept in a
+// ClientStorage (storage.ts): files in Node (node/file-store.ts), localStorage in a browser, memory, or the wallet's
+// own. Keys and preimages live here; the storage decides how they are protected.
 import type { ContractRecord, SwapRecord } from './records.ts';
+import { refundFileJson, refundFilePng, type RefundFile } from './refund-file.ts';
 import { RescueKey } from './rescue-key.ts';
+import type { ClientStorage } from './storage.ts';
 
 /** What rescue-key.json holds: the mnemonic and the next key index to hand out. */
 interface RescueKeyFile {
@@ -15,74 +14,65 @@ interface RescueKeyFile {
 }
 
 const SAFE_ID = /^[A-Za-z0-9]{1,64}$/;
+const RESCUE_KEY = 'rescue-key.json';
 
-/** FERRY_CLIENT_DIR, else ~/.ferry-client. */
-export function defaultClientDir(env: Record<string, string | undefined> = process.env): string {
-  return env.FERRY_CLIENT_DIR || join(homedir(), '.ferry-client');
+function entryOf(folder: string, id: string, extension = '.json'): string {
+  if (!SAFE_ID.test(id)) throw new Error(`not a swap id: ${JSON.stringify(id)}`);
+  return `${folder}/${id}${extension}`;
 }
 
-/** Writes a file readable by its owner only, atomically. */
-export function writePrivateFile(path: string, content: string | Uint8Array): void {
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, content, { mode: 0o600 });
-  chmodSync(temporary, 0o600); // the umask may have taken bits away, never added: make it exact
-  renameSync(temporary, path);
-}
+const byAge = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }): number => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
 
 export class ClientStore {
-  readonly dir: string;
-  readonly swapsDir: string;
-  readonly refundsDir: string;
-  readonly contractSwapsDir: string;
+  constructor(readonly storage: ClientStorage) {}
 
-  constructor(dir: string) {
-    this.dir = dir;
-    this.swapsDir = join(dir, 'swaps');
-    this.refundsDir = join(dir, 'refunds');
-    this.contractSwapsDir = join(dir, 'contract-swaps');
-    for (const path of [dir, this.swapsDir, this.refundsDir, this.contractSwapsDir]) {
-      mkdirSync(path, { recursive: true, mode: 0o700 });
-      chmodSync(path, 0o700);
-    }
+  /** Where the store is, for messages. */
+  get location(): string {
+    return this.storage.location;
   }
 
-  private path(id: string): string {
-    if (!SAFE_ID.test(id)) throw new Error(`not a swap id: ${JSON.stringify(id)}`);
-    return join(this.swapsDir, `${id}.json`);
+  private readJson<T>(name: string): T | undefined {
+    const text = this.storage.read(name);
+    return text === undefined ? undefined : (JSON.parse(text) as T);
+  }
+
+  private writeJson(name: string, value: unknown): void {
+    this.storage.write(name, JSON.stringify(value, null, 2) + '\n');
+  }
+
+  private listJson<T>(folder: string): T[] {
+    return this.storage
+      .list(folder)
+      .filter((name) => name.endsWith('.json'))
+      .map((name) => this.readJson<T>(`${folder}/${name}`)!)
+      .filter((record) => record !== undefined);
   }
 
   save(record: SwapRecord): void {
-    writePrivateFile(this.path(record.id), JSON.stringify(record, null, 2) + '\n');
+    this.writeJson(entryOf('swaps', record.id), record);
   }
 
   has(id: string): boolean {
-    return SAFE_ID.test(id) && existsSync(this.path(id));
+    return SAFE_ID.test(id) && this.storage.read(entryOf('swaps', id)) !== undefined;
   }
 
   load(id: string): SwapRecord {
-    const path = this.path(id);
-    if (!existsSync(path)) throw new Error(`no swap ${id} in the client store ${this.dir}`);
-    return JSON.parse(readFileSync(path, 'utf8')) as SwapRecord;
+    const record = this.readJson<SwapRecord>(entryOf('swaps', id));
+    if (record === undefined) throw new Error(`no swap ${id} in the client store ${this.location}`);
+    return record;
   }
 
   /** Every stored swap, oldest first. */
   list(): SwapRecord[] {
-    return readdirSync(this.swapsDir)
-      .filter((name) => name.endsWith('.json'))
-      .map((name) => JSON.parse(readFileSync(join(this.swapsDir, name), 'utf8')) as SwapRecord)
-      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
-  }
-
-  private get rescuePath(): string {
-    return join(this.dir, 'rescue-key.json');
+    return this.listJson<SwapRecord>('swaps').sort(byAge);
   }
 
   private readRescue(): RescueKeyFile | undefined {
-    return existsSync(this.rescuePath) ? (JSON.parse(readFileSync(this.rescuePath, 'utf8')) as RescueKeyFile) : undefined;
+    return this.readJson<RescueKeyFile>(RESCUE_KEY);
   }
 
   private writeRescue(file: RescueKeyFile): void {
-    writePrivateFile(this.rescuePath, JSON.stringify(file, null, 2) + '\n');
+    this.writeJson(RESCUE_KEY, file);
   }
 
   /** The store's rescue key, made on first use: every swap's key derives from it. */
@@ -105,37 +95,12 @@ export class ClientStore {
   /** Hands out the next key index, written down before it is used so no two swaps share a key. */
   takeKeyIndex(): number {
     this.rescueKey();
-    return this.exclusively(() => {
+    const take = (): number => {
       const file = this.readRescue()!;
       this.writeRescue({ ...file, nextIndex: file.nextIndex + 1 });
       return file.nextIndex;
-    });
-  }
-
-  /**
-   * Runs `fn` holding rescue-key.json.lock (created exclusively), so two `ferry swap` commands at once never take the
-   * same index; a lock left by a killed command is broken after 10 s.
-   */
-  private exclusively<T>(fn: () => T): T {
-    const lock = `${this.rescuePath}.lock`;
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      try {
-        closeSync(openSync(lock, 'wx', 0o600));
-        break;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        const held = statSync(lock, { throwIfNoEntry: false });
-        if (held === undefined) continue; // released meanwhile: try again at once
-        if (Date.now() - held.mtimeMs > 10_000 || Date.now() > deadline) rmSync(lock, { force: true });
-        else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5); // a synchronous 5 ms pause
-      }
-    }
-    try {
-      return fn();
-    } finally {
-      rmSync(lock, { force: true });
-    }
+    };
+    return this.storage.exclusively ? this.storage.exclusively(RESCUE_KEY, take) : take();
   }
 
   /** Makes sure no index up to `index` is handed out again (after a restore found swaps up to it). */
@@ -144,36 +109,30 @@ export class ClientStore {
     if (file && file.nextIndex <= index) this.writeRescue({ ...file, nextIndex: index + 1 });
   }
 
-  /** Where the refund files of a swap go (without extension). */
-  refundFileBase(id: string): string {
-    if (!SAFE_ID.test(id)) throw new Error(`not a swap id: ${JSON.stringify(id)}`);
-    return join(this.refundsDir, id);
-  }
-
-  private contractPath(id: string): string {
-    if (!SAFE_ID.test(id)) throw new Error(`not a swap id: ${JSON.stringify(id)}`);
-    return join(this.contractSwapsDir, `${id}.json`);
+  /** Saves a swap's refund file as refunds/<id>.json and its PNG QR code as refunds/<id>.png; returns where both went. */
+  writeRefundFiles(file: RefundFile): { json: string; png: string } {
+    return {
+      json: this.storage.write(entryOf('refunds', file.id), refundFileJson(file)),
+      png: this.storage.write(entryOf('refunds', file.id, '.png'), refundFilePng(file)),
+    };
   }
 
   saveContract(record: ContractRecord): void {
-    writePrivateFile(this.contractPath(record.id), JSON.stringify(record, null, 2) + '\n');
+    this.writeJson(entryOf('contract-swaps', record.id), record);
   }
 
   hasContract(id: string): boolean {
-    return SAFE_ID.test(id) && existsSync(this.contractPath(id));
+    return SAFE_ID.test(id) && this.storage.read(entryOf('contract-swaps', id)) !== undefined;
   }
 
   loadContract(id: string): ContractRecord {
-    const path = this.contractPath(id);
-    if (!existsSync(path)) throw new Error(`no contract swap ${id} in the client store ${this.dir}`);
-    return JSON.parse(readFileSync(path, 'utf8')) as ContractRecord;
+    const record = this.readJson<ContractRecord>(entryOf('contract-swaps', id));
+    if (record === undefined) throw new Error(`no contract swap ${id} in the client store ${this.location}`);
+    return record;
   }
 
   /** Every stored contract-chain swap, oldest first. */
   listContracts(): ContractRecord[] {
-    return readdirSync(this.contractSwapsDir)
-      .filter((name) => name.endsWith('.json'))
-      .map((name) => JSON.parse(readFileSync(join(this.contractSwapsDir, name), 'utf8')) as ContractRecord)
-      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+    return this.listJson<ContractRecord>('contract-swaps').sort(byAge);
   }
 }

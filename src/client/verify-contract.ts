@@ -2,7 +2,8 @@
 // invoice is paid: the contract is the one the client connected to and checked (contract address), the service's
 // account is a plain address, not ours, and the one this service named before (claim / refund address), the
 // timelock is within the policy, the amounts within the advertised fees, and a reverse swap's invoice buys our hash.
-import { decodeBolt11, type Bolt11Invoice } from '../lightning/bolt11/index.ts';
+import { decodeBolt11 } from '../lightning/bolt11/decode.ts';
+import type { Bolt11Invoice } from '../lightning/bolt11/types.ts';
 import type { ContractChain } from './chains/contract.ts';
 import { toHex } from './keys.ts';
 import type { NetworkName } from './network.ts';

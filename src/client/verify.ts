@@ -3,7 +3,8 @@
 // Liquid is blinded to the blindingKey the service returned), the invoice pays our hash for the right amount,
 // the amounts are within the advertised fees, and the timeout is sane.
 import type { SwapOutputTerms } from '../chains/backend.ts';
-import { decodeBolt11, type Bolt11Invoice } from '../lightning/bolt11/index.ts';
+import { decodeBolt11 } from '../lightning/bolt11/decode.ts';
+import type { Bolt11Invoice } from '../lightning/bolt11/types.ts';
 import { swapChain, type SwapChain } from './chains/index.ts';
 import { VerificationError } from './errors.ts';
 import { equalBytes, fromHex, keyPairOf, publicKeyFromHex, toHex, type KeyPair } from './keys.ts';

@@ -1,5 +1,6 @@
 // The operator's swap keys (BIP39 mnemonic → BIP32, one index per swap) and MuSig2 signing for Taproot swaps.
-export { loadOrCreateMnemonic, isValidMnemonic, MnemonicError } from './mnemonic.ts';
+export { isValidMnemonic, MnemonicError } from './mnemonic.ts';
+// loadOrCreateMnemonic (the operator's file) is mnemonic-file.ts's: Node only, so the SDK's share of keys/ stays pure.
 export { SwapKeys, swapKeyPath, type KeyPair, type Network } from './swap-keys.ts';
 export {
   checkPublicNonce,

@@ -66,12 +66,18 @@ function compactSize(n: number): Uint8Array {
   return bytes;
 }
 
+/** Lexicographic order of two byte strings, as BIP341 sorts a branch's children. */
+function compareBytes(left: Uint8Array, right: Uint8Array): number {
+  for (let i = 0; i < Math.min(left.length, right.length); i++) if (left[i] !== right[i]) return left[i] - right[i];
+  return left.length - right.length;
+}
+
 /** BIP341 merkle root of a script tree: branches hash their children in byte order. */
 export function tapTreeRoot(tree: Types.TapTree): Uint8Array {
   if (!Array.isArray(tree)) return leafHash(tree);
   const left = tapTreeRoot(tree[0]);
   const right = tapTreeRoot(tree[1]);
-  return Buffer.compare(left, right) <= 0 ? taggedHash('TapBranch', left, right) : taggedHash('TapBranch', right, left);
+  return compareBytes(left, right) <= 0 ? taggedHash('TapBranch', left, right) : taggedHash('TapBranch', right, left);
 }
 
 /**

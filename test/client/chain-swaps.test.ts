@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { satToBtc } from '../../src/chains/core-rpc.ts';
-import { ClientStore, SwapClient, chainMinimalServerAmount, readRefundFile, type ChainRecord, type FollowEvent } from '../../src/client/index.ts';
+import { FileClientStore, SwapClient, chainMinimalServerAmount, readRefundFile, type ChainRecord, type FollowEvent } from '../../src/client/node.ts';
 import { followToEnd, startService, temporaryDir, type Service } from './support.ts';
 
 type Currency = 'BTC' | 'L-BTC';
@@ -12,11 +12,11 @@ type Currency = 'BTC' | 'L-BTC';
 describe('chain swaps with the client SDK', () => {
   let service: Service;
   let client: SwapClient;
-  let store: ClientStore;
+  let store: FileClientStore;
 
   before(async () => {
     service = await startService({ FERRY_SWAP_CLAIM_DELAY_MS: '2000' });
-    store = new ClientStore(temporaryDir('ferry-client-chain-'));
+    store = new FileClientStore(temporaryDir('ferry-client-chain-'));
     client = new SwapClient({ serviceUrl: service.apiUrl, network: 'regtest', store });
   });
   after(async () => {

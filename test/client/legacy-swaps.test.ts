@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { hex } from '@scure/base';
 import { satToBtc } from '../../src/chains/core-rpc.ts';
-import { ClientStore, RefundTooEarlyError, SwapClient, VerificationError, readRefundFile, swapChain } from '../../src/client/index.ts';
+import { FileClientStore, RefundTooEarlyError, SwapClient, VerificationError, readRefundFile, swapChain } from '../../src/client/node.ts';
 import { TamperingProxy, startService, temporaryDir, type Service } from './support.ts';
 
 const otherRefundKey = (script: string) => `${script.slice(0, -70)}${script.slice(-70, -68) === '02' ? '03' : '02'}${script.slice(-68)}`;
@@ -19,7 +19,7 @@ describe('client SDK: v1 legacy submarine swaps', () => {
 
   before(async () => {
     service = await startService();
-    client = new SwapClient({ serviceUrl: service.apiUrl, network: 'regtest', store: new ClientStore(temporaryDir('ferry-legacy-client-')) });
+    client = new SwapClient({ serviceUrl: service.apiUrl, network: 'regtest', store: new FileClientStore(temporaryDir('ferry-legacy-client-')) });
   });
   after(async () => {
     await client?.close();
@@ -86,7 +86,7 @@ describe('client SDK: v1 legacy submarine swaps', () => {
 
   test('a service lying about the redeem script, the address or the amount is refused before anything is written', async () => {
     const proxy = await TamperingProxy.start(service.apiUrl);
-    const lied = new SwapClient({ serviceUrl: proxy.url, network: 'regtest', store: new ClientStore(temporaryDir('ferry-legacy-lied-')) });
+    const lied = new SwapClient({ serviceUrl: proxy.url, network: 'regtest', store: new FileClientStore(temporaryDir('ferry-legacy-lied-')) });
     const lies: [(body: Record<string, unknown>) => Record<string, unknown>, RegExp][] = [
       // Another refund key in the script (its last 33 bytes before OP_ENDIF OP_CHECKSIG): the "refund" would pay someone else.
       [(body) => ({ ...body, redeemScript: otherRefundKey(String(body.redeemScript)) }), /redeem script/],

@@ -7,17 +7,17 @@ import assert from 'node:assert/strict';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { hex } from '@scure/base';
 import { confidentialAddress, decodeAddress } from '../../src/chains/liquid/network.ts';
-import { ClientStore, SwapClient, VerificationError, destinationOf, readRefundFile, swapChain } from '../../src/client/index.ts';
+import { FileClientStore, SwapClient, VerificationError, destinationOf, readRefundFile, swapChain } from '../../src/client/node.ts';
 import { TamperingProxy, startService, temporaryDir, type Service } from './support.ts';
 
 describe('client SDK: L-BTC swaps against Ferry', () => {
   let service: Service;
   let client: SwapClient;
-  let store: ClientStore;
+  let store: FileClientStore;
 
   before(async () => {
     service = await startService();
-    store = new ClientStore(temporaryDir('ferry-client-liquid-'));
+    store = new FileClientStore(temporaryDir('ferry-client-liquid-'));
     client = new SwapClient({ serviceUrl: service.apiUrl, network: 'regtest', store, currency: 'L-BTC' });
   });
   after(async () => {
@@ -38,7 +38,7 @@ describe('client SDK: L-BTC swaps against Ferry', () => {
 
   test('a tampered blindingKey or lockup address is refused before anything is funded or paid, and nothing is kept', async () => {
     const proxy = await TamperingProxy.start(service.apiUrl);
-    const liarStore = new ClientStore(temporaryDir('ferry-client-liquid-liar-'));
+    const liarStore = new FileClientStore(temporaryDir('ferry-client-liquid-liar-'));
     const viaProxy = new SwapClient({ serviceUrl: proxy.url, network: 'regtest', store: liarStore, currency: 'L-BTC' });
     const aliceBefore = await service.channelBalance('alice');
     const userBefore = await service.liquid.userBalance();

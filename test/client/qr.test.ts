@@ -1,7 +1,9 @@
-// The QR and PNG glue behind refund pictures (qrcode, jsqr, pngjs): round trips at every version, level and
-// mask and through PNG at several scales, other PNG encodings, damaged modules, and refusals with a reason.
+// The QR and PNG glue behind refund pictures (qrcode, jsqr, fast-png): round trips at every version, level and
+// mask and through PNG at several scales, PNGs of every colour type and bit depth as other tools write them (pngjs,
+// fast-png), damaged modules, and refusals with a reason.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { encode as encodeFastPng } from 'fast-png';
 import { PNG } from 'pngjs';
 import { decodeQrGrid, encodeQr, qrPng, readPng, readQrPng, renderGrid, writePng } from '../../src/client/qr/index.ts';
 
@@ -41,7 +43,7 @@ describe('QR round trips', () => {
     const text = JSON.stringify({ id: 'x', privateKey: 'ab'.repeat(32), tree: 'cd'.repeat(90) });
     for (const pixelsPerModule of [1, 3, 4, 7]) {
       const png = qrPng(text, { pixelsPerModule });
-      assert.deepEqual(png.subarray(0, 8), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+      assert.deepEqual(png.subarray(0, 8), Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
       assert.equal(new TextDecoder().decode(readQrPng(png)), text);
     }
   });
@@ -74,6 +76,39 @@ describe('QR round trips', () => {
       assert.equal(png[25], 6); // colour type RGBA in IHDR
       assert.deepEqual(readPng(png).pixels, image.pixels);
       assert.deepEqual(readQrPng(png), content);
+    }
+  });
+
+  test('every colour type and bit depth: grey, grey+alpha, RGB, RGBA at 8 bits, grey at 1, 2, 4 and 16 bits, palettes', () => {
+    const content = bytes('{"id":"Depths"}');
+    const image = renderGrid(encodeQr(content), 3);
+    const { width, height } = image;
+    const pictures: { name: string; png: Uint8Array }[] = [];
+    for (const colorType of [0, 2, 4, 6] as const) {
+      const picture = new PNG({ width, height });
+      image.pixels.forEach((grey, i) => picture.data.set([grey, grey, grey, 255], i * 4));
+      pictures.push({ name: `pngjs colour type ${colorType}`, png: PNG.sync.write(picture, { colorType, inputColorType: 6, bitDepth: 8 }) });
+    }
+    // Rows of `depth`-bit samples packed from the high bit, each row starting on a byte (as the PNG format packs them).
+    const packed = (depth: number, sample: (grey: number) => number): Uint8Array => {
+      const rowBytes = Math.ceil((width * depth) / 8);
+      const data = new Uint8Array(rowBytes * height);
+      for (let y = 0; y < height; y++) {
+        for (let x = 0; x < width; x++) data[y * rowBytes + ((x * depth) >> 3)] |= sample(image.pixels[y * width + x]) << (8 - depth - ((x * depth) & 7));
+      }
+      return data;
+    };
+    for (const depth of [1, 2, 4] as const) {
+      pictures.push({ name: `grey at ${depth} bits`, png: encodeFastPng({ width, height, depth, channels: 1, data: packed(depth, (grey) => (grey === 0 ? 0 : 2 ** depth - 1)) }) });
+      pictures.push({
+        name: `palette at ${depth} bits`,
+        png: encodeFastPng({ width, height, depth, channels: 1, palette: [[255, 255, 255], [0, 0, 0]], data: packed(depth, (grey) => (grey === 0 ? 1 : 0)) }),
+      });
+    }
+    pictures.push({ name: 'grey at 16 bits', png: encodeFastPng({ width, height, depth: 16, channels: 1, data: Uint16Array.from(image.pixels, (grey) => grey * 257) }) });
+    for (const { name, png } of pictures) {
+      assert.deepEqual(readPng(png).pixels, image.pixels, name);
+      assert.deepEqual(readQrPng(png), content, name);
     }
   });
 

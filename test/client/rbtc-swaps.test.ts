@@ -7,7 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HDNodeWallet, JsonRpcProvider, Mnemonic, Wallet, parseEther, randomBytes, toQuantity } from 'ethers';
-import { ClientStore, RefundTooEarlyError, SwapClient, VerificationError, followContractSwap, type ContractFollowEvent, type ContractRecord, type ContractSwaps, type EvmAccount } from '../../src/client/index.ts';
+import { FileClientStore, RefundTooEarlyError, SwapClient, VerificationError, followContractSwap, type ContractFollowEvent, type ContractRecord, type ContractSwaps, type EvmAccount } from '../../src/client/node.ts';
 import { TamperingProxy, startService, temporaryDir, type Service } from './support.ts';
 
 let service: Service;
@@ -37,7 +37,7 @@ async function fundedAccount(kind: 'key' | 'mnemonic' = 'key'): Promise<{ accoun
   return { account: { mnemonic, index: 2 }, address };
 }
 
-function clientFor(account: EvmAccount, store = new ClientStore(temporaryDir('ferry-rbtc-client-')), serviceUrl = service.apiUrl): SwapClient {
+function clientFor(account: EvmAccount, store = new FileClientStore(temporaryDir('ferry-rbtc-client-')), serviceUrl = service.apiUrl): SwapClient {
   return new SwapClient({ serviceUrl, network: 'regtest', store, evm: { rpcUrl: service.info.evm.rpcUrl, account } });
 }
 

@@ -9,7 +9,7 @@ import { hex } from '@scure/base';
 import { swapScript } from 'boltz-core';
 import { PNG } from 'pngjs';
 import {
-  ClientStore,
+  FileClientStore,
   RefundFileError,
   VerificationError,
   newKeyPair,
@@ -26,7 +26,7 @@ import {
   writeRefundFiles,
   type RefundFile,
   type SubmarineRecord,
-} from '../../src/client/index.ts';
+} from '../../src/client/node.ts';
 import { liquidSwapOutput, serializeLiquidTree } from '../../src/chains/liquid/htlc.ts';
 
 /**
@@ -34,8 +34,8 @@ import { liquidSwapOutput, serializeLiquidTree } from '../../src/chains/liquid/h
  * (black 45, white 200), pasted off-centre on a larger grey background with a light gradient, blurred 3×3, with
  * noise up to ±10 and a blue cast, as an RGB PNG.
  */
-function photoOfScreen(png: Buffer): Buffer {
-  const source = PNG.sync.read(png);
+function photoOfScreen(png: Uint8Array): Buffer {
+  const source = PNG.sync.read(Buffer.from(png));
   const grey = (x: number, y: number) => source.data[(y * source.width + x) * 4];
   const width = 1000;
   const height = 950;
@@ -219,7 +219,7 @@ describe('refund files', () => {
   });
 
   test('the client store keeps swaps owner-only and lists them oldest first', () => {
-    const store = new ClientStore(join(dir, 'store'));
+    const store = new FileClientStore(join(dir, 'store'));
     assert.equal(statSync(store.dir).mode & 0o777, 0o700);
     const first = { ...taprootRecord(), id: 'First1234567', createdAt: '2024-01-01T00:00:00.000Z' };
     const second = { ...taprootRecord(), id: 'Second123456', createdAt: '2024-01-02T00:00:00.000Z' };

@@ -10,7 +10,7 @@ import { Scripts, swapScript } from 'boltz-core';
 import { satToBtc } from '../../src/chains/core-rpc.ts';
 import {
   BitcoinCoreChain,
-  ClientStore,
+  FileClientStore,
   ElementsChain,
   RefundTooEarlyError,
   SEQUENCE,
@@ -21,7 +21,7 @@ import {
   readRefundFile,
   swapChain,
   type RefundFile,
-} from '../../src/client/index.ts';
+} from '../../src/client/node.ts';
 import { startService, temporaryDir, type Service } from './support.ts';
 
 let service: Service;
@@ -37,7 +37,7 @@ const nodes = { BTC: BitcoinCoreChain, 'L-BTC': ElementsChain } as const;
 for (const currency of ['BTC', 'L-BTC'] as const) {
   test(`${currency}: script-path refund from a PNG refund file after the timeout, without the service`, async () => {
     const chain = service.chains[currency];
-    const store = new ClientStore(temporaryDir('ferry-client-timeout-'));
+    const store = new FileClientStore(temporaryDir('ferry-client-timeout-'));
     const client = new SwapClient({ serviceUrl: service.apiUrl, network: 'regtest', store, currency });
     const { invoice } = await service.invoice('bob', 25_000);
     const record = await client.createSubmarine({ invoice });

@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ClientStore } from '../../src/client/store.ts';
+import { FileClientStore } from '../../src/client/node/file-store.ts';
 import { RescueKey } from '../../src/client/rescue-key.ts';
 import { temporaryDir } from './support.ts';
 
@@ -14,9 +14,9 @@ const exec = promisify(execFile);
 
 test('the rescue key is made once and kept private; a mnemonic is checked', () => {
   const dir = temporaryDir('ferry-rescue-key-');
-  const store = new ClientStore(dir);
+  const store = new FileClientStore(dir);
   const key = store.rescueKey();
-  assert.equal(new ClientStore(dir).rescueKey().mnemonic, key.mnemonic);
+  assert.equal(new FileClientStore(dir).rescueKey().mnemonic, key.mnemonic);
   assert.equal(statSync(join(dir, 'rescue-key.json')).mode & 0o777, 0o600);
   assert.equal(RescueKey.fromMnemonic(`  ${key.mnemonic.replace(/ /g, '\n')} `).xpub, key.xpub);
   assert.throws(() => RescueKey.fromMnemonic('abandon abandon abandon'), /not a valid BIP39 mnemonic/);
@@ -25,9 +25,9 @@ test('the rescue key is made once and kept private; a mnemonic is checked', () =
 
 test('indices are handed out once each across processes', async () => {
   const dir = temporaryDir('ferry-rescue-index-');
-  new ClientStore(dir).rescueKey();
-  const module = new URL('../../src/client/store.ts', import.meta.url).href;
-  const script = `import { ClientStore } from ${JSON.stringify(module)}; const s = new ClientStore(${JSON.stringify(dir)}); const out = []; for (let i = 0; i < 25; i++) out.push(s.takeKeyIndex()); console.log(JSON.stringify(out));`;
+  new FileClientStore(dir).rescueKey();
+  const module = new URL('../../src/client/node/file-store.ts', import.meta.url).href;
+  const script = `import { FileClientStore } from ${JSON.stringify(module)}; const s = new FileClientStore(${JSON.stringify(dir)}); const out = []; for (let i = 0; i < 25; i++) out.push(s.takeKeyIndex()); console.log(JSON.stringify(out));`;
   const runs = await Promise.all([0, 1, 2].map(() => exec(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script])));
   const taken = runs.flatMap((run) => JSON.parse(run.stdout) as number[]).sort((a, b) => a - b);
   assert.deepEqual(taken, Array.from({ length: 75 }, (_, i) => i));

@@ -5,7 +5,7 @@
 // @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ClientStore } from '../../src/client/store.ts';
+import { FileClientStore } from '../../src/client/node/file-store.ts';
 import { SwapClient } from '../../src/client/client.ts';
 import { RescueKey } from '../../src/client/rescue-key.ts';
 import type { SwapRecord } from '../../src/client/records.ts';
@@ -29,7 +29,7 @@ function essentials(record: SwapRecord) {
 }
 
 test('every type on both chains comes back from the mnemonic alone', async () => {
-  const store = new ClientStore(temporaryDir('ferry-restore-before-'));
+  const store = new FileClientStore(temporaryDir('ferry-restore-before-'));
   const client = new SwapClient({ serviceUrl: service.apiUrl, network: 'regtest', store, currency: 'L-BTC' });
   const { invoice } = await service.invoice('bob', 25_000);
   const made = [
@@ -40,7 +40,7 @@ test('every type on both chains comes back from the mnemonic alone', async () =>
   assert.deepEqual(made.map((r) => r.keyIndex), [0, 1, 2]);
   const mnemonic = store.rescueKey().mnemonic;
 
-  const fresh = new ClientStore(temporaryDir('ferry-restore-after-'));
+  const fresh = new FileClientStore(temporaryDir('ferry-restore-after-'));
   const restoring = new SwapClient({ serviceUrl: service.apiUrl, network: 'regtest', store: fresh });
   const result = await restoring.restore(RescueKey.fromMnemonic(mnemonic));
   assert.deepEqual(result.skipped, []);
@@ -56,7 +56,7 @@ test('every type on both chains comes back from the mnemonic alone', async () =>
 });
 
 test('a restore answer whose address does not commit to our key is skipped', async () => {
-  const store = new ClientStore(temporaryDir('ferry-restore-liar-'));
+  const store = new FileClientStore(temporaryDir('ferry-restore-liar-'));
   const client = new SwapClient({ serviceUrl: service.apiUrl, network: 'regtest', store });
   const record = await client.createReverse({ invoiceAmount: 20_000 });
   const proxy = await TamperingProxy.start(service.apiUrl);
@@ -66,7 +66,7 @@ test('a restore answer whose address does not commit to our key is skipped', asy
       method === 'POST' && path === '/v2/swap/restore'
         ? (body as Record<string, any>[]).map((swap) => ({ ...swap, claimDetails: { ...swap.claimDetails, lockupAddress: stranger } }))
         : body;
-    const fresh = new ClientStore(temporaryDir('ferry-restore-liar-after-'));
+    const fresh = new FileClientStore(temporaryDir('ferry-restore-liar-after-'));
     const restoring = new SwapClient({ serviceUrl: proxy.url, network: 'regtest', store: fresh });
     const result = await restoring.restore(store.rescueKey());
     assert.deepEqual(result.restored, []);

@@ -7,18 +7,19 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { hex } from '@scure/base';
+import WebSocket from 'ws';
 import { satToBtc } from '../../src/chains/core-rpc.ts';
-import { ClientStore, SwapClient, VerificationError, followSwap, swapChain, type StatusUpdate } from '../../src/client/index.ts';
+import { FileClientStore, SwapClient, VerificationError, followSwap, swapChain, type StatusUpdate } from '../../src/client/node.ts';
 import { FlakyProxy, TamperingProxy, followToEnd, startService, temporaryDir, type Service } from './support.ts';
 
 describe('client SDK against Ferry', () => {
   let service: Service;
   let client: SwapClient;
-  let store: ClientStore;
+  let store: FileClientStore;
 
   before(async () => {
     service = await startService();
-    store = new ClientStore(temporaryDir('ferry-client-store-'));
+    store = new FileClientStore(temporaryDir('ferry-client-store-'));
     client = new SwapClient({ serviceUrl: service.apiUrl, network: 'regtest', store });
   });
   after(async () => {
@@ -136,7 +137,7 @@ describe('client SDK against Ferry', () => {
 
   test('a lying service is refused before anything is funded or paid, and nothing is kept', async () => {
     const proxy = await TamperingProxy.start(service.apiUrl);
-    const liarStore = new ClientStore(temporaryDir('ferry-client-liar-'));
+    const liarStore = new FileClientStore(temporaryDir('ferry-client-liar-'));
     const viaProxy = new SwapClient({ serviceUrl: proxy.url, network: 'regtest', store: liarStore });
     try {
       // First an honest pass through the same proxy: the proxy itself changes nothing.
@@ -212,6 +213,25 @@ describe('client SDK against Ferry', () => {
       flakyStream.close();
       stream.close();
       await proxy.close();
+    }
+  });
+
+  test('status: the WebSocket class given to the stream is the one it connects with (a browser page passes its own)', async () => {
+    const made: string[] = [];
+    class CountingWebSocket extends WebSocket {
+      constructor(url: string) {
+        super(url);
+        made.push(url);
+      }
+    }
+    const stream = client.statusStream({ WebSocket: CountingWebSocket });
+    const opened = new Promise<void>((resolve) => stream.on('connection', (state) => state === 'open' && resolve()));
+    try {
+      stream.subscribe('NoSuchSwap1');
+      await opened;
+      assert.deepEqual(made, [service.apiUrl.replace(/^http/, 'ws') + '/v2/ws']);
+    } finally {
+      stream.close();
     }
   });
 });

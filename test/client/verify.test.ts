@@ -19,7 +19,7 @@ import {
   verifyReverse,
   verifySubmarine,
   type KeyPair,
-} from '../../src/client/index.ts';
+} from '../../src/client/node.ts';
 import type { ReversePair, SubmarinePair } from '../../src/client/types.ts';
 import { liquidSwapOutput, serializeLiquidTree } from '../../src/chains/liquid/htlc.ts';
 import { confidentialAddress, policyAsset, unconfidentialAddress } from '../../src/chains/liquid/network.ts';

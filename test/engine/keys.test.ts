@@ -14,10 +14,10 @@ import {
   InvalidPartialSignature,
   KeyPathSession,
   SwapKeys,
-  loadOrCreateMnemonic,
   signForClient,
   taprootSwapKey,
 } from '../../src/keys/index.ts';
+import { loadOrCreateMnemonic } from '../../src/keys/mnemonic-file.ts';
 import { clientKey, serviceKey } from '../helpers/htlc.ts';
 import { HDKey } from '@scure/bip32';
 import { generateMnemonic, mnemonicToSeedSync } from '@scure/bip39';

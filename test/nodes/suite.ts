@@ -21,7 +21,7 @@ import {
   type FollowEvent,
   type SwapClient,
   type SwapRecord,
-} from '../../src/client/index.ts';
+} from '../../src/client/node.ts';
 import type { NodesConfig } from './nodes-file.ts';
 import { startNodeWorld, type NodeWorld, type UserChainHandle, type UtxoCurrency } from './world.ts';
 

@@ -11,9 +11,9 @@ import { JsonRpcProvider, Wallet, parseEther } from 'ethers';
 import { CoreRpcClient } from '../../src/chains/core-rpc.ts';
 import { unconfidentialAddress } from '../../src/chains/liquid/network.ts';
 import { operatorWallet } from '../../src/chains/evm/operator.ts';
-import { addressOfScript, ClientStore, SwapClient, type EvmAccount } from '../../src/client/index.ts';
+import { addressOfScript, FileClientStore, SwapClient, type EvmAccount } from '../../src/client/node.ts';
 import { environment, loadConfig, servesEvm, servesLiquid, type FerryConfig } from '../../src/config/index.ts';
-import { loadOrCreateMnemonic } from '../../src/keys/index.ts';
+import { loadOrCreateMnemonic } from '../../src/keys/mnemonic-file.ts';
 import { runFerry, type FerryProcess } from '../helpers/ferry-process.ts';
 import { connectCounterparty, type Counterparty } from './counterparty.ts';
 import type { NodesConfig, UserChain } from './nodes-file.ts';
@@ -140,7 +140,7 @@ export async function startNodeWorld(nodes: NodesConfig): Promise<NodeWorld> {
           const wallet = Wallet.createRandom();
           await topUp(wallet.address, parseEther('0.1'));
           const account: EvmAccount = { privateKey: wallet.privateKey };
-          const client = new SwapClient({ serviceUrl: apiUrl, network: 'regtest', store: new ClientStore(join(dataDir, `client-${wallet.address}`)), evm: { rpcUrl: config.evm.rpcUrl, account } });
+          const client = new SwapClient({ serviceUrl: apiUrl, network: 'regtest', store: new FileClientStore(join(dataDir, `client-${wallet.address}`)), evm: { rpcUrl: config.evm.rpcUrl, account } });
           cleanups.push(() => client.close());
           return { client, address: wallet.address };
         },
@@ -156,7 +156,7 @@ export async function startNodeWorld(nodes: NodesConfig): Promise<NodeWorld> {
     });
     const listening = await ferry.waitFor((entry) => entry.message === 'API listening', 120_000);
     const apiUrl = listening.url as string;
-    const client = new SwapClient({ serviceUrl: apiUrl, network: 'regtest', store: new ClientStore(join(dataDir, 'client')) });
+    const client = new SwapClient({ serviceUrl: apiUrl, network: 'regtest', store: new FileClientStore(join(dataDir, 'client')) });
     cleanups.push(() => client.close());
     return {
       apiUrl,

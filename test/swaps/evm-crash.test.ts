@@ -12,7 +12,7 @@ import type { DevnetInfo } from '../../src/devnet/index.ts';
 import { artifact } from '../../src/devnet/evm/contracts.ts';
 import { fundAccounts } from '../../src/devnet/evm/fund.ts';
 import { operatorWallet } from '../../src/chains/evm/operator.ts';
-import { loadOrCreateMnemonic } from '../../src/keys/index.ts';
+import { loadOrCreateMnemonic } from '../../src/keys/mnemonic-file.ts';
 import { useDevnetProcess } from '../helpers/devnet-process.ts';
 import { LightningNodes } from './scenarios/support/lightning.ts';
 

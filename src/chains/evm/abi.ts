@@ -1,25 +1,27 @@
-// The swap contracts' ABIs, read at run time from the Foundry artifacts boltz-core ships (out/*.json), the same
-// files the devnet deploys from: Ferry then speaks exactly the interface of the contracts it serves, with no copy
-// of an ABI (or bytecode) in this repository to fall out of step with the package.
-import { createRequire } from 'node:module';
+// The swap contracts' ABIs, from the Foundry artifacts boltz-core ships (out/*.json), the same files the devnet
+// deploys from: Ferry then speaks exactly the interface of the contracts it serves, with no copy of an ABI (or
+// bytecode) in this repository to fall out of step with the package. JSON imports with an import attribute, as
+// ether-swap-artifact.ts explains.
+import erc20Swap from 'boltz-core/out/ERC20Swap.sol/ERC20Swap.json' with { type: 'json' };
+import erc20 from 'boltz-core/out/ERC20.sol/ERC20.json' with { type: 'json' };
 import { Interface, type InterfaceAbi } from 'ethers';
+import { ETHER_SWAP_ABI } from './ether-swap-artifact.ts';
 
-const files = {
-  EtherSwap: 'boltz-core/out/EtherSwap.sol/EtherSwap.json',
-  ERC20Swap: 'boltz-core/out/ERC20Swap.sol/ERC20Swap.json',
-  ERC20: 'boltz-core/out/ERC20.sol/ERC20.json',
+const abis = {
+  EtherSwap: ETHER_SWAP_ABI,
+  ERC20Swap: erc20Swap.abi as InterfaceAbi,
+  ERC20: erc20.abi as InterfaceAbi,
 } as const;
 
-export type AbiName = keyof typeof files;
+export type AbiName = keyof typeof abis;
 
 /** The two swap contracts, by the names the API answers them under. */
 export type SwapContractName = 'EtherSwap' | 'ERC20Swap';
 
-const require = createRequire(import.meta.url);
 const interfaces = new Map<AbiName, Interface>();
 
 export function abiOf(name: AbiName): InterfaceAbi {
-  return (require(files[name]) as { abi: InterfaceAbi }).abi;
+  return abis[name];
 }
 
 /** Parsed once: every contract and log decoder of the chain shares it. */

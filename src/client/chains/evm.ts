@@ -2,12 +2,14 @@
 // account) over any JSON-RPC node, and the service's EtherSwap — accepted only once the node's chain id is the one
 // the service names, the address runs boltz-core 4.x's EtherSwap runtime code and answers version() 6 — called with
 // the ABI of boltz-core's own artifact.
-import { createHmac } from 'node:crypto';
+import { hmac } from '@noble/hashes/hmac.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import { Contract, HDNodeWallet, JsonRpcProvider, Signature, Wallet, getAddress, isError, verifyTypedData, type ContractTransactionResponse } from 'ethers';
-import { abiOf } from '../../chains/evm/abi.ts';
+import { runsArtifactCode } from '../../chains/evm/artifact-code.ts';
+import { ETHER_SWAP_ABI, ETHER_SWAP_DEPLOYED } from '../../chains/evm/ether-swap-artifact.ts';
 import type { ContractsInfo } from '../../chains/evm/contracts-info.ts';
 import { fromApiUnits } from '../../chains/evm/units.ts';
-import { isArtifactCode } from '../../devnet/evm/contracts.ts';
 import { VerificationError } from '../errors.ts';
 import type { ContractChain, ContractLock, ContractTx, LoggedLockup } from './contract.ts';
 
@@ -64,10 +66,10 @@ export async function connectEvmChain(options: EvmChainOptions): Promise<EvmSwap
     const given = options.contracts.swapContracts?.EtherSwap;
     if (typeof given !== 'string') throw new VerificationError('the service names no EtherSwap contract');
     const address = getAddress(given);
-    if (!isArtifactCode(await provider.getCode(address), 'etherSwap')) {
+    if (!runsArtifactCode(await provider.getCode(address), ETHER_SWAP_DEPLOYED)) {
       throw new VerificationError(`${address}, the service's EtherSwap, does not run boltz-core's EtherSwap code`);
     }
-    const etherSwap = new Contract(address, abiOf('EtherSwap'), signer);
+    const etherSwap = new Contract(address, ETHER_SWAP_ABI, signer);
     const version = (await etherSwap.getFunction('version')()) as bigint;
     if (version !== ETHER_SWAP_VERSION) throw new VerificationError(`EtherSwap at ${address} is version ${version}, not ${ETHER_SWAP_VERSION}`);
     return new EvmSwapChain(options.currency ?? 'RBTC', Number(chainId), provider, signer, etherSwap);
@@ -170,8 +172,7 @@ export class EvmSwapChain implements ContractChain {
 
   preimageAt(index: number): Uint8Array {
     // A domain of its own: the HMAC output reveals nothing of the key, and no other use of the key yields it.
-    const key = Buffer.from(plain(this.signer.privateKey), 'hex');
-    return new Uint8Array(createHmac('sha256', key).update(`ferry/contract-reverse-preimage/${index}`).digest());
+    return hmac(sha256, hexToBytes(plain(this.signer.privateKey)), utf8ToBytes(`ferry/contract-reverse-preimage/${index}`));
   }
 
   close(): void {

@@ -1,9 +1,10 @@
 // QR codes in PNG files, the refund file's picture form, through maintained packages: `qrcode` builds the symbol,
-// `pngjs` writes and reads the PNG, `jsqr` finds and decodes the symbol (also in photos of a screen).
-// Our own code is only glue no package offers: drawing the modules synchronously (qrcode writes PNGs only
-// asynchronously), flattening transparency onto white, and refusing non-PNGs and oversized images up front.
+// `fast-png` writes and reads the PNG (pure JavaScript, deflate by fflate: no node:zlib, so browsers run it too),
+// `jsqr` finds and decodes the symbol (also in photos of a screen). Our own code is only glue no package offers:
+// drawing the modules synchronously (qrcode writes PNGs only asynchronously and through Node or a canvas), turning
+// every PNG colour type and bit depth into luminance on white, and refusing non-PNGs and oversized images up front.
+import { convertIndexedToRgb, decode as decodePng, encode as encodePng, type DecodedPng } from 'fast-png';
 import jsQRModule from 'jsqr';
-import { PNG } from 'pngjs';
 import QRCode, { type QRCodeMaskPattern } from 'qrcode';
 
 // jsqr is a CommonJS bundle whose types declare `export default`: an ES module gets its exports object.
@@ -81,38 +82,62 @@ export function renderGrid(grid: Grid, pixelsPerModule = 4): GreyImage {
 }
 
 /** An 8-bit greyscale PNG. */
-export function writePng(image: GreyImage): Buffer {
-  const options = { colorType: 0, inputColorType: 0, inputHasAlpha: false, bitDepth: 8 } as const;
-  return PNG.sync.write({ width: image.width, height: image.height, data: Buffer.from(image.pixels) } as PNG, options);
+export function writePng(image: GreyImage): Uint8Array {
+  return encodePng({ width: image.width, height: image.height, data: image.pixels, depth: 8, channels: 1 });
+}
+
+/** The samples of a decoded PNG scaled to 0–255, one per channel; palette images as RGB(A). */
+function samples8(png: DecodedPng): { data: ArrayLike<number>; channels: number } {
+  if (png.palette !== undefined) return { data: convertIndexedToRgb(png), channels: png.palette[0].length };
+  const { data, depth, channels, width, height } = png;
+  if (depth === 8) return { data, channels };
+  if (depth === 16) return { data: Uint8Array.from(data, (sample) => sample >> 8), channels };
+  // 1, 2 or 4 bits (grey only): packed, each row starting on a byte.
+  const out = new Uint8Array(width * height * channels);
+  const perRow = width * channels;
+  const rowBytes = Math.ceil((perRow * depth) / 8);
+  const max = 2 ** depth - 1;
+  for (let row = 0; row < height; row++) {
+    for (let i = 0; i < perRow; i++) {
+      const bit = i * depth;
+      const value = (data[row * rowBytes + (bit >> 3)] >> (8 - depth - (bit & 7))) & max;
+      out[row * perRow + i] = Math.round((value * 255) / max);
+    }
+  }
+  return { data: out, channels };
 }
 
 /** Any PNG as RGBA with transparent parts shown on white (the page behind them). */
 function readRgba(file: Uint8Array): { width: number; height: number; data: Uint8ClampedArray } {
-  const bytes = Buffer.from(file.buffer, file.byteOffset, file.byteLength);
-  if (bytes.length < 8 || !PNG_SIGNATURE.every((b, i) => bytes[i] === b)) throw new PngError('not a PNG file');
-  // IHDR comes first: refuse images too large to decode before pngjs allocates them.
-  if (bytes.length >= 24 && bytes.toString('latin1', 12, 16) === 'IHDR' && bytes.readUInt32BE(16) * bytes.readUInt32BE(20) > MAX_PIXELS) {
-    throw new PngError(`unreasonable size ${bytes.readUInt32BE(16)}×${bytes.readUInt32BE(20)}`);
+  if (file.length < 8 || !PNG_SIGNATURE.every((b, i) => file[i] === b)) throw new PngError('not a PNG file');
+  // IHDR comes first: refuse images too large to decode before they are allocated.
+  const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
+  if (file.length >= 24 && String.fromCharCode(...file.subarray(12, 16)) === 'IHDR' && view.getUint32(16) * view.getUint32(20) > MAX_PIXELS) {
+    throw new PngError(`unreasonable size ${view.getUint32(16)}×${view.getUint32(20)}`);
   }
-  let png: PNG;
+  let png: DecodedPng;
   try {
-    png = PNG.sync.read(bytes);
+    png = decodePng(file, { checkCrc: true });
   } catch (error) {
-    const { message } = error as Error;
-    // pngjs's words for a file that stops before IEND.
-    throw new PngError(`corrupt PNG: ${/read requests wait/.test(message) ? 'the file ends early' : message}`);
+    const { message, cause } = error as Error;
+    // Reading past the end (RangeError from the byte reader) is a file that stops before IEND.
+    const early = error instanceof RangeError || /outside the bounds/i.test(message);
+    throw new PngError(`corrupt PNG: ${early ? 'the file ends early' : cause instanceof Error ? `${message} ${cause.message}` : message}`);
   }
-  const data = new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.byteLength);
-  for (let i = 0; i < data.length; i += 4) {
-    const alpha = data[i + 3];
-    if (alpha === 255) continue;
-    for (let c = 0; c < 3; c++) data[i + c] = (data[i + c] * alpha + 255 * (255 - alpha)) / 255;
-    data[i + 3] = 255;
+  const { width, height } = png;
+  const { data: source, channels } = samples8(png);
+  const data = new Uint8ClampedArray(width * height * 4);
+  for (let p = 0; p < width * height; p++) {
+    const at = p * channels;
+    const [r, g, b] = channels >= 3 ? [source[at], source[at + 1], source[at + 2]] : [source[at], source[at], source[at]];
+    const alpha = channels === 2 || channels === 4 ? source[at + channels - 1] : 255;
+    for (const [c, value] of [r, g, b].entries()) data[p * 4 + c] = (value * alpha + 255 * (255 - alpha)) / 255;
+    data[p * 4 + 3] = 255;
   }
-  return { width: png.width, height: png.height, data };
+  return { width, height, data };
 }
 
-/** Any PNG (every colour type, bit depth and interlacing pngjs reads) as 8-bit luminance on white. */
+/** Any PNG (every colour type, bit depth and interlacing) as 8-bit luminance on white. */
 export function readPng(file: Uint8Array): GreyImage {
   const { width, height, data } = readRgba(file);
   const pixels = new Uint8Array(width * height);
@@ -143,7 +168,7 @@ export function decodeQrGrid(grid: Grid): DecodedQr {
 }
 
 /** A PNG picture of a QR code holding `bytes` (UTF-8 for strings). */
-export function qrPng(content: string | Uint8Array, options: EncodeOptions & { pixelsPerModule?: number } = {}): Buffer {
+export function qrPng(content: string | Uint8Array, options: EncodeOptions & { pixelsPerModule?: number } = {}): Uint8Array {
   const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : content;
   return writePng(renderGrid(encodeQr(bytes, options), options.pixelsPerModule ?? 4));
 }

@@ -3,6 +3,7 @@
 // Deploy script orders them) and half the test tokens handed to the user. On a restored chain the contracts found
 // at the recorded addresses (the same runtime code, immutables aside) are kept, never deployed over.
 import { createRequire } from 'node:module';
+import { runsArtifactCode } from '../../chains/evm/artifact-code.ts';
 import { Contract, ContractFactory, getCreateAddress, parseUnits, type InterfaceAbi, type Provider, type Signer } from 'ethers';
 
 export const contractNames = ['etherSwap', 'erc20Swap', 'token'] as const;
@@ -28,17 +29,7 @@ export const artifact = (name: ContractName): Artifact => require(files[name]) a
 export const TOKEN = { name: 'TestERC20', symbol: 'TRC20', decimals: 18, supply: parseUnits('1000000', 18) };
 
 /** Runtime code equals the artifact's, with the immutables (EIP-712 domain: chain id and own address) blanked. */
-export function isArtifactCode(code: string, name: ContractName): boolean {
-  const { object, immutableReferences = {} } = artifact(name).deployedBytecode;
-  const blank = (hex: string): string => {
-    let out = hex.toLowerCase().replace(/^0x/, '');
-    for (const { start, length } of Object.values(immutableReferences).flat()) {
-      out = out.slice(0, start * 2) + '00'.repeat(length) + out.slice((start + length) * 2);
-    }
-    return out;
-  };
-  return code !== '0x' && blank(code) === blank(object);
-}
+export const isArtifactCode = (code: string, name: ContractName): boolean => runsArtifactCode(code, artifact(name).deployedBytecode);
 
 export async function ensureContracts(provider: Provider, operator: Signer, user: string, recorded?: Partial<Contracts>): Promise<Contracts> {
   const from = await operator.getAddress();
