@@ -6,6 +6,9 @@ import { build, type Metafile, type Plugin } from 'esbuild';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { createRequire } from 'node:module';
+
+const fromRepo = createRequire(resolve('package.json'));
 
 export interface Bundle {
   code: string;
@@ -36,6 +39,21 @@ const zkpNodeBranch: Plugin = {
     bundler.onLoad({ filter: /.*/, namespace: 'node-only-stub' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
   },
 };
+
+/**
+ * The shims a web app's bundler config gives dependencies written for Node (what the usual Node-polyfill plugins of
+ * Vite and esbuild give): create-hash, under liquidjs-lib and bolt11, builds on `stream` and `events`, and
+ * readable-stream calls `process.nextTick` and reads `global`. They come from the npm packages made for it and are
+ * part of the measured bundle; no other Node module is shimmed, so one more still fails the build.
+ */
+const nodeShims: Plugin = {
+  name: 'node-shims',
+  setup(bundler) {
+    const shims: Record<string, string> = { stream: fromRepo.resolve('stream-browserify'), events: fromRepo.resolve('events/') };
+    bundler.onResolve({ filter: /^(stream|events)$/ }, (args) => ({ path: shims[args.path] }));
+  },
+};
+const SHIM_INJECT = ['test/browser/shims/process.js'];
 
 const NODE_BUILTIN = /^(node:.*|assert|buffer|child_process|crypto|dns|events|fs|http|https|module|net|os|path|stream|string_decoder|tls|url|util|worker_threads|zlib)$/;
 
@@ -111,7 +129,7 @@ export function packagesOf(metafile: Metafile): { packages: string[]; own: strin
  * SDK's index to './sdk.js', so a page's own script loads the measured bundle rather than a second copy.
  */
 export async function bundleForBrowser(entry: string, external: Record<string, string> = {}): Promise<Bundle> {
-  const plugins: Plugin[] = [zkpNodeBranch];
+  const plugins: Plugin[] = [zkpNodeBranch, nodeShims];
   const replacements = Object.entries(external);
   if (replacements.length > 0) {
     plugins.push({
@@ -137,6 +155,8 @@ export async function bundleForBrowser(entry: string, external: Record<string, s
       metafile: true,
       logLevel: 'silent',
       plugins,
+      inject: SHIM_INJECT,
+      define: { global: 'globalThis' },
     });
   } catch (error) {
     const errors = (error as { errors?: { text: string; location?: { file: string; line: number } | null }[] }).errors ?? [];

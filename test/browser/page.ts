@@ -38,6 +38,11 @@ export interface BrowserPage {
   origin: string;
   /** Uncaught errors and console errors the page produced, in order. */
   problems: string[];
+  /**
+   * Resolves once `globalThis[flag]` is true (the page's module script ran to its end); rejects with the page's
+   * error if it throws first: a module that fails to load never sets the flag, and no timeout is the judge of that.
+   */
+  ready(flag: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -62,7 +67,13 @@ export async function openPage(executablePath: string, files: Record<string, [st
     browser = await chromium.launch({ executablePath, headless: true, args: FLAGS });
     const page = await browser.newPage();
     const problems: string[] = [];
-    page.on('pageerror', (error) => problems.push(`page error: ${error.stack ?? error.message}`));
+    let failed!: (error: Error) => void;
+    const firstError = new Promise<never>((_resolve, reject) => (failed = reject));
+    firstError.catch(() => undefined); // read by ready() only
+    page.on('pageerror', (error) => {
+      problems.push(`page error: ${error.stack ?? error.message}`);
+      failed(new Error(`the page failed: ${error.stack ?? error.message}`));
+    });
     page.on('console', (message) => {
       if (message.type() === 'error') problems.push(`console: ${message.text()}`);
     });
@@ -72,6 +83,9 @@ export async function openPage(executablePath: string, files: Record<string, [st
       page,
       origin,
       problems,
+      async ready(flag: string) {
+        await Promise.race([page.waitForFunction((name) => (globalThis as Record<string, unknown>)[name] === true, flag, { timeout: 0 }), firstError]);
+      },
       async close() {
         await opened.close();
         await new Promise<void>((resolve) => server.close(() => resolve()));
