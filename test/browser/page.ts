@@ -64,7 +64,8 @@ export async function openPage(executablePath: string, files: Record<string, [st
   const origin = `http://localhost:${(server.address() as { port: number }).port}`;
   let browser: Browser | undefined;
   try {
-    browser = await chromium.launch({ executablePath, headless: true, args: FLAGS });
+    // No ceilings of playwright's own (30 s, 180 s): on a busy machine the test file's hang guard is the judge.
+    browser = await chromium.launch({ executablePath, headless: true, args: FLAGS, timeout: 0 });
     const page = await browser.newPage();
     const problems: string[] = [];
     let failed!: (error: Error) => void;
@@ -77,7 +78,7 @@ export async function openPage(executablePath: string, files: Record<string, [st
     page.on('console', (message) => {
       if (message.type() === 'error') problems.push(`console: ${message.text()}`);
     });
-    await page.goto(origin + '/');
+    await page.goto(origin + '/', { timeout: 0 });
     const opened = browser;
     return {
       page,
