@@ -20,6 +20,8 @@ export interface Bundle {
   /** The entry's own source files in the bundle (outside node_modules), and their size. */
   ownFiles: number;
   ownBytes: number;
+  /** Minified bytes in the bundle by package (the SDK's own files as 'own source'), largest first. */
+  shares: [string, number][];
 }
 
 export class BundleError extends Error {}
@@ -173,6 +175,13 @@ export async function bundleForBrowser(entry: string, external: Record<string, s
   }
   const output = result.outputFiles[0].contents;
   const { packages, own } = packagesOf(result.metafile);
+  const shares = new Map<string, number>();
+  for (const bundled of Object.values(result.metafile.outputs)) {
+    for (const [file, { bytesInOutput }] of Object.entries(bundled.inputs)) {
+      const name = packageOf(file)?.replace(/^.*node_modules\//, '') ?? (file.includes(':') ? 'shims' : 'own source');
+      shares.set(name, (shares.get(name) ?? 0) + bytesInOutput);
+    }
+  }
   return {
     code: new TextDecoder().decode(output),
     minifiedBytes: output.length,
@@ -181,6 +190,7 @@ export async function bundleForBrowser(entry: string, external: Record<string, s
     packagesDiskBytes: packages.reduce((sum, pkg) => sum + diskBytes(pkg), 0),
     ownFiles: own.length,
     ownBytes: own.reduce((sum, file) => sum + statSync(file).size, 0),
+    shares: [...shares].sort((a, b) => b[1] - a[1]),
   };
 }
 

@@ -79,6 +79,7 @@ describe('the client SDK in Chromium against a devnet Ferry', { skip, timeout: 1
     line('minified+gzipped', (b) => kB(b.gzippedBytes));
     line('npm packages in the bundle', (b) => `${b.packages.length}, ${MB(b.packagesDiskBytes)} on disk`);
     console.log(`# sdk bundle: the SDK's own source files in it: ${sdk.ownFiles}, ${kB(sdk.ownBytes)}`);
+    console.log(`# sdk bundle: largest parts (minified): ${sdk.shares.slice(0, 8).map(([name, bytes]) => `${name} ${kB(bytes)}`).join(', ')}`);
     console.log(`# sdk bundle: packages: ${sdk.packages.map((p) => p.replace(/^.*node_modules\//, '')).join(', ')}`);
     for (const bundle of [sdk, boltzCore]) {
       assert.ok(bundle.gzippedBytes > 0 && bundle.gzippedBytes < bundle.minifiedBytes);
