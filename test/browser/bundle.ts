@@ -24,7 +24,15 @@ export interface Bundle {
   shares: [string, number][];
 }
 
-export class BundleError extends Error {}
+export class BundleError extends Error {
+  constructor(
+    message: string,
+    /** For each module that could not be resolved: its name and the import chain from the entry (files). */
+    readonly unresolved: { module: string; chain: string[] }[] = [],
+  ) {
+    super(message);
+  }
+}
 
 /**
  * secp256k1-zkp's Emscripten loader requires `fs` and `path` only when it runs in Node (its ENVIRONMENT_IS_NODE
@@ -60,8 +68,8 @@ const SHIM_INJECT = ['test/browser/shims/process.js'];
 const NODE_BUILTIN = /^(node:.*|assert|buffer|child_process|crypto|dns|events|fs|http|https|module|net|os|path|stream|string_decoder|tls|url|util|worker_threads|zlib)$/;
 
 /** The import chain from the entry to each module that imports a Node built-in, from a build that lets them be. */
-async function builtinChains(entry: string, plugins: Plugin[], unresolved: Set<string>): Promise<string[]> {
-  const chains = new Set<string>();
+async function builtinChains(entry: string, plugins: Plugin[], unresolved: Set<string>): Promise<{ module: string; chain: string[] }[]> {
+  const chains = new Map<string, { module: string; chain: string[] }>();
   const result = await build({
     entryPoints: [entry],
     bundle: true,
@@ -85,7 +93,7 @@ async function builtinChains(entry: string, plugins: Plugin[], unresolved: Set<s
         if (!unresolved.has(imported.path)) continue;
         const chain = [file];
         for (let at = parent.get(file); at !== undefined; at = parent.get(at)) chain.unshift(at);
-        chains.add(`${imported.path} ← ${chain.join(' → ')}`);
+        chains.set(`${imported.path} ← ${chain.join(' → ')}`, { module: imported.path, chain });
       } else if (!seen.has(imported.path)) {
         seen.add(imported.path);
         parent.set(imported.path, file);
@@ -93,7 +101,7 @@ async function builtinChains(entry: string, plugins: Plugin[], unresolved: Set<s
       }
     }
   }
-  return [...chains];
+  return [...chains.values()];
 }
 
 /** The directory of the npm package a bundled file belongs to (the innermost node_modules/<name> or <@scope/name>). */
@@ -130,8 +138,9 @@ export function packagesOf(metafile: Metafile): { packages: string[]; own: strin
  * `entry` bundled for browsers. `external` maps import paths (as written) to what the output imports instead, e.g. the
  * SDK's index to './sdk.js', so a page's own script loads the measured bundle rather than a second copy.
  */
-export async function bundleForBrowser(entry: string, external: Record<string, string> = {}): Promise<Bundle> {
-  const plugins: Plugin[] = [zkpNodeBranch, nodeShims];
+export async function bundleForBrowser(entry: string, external: Record<string, string> = {}, options: { shims?: boolean } = {}): Promise<Bundle> {
+  const shims = options.shims ?? true;
+  const plugins: Plugin[] = shims ? [zkpNodeBranch, nodeShims] : [zkpNodeBranch];
   const replacements = Object.entries(external);
   if (replacements.length > 0) {
     plugins.push({
@@ -157,8 +166,7 @@ export async function bundleForBrowser(entry: string, external: Record<string, s
       metafile: true,
       logLevel: 'silent',
       plugins,
-      inject: SHIM_INJECT,
-      define: { global: 'globalThis' },
+      ...(shims && { inject: SHIM_INJECT, define: { global: 'globalThis' } }),
     });
   } catch (error) {
     const errors = (error as { errors?: { text: string; location?: { file: string; line: number } | null }[] }).errors ?? [];
@@ -169,8 +177,9 @@ export async function bundleForBrowser(entry: string, external: Record<string, s
       [
         `esbuild could not bundle ${entry} for the browser: ${errors.length} errors`,
         ...lines,
-        ...(chains.length > 0 ? ['the unresolved modules and the imports that pull them in:', ...chains.map((c) => `  ${c}`)] : []),
+        ...(chains.length > 0 ? ['the unresolved modules and the imports that pull them in:', ...chains.map((c) => `  ${c.module} ← ${c.chain.join(' → ')}`)] : []),
       ].join('\n'),
+      chains,
     );
   }
   const output = result.outputFiles[0].contents;

@@ -10,7 +10,7 @@ import { hex } from '@scure/base';
 import { satToBtc } from '../../src/chains/core-rpc.ts';
 import { parseRefundFile, parseRefundFileBytes, swapChain, type FollowEvent } from '../../src/client/index.ts';
 import { startService, type Service } from '../client/support.ts';
-import { bundleForBrowser, kB, MB, type Bundle } from './bundle.ts';
+import { BundleError, bundleForBrowser, kB, MB, type Bundle } from './bundle.ts';
 import { chromiumPath, openPage, type BrowserPage } from './page.ts';
 import type { FerryPage } from './page/harness.ts';
 
@@ -73,7 +73,7 @@ describe('the client SDK in Chromium against a devnet Ferry', { skip, timeout: 1
     await service?.close();
   });
 
-  test('the SDK bundles for the browser; sizes beside boltz-core, measured in this run', () => {
+  test('the SDK bundles for the browser; sizes beside boltz-core, measured in this run', async () => {
     const line = (what: string, measure: (b: Bundle) => string) => console.log(`# sdk bundle: ${what}: ${measure(sdk)} (boltz-core: ${measure(boltzCore)})`);
     line('minified', (b) => kB(b.minifiedBytes));
     line('minified+gzipped', (b) => kB(b.gzippedBytes));
@@ -81,6 +81,22 @@ describe('the client SDK in Chromium against a devnet Ferry', { skip, timeout: 1
     console.log(`# sdk bundle: the SDK's own source files in it: ${sdk.ownFiles}, ${kB(sdk.ownBytes)}`);
     console.log(`# sdk bundle: largest parts (minified): ${sdk.shares.slice(0, 8).map(([name, bytes]) => `${name} ${kB(bytes)}`).join(', ')}`);
     console.log(`# sdk bundle: packages: ${sdk.packages.map((p) => p.replace(/^.*node_modules\//, '')).join(', ')}`);
+    // What the shims are for: the SDK's files whose dependencies reach for Node modules a browser lacks.
+    const unshimmed = await bundleForBrowser(SDK_ENTRY, {}, { shims: false }).then(
+      () => [],
+      (error: unknown) => {
+        if (!(error instanceof BundleError)) throw error;
+        return error.unresolved;
+      },
+    );
+    const reasons = new Set(
+      unshimmed.map(({ module, chain }) => {
+        const firstPackage = chain.findIndex((file) => file.includes('node_modules/'));
+        const from = firstPackage > 0 ? `${chain[firstPackage - 1]} → ${chain[firstPackage].replace(/^.*node_modules\/((@[^/]+\/)?[^/]+).*$/, '$1')}` : chain.join(' → ');
+        return `${module} (${from})`;
+      }),
+    );
+    console.log(`# sdk bundle: without the shims it cannot resolve: ${[...reasons].join(', ') || 'nothing'}`);
     for (const bundle of [sdk, boltzCore]) {
       assert.ok(bundle.gzippedBytes > 0 && bundle.gzippedBytes < bundle.minifiedBytes);
     }
