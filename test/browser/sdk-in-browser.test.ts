@@ -178,6 +178,14 @@ describe('the client SDK in Chromium against a devnet Ferry', { skip, timeout: 1
     });
   }
 
+  test('the page refuses a reverse answer whose invoice pays another hash, before it is shown, and keeps nothing of it', async () => {
+    const foreign = await service.invoice('alice', 25_000);
+    const keptBefore = made.length;
+    const lied = await inPage('createReverseLiedTo', 'BTC', 25_000, foreign.invoice);
+    assert.match(lied.refused ?? `accepted as ${lied.id}`, /^VerificationError: .*is not the hash of our preimage/);
+    assert.equal(lied.kept, keptBefore, 'the refused swap is not stored');
+  });
+
   test("the page kept its swaps, and its submarine swaps' refund files, in its own origin's localStorage", async () => {
     const keys = new Set(await inPage('localStorageKeys'));
     assert.ok(made.length > 0, 'the page made swaps');

@@ -50,6 +50,30 @@ const ferryPage = {
     return json(record) as SwapRecord & { type: 'submarine' };
   },
 
+  /**
+   * A reverse swap whose creation answer is rewritten on its way into the page to carry `invoice` (someone else's):
+   * a lying service, or one in the middle. The page's SDK must refuse it before the invoice is shown; what it threw
+   * comes back, and how many swaps the store keeps afterwards.
+   */
+  async createReverseLiedTo(currency: string, invoiceAmount: number, invoice: string) {
+    const honest = globalThis.fetch;
+    globalThis.fetch = async (input, init) => {
+      const response = await honest(input, init);
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      if (!(init?.method === 'POST' && url.endsWith('/v2/swap/reverse'))) return response;
+      const body = { ...((await response.json()) as object), invoice };
+      return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
+    };
+    try {
+      const record = await connected().createReverse({ currency, invoiceAmount });
+      return { refused: undefined, kept: store!.list().length, id: record.id };
+    } catch (error) {
+      return { refused: `${(error as Error).name}: ${(error as Error).message}`, kept: store!.list().length };
+    } finally {
+      globalThis.fetch = honest;
+    }
+  },
+
   /** Follows a swap to its end: co-signs, claims or refunds to `destination` as its statuses call for. */
   async follow(id: string, destination: string) {
     const record = records.get(id);
