@@ -63,7 +63,21 @@ if (files.some((f) => f.includes(join('test', 'real-nodes'))) && process.env.FER
   if (line.startsWith('skip=')) console.log(`# real-node tests skip: ${line.slice(5)}`);
 }
 
-let status = run(files, realNodes);
+// The browser tests (test/browser/) drive Debian's Chromium: installed here once, before the test processes start
+// (scripts/chromium.mjs); where it cannot be installed they skip, saying why.
+const browser = {};
+if (files.some((f) => f.includes(join('test', 'browser'))) && process.env.FERRY_BROWSER === undefined) {
+  const prepared = spawnSync(process.execPath, ['scripts/chromium.mjs'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = (prepared.stdout ?? '').trim().split('\n').at(-1) ?? '';
+  if (prepared.status !== 0) {
+    console.error('scripts/chromium.mjs could not prepare Chromium');
+    process.exit(1);
+  }
+  browser.FERRY_BROWSER = line;
+  if (line.startsWith('skip=')) console.log(`# browser tests skip: ${line.slice(5)}`);
+}
+
+let status = run(files, { ...realNodes, ...browser });
 const onCln = process.env.FERRY_TEST_LIGHTNING === undefined ? files.filter(inLightningMatrix) : [];
 if (onCln.length > 0) {
   console.log(`\n# Lightning matrix: ${onCln.length} swap files again with Ferry on Core Lightning\n`);

@@ -102,6 +102,28 @@ test('an unparsable request target answers 400 JSON', async () => {
   assert.match(answer, /invalid request target/);
 });
 
+test('cross-origin: every answer allows any origin, errors too; a preflight answers 204 with the methods and the headers asked for', async () => {
+  const origin = { origin: 'http://wallet.example' };
+  const ok = await fetch(`http://127.0.0.1:${address.port}/items/1`, { headers: origin });
+  assert.equal(ok.headers.get('access-control-allow-origin'), '*');
+  const refused = await fetch(`http://127.0.0.1:${address.port}/echo`, { method: 'POST', headers: { ...origin, 'content-type': 'application/json' }, body: '{}' });
+  assert.equal(refused.status, 400);
+  assert.equal(refused.headers.get('access-control-allow-origin'), '*', 'a page can read why it was refused');
+  const missing = await fetch(`http://127.0.0.1:${address.port}/nothing`, { headers: origin });
+  assert.equal(missing.headers.get('access-control-allow-origin'), '*');
+
+  const preflight = await fetch(`http://127.0.0.1:${address.port}/echo`, {
+    method: 'OPTIONS',
+    headers: { ...origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-custom' },
+  });
+  assert.equal(preflight.status, 204);
+  assert.equal(await preflight.text(), '');
+  assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
+  assert.match(preflight.headers.get('access-control-allow-methods') ?? '', /\bPOST\b/);
+  assert.equal(preflight.headers.get('access-control-allow-headers'), 'content-type,x-custom');
+  assert.equal(preflight.headers.get('access-control-allow-credentials'), null, 'no cookies ride along');
+});
+
 /** A server whose GET /slow answers when the test says so; `entered` resolves when a request is being answered. */
 async function slowServer() {
   let release!: () => void;

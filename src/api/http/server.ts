@@ -1,4 +1,4 @@
-// The HTTP server: body limits, JSON parsing and error answers live here, so no route can forget them.
+// The HTTP server: body limits, JSON parsing, error answers and CORS live here, so no route can forget them.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../../log/index.ts';
@@ -95,12 +95,35 @@ class InFlight {
 
 const inFlightOf = new WeakMap<Server, InFlight>();
 
+/**
+ * Cross-origin access for every answer: wallets' web apps call the API from their own origin, as the reference
+ * API allows (any origin; no credentials: nothing here is authorised by a cookie, so `*` lends a page nothing it
+ * could not send itself). A 429's retry-after is readable by the page.
+ */
+function allowCrossOrigin(response: ServerResponse): void {
+  response.setHeader('access-control-allow-origin', '*');
+  response.setHeader('access-control-expose-headers', 'retry-after');
+}
+
+/** A browser's preflight before a JSON POST (or any non-simple request): which methods and headers may follow. */
+function answerPreflight(request: IncomingMessage, response: ServerResponse): void {
+  response.setHeader('access-control-allow-methods', 'GET, HEAD, PUT, PATCH, POST, DELETE');
+  // The headers the page asked for, as the reference answers: partner calls sign with their own (TS, API-KEY, ...).
+  const asked = request.headers['access-control-request-headers'];
+  if (asked) response.setHeader('access-control-allow-headers', asked);
+  response.setHeader('vary', 'access-control-request-headers');
+  response.setHeader('access-control-max-age', '600');
+  response.writeHead(204, { 'content-length': '0' });
+  response.end();
+}
+
 export function createHttpServer(options: HttpServerOptions): Server {
   const { router, logger, maxBodyBytes, limiter } = options;
   const inFlight = new InFlight();
 
   // `route` is what metrics name the request by: the matched pattern, never the raw path (unbounded labels)
   const handle = async (request: IncomingMessage, response: ServerResponse, route: { name: string }): Promise<void> => {
+    allowCrossOrigin(response);
     let url: URL;
     try {
       url = new URL(request.url ?? '/', 'http://localhost');
@@ -112,6 +135,10 @@ export function createHttpServer(options: HttpServerOptions): Server {
       route.name = 'limited';
       response.setHeader('retry-after', String(retryAfter));
       return sendJson(response, 429, { error: `too many requests: try again in ${retryAfter} s` });
+    }
+    if (request.method === 'OPTIONS') {
+      route.name = 'preflight';
+      return answerPreflight(request, response);
     }
     const raw = options.rawRoutes?.get(url.pathname);
     if (raw) {

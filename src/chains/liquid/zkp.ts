@@ -12,9 +12,18 @@ export type Zkp = Secp256k1ZKP;
 let instance: Promise<Zkp> | undefined;
 let ready: Zkp | undefined;
 
+/**
+ * The package's loader. Under Node's ESM the default import is the CommonJS module.exports, whose .default is the
+ * loader; a bundler for the browser (esbuild, Vite) takes the package's ES module build, whose default export is the
+ * loader itself.
+ */
+const zkpLoader = (): typeof zkpModule.default => {
+  const imported: unknown = zkpModule;
+  return typeof imported === 'function' ? (imported as typeof zkpModule.default) : zkpModule.default;
+};
+
 export function loadZkp(): Promise<Zkp> {
-  // A CommonJS package: under Node's ESM the default import is module.exports, whose .default is the loader.
-  instance ??= zkpModule.default().then((zkp) => {
+  instance ??= zkpLoader()().then((zkp) => {
     liquid.init(zkp);
     // The swap keys' arithmetic (KeyAgg, tweak) runs in it from now on, on every chain.
     useLibsecp256k1(zkp);

@@ -1,0 +1,207 @@
+// Bundles an entry for the browser with esbuild (platform browser, ESM, minified), as a wallet's web app would, and
+// measures what a browser downloads (minified and gzipped bytes) and what the bundle's npm packages take on disk. A
+// build that fails says, for each module it could not resolve (a Node built-in, mostly), the import chain from the
+// entry that pulled it in: what to cut is then plain.
+import { build, type Metafile, type Plugin } from 'esbuild';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { createRequire } from 'node:module';
+
+const fromRepo = createRequire(resolve('package.json'));
+
+export interface Bundle {
+  code: string;
+  minifiedBytes: number;
+  gzippedBytes: number;
+  /** The npm packages whose files are in the bundle, as directories (node_modules/...), and their whole size on disk. */
+  packages: string[];
+  packagesDiskBytes: number;
+  /** The entry's own source files in the bundle (outside node_modules), and their size. */
+  ownFiles: number;
+  ownBytes: number;
+  /** Minified bytes in the bundle by package (the SDK's own files as 'own source'), largest first. */
+  shares: [string, number][];
+}
+
+export class BundleError extends Error {
+  constructor(
+    message: string,
+    /** For each module that could not be resolved: its name and the import chain from the entry (files). */
+    readonly unresolved: { module: string; chain: string[] }[] = [],
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * secp256k1-zkp's Emscripten loader requires `fs` and `path` only when it runs in Node (its ENVIRONMENT_IS_NODE
+ * branch); in a browser it instantiates the WebAssembly embedded in the file. esbuild, unlike Vite, has no empty
+ * stand-in for such requires: this gives them one, for that package only, so a Node built-in anywhere else still
+ * fails the build.
+ */
+const zkpNodeBranch: Plugin = {
+  name: 'secp256k1-zkp-node-branch',
+  setup(bundler) {
+    bundler.onResolve({ filter: /^(fs|path)$/ }, (args) =>
+      args.importer.includes(`${sep}@vulpemventures${sep}secp256k1-zkp${sep}`) ? { path: args.path, namespace: 'node-only-stub' } : undefined,
+    );
+    bundler.onLoad({ filter: /.*/, namespace: 'node-only-stub' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
+  },
+};
+
+/**
+ * The shims a web app's bundler config gives dependencies written for Node (what the usual Node-polyfill plugins of
+ * Vite and esbuild give): create-hash, under liquidjs-lib and bolt11, builds on `stream` and `events`, and
+ * readable-stream calls `process.nextTick` and reads `global`. They come from the npm packages made for it and are
+ * part of the measured bundle; no other Node module is shimmed, so one more still fails the build.
+ */
+const nodeShims: Plugin = {
+  name: 'node-shims',
+  setup(bundler) {
+    const shims: Record<string, string> = { stream: fromRepo.resolve('stream-browserify'), events: fromRepo.resolve('events/') };
+    bundler.onResolve({ filter: /^(stream|events)$/ }, (args) => ({ path: shims[args.path] }));
+  },
+};
+const SHIM_INJECT = ['test/browser/shims/process.js'];
+
+const NODE_BUILTIN = /^(node:.*|assert|buffer|child_process|crypto|dns|events|fs|http|https|module|net|os|path|stream|string_decoder|tls|url|util|worker_threads|zlib)$/;
+
+/** The import chain from the entry to each module that imports a Node built-in, from a build that lets them be. */
+async function builtinChains(entry: string, plugins: Plugin[], unresolved: Set<string>): Promise<{ module: string; chain: string[] }[]> {
+  const chains = new Map<string, { module: string; chain: string[] }>();
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    plugins: [...plugins, { name: 'builtins-external', setup: (b) => b.onResolve({ filter: NODE_BUILTIN }, (a) => ({ path: a.path, external: true })) }],
+  }).catch(() => undefined);
+  if (!result) return [];
+  const inputs = result.metafile.inputs;
+  const start = relative(process.cwd(), resolve(entry));
+  const parent = new Map<string, string>();
+  const queue = [start];
+  const seen = new Set(queue);
+  while (queue.length > 0) {
+    const file = queue.shift()!;
+    for (const imported of inputs[file]?.imports ?? []) {
+      if (imported.external) {
+        if (!unresolved.has(imported.path)) continue;
+        const chain = [file];
+        for (let at = parent.get(file); at !== undefined; at = parent.get(at)) chain.unshift(at);
+        chains.set(`${imported.path} ← ${chain.join(' → ')}`, { module: imported.path, chain });
+      } else if (!seen.has(imported.path)) {
+        seen.add(imported.path);
+        parent.set(imported.path, file);
+        queue.push(imported.path);
+      }
+    }
+  }
+  return [...chains.values()];
+}
+
+/** The directory of the npm package a bundled file belongs to (the innermost node_modules/<name> or <@scope/name>). */
+function packageOf(file: string): string | undefined {
+  const parts = file.split('/');
+  const at = parts.lastIndexOf('node_modules');
+  if (at < 0) return undefined;
+  const length = parts[at + 1]?.startsWith('@') ? 3 : 2;
+  return parts.slice(0, at + length).join('/');
+}
+
+/** Bytes of a package's files; its own nested node_modules are other packages, counted when they are in the bundle. */
+function diskBytes(path: string): number {
+  const info = statSync(path);
+  if (!info.isDirectory()) return info.size;
+  return readdirSync(path)
+    .filter((name) => name !== 'node_modules')
+    .reduce((sum, name) => sum + diskBytes(join(path, name)), 0);
+}
+
+export function packagesOf(metafile: Metafile): { packages: string[]; own: string[] } {
+  const packages = new Set<string>();
+  const own: string[] = [];
+  for (const file of Object.keys(metafile.inputs)) {
+    if (file.includes(':')) continue; // a plugin's stand-in, not a file
+    const pkg = packageOf(file);
+    if (pkg === undefined) own.push(file);
+    else packages.add(pkg);
+  }
+  return { packages: [...packages].sort(), own };
+}
+
+/**
+ * `entry` bundled for browsers. `external` maps import paths (as written) to what the output imports instead, e.g. the
+ * SDK's index to './sdk.js', so a page's own script loads the measured bundle rather than a second copy.
+ */
+export async function bundleForBrowser(entry: string, external: Record<string, string> = {}, options: { shims?: boolean } = {}): Promise<Bundle> {
+  const shims = options.shims ?? true;
+  const plugins: Plugin[] = shims ? [zkpNodeBranch, nodeShims] : [zkpNodeBranch];
+  const replacements = Object.entries(external);
+  if (replacements.length > 0) {
+    plugins.push({
+      name: 'external-sdk',
+      setup(bundler) {
+        for (const [from, to] of replacements) {
+          const filter = new RegExp(`^${from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+          bundler.onResolve({ filter }, () => ({ path: to, external: true }));
+        }
+      },
+    });
+  }
+  let result;
+  try {
+    result = await build({
+      entryPoints: [entry],
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      target: 'es2022',
+      minify: true,
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      plugins,
+      ...(shims && { inject: SHIM_INJECT, define: { global: 'globalThis' } }),
+    });
+  } catch (error) {
+    const errors = (error as { errors?: { text: string; location?: { file: string; line: number } | null }[] }).errors ?? [];
+    const lines = errors.map((e) => `  ${e.text}${e.location ? ` (${e.location.file}:${e.location.line})` : ''}`);
+    const unresolved = new Set(errors.map((e) => /^Could not resolve "(.*)"$/.exec(e.text)?.[1]).filter((path) => path !== undefined));
+    const chains = unresolved.size > 0 ? await builtinChains(entry, plugins, unresolved) : [];
+    throw new BundleError(
+      [
+        `esbuild could not bundle ${entry} for the browser: ${errors.length} errors`,
+        ...lines,
+        ...(chains.length > 0 ? ['the unresolved modules and the imports that pull them in:', ...chains.map((c) => `  ${c.module} ← ${c.chain.join(' → ')}`)] : []),
+      ].join('\n'),
+      chains,
+    );
+  }
+  const output = result.outputFiles[0].contents;
+  const { packages, own } = packagesOf(result.metafile);
+  const shares = new Map<string, number>();
+  for (const bundled of Object.values(result.metafile.outputs)) {
+    for (const [file, { bytesInOutput }] of Object.entries(bundled.inputs)) {
+      const name = packageOf(file)?.replace(/^.*node_modules\//, '') ?? (file.includes(':') ? 'shims' : 'own source');
+      shares.set(name, (shares.get(name) ?? 0) + bytesInOutput);
+    }
+  }
+  return {
+    code: new TextDecoder().decode(output),
+    minifiedBytes: output.length,
+    gzippedBytes: gzipSync(output, { level: 9 }).length,
+    packages,
+    packagesDiskBytes: packages.reduce((sum, pkg) => sum + diskBytes(pkg), 0),
+    ownFiles: own.length,
+    ownBytes: own.reduce((sum, file) => sum + statSync(file).size, 0),
+    shares: [...shares].sort((a, b) => b[1] - a[1]),
+  };
+}
+
+export const kB = (bytes: number): string => `${(bytes / 1024).toFixed(1)} kB`;
+export const MB = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
