@@ -3,6 +3,7 @@
 // for their daemons (`ferry devnet config` prints it); `ferry devnet info` prints devnet.json, and the tools
 // (`mine`, `pay`, ...) drive a running devnet through the endpoints devnet.json lists.
 import type { FerryConfig } from '../config/index.ts';
+import { devnetOptionsOf } from '../config/devnet.ts';
 import { readDevnetInfo } from '../devnet/info-file.ts';
 import type { Logger } from '../log/index.ts';
 
@@ -53,15 +54,7 @@ export async function runDevnetCommand(sub: string | undefined, rest: string[], 
 async function runDevnetAlone(config: FerryConfig, logger: Logger, untilSignal: UntilSignal): Promise<number> {
   const [{ startDevnet }, { writeFerryConfig }] = await Promise.all([import('../devnet/index.ts'), import('../devnet/ferry-config.ts')]);
   const lightning = config.lightning.backend;
-  const devnet = await startDevnet({
-    dataDir: config.dataDir,
-    bitcoinPort: config.devnet.bitcoinPort,
-    elementsPort: config.devnet.elementsPort,
-    evmPort: config.devnet.evmPort,
-    blockIntervalMs: config.devnet.blockIntervalMs,
-    fullRbf: config.devnet.fullRbf,
-    cln: config.devnet.cln || lightning === 'cln',
-  });
+  const devnet = await startDevnet(devnetOptionsOf(config, config.devnet.cln || lightning === 'cln'));
   try {
     const { bitcoin, elements, evm, cln } = devnet.info;
     const ferryConfig = writeFerryConfig(config.dataDir, devnet.info, lightning);

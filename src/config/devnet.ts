@@ -67,6 +67,17 @@ export function withDevnet(config: FerryConfig, info: DevnetInfo): FerryConfig {
 }
 
 /** Whether the devnet should run `cln`: asked for, or Ferry's own node is the devnet's Core Lightning node. */
+/** The devnet's `[devnet]` settings as its start options; `cln` says whether it runs the CLN node too. */
+export const devnetOptionsOf = (config: FerryConfig, cln: boolean) => ({
+  dataDir: config.dataDir,
+  bitcoinPort: config.devnet.bitcoinPort,
+  elementsPort: config.devnet.elementsPort,
+  evmPort: config.devnet.evmPort,
+  blockIntervalMs: config.devnet.blockIntervalMs,
+  fullRbf: config.devnet.fullRbf,
+  cln,
+});
+
 const devnetRunsCln = (config: FerryConfig): boolean => config.devnet.cln || (usesDevnetLightning(config) && config.lightning.backend === 'cln');
 
 /**
@@ -76,16 +87,7 @@ const devnetRunsCln = (config: FerryConfig): boolean => config.devnet.cln || (us
 export async function startDevnetFor(config: FerryConfig, evmFund: readonly string[], logger: Logger): Promise<{ config: FerryConfig; devnet?: Devnet }> {
   if (devnetBackends(config).length === 0) return { config };
   const { startDevnet } = await import('../devnet/index.ts'); // loaded only when it runs
-  const devnet = await startDevnet({
-    evmFund,
-    dataDir: config.dataDir,
-    bitcoinPort: config.devnet.bitcoinPort,
-    elementsPort: config.devnet.elementsPort,
-    evmPort: config.devnet.evmPort,
-    blockIntervalMs: config.devnet.blockIntervalMs,
-    fullRbf: config.devnet.fullRbf,
-    cln: devnetRunsCln(config),
-  });
+  const devnet = await startDevnet({ ...devnetOptionsOf(config, devnetRunsCln(config)), evmFund });
   try {
     const { bitcoin, elements, evm } = devnet.info;
     logger.info('devnet started', { bitcoin: bitcoin.rpcUrl, elements: elements.rpcUrl, evm: evm.rpcUrl, info: devnetInfoPath(config.dataDir) });

@@ -44,9 +44,9 @@ const zkpNodeBranch: Plugin = {
   name: 'secp256k1-zkp-node-branch',
   setup(bundler) {
     bundler.onResolve({ filter: /^(fs|path)$/ }, (args) =>
-      args.importer.includes(`${sep}@vulpemventures${sep}secp256k1-zkp${sep}`) ? { path: args.path, namespace: 'node-only-stub' } : undefined,
+      args.importer.includes(`${sep}@vulpemventures${sep}secp256k1-zkp${sep}`) ? { path: args.path, namespace: 'empty-node-module' } : undefined,
     );
-    bundler.onLoad({ filter: /.*/, namespace: 'node-only-stub' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
+    bundler.onLoad({ filter: /.*/, namespace: 'empty-node-module' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
   },
 };
 
