@@ -1,14 +1,16 @@
 #!/usr/bin/env node
-// Runs every test/**/*.test.ts with node's test runner (Node 20 has no glob for --test), then the swap files that
-// drive Ferry's Lightning node a second time with Ferry on Core Lightning (FERRY_TEST_LIGHTNING=cln): the backend
-// matrix. FERRY_TEST_LIGHTNING set by the caller runs everything on that backend once.
+// Runs every package's test/**/*.test.ts with node's test runner (Node 20 has no glob for --test), package by
+// package (the SDK, the devnet, the service), each from its own directory, then the service's swap files that drive
+// Ferry's Lightning node a second time with Ferry on Core Lightning (FERRY_TEST_LIGHTNING=cln): the backend matrix.
+// FERRY_TEST_LIGHTNING set by the caller runs everything on that backend once. Arguments keep the files whose path
+// from the root contains one of them.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { contractReport } from './contract-report.mjs';
+import { contractReport } from '../packages/ferry/scripts/contract-report.mjs';
 
 function collect(dir) {
   const out = [];
@@ -20,8 +22,10 @@ function collect(dir) {
   return out;
 }
 
+const PACKAGES = ['packages/sdk', 'packages/devnet', 'packages/ferry'];
+const SERVICE = 'packages/ferry';
 const filters = process.argv.slice(2);
-const files = collect('test').filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+const files = PACKAGES.flatMap((dir) => collect(join(dir, 'test'))).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
@@ -37,23 +41,34 @@ const inLightningMatrix = (file) => LIGHTNING_MARKER.test(readFileSync(file, 'ut
 // devnet node is checked against the real daemon's published contract (test/contracts/), and a violation anywhere
 // fails the run.
 const reportDir = mkdtempSync(join(tmpdir(), 'ferry-contracts-'));
-const observer = pathToFileURL(resolve('test/contracts/install.mjs')).href;
+const observer = pathToFileURL(resolve(SERVICE, 'test/contracts/install.mjs')).href;
 const contractEnv = {
   FERRY_CONTRACT_REPORT: reportDir,
   NODE_OPTIONS: [process.env.NODE_OPTIONS, '--import tsx', `--import ${observer}`].filter(Boolean).join(' '),
 };
 
-const run = (list, env) =>
-  spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-reporter=spec', ...list], {
-    stdio: 'inherit',
-    env: { ...process.env, ...contractEnv, ...env },
-  }).status ?? 1;
+/** Runs the files of each package from that package's directory (their paths to fixtures and tools start there). */
+const run = (list, env) => {
+  let status = 0;
+  for (const dir of PACKAGES) {
+    const own = list.filter((f) => f.startsWith(dir + '/')).map((f) => f.slice(dir.length + 1));
+    if (own.length === 0) continue;
+    console.log(`\n# ${dir}: ${own.length} test files\n`);
+    const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-reporter=spec', ...own], {
+      stdio: 'inherit',
+      cwd: dir,
+      env: { ...process.env, ...contractEnv, ...env },
+    });
+    status ||= result.status ?? 1;
+  }
+  return status;
+};
 
 // The real-node world (test/real-nodes/) runs real lightningd daemons: prepared once here (unpacked from
 // ../shared/real-nodes/ or FERRY_REAL_NODES_DIR); without them its files skip, saying why.
 const realNodes = {};
 if (files.some((f) => f.includes(join('test', 'real-nodes'))) && process.env.FERRY_REAL_LIGHTNINGD === undefined) {
-  const prepared = spawnSync(process.execPath, ['scripts/real-nodes.mjs'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const prepared = spawnSync(process.execPath, ['scripts/real-nodes.mjs'], { cwd: SERVICE, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   const line = (prepared.stdout ?? '').trim().split('\n').at(-1) ?? '';
   if (prepared.status !== 0) {
     console.error('scripts/real-nodes.mjs could not prepare the real daemons');
@@ -67,7 +82,7 @@ if (files.some((f) => f.includes(join('test', 'real-nodes'))) && process.env.FER
 // (scripts/chromium.mjs); where it cannot be installed they skip, saying why.
 const browser = {};
 if (files.some((f) => f.includes(join('test', 'browser'))) && process.env.FERRY_BROWSER === undefined) {
-  const prepared = spawnSync(process.execPath, ['scripts/chromium.mjs'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const prepared = spawnSync(process.execPath, ['scripts/chromium.mjs'], { cwd: SERVICE, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   const line = (prepared.stdout ?? '').trim().split('\n').at(-1) ?? '';
   if (prepared.status !== 0) {
     console.error('scripts/chromium.mjs could not prepare Chromium');

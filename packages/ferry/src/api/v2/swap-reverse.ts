@@ -1,0 +1,80 @@
+// v2 Reverse Swap endpoints (Lightning -> chain): shapes are checked here, every semantic check is the engine's.
+import type { SwapService } from '@ferry/sdk/protocol/index.js';
+import { badRequest } from '../http/errors.ts';
+import type { Router } from '../http/router.ts';
+import {
+  bodyObject,
+  optionalAmount,
+  optionalString,
+  requireHex,
+  requireIndex,
+  requirePreimage,
+  requirePreimageHash,
+  requirePublicKey,
+  requirePubNonce,
+  requireString,
+  requireSwapId,
+  optionalBoolean,
+} from '../http/validate.ts';
+import { engineCall, getById } from './swap-errors.ts';
+import { withoutUndefined } from './swap-submarine.ts';
+
+// BOLT11 descriptions are limited to 639 bytes (the tagged field's length limit).
+const maxDescriptionBytes = 639;
+
+export function reverseRoutes(router: Router, swaps: SwapService): void {
+  router.get('/v2/swap/reverse', async () => ({ body: await engineCall(() => swaps.reversePairs()) }));
+
+  router.post('/v2/swap/reverse', async ({ body }) => {
+    const input = bodyObject(body);
+    const from = requireString(input, 'from');
+    const to = requireString(input, 'to');
+    const preimageHash = requirePreimageHash(input);
+    // EVM: claimAddress instead of a key; the engine says which its chain needs.
+    const claimAddress = optionalString(input, 'claimAddress');
+    const claimPublicKey = claimAddress !== undefined && input.claimPublicKey === undefined ? undefined : requirePublicKey(input, 'claimPublicKey');
+    const invoiceAmount = optionalAmount(input, 'invoiceAmount');
+    const onchainAmount = optionalAmount(input, 'onchainAmount');
+    if (invoiceAmount !== undefined && onchainAmount !== undefined) {
+      throw badRequest('invoice and onchain amount were specified');
+    }
+    // a wallet's BOLT12 invoice (lni) names its own amount
+    const invoice = optionalString(input, 'invoice');
+    if (invoice !== undefined && invoice.length > 8192) throw badRequest('invalid parameter: invoice');
+    if (invoiceAmount === undefined && onchainAmount === undefined && invoice === undefined) throw badRequest('no amount was specified');
+    const description = optionalString(input, 'description');
+    if (description !== undefined && Buffer.byteLength(description) > maxDescriptionBytes) {
+      throw badRequest('invalid parameter: description');
+    }
+    const request = {
+      from,
+      to,
+      preimageHash,
+      claimPublicKey,
+      claimAddress,
+      invoiceAmount,
+      onchainAmount,
+      pairHash: optionalString(input, 'pairHash'),
+      referralId: optionalString(input, 'referralId'),
+      description,
+      invoice,
+      gasless: optionalBoolean(input, 'gasless'),
+      prepayMinerFee: optionalBoolean(input, 'prepayMinerFee'),
+    };
+    return { status: 201, body: await engineCall(() => swaps.createReverse(withoutUndefined(request))) };
+  });
+
+  getById(router, '/v2/swap/reverse/{id}/transaction', (id) => swaps.reverseTransaction(id));
+
+  router.post('/v2/swap/reverse/{id}/claim', async ({ params, body }) => {
+    const id = requireSwapId(params.id);
+    const input = bodyObject(body);
+    const preimage = requirePreimage(input);
+    // pubNonce, transaction and index come together (a cooperative claim) or not at all (settle only)
+    const signing = ['pubNonce', 'transaction', 'index'].some((name) => input[name] !== undefined && input[name] !== null);
+    const request = signing
+      ? { preimage, pubNonce: requirePubNonce(input), transaction: requireHex(input, 'transaction'), index: requireIndex(input) }
+      : { preimage };
+    return { body: await engineCall(() => swaps.reverseClaim(id, request)) };
+  });
+}
