@@ -46,7 +46,7 @@ export function renderStateMachinesDoc(): string {
   const parts = [
     '# Swap state machines',
     '',
-    '<!-- Generated from src/swaps/*-machine.ts by `node --import tsx src/swaps/write-diagrams.ts`; do not edit. -->',
+    '<!-- Generated from packages/sdk/src/swaps/*-machine.ts by `node --import tsx packages/ferry/src/swaps/write-diagrams.ts`; do not edit. -->',
     '',
     'Each swap type is a table of (status, event) → next status and effects. Events the table does not list',
     'for a status are refused and change nothing. Rows with a guard apply only while the guard holds; for the',
