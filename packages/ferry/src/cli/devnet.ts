@@ -1,11 +1,17 @@
 // `ferry devnet`: the devnet's own command line. Alone (`ferry devnet`) it runs the devnet for a Ferry started on its
 // own and writes <dataDir>/ferry.toml, that Ferry's configuration of the devnet's nodes as an operator writes one
 // for their daemons (`ferry devnet config` prints it); `ferry devnet info` prints devnet.json, and the tools
-// (`mine`, `pay`, ...) drive a running devnet through the endpoints devnet.json lists.
+// (`mine`, `pay`, ...), the devnet package's own (@ferry/devnet/cli/tools.js), drive a running devnet through the
+// endpoints devnet.json lists.
 import type { FerryConfig } from '../config/index.ts';
 import { devnetOptionsOf } from '../config/devnet.ts';
 import { readDevnetInfo } from '@ferry/devnet/info-file.js';
 import type { Logger } from '../log/index.ts';
+
+/** The tools' part of `ferry --help`, from the devnet package that holds them (loaded for help only). */
+export async function devnetToolsUsage(): Promise<string> {
+  return (await import('@ferry/devnet/cli/tools.js')).devnetToolsUsage;
+}
 
 /** Resolves with the name of the signal that ends the devnet. */
 export type UntilSignal = () => Promise<string>;
@@ -36,7 +42,7 @@ export async function runDevnetCommand(sub: string | undefined, rest: string[], 
   }
   const info = devnetInfo(config, 'ferry devnet or ferry start');
   if (info === undefined) return 1;
-  const { runDevnetTool, UsageError } = await import('./devnet-tools.ts');
+  const { runDevnetTool, UsageError } = await import('@ferry/devnet/cli/tools.js');
   try {
     const ok = await runDevnetTool(info, sub, rest, flags, (value) => process.stdout.write(JSON.stringify(value, null, 2) + '\n'));
     return ok ? 0 : 1;

@@ -7,7 +7,7 @@ import { version } from '../version.ts';
 import { parseArgs } from './args.ts';
 
 async function usage(): Promise<string> {
-  const [{ devnetToolsUsage }, { swapUsage }, { adminUsage }] = await Promise.all([import('./devnet-tools.ts'), import('./swap.ts'), import('./admin.ts')]);
+  const [devnetToolsUsage, { swapUsage }, { adminUsage }] = await Promise.all([import('./devnet.ts').then((devnet) => devnet.devnetToolsUsage()), import('./swap.ts'), import('./admin.ts')]);
   return `ferry ${version}: a non-custodial swap service
 
 usage:

@@ -9,8 +9,8 @@ import { NETWORK_NAMES, type NetworkName } from '@ferry/sdk/client/network.js';
 import { FileClientStore, defaultClientDir } from '@ferry/sdk/client/node.js';
 import type { FerryConfig } from '../config/index.ts';
 import { readDevnetInfo } from '@ferry/devnet/info-file.js';
-import { chainRpc, walletNames, type DevnetChain } from './devnet-chains.ts';
-import { UsageError } from './devnet-tools.ts';
+import { chainRpc, walletNames, type DevnetChain } from '@ferry/devnet/cli/chains.js';
+import { UsageError } from './usage-error.ts';
 
 export type Flags = Record<string, string | true>;
 

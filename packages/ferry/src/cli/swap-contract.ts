@@ -13,7 +13,7 @@ import { FINAL_STATUSES } from '@ferry/sdk/client/types.js';
 import type { ContractRecord } from '@ferry/sdk/client/records.js';
 import type { FerryConfig } from '../config/index.ts';
 import { readDevnetInfo } from '@ferry/devnet/info-file.js';
-import { UsageError } from './devnet-tools.ts';
+import { UsageError } from './usage-error.ts';
 import { btc, type Output } from './swap-output.ts';
 import { stringFlag, type Flags, type SwapContext } from './swap-context.ts';
 

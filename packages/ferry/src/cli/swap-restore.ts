@@ -6,7 +6,7 @@
 import { RescueKey } from '@ferry/sdk/client/rescue-key.js';
 import type { SwapRecord } from '@ferry/sdk/client/records.js';
 import { FINAL_STATUSES } from '@ferry/sdk/client/types.js';
-import { UsageError } from './devnet-tools.ts';
+import { UsageError } from './usage-error.ts';
 import type { Output } from './swap-output.ts';
 import { stringFlag, type Flags, type SwapContext } from './swap-context.ts';
 

@@ -9,7 +9,7 @@ import { readRefundFile } from '@ferry/sdk/client/node/refund-files.js';
 import type { RefundResult } from '@ferry/sdk/client/refund.js';
 import { FINAL_STATUSES } from '@ferry/sdk/client/types.js';
 import type { FerryConfig } from '../config/index.ts';
-import { UsageError } from './devnet-tools.ts';
+import { UsageError } from './usage-error.ts';
 import { btc, createOutput, describeStatus, printFollowEvent, type Output } from './swap-output.ts';
 import { currencyFlag, stringFlag, swapContext, type Flags, type SwapContext } from './swap-context.ts';
 import { rescueKeyCommand, restoreCommand } from './swap-restore.ts';

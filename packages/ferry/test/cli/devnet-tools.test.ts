@@ -29,13 +29,13 @@ async function tool(...args: string[]): Promise<any> {
   return JSON.parse(stdout);
 }
 
-/** `ferry devnet ARGS` expected to fail: its exit code and error output. */
-async function failing(...args: string[]): Promise<{ code: number; stderr: string }> {
+/** `ferry devnet ARGS` expected to fail: its exit code and output. */
+async function failing(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     await tool(...args);
   } catch (error) {
-    const { code, stderr } = error as { code: number; stderr: string };
-    return { code, stderr };
+    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
+    return { code, stdout, stderr };
   }
   assert.fail(`ferry devnet ${args.join(' ')} succeeded`);
 }
@@ -80,6 +80,26 @@ describe('ferry devnet tools on every chain', () => {
     const unknown = await failing('invoice', '1000', '--node', 'carol');
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /no lightning node named carol; nodes: .*cln/);
+  });
+
+  test('pay again answers the earlier payment on LND and CLN; a payment no route carries is FAILED in LND\'s words (exit 1)', async () => {
+    for (const [payer, payee] of [['alice', 'bob'], ['cln', 'alice']]) {
+      const { invoice, paymentHash } = await tool('invoice', '1000', '--node', payee);
+      const first = await tool('pay', invoice, '--node', payer);
+      assert.deepEqual([first.status, first.paymentHash], ['SUCCEEDED', paymentHash], payer);
+      assert.match(first.preimage, /^[0-9a-f]{64}$/);
+      const before = (await tool('balances')).lightning[payer].local;
+      assert.deepEqual(await tool('pay', invoice, '--node', payer), first, `${payer}: the same payment, answered again`);
+      assert.equal((await tool('balances')).lightning[payer].local, before, `${payer}: paid once`);
+
+      // more than any channel holds: refused before an HTLC leaves, exit 1 with the payment printed
+      const tooBig = await tool('invoice', '40000000', '--node', payee);
+      const failed = await failing('pay', tooBig.invoice, '--node', payer);
+      assert.equal(failed.code, 1);
+      const printed = JSON.parse(failed.stdout);
+      assert.deepEqual([printed.status, printed.paymentHash, printed.preimage], ['FAILED', tooBig.paymentHash, undefined], payer);
+      assert.match(printed.failureReason, /^FAILURE_REASON_(NO_ROUTE|INSUFFICIENT_BALANCE)$/);
+    }
   });
 
   test('send --chain L-BTC pays from the Elements user wallet; mine --chain L-BTC confirms it', async () => {

@@ -7,7 +7,7 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CoreRpcClient } from '@ferry/sdk/chains/core-rpc.js';
-import { chainRpc, walletBalances, type DevnetChain } from '../../src/cli/devnet-chains.ts';
+import { chainRpc, walletBalances, type DevnetChain } from '@ferry/devnet/cli/chains.js';
 import { loadConfig } from '../../src/config/index.ts';
 import { startFerry, type Ferry } from '../../src/app.ts';
 import type { DevnetInfo } from '@ferry/devnet/index.js';

@@ -16,10 +16,7 @@ const DEVNET = /^@ferry\/devnet(\/|$)/;
 /** The service's modules allowed to import the devnet, and why. */
 const allowed: Record<string, string> = {
   'src/config/devnet.ts': "zero-config's bootstrap: starts the devnet and fills the unset backends with its nodes",
-  'src/cli/devnet.ts': '`ferry devnet`: the devnet run alone, its devnet.json and ferry.toml',
-  'src/cli/devnet-tools.ts': '`ferry devnet <tool>`: the devnet\'s own tools (mine, pay, send, ...)',
-  'src/cli/devnet-chains.ts': "`ferry devnet <tool>`: the devnet's chains and wallets",
-  'src/cli/devnet-evm.ts': "`ferry devnet <tool>`: the devnet's anvil accounts and test token",
+  'src/cli/devnet.ts': '`ferry devnet`: the devnet run alone, its devnet.json and ferry.toml, and its tools (mine, pay, send, ...)',
   'src/cli/swap-context.ts': "`ferry swap`'s default payout: a fresh address of the devnet's user wallet",
   'src/cli/swap-contract.ts': "`ferry swap`'s default EVM node and account: the devnet's anvil and user account",
   'src/index.ts': "the package's exports (startDevnet, readDevnetInfo) for tests and tools embedding the devnet",

@@ -2,9 +2,9 @@
 // sending from the user (or operator) account it lists. Amounts are in RBTC, 18 decimals like ether; balances are
 // given in wei and in coins, as strings (wei exceed a JSON number's exact range).
 import { Contract, JsonRpcProvider, Wallet, formatEther, formatUnits, isAddress, parseEther, toQuantity } from 'ethers';
-import type { DevnetInfo } from '@ferry/devnet/index.js';
-import type { EvmInfo } from '@ferry/devnet/evm/index.js';
-import { artifact, TOKEN } from '@ferry/devnet/evm/contracts.js';
+import type { DevnetInfo } from '../index.ts';
+import type { EvmInfo } from '../evm/index.ts';
+import { artifact, TOKEN } from '../evm/contracts.ts';
 
 export type EvmRole = keyof EvmInfo['accounts'];
 

@@ -2,7 +2,7 @@
 // node. elementsd speaks Core's JSON-RPC for everything the tools call, so one client serves both; only its
 // balances differ, per asset with L-BTC labelled "bitcoin".
 import { CoreRpcClient, btcToSat } from '@ferry/sdk/chains/core-rpc.js';
-import type { DevnetInfo } from '@ferry/devnet/index.js';
+import type { DevnetInfo } from '../index.ts';
 
 export const devnetChains = ['BTC', 'L-BTC'] as const;
 export type DevnetChain = (typeof devnetChains)[number];

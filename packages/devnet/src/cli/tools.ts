@@ -1,17 +1,14 @@
 // `ferry devnet <tool>`: small helpers for people and scripts driving the devnet, talking to it only through
-// the endpoints listed in devnet.json (Core and elementsd JSON-RPC, LND REST, anvil's JSON-RPC), exactly as any
-// other tool would.
-import type { DevnetInfo } from '@ferry/devnet/index.js';
-import { LndRestClient } from '../lightning/lnd/client.ts';
-import { ClnTransport } from '../lightning/cln/transport.ts';
-import { ClnBackend } from '../lightning/cln/client.ts';
-import type { LightningBackend } from '../lightning/backend.ts';
+// the endpoints listed in devnet.json (Core and elementsd JSON-RPC, LND REST, clnrest, anvil's JSON-RPC), exactly as
+// any other tool would. The service's `ferry devnet` command reads devnet.json and hands each tool to runDevnetTool.
+import type { DevnetInfo } from '../index.ts';
 import { randomUUID } from 'node:crypto';
-import { chainRpc, devnetChains, walletBalances, walletNames } from './devnet-chains.ts';
-import type { EvmRole } from './devnet-evm.ts';
+import { chainRpc, devnetChains, walletBalances, walletNames } from './chains.ts';
+import type { EvmRole } from './evm.ts';
+import { NodeError, clnCall, clnPay, lndCall, lndPay } from './lightning.ts';
 
 /** The EVM chain's tools, loaded only when used: ethers takes ~150 ms to load, which no other tool needs. */
-const evmTools = () => import('./devnet-evm.ts');
+const evmTools = () => import('./evm.ts');
 const evmRoles: EvmRole[] = ['operator', 'user'];
 const rbtcAmount = /^\d+(\.\d{1,18})?$/;
 
@@ -23,24 +20,14 @@ function lightningNode(info: DevnetInfo, name: string) {
   return node;
 }
 
-/** A devnet node as a Lightning client: over LND's REST, or clnrest for a CLN node. */
-function nodeBackend(info: DevnetInfo, name: string): LightningBackend {
-  const cln = info.cln?.[name];
-  if (cln) return new ClnBackend({ url: cln.restUrl, rune: cln.rune });
+/** An LND REST call on a devnet node; a refusal names the node. */
+async function lndNodeCall<T>(info: DevnetInfo, name: string, method: string, path: string, body?: unknown): Promise<T> {
   const node = lightningNode(info, name);
-  return new LndRestClient({ url: node.restUrl, macaroon: node.macaroon });
-}
-
-async function lndCall(info: DevnetInfo, name: string, method: string, path: string, body?: unknown): Promise<any> {
-  const node = lightningNode(info, name);
-  const response = await fetch(node.restUrl + path, {
-    method,
-    headers: { 'Grpc-Metadata-macaroon': node.macaroon, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await response.json();
-  if (!response.ok) throw new Error(`${name}: ${json.message ?? json.error ?? response.status}`);
-  return json;
+  try {
+    return await lndCall<T>(node, method, path, body);
+  } catch (error) {
+    throw error instanceof NodeError ? new Error(`${name}: ${error.message}`) : error;
+  }
 }
 
 export class UsageError extends Error {}
@@ -119,12 +106,12 @@ export async function runDevnetTool(
     case 'balances': {
       const lightning: Record<string, unknown> = {};
       for (const name of Object.keys(info.lightning ?? {})) {
-        const balance = await lndCall(info, name, 'GET', '/v1/balance/channels');
+        const balance = await lndNodeCall<{ local_balance: { sat: string }; remote_balance: { sat: string } }>(info, name, 'GET', '/v1/balance/channels');
         lightning[name] = { local: Number(balance.local_balance.sat), remote: Number(balance.remote_balance.sat) };
       }
       // CLN nodes over clnrest: to_us is the local side, receivable the remote one (HTLCs in flight in neither)
       for (const [name, node] of Object.entries(info.cln ?? {})) {
-        const channels = (await new ClnTransport({ url: node.restUrl, rune: node.rune }).call<{ channels: { to_us_msat: number; receivable_msat: number }[] }>('listpeerchannels')).channels;
+        const channels = (await clnCall<{ channels: { to_us_msat: number; receivable_msat: number }[] }>(node, 'listpeerchannels')).channels;
         const local = channels.reduce((sum, c) => sum + c.to_us_msat, 0);
         const remote = channels.reduce((sum, c) => sum + c.receivable_msat, 0);
         lightning[name] = { local: Math.floor(local / 1000), remote: Math.floor(remote / 1000) };
@@ -141,7 +128,7 @@ export async function runDevnetTool(
       const sats = positiveInteger(args[0], 'SATS');
       const cln = info.cln?.[flag('node', 'alice')];
       if (cln) {
-        const made = await new ClnTransport({ url: cln.restUrl, rune: cln.rune }).call<{ bolt11: string; payment_hash: string }>('invoice', {
+        const made = await clnCall<{ bolt11: string; payment_hash: string }>(cln, 'invoice', {
           amount_msat: sats * 1000,
           label: `ferry-devnet-${randomUUID()}`,
           description: flag('memo', ''),
@@ -149,7 +136,7 @@ export async function runDevnetTool(
         print({ invoice: made.bolt11, paymentHash: made.payment_hash });
         return true;
       }
-      const invoice = await lndCall(info, flag('node', 'alice'), 'POST', '/v1/invoices', {
+      const invoice = await lndNodeCall<{ payment_request: string; r_hash: string }>(info, flag('node', 'alice'), 'POST', '/v1/invoices', {
         value: String(sats),
         memo: flag('memo', ''),
       });
@@ -159,12 +146,14 @@ export async function runDevnetTool(
     case 'pay': {
       const [invoice] = args;
       if (!invoice) throw new UsageError('usage: ferry devnet pay INVOICE [--node N]');
-      const result = await nodeBackend(info, flag('node', 'alice')).payInvoice({ paymentRequest: invoice, feeLimitMsat: 10_000_000n, timeoutSeconds: 60 });
+      const name = flag('node', 'alice');
+      const cln = info.cln?.[name];
+      const result = cln ? await clnPay(cln, invoice) : await lndPay(lightningNode(info, name), invoice);
       print({
         status: result.status,
         paymentHash: result.paymentHash,
         preimage: result.preimage,
-        feeMsat: Number(result.feeMsat),
+        feeMsat: result.feeMsat,
         failureReason: result.failureReason,
       });
       return result.status !== 'FAILED';
