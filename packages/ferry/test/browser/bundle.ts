@@ -52,7 +52,7 @@ const zkpNodeBranch: Plugin = {
 
 /**
  * The shims a web app's bundler config gives dependencies written for Node (what the usual Node-polyfill plugins of
- * Vite and esbuild give): create-hash, under liquidjs-lib and bolt11, builds on `stream` and `events`, and
+ * Vite and esbuild give): create-hash, under liquidjs-lib, builds on `stream` and `events`, and
  * readable-stream calls `process.nextTick` and reads `global`. They come from the npm packages made for it and are
  * part of the measured bundle; no other Node module is shimmed, so one more still fails the build.
  */

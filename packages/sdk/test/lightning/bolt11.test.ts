@@ -1,5 +1,5 @@
-// BOLT #11's own examples (decoding and signature checks), round trips of the invoices the devnet writes, and the
-// reader rules Ferry adds to the bolt11 package.
+// BOLT #11's own examples (decoding and signature checks), round trips of the invoices the devnet writes, the writer's
+// output against what the bolt11 package wrote before the SDK had its own, and the BOLT #11 reader rules.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
@@ -230,6 +230,35 @@ describe('BOLT11 regtest round trips', () => {
     assert.equal(inv.payeeNodeKey, Buffer.from(secp256k1.getPublicKey(secret, true)).toString('hex'));
   });
 
+  test('writes, character for character, what the bolt11 package (1.4.1) wrote for the same fields and key', () => {
+    const text = encodeBolt11(
+      {
+        network: 'bc',
+        amountMsat: 2_500_000_000n,
+        timestamp: 1496314658,
+        paymentHash: SPEC_HASH,
+        paymentSecret: '11'.repeat(32),
+        description: 'coffee beans',
+        expiry: 60,
+        minFinalCltvExpiry: 40,
+        featureBits: [8, 14, 17, 99],
+        includeNodeKey: true,
+        routeHints: [
+          [{ pubkey: '029e03a901b85534ff1e92c43c74431f7ce72046060fcf7a95c37e148f78c77255', shortChannelId: '0102030405060708', feeBaseMsat: 1, feeProportionalMillionths: 20, cltvExpiryDelta: 3 }],
+        ],
+      },
+      SPEC_SECRET,
+    );
+    assert.equal(
+      text,
+      'lnbc25m1pvjluezpp5qqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqypqsp5zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zygsdq5vdhkven9v5sxyetpdeesxqzpucqzpgrzjq20q82gphp2nflc7jtzrcazrra7wwgzxqc8u7754cdlpfrmccae92qgzqvzq2ps8pqqqqqqpqqqqq9qqqv9q5sqqqqqqqqqqqqqqqysgqnp4q0n326hr8v9zprg8gsvezcch06gfaqqhde2aj730yg0durunfhv66g3mhp7jpul3fl4f5yhmtfkw5mc6jzvhkdh8rpc9nr28frgjqwpgh8rtj9y5hue52xrvcwmsm9aaffpnwv9undw3tw3whfrkrs0t9npsqlk9zpl',
+    );
+    const inv = decodeBolt11(text);
+    assert.deepEqual(inv.featureBits, [8, 14, 17, 99]);
+    assert.equal(inv.routeHints[0][0].cltvExpiryDelta, 3);
+    assert.equal(inv.payeeNodeKey, SPEC_KEY);
+  });
+
   test('a changed character breaks the checksum', () => {
     const secret = secp256k1.utils.randomSecretKey();
     const text = encodeBolt11(
@@ -241,8 +270,8 @@ describe('BOLT11 regtest round trips', () => {
   });
 });
 
-// Invoices no honest writer makes, signed field by field, for the reader rules bolt11 leaves to us.
-describe('BOLT11 reader rules on top of the bolt11 package', () => {
+// Invoices no honest writer makes, signed field by field, for the reader rules.
+describe('BOLT11 reader rules', () => {
   const key = secp256k1.utils.randomSecretKey();
   const nodeKey = Buffer.from(secp256k1.getPublicKey(key, true)).toString('hex');
   const TIMESTAMP = [0, 0, 0, 0, 0, 0, 1];
@@ -265,7 +294,7 @@ describe('BOLT11 reader rules on top of the bolt11 package', () => {
     return bech32.encode(prefix, [...words, ...bech32.toWords(signature)], false);
   }
 
-  test('a signet invoice (lntbs), which bolt11 has no network for', () => {
+  test('a signet invoice (lntbs)', () => {
     const text = encodeBolt11({ network: 'tbs', amountMsat: 1_000n, timestamp: 1_700_000_000, paymentHash: '55'.repeat(32), description: 's' }, key);
     assert.ok(text.startsWith('lntbs10n1'));
     const inv = decodeBolt11(`lightning:${text.toUpperCase()} `);
@@ -296,6 +325,17 @@ describe('BOLT11 reader rules on top of the bolt11 package', () => {
     assert.equal(inv.payeeNodeKey, nodeKey);
   });
 
+  test('an n field of the wrong length is skipped; the key is recovered from the signature', () => {
+    const other = Buffer.from(secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true));
+    const inv = decodeBolt11(signed('lnbcrt', [bytesField(1, hash('bb')), bytesField(19, other.subarray(1)), bytesField(19, Buffer.from(nodeKey, 'hex'))]));
+    assert.equal(inv.payeeNodeKey, nodeKey);
+  });
+
+  test('fallbacks of unknown versions are skipped', () => {
+    const inv = decodeBolt11(signed('lnbcrt', [bytesField(1, hash('bb')), field(9, [19, ...bech32.toWords(hash('cc'))]), field(9, [18, ...bech32.toWords(hash('dd').subarray(0, 20))])]));
+    assert.deepEqual(inv.fallbackAddresses, [{ version: 18, program: 'dd'.repeat(20) }]);
+  });
+
   test('route hint bytes short of a whole hop are dropped', () => {
     const hop = Buffer.concat([Buffer.from(nodeKey, 'hex'), Buffer.alloc(8, 1), Buffer.from([0, 0, 0, 1, 0, 0, 0, 2, 0, 3])]);
     const inv = decodeBolt11(signed('lnbcrt', [bytesField(1, hash('bb')), bytesField(3, Buffer.concat([hop, hop.subarray(0, 40)]))]));
@@ -310,8 +350,16 @@ describe('BOLT11 reader rules on top of the bolt11 package', () => {
     ['a description that is not UTF-8', 'lnbcrt', [bytesField(1, hash('bb')), bytesField(13, Buffer.from([0x41, 0xff]))]],
     ['an amount with a leading zero', 'lnbcrt01u', [bytesField(1, hash('bb'))]],
     ['an unknown network', 'lnsb', [bytesField(1, hash('bb'))]],
+    ['a P2SH fallback that is not a 20-byte hash', 'lnbcrt', [bytesField(1, hash('bb')), field(9, [18, ...bech32.toWords(hash('dd').subarray(0, 19))])]],
     ['an n field that did not sign', 'lnbcrt', [bytesField(1, hash('bb')), bytesField(19, Buffer.from(secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true)))]],
   ];
+  test('rejects: a recovery id above 3', () => {
+    const { prefix, words } = bech32.decode(signed('lnbcrt', [bytesField(1, hash('bb'))]) as `${string}1${string}`, false);
+    const signature = bech32.fromWords(words.slice(-104));
+    assert.ok(decodeBolt11(bech32.encode(prefix, words, false)));
+    signature[64] += 4;
+    assert.throws(() => decodeBolt11(bech32.encode(prefix, [...words.slice(0, -104), ...bech32.toWords(signature)], false)), /recovery id/);
+  });
   for (const [name, prefix, fields] of REJECTED) {
     test(`rejects: ${name}`, () => {
       assert.throws(() => decodeBolt11(signed(prefix, fields)));

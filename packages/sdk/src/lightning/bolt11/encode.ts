@@ -1,17 +1,52 @@
-// Writes and signs a BOLT11 invoice with a node's secret key, through the bolt11 package. Ours are only the
-// checks on the input and the field choices (which fields, in which order, and the defaults Ferry writes).
-import { encode, sign, type PaymentRequestObject } from 'bolt11';
+// Writes and signs a BOLT11 invoice with a node's secret key, on @scure/base's bech32 and @noble/curves' secp256k1
+// (deterministic RFC 6979 signatures with low s), like the reader beside it and for the same reason: the bolt11
+// package pulls a native secp256k1. The devnet's Lightning nodes and the tests write their invoices with it. Ours
+// are the checks on the input and the field choices: p, s, d or h, x unless it is the default, c, r per route
+// hint, 9, and n when asked, in that order.
+import { bech32, hex } from '@scure/base';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { bytesToHex } from '@noble/hashes/utils.js';
-import { DEFAULT_EXPIRY, DEFAULT_MIN_FINAL_CLTV_EXPIRY } from './decode.ts';
-import { featureBitsToPackage } from './features.ts';
-import { NETWORKS } from './networks.ts';
-import type { Bolt11InvoiceFields } from './types.ts';
+import { utf8ToBytes } from '@noble/hashes/utils.js';
+import { DEFAULT_EXPIRY, DEFAULT_MIN_FINAL_CLTV_EXPIRY, TAG, TIMESTAMP_WORDS } from './decode.ts';
+import { wordsOfFeatureBits } from './features.ts';
+import { writePrefix } from './networks.ts';
+import type { Bolt11InvoiceFields, RouteHintHop } from './types.ts';
+import { signedDigest, wordsOfInt } from './words.ts';
 
 // What LND puts in its invoices: var_onion_optin and payment_secret required, basic_mpp optional.
 export const DEFAULT_FEATURE_BITS = [8, 14, 17];
 
 const HASH = /^[0-9a-f]{64}$/;
+const MAX_FIELD_WORDS = 1023; // the field length is two words
+
+function field(tag: number, words: number[]): number[] {
+  if (words.length > MAX_FIELD_WORDS) throw new Error(`an invoice field holds at most ${MAX_FIELD_WORDS} words (${words.length} given)`);
+  return [tag, ...wordsOfInt(words.length, 2), ...words];
+}
+
+const bytesField = (tag: number, bytes: Uint8Array) => field(tag, bech32.toWords(bytes));
+
+function uint(value: number, bytes: number, name: string): Uint8Array {
+  if (!Number.isSafeInteger(value) || value < 0 || value >= 2 ** (8 * bytes)) throw new Error(`route hint ${name} does not fit in ${bytes} bytes`);
+  return hex.decode(value.toString(16).padStart(2 * bytes, '0'));
+}
+
+function hopBytes(hop: RouteHintHop): Uint8Array {
+  if (!/^[0-9a-f]{66}$/.test(hop.pubkey)) throw new Error('route hint pubkey must be a compressed key in hex');
+  secp256k1.Point.fromHex(hop.pubkey); // throws unless the key is on the curve
+  if (!/^[0-9a-f]{16}$/.test(hop.shortChannelId)) throw new Error('route hint short channel id must be 8 bytes of hex');
+  return Uint8Array.from([
+    ...hex.decode(hop.pubkey),
+    ...hex.decode(hop.shortChannelId),
+    ...uint(hop.feeBaseMsat, 4, 'fee base'),
+    ...uint(hop.feeProportionalMillionths, 4, 'fee rate'),
+    ...uint(hop.cltvExpiryDelta, 2, 'CLTV delta'),
+  ]);
+}
+
+function intField(tag: number, value: number, name: string): number[] {
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer`);
+  return field(tag, wordsOfInt(value));
+}
 
 export function encodeBolt11(fields: Bolt11InvoiceFields, secretKey: Uint8Array): string {
   if (!HASH.test(fields.paymentHash)) throw new Error('payment hash must be 32 bytes of hex');
@@ -28,40 +63,27 @@ export function encodeBolt11(fields: Bolt11InvoiceFields, secretKey: Uint8Array)
   if (!Number.isSafeInteger(fields.timestamp) || fields.timestamp < 0 || fields.timestamp >= 2 ** 35) {
     throw new Error('timestamp does not fit in 35 bits');
   }
-
-  const tags: PaymentRequestObject['tags'] = [{ tagName: 'payment_hash', data: fields.paymentHash }];
-  if (fields.paymentSecret !== undefined) tags.push({ tagName: 'payment_secret', data: fields.paymentSecret });
-  if (fields.description !== undefined) tags.push({ tagName: 'description', data: fields.description });
-  if (fields.descriptionHash !== undefined) tags.push({ tagName: 'purpose_commit_hash', data: fields.descriptionHash });
-  if (fields.expiry !== undefined && fields.expiry !== DEFAULT_EXPIRY) tags.push({ tagName: 'expire_time', data: fields.expiry });
-  tags.push({ tagName: 'min_final_cltv_expiry', data: fields.minFinalCltvExpiry ?? DEFAULT_MIN_FINAL_CLTV_EXPIRY });
-  for (const hint of fields.routeHints ?? []) {
-    const data = hint.map((hop) => ({
-      pubkey: hop.pubkey,
-      short_channel_id: hop.shortChannelId,
-      fee_base_msat: hop.feeBaseMsat,
-      fee_proportional_millionths: hop.feeProportionalMillionths,
-      cltv_expiry_delta: hop.cltvExpiryDelta,
-    }));
-    tags.push({ tagName: 'routing_info', data });
-  }
   const features = fields.featureBits ?? (fields.paymentSecret === undefined ? [] : DEFAULT_FEATURE_BITS);
-  if (features.length > 0) tags.push({ tagName: 'feature_bits', data: featureBitsToPackage(features) });
-  if (fields.includeNodeKey === true) {
-    tags.push({ tagName: 'payee_node_key', data: bytesToHex(secp256k1.getPublicKey(secretKey, true)) });
+  if (fields.paymentSecret !== undefined && !features.includes(14) && !features.includes(15)) {
+    throw new Error('an invoice with a payment secret must set feature bit 14 or 15 (payment_secret)');
   }
 
-  // Without defaults bolt11 writes exactly these fields, in this order.
-  const unsigned = encode(
-    {
-      network: NETWORKS[fields.network],
-      timestamp: fields.timestamp,
-      millisatoshis: fields.amountMsat?.toString(),
-      tags,
-    },
-    false,
-  );
-  const signed = sign(unsigned, Buffer.from(secretKey));
-  if (signed.paymentRequest === undefined) throw new Error('bolt11 did not sign the invoice');
-  return signed.paymentRequest;
+  const tagged: number[][] = [bytesField(TAG.paymentHash, hex.decode(fields.paymentHash))];
+  if (fields.paymentSecret !== undefined) tagged.push(bytesField(TAG.paymentSecret, hex.decode(fields.paymentSecret)));
+  if (fields.description !== undefined) tagged.push(bytesField(TAG.description, utf8ToBytes(fields.description)));
+  if (fields.descriptionHash !== undefined) tagged.push(bytesField(TAG.descriptionHash, hex.decode(fields.descriptionHash)));
+  if (fields.expiry !== undefined && fields.expiry !== DEFAULT_EXPIRY) tagged.push(intField(TAG.expiry, fields.expiry, 'expiry'));
+  tagged.push(intField(TAG.minFinalCltvExpiry, fields.minFinalCltvExpiry ?? DEFAULT_MIN_FINAL_CLTV_EXPIRY, 'min final CLTV expiry'));
+  for (const hint of fields.routeHints ?? []) {
+    tagged.push(bytesField(TAG.routeHint, Uint8Array.from(hint.flatMap((hop) => [...hopBytes(hop)]))));
+  }
+  if (features.length > 0) tagged.push(field(TAG.features, wordsOfFeatureBits(features)));
+  if (fields.includeNodeKey === true) tagged.push(bytesField(TAG.payeeNodeKey, secp256k1.getPublicKey(secretKey, true)));
+
+  const prefix = writePrefix(fields.network, fields.amountMsat);
+  const dataWords = [...wordsOfInt(fields.timestamp, TIMESTAMP_WORDS), ...tagged.flat()];
+  const recovered = secp256k1.sign(signedDigest(prefix, dataWords), secretKey, { prehash: false, format: 'recovered' });
+  // noble writes the recovery id first; BOLT11 puts it after r and s.
+  const signature = Uint8Array.from([...recovered.subarray(1), recovered[0]]);
+  return bech32.encode(prefix, [...dataWords, ...bech32.toWords(signature)], false);
 }

@@ -1,37 +1,53 @@
-// Ferry's invoice networks as the bolt11 package wants them, and the network read from an invoice's prefix.
-// Our own code because bolt11 has no signet (`lntbs`) network of its own, and its prefix reading accepts
-// amounts with leading zeros, which BOLT #11 forbids; everything else about the amount is left to bolt11.
+// An invoice's prefix: `ln`, the network (`bc`, `tb`, `tbs` for signet, `bcrt`) and the amount in bitcoin with an
+// optional multiplier (m, u, n, p). A reader rejects amounts with a leading zero, picobitcoin amounts that are not
+// whole millisatoshis, and amounts beyond 21 million bitcoin; a writer picks the largest multiplier that writes the
+// amount in whole units.
 import type { Bolt11Network } from './types.ts';
-
-interface Bolt11PackageNetwork {
-  bech32: string;
-  pubKeyHash: number;
-  scriptHash: number;
-  validWitnessVersions: number[];
-}
-
-// bech32 is the invoice prefix; the rest only shapes the fallback address strings bolt11 renders (Ferry reads
-// the raw fallback program instead).
-export const NETWORKS: Record<Bolt11Network, Bolt11PackageNetwork> = {
-  bc: { bech32: 'bc', pubKeyHash: 0x00, scriptHash: 0x05, validWitnessVersions: [0, 1] },
-  tb: { bech32: 'tb', pubKeyHash: 0x6f, scriptHash: 0xc4, validWitnessVersions: [0, 1] },
-  tbs: { bech32: 'tbs', pubKeyHash: 0x6f, scriptHash: 0xc4, validWitnessVersions: [0, 1] },
-  bcrt: { bech32: 'bcrt', pubKeyHash: 0x6f, scriptHash: 0xc4, validWitnessVersions: [0, 1] },
-};
 
 // Longest first, so `lnbcrt` is not read as `lnbc` with amount `rt`.
 const BY_LENGTH: readonly Bolt11Network[] = ['bcrt', 'tbs', 'bc', 'tb'];
 
-export function networkOfInvoice(text: string): Bolt11Network {
-  const separator = text.lastIndexOf('1');
-  if (separator < 0) throw new Error('invalid invoice encoding: no separator');
-  const hrp = text.slice(0, separator).toLowerCase();
+// Millisatoshis per unit of each multiplier; no multiplier is whole bitcoin.
+const MSAT_PER_BTC = 100_000_000_000n;
+const MULTIPLIERS = [
+  ['', MSAT_PER_BTC],
+  ['m', MSAT_PER_BTC / 1_000n],
+  ['u', MSAT_PER_BTC / 1_000_000n],
+  ['n', MSAT_PER_BTC / 1_000_000_000n],
+] as const;
+const MAX_MSAT = 21_000_000n * MSAT_PER_BTC;
+
+export interface InvoicePrefix {
+  network: Bolt11Network;
+  amountMsat: bigint | undefined;
+}
+
+export function readPrefix(prefix: string): InvoicePrefix {
+  const hrp = prefix.toLowerCase();
   if (!hrp.startsWith('ln')) throw new Error('invalid invoice prefix: must start with ln');
   const rest = hrp.slice(2);
   const network = BY_LENGTH.find((n) => rest.startsWith(n));
   if (network === undefined) throw new Error(`unknown invoice network: ${hrp}`);
   const amount = rest.slice(network.length);
-  if (!/^([0-9]+[munp]?)?$/.test(amount)) throw new Error(`invalid invoice amount: ${amount}`);
+  const parts = /^(?:([0-9]+)([munp]?))?$/.exec(amount);
+  if (parts === null) throw new Error(`invalid invoice amount: ${amount}`);
   if (amount.startsWith('0')) throw new Error('invalid invoice amount: leading zero');
-  return network;
+  if (parts[1] === undefined) return { network, amountMsat: undefined };
+  const value = BigInt(parts[1]);
+  let amountMsat: bigint;
+  if (parts[2] === 'p') {
+    if (value % 10n !== 0n) throw new Error('invalid invoice amount: less than a millisatoshi');
+    amountMsat = value / 10n;
+  } else {
+    amountMsat = value * MULTIPLIERS.find(([letter]) => letter === parts[2])![1];
+  }
+  if (amountMsat > MAX_MSAT) throw new Error('invalid invoice amount: more than 21 million bitcoin');
+  return { network, amountMsat };
+}
+
+export function writePrefix(network: Bolt11Network, amountMsat: bigint | undefined): string {
+  if (amountMsat === undefined) return `ln${network}`;
+  const unit = MULTIPLIERS.find(([, msat]) => amountMsat % msat === 0n);
+  const amount = unit === undefined ? `${amountMsat * 10n}p` : `${amountMsat / unit[1]}${unit[0]}`;
+  return `ln${network}${amount}`;
 }
