@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { CoreRpcClient } from '../chains/core-rpc.ts';
 import { servesEvm, servesLiquid, type FerryConfig } from '../config/index.ts';
 import { pairsFromConfig } from '../config/pair.ts';
+import { isSealed } from '../secrets/sealed.ts';
 import { readHoldTls } from '../lightning/cln/hold/credentials.ts';
 import type { HoldGrpcOptions } from '../lightning/cln/hold/client.ts';
 import { ClnSocketTransport } from '../lightning/cln/socket-transport.ts';
@@ -49,7 +50,10 @@ function largestLockup(config: FerryConfig, symbol: string): number {
 function mnemonicOf(options: DoctorOptions): string | undefined {
   if (options.mnemonic) return options.mnemonic;
   const path = options.config.swap.mnemonicPath || join(options.config.dataDir, 'mnemonic');
-  return existsSync(path) ? readFileSync(path, 'utf8').trim().split(/\s+/).join(' ') : undefined;
+  if (!existsSync(path)) return undefined;
+  const text = readFileSync(path, 'utf8');
+  // An encrypted mnemonic is opened by `ferry start` only (which hands it over): the doctor asks for no passphrase.
+  return isSealed(text) ? undefined : text.trim().split(/\s+/).join(' ');
 }
 
 /** A backend whose client cannot even be built (no URL, unreadable files) is one FAIL. */
