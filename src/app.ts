@@ -203,7 +203,7 @@ export async function startFerry(configured: FerryConfig, logger: Logger): Promi
       metrics?.followSwaps(swaps);
       if (shared) {
         const apiLogger = logger.child('api');
-        statusFeed = new StatusFeed((error, id) => apiLogger.error('status listener failed', { id, error: String(error) }));
+        statusFeed = new StatusFeed((error, id) => apiLogger.error('status listener failed', { swap: id, error: String(error) }));
         // Starts the engine at once if this instance takes the leader lock, or whenever it takes it later.
         instances = await startInstances({
           storage,

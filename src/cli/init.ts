@@ -64,7 +64,8 @@ function answerReader(): { next(prompt: string): Promise<string | undefined>; cl
     async next(prompt) {
       process.stderr.write(prompt);
       const line = await iterator.next();
-      if (line.done) process.stderr.write('\n');
+      // typed answers end their own line; piped ones are not echoed, so each question gets a line of its own
+      if (line.done || !process.stdin.isTTY) process.stderr.write('\n');
       return line.done ? undefined : line.value.trim();
     },
     close: () => lines.close(),

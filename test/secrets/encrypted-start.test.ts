@@ -34,6 +34,8 @@ function operatorDir(name: string) {
   return { dataDir, mnemonic, passphraseFile, wrongFile };
 }
 
+const parsed = (line: string): Record<string, any> => JSON.parse(line);
+
 const keys = (env: Record<string, string>, ...args: string[]) => ferryCommand({ ...process.env, ...ephemeralPorts, ...env }, 'keys', ...args);
 
 test('an encrypted mnemonic starts Ferry with the passphrase from a file; a wrong passphrase is refused with a clear error', async () => {
@@ -67,8 +69,8 @@ test('an encrypted mnemonic starts Ferry with the passphrase from a file; a wron
   assert.equal(readFileSync(mnemonicPath, 'utf8'), sealed, 'a refused start leaves the file as it was');
 
   const ferry = await devnet.startFerry({ ...env, FERRY_PASSPHRASE_FILE: passphraseFile });
-  const opened = ferry.process.lines.map((line) => JSON.parse(line)).find((entry) => entry.message === 'mnemonic decrypted');
-  assert.deepEqual({ path: opened.path, passphrase: opened.passphrase }, { path: mnemonicPath, passphrase: `file ${passphraseFile}` });
+  const opened = ferry.process.lines.map(parsed).find((entry) => entry.message === 'mnemonic decrypted');
+  assert.deepEqual({ path: opened?.path, passphrase: opened?.passphrase }, { path: mnemonicPath, passphrase: `file ${passphraseFile}` });
   assert.ok(!ferry.process.lines.some((line) => line.includes(PASSPHRASE)), 'the passphrase is never logged');
 
   // Ferry's key of a new reverse swap derives from the encrypted mnemonic's account xpub
@@ -78,6 +80,10 @@ test('an encrypted mnemonic starts Ferry with the passphrase from a file; a wron
   const account = HDKey.fromExtendedKey(xpub, TPUB);
   const children = Array.from({ length: 50 }, (_, index) => hex.encode(account.deriveChild(index).publicKey!));
   assert.ok(children.includes(body.refundPublicKey), `Ferry's key ${body.refundPublicKey} is not a child of ${xpub}`);
+  // the swap's log lines are JSON and carry its id
+  const isCreated = (entry: Record<string, unknown>) => entry.message === 'reverse swap created' && entry.swap === body.id;
+  const created = ferry.process.lines.map(parsed).find(isCreated) ?? (await ferry.process.waitFor(isCreated));
+  assert.equal(created.component, 'engine');
   // the HMAC key made at this start is sealed too (a passphrase was at hand)
   assert.ok(isSealed(readFileSync(join(dataDir, 'webhook-secret'), 'utf8')));
 
