@@ -39,6 +39,8 @@ export const canAsk = (): boolean => process.stdin.isTTY === true && process.std
 export function askPassphrase(question: string): Promise<string> {
   const input = process.stdin;
   return new Promise((resolve, reject) => {
+    // Echo goes off before the question shows: what is typed once it is on the screen is never displayed.
+    input.setRawMode(true);
     process.stderr.write(question);
     let typed = '';
     const done = (error?: Error) => {
@@ -57,7 +59,6 @@ export function askPassphrase(question: string): Promise<string> {
         else typed += char;
       }
     };
-    input.setRawMode(true);
     input.resume();
     input.on('data', onData);
   });
