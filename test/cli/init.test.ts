@@ -1,7 +1,9 @@
 // `ferry init` as an operator runs it, against a `ferry devnet` process whose nodes stand for their own: the answers
 // typed one a line on stdin (an answer given as --KEY=VALUE is not asked), the file written with every key under its
 // description and the devnet off, `ferry doctor` run on it by init and again on its own, and `ferry start --config`
-// serving from it (its first start making the mnemonic encrypted with the configured passphrase file). A required answer missing writes nothing.
+// serving from it (its first start making the mnemonic encrypted with the configured passphrase file). A required
+// answer missing writes nothing. Ferry's node is LND, or Core Lightning with FERRY_TEST_LIGHTNING=cln.
+// @lightning-matrix
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -12,8 +14,24 @@ import { isSealed } from '../../src/secrets/sealed.ts';
 import { useDevnetProcess } from '../helpers/devnet-process.ts';
 import { ferryBin, ferryCommand, jsonLines, runFerry } from '../helpers/ferry-process.ts';
 import { ephemeralPorts } from '../helpers/ports.ts';
+import { devnetLightningEnv, onCln } from '../helpers/test-lightning.ts';
 
-const devnet = useDevnetProcess('ferry-init-');
+const devnet = useDevnetProcess('ferry-init-', devnetLightningEnv());
+
+/** The Lightning answers for Ferry's node on the devnet, LND's or (FERRY_TEST_LIGHTNING=cln) Core Lightning's, and the [lightning] table they make. */
+function lightningAnswers(): { answers: string[]; table: Record<string, unknown>; backend: string } {
+  if (!onCln()) {
+    const { restUrl, macaroon } = devnet.info.lightning.ferry;
+    // the macaroon as hex; plain HTTP
+    return { answers: ['lnd', restUrl, macaroon, ''], table: { backend: 'lnd', restUrl, macaroon }, backend: 'lnd' };
+  }
+  const { restUrl, rune, hold } = devnet.info.cln!.cln;
+  return {
+    answers: ['cln', restUrl, rune, '', hold!.grpcUrl, hold!.certDir],
+    table: { backend: 'cln', restUrl, rune, cln: { hold: { grpcUrl: hold!.grpcUrl, certDir: hold!.certDir } } },
+    backend: 'cln',
+  };
+}
 
 /** `ferry init ARGS` with `answers` typed on its stdin, one a line. */
 function init(answers: string[], ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -28,7 +46,8 @@ function init(answers: string[], ...args: string[]): Promise<{ code: number | nu
 
 test('ferry init asks for the nodes, writes a commented config, and ferry doctor passes on it', async () => {
   await devnet.ready;
-  const { bitcoin, elements, lightning } = devnet.info;
+  const { bitcoin, elements } = devnet.info;
+  const lightning = lightningAnswers();
   const configPath = join(devnet.root, 'etc', 'ferry.toml');
   const dataDir = join(devnet.root, 'ferry');
   const answers = [
@@ -43,10 +62,7 @@ test('ferry init asks for the nodes, writes a commented config, and ferry doctor
     elements.rpcPassword,
     elements.wallets.operator,
     '', // no EVM node: no RBTC
-    'lnd',
-    lightning.ferry.restUrl,
-    lightning.ferry.macaroon, // as hex
-    '', // plain HTTP
+    ...lightning.answers,
     '', // SQLite
     // secrets.passphraseFile is answered by its flag
   ];
@@ -58,7 +74,7 @@ test('ferry init asks for the nodes, writes a commented config, and ferry doctor
   assert.doesNotMatch(run.stderr, /file with the mnemonic's passphrase/);
   const rows = jsonLines(run.stdout);
   assert.deepEqual(rows.filter((row) => row.result === 'FAIL'), []);
-  assert.deepEqual([...new Set(rows.map((row) => row.backend))], ['bitcoin', 'liquid', 'lnd']);
+  assert.deepEqual([...new Set(rows.map((row) => row.backend))], ['bitcoin', 'liquid', lightning.backend]);
 
   const text = readFileSync(configPath, 'utf8');
   assert.equal(statSync(configPath).mode & 0o777, 0o600);
@@ -67,7 +83,7 @@ test('ferry init asks for the nodes, writes a commented config, and ferry doctor
   assert.equal(written.network, 'regtest');
   assert.equal(written.dataDir, dataDir);
   assert.deepEqual(written.bitcoin, { rpcUrl: bitcoin.rpcUrl, rpcUser: bitcoin.rpcUser, rpcPassword: bitcoin.rpcPassword, wallet: bitcoin.wallets.operator });
-  assert.deepEqual(written.lightning, { backend: 'lnd', restUrl: lightning.ferry.restUrl, macaroon: lightning.ferry.macaroon });
+  assert.deepEqual(written.lightning, lightning.table);
   assert.deepEqual(written.secrets, { passphraseFile });
   assert.equal(written.evm, undefined);
   // every key under its description from the schema
@@ -79,7 +95,7 @@ test('ferry init asks for the nodes, writes a commented config, and ferry doctor
   // ferry doctor on its own, as an operator runs it next
   const doctor = await ferryCommand({ ...process.env, ...ephemeralPorts }, 'doctor', '--config', configPath);
   assert.equal(doctor.code, 0, doctor.stdout + doctor.stderr);
-  assert.match(doctor.stdout, /\nmacaroon +lnd +ok /);
+  assert.match(doctor.stdout, onCln() ? /\nhold plugin +cln +ok / : /\nmacaroon +lnd +ok /);
 
   // ferry start from it: a configured passphrase file that is missing is an error naming it; once written, the
   // first start makes the mnemonic encrypted with it and serves
