@@ -1,13 +1,15 @@
 // `ferry init`: the first configuration for real nodes. It asks for each node's endpoint and credentials (on the
-// terminal, or one answer a line on stdin; `--KEY=VALUE` answers a question beforehand, e.g.
-// --bitcoin.rpcUrl=http://127.0.0.1:8332), writes a TOML file whose every key carries the schema's own description
+// terminal, passwords and runes without echo; or one answer a line on stdin; `--KEY=VALUE` answers a question
+// beforehand, e.g. --bitcoin.rpcUrl=http://127.0.0.1:8332), writes a TOML file whose every key carries the schema's own description
 // as a comment, with the embedded devnet off, and then runs `ferry doctor` on it: the exit code is the doctor's.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { createInterface as createPrompt } from 'node:readline/promises';
 import { stringify } from 'smol-toml';
 import { ConfigError, loadConfig } from '../config/index.ts';
 import { schema, type Field, type Section } from '../config/schema.ts';
+import { askPassphrase } from '../secrets/passphrase.ts';
 
 export const initUsage = `init (a configuration for real nodes, checked by ferry doctor):
   ferry init [--config FILE] [--force] [--json]   asks for the nodes' endpoints (terminal, or one answer a line on
@@ -22,6 +24,8 @@ interface Question {
   when?: (answers: Map<string, string>) => boolean;
   required?: boolean;
   choices?: string[];
+  /** A password or rune: not echoed on a terminal. */
+  secret?: boolean;
 }
 
 const lnd = (a: Map<string, string>) => a.get('lightning.backend') === 'lnd';
@@ -34,11 +38,11 @@ const questions: Question[] = [
   { key: 'dataDir', ask: 'data directory (database, mnemonic, admin socket)', default: '/var/lib/ferry' },
   { key: 'bitcoin.rpcUrl', ask: 'Bitcoin Core JSON-RPC URL', required: true },
   { key: 'bitcoin.rpcUser', ask: 'Bitcoin Core RPC user', default: '' },
-  { key: 'bitcoin.rpcPassword', ask: 'Bitcoin Core RPC password', default: '' },
+  { key: 'bitcoin.rpcPassword', ask: 'Bitcoin Core RPC password', default: '', secret: true },
   { key: 'bitcoin.wallet', ask: "Bitcoin Core wallet holding the operator's BTC", default: 'ferry' },
   { key: 'liquid.rpcUrl', ask: 'Elements (Liquid) JSON-RPC URL (empty: no L-BTC)', default: '' },
   { key: 'liquid.rpcUser', ask: 'Elements RPC user', default: '', when: given('liquid.rpcUrl') },
-  { key: 'liquid.rpcPassword', ask: 'Elements RPC password', default: '', when: given('liquid.rpcUrl') },
+  { key: 'liquid.rpcPassword', ask: 'Elements RPC password', default: '', when: given('liquid.rpcUrl'), secret: true },
   { key: 'liquid.wallet', ask: "Elements wallet holding the operator's L-BTC", default: 'ferry', when: given('liquid.rpcUrl') },
   { key: 'evm.rpcUrl', ask: 'EVM (RSK) JSON-RPC URL (empty: no RBTC)', default: '' },
   { key: 'evm.chainId', ask: 'EVM chain id (0: any)', default: '0', when: given('evm.rpcUrl') },
@@ -48,7 +52,7 @@ const questions: Question[] = [
   { key: 'lightning.restUrl', ask: 'REST URL of the Lightning node (LND https://host:8080, clnrest https://host:3010)', required: true },
   { key: 'lightning.macaroon', ask: "LND's admin.macaroon: its path, or the macaroon as hex", required: true, when: lnd },
   { key: 'lightning.tlsCertPath', ask: "LND's tls.cert (empty: plain HTTP)", default: '', when: lnd },
-  { key: 'lightning.rune', ask: 'the rune clnrest checks', required: true, when: cln },
+  { key: 'lightning.rune', ask: 'the rune clnrest checks', required: true, when: cln, secret: true },
   { key: 'lightning.tlsCertPath', ask: "clnrest's ca.pem (empty: plain HTTP)", default: '', when: cln },
   { key: 'lightning.cln.hold.grpcUrl', ask: "host:port of the hold plugin's gRPC (empty: its RPC methods over clnrest)", default: '', when: cln },
   { key: 'lightning.cln.hold.certDir', ask: "the hold plugin's certificate directory", required: true, when: (a) => cln(a) && given('lightning.cln.hold.grpcUrl')(a) },
@@ -56,16 +60,27 @@ const questions: Question[] = [
   { key: 'secrets.passphraseFile', ask: "file with the mnemonic's passphrase (empty: FERRY_PASSPHRASE or asked at start)", default: '' },
 ];
 
-/** Reads answers one line at a time (buffered, so answers piped in before their question are kept). */
-function answerReader(): { next(prompt: string): Promise<string | undefined>; close(): void } {
+/** A line typed on the terminal; a secret one without echo. */
+async function typed(prompt: string, secret: boolean): Promise<string> {
+  if (secret) return (await askPassphrase(prompt)).trim();
+  const terminal = createPrompt({ input: process.stdin, output: process.stderr });
+  try {
+    return (await terminal.question(prompt)).trim();
+  } finally {
+    terminal.close();
+  }
+}
+
+/** Reads answers: typed on a terminal, or one line at a time from a pipe (buffered, so lines piped in before their question are kept). */
+function answerReader(): { next(prompt: string, secret: boolean): Promise<string | undefined>; close(): void } {
+  if (process.stdin.isTTY) return { next: typed, close: () => {} };
   const lines = createInterface({ input: process.stdin, terminal: false });
   const iterator = lines[Symbol.asyncIterator]();
   return {
     async next(prompt) {
       process.stderr.write(prompt);
       const line = await iterator.next();
-      // typed answers end their own line; piped ones are not echoed, so each question gets a line of its own
-      if (line.done || !process.stdin.isTTY) process.stderr.write('\n');
+      process.stderr.write('\n'); // piped answers are not shown: each question gets a line of its own
       return line.done ? undefined : line.value.trim();
     },
     close: () => lines.close(),
@@ -82,7 +97,7 @@ async function ask(flags: Record<string, string | true>): Promise<Map<string, st
       if (answer === undefined) {
         const hint = question.choices ? ` (${question.choices.join('/')})` : '';
         const fallback = question.default ? ` [${question.default}]` : '';
-        answer = (await reader.next(`${question.ask}${hint}${fallback}: `)) || question.default || '';
+        answer = (await reader.next(`${question.ask}${hint}${fallback}: `, question.secret === true)) || question.default || '';
       }
       if (question.required && answer === '') throw new ConfigError(`${question.key} is needed (${question.ask})`);
       if (question.choices && !question.choices.includes(answer)) throw new ConfigError(`${question.key} must be one of ${question.choices.join(', ')}, got ${JSON.stringify(answer)}`);
