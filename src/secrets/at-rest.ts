@@ -2,7 +2,7 @@
 // operator's passphrase (sealed.ts). The mnemonic is the one that matters: every swap key, Liquid's blinding key and
 // the EVM account derive from it. On mainnet Ferry refuses a plaintext mnemonic unless the operator said so
 // (secrets.allowPlaintextMainnet), and makes a new one sealed when a passphrase is given. The passphrase is asked for
-// at most once per process and dropped (forget) once start-up has read what it needed.
+// at most once per start and dropped (forget) once start-up has read what it needed.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { generateMnemonic } from '@scure/bip39';

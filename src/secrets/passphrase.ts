@@ -14,6 +14,8 @@ export interface Passphrase {
 
 /** The passphrase of a file or the environment, or undefined when neither gives one (no question asked). */
 export function givenPassphrase(passphraseFile: string, env: NodeJS.ProcessEnv = process.env): Passphrase | undefined {
+  const fromEnvironment = env.FERRY_PASSPHRASE;
+  delete env.FERRY_PASSPHRASE; // read or not, no child process gets it
   if (passphraseFile !== '') {
     let text: string;
     try {
@@ -26,10 +28,8 @@ export function givenPassphrase(passphraseFile: string, env: NodeJS.ProcessEnv =
     if (value === '') throw new PassphraseError(`the passphrase file ${passphraseFile} is empty`);
     return { value, from: `file ${passphraseFile}` };
   }
-  const value = env.FERRY_PASSPHRASE;
-  delete env.FERRY_PASSPHRASE;
-  if (value === undefined || value === '') return undefined;
-  return { value, from: 'FERRY_PASSPHRASE' };
+  if (fromEnvironment === undefined || fromEnvironment === '') return undefined;
+  return { value: fromEnvironment, from: 'FERRY_PASSPHRASE' };
 }
 
 /** Whether a question can be asked: both ends of the conversation are a terminal. */
