@@ -27,10 +27,9 @@ import { startDevnetFor, type Devnet } from './config/devnet.ts';
 import type { LightningBackend } from './lightning/backend.ts';
 import { lightningBackend } from './lightning/connect.ts';
 import { ClnBackend } from './lightning/cln/client.ts';
-
 import { answerOfferRequestsOn } from './lightning/cln/offer-requests.ts';
 import { SwapEngine } from './engine/engine.ts';
-import { loadOrCreateMnemonic } from './keys/mnemonic-file.ts';
+import { SecretsAtRest } from './secrets/at-rest.ts';
 import { SwapKeys } from '@ferry/sdk/keys/swap-keys.js';
 import { pairsFromConfig } from './config/pair.ts';
 import { openStorage, type Storage } from './db/index.ts';
@@ -72,24 +71,16 @@ function loadOrCreateInstanceId(dataDir: string): string {
   return id;
 }
 
-/** The key webhook calls are signed with: configured, or a file in the data directory made on first start. */
-function loadOrCreateWebhookSecret(config: FerryConfig): string {
+/** The key webhook calls are signed with: configured, or a file in the data directory made on first start (0600, sealed with the passphrase when one is given). */
+async function loadOrCreateWebhookSecret(config: FerryConfig, secrets: SecretsAtRest): Promise<string> {
   if (config.webhooks.secret !== '') return config.webhooks.secret;
-  const path = join(config.dataDir, 'webhook-secret');
-  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
-  const secret = randomBytes(32).toString('hex');
-  writeFileSync(path, `${secret}\n`, { mode: 0o600, flag: 'wx' });
-  return secret;
+  return secrets.generated(join(config.dataDir, 'webhook-secret'), () => randomBytes(32).toString('hex'));
 }
 
-/** The key operator alert calls are signed with: configured, or a file of its own in the data directory (0600). */
-function loadOrCreateAlertsSecret(config: FerryConfig): string {
+/** The key operator alert calls are signed with: configured, or a file of its own in the data directory, as above. */
+async function loadOrCreateAlertsSecret(config: FerryConfig, secrets: SecretsAtRest): Promise<string> {
   if (config.alerts.webhookSecret !== '') return config.alerts.webhookSecret;
-  const path = join(config.dataDir, 'alerts-webhook-secret');
-  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
-  const secret = randomBytes(32).toString('hex');
-  writeFileSync(path, `${secret}\n`, { mode: 0o600, flag: 'wx' });
-  return secret;
+  return secrets.generated(join(config.dataDir, 'alerts-webhook-secret'), () => randomBytes(32).toString('hex'));
 }
 
 /** The operator's alert receiver must be an http(s) URL: refused before anything starts. */
@@ -109,10 +100,10 @@ function checkAlertsWebhookUrl(config: FerryConfig): void {
  * Operator alerts kept in the database, with the operator's webhook when one is configured (its receiver is the
  * operator's own: private addresses and plain http are allowed).
  */
-function operatorAlerts(config: FerryConfig, storage: Storage, logger: Logger): { alerts: StoredAlerts; notifier?: AlertNotifier } {
+async function operatorAlerts(config: FerryConfig, storage: Storage, logger: Logger, secrets: SecretsAtRest): Promise<{ alerts: StoredAlerts; notifier?: AlertNotifier }> {
   const { webhookUrl, webhookAttempts, webhookBackoffMs, webhookTimeoutMs } = config.alerts;
   if (webhookUrl === '') return { alerts: new StoredAlerts(storage.alerts, logger) };
-  const sender = new WebhookSender({ secret: loadOrCreateAlertsSecret(config), allowPrivate: true, timeoutMs: webhookTimeoutMs });
+  const sender = new WebhookSender({ secret: await loadOrCreateAlertsSecret(config, secrets), allowPrivate: true, timeoutMs: webhookTimeoutMs });
   const notifier = new AlertNotifier(storage.alerts, sender, { url: webhookUrl, attempts: webhookAttempts, backoffMs: webhookBackoffMs, timeoutMs: webhookTimeoutMs }, logger);
   return { alerts: new StoredAlerts(storage.alerts, logger, notifier), notifier };
 }
@@ -136,8 +127,10 @@ export async function startFerry(configured: FerryConfig, logger: Logger): Promi
     checkAlertsWebhookUrl(config);
     const limits = limitsFromConfig(config);
     privateDirectory(config.dataDir); // mnemonic, database, devnet keys: the operator's account only
-    // One mnemonic: the swap keys, the master blinding key of Liquid lockups and the operator's EVM account.
-    const mnemonic = loadOrCreateMnemonic(config.swap.mnemonicPath || join(config.dataDir, 'mnemonic'));
+    // One mnemonic: the swap keys, the master blinding key of Liquid lockups and the operator's EVM account; kept in
+    // plain text or sealed with the operator's passphrase (src/secrets), which is dropped once start-up is done.
+    const secrets = new SecretsAtRest(config, logger.child('secrets'));
+    const mnemonic = await secrets.mnemonic();
     // Zero-config: the devnet starts for every backend left unconfigured, and from here on it is configuration.
     // Its anvil funds Ferry's EVM account (ethers is loaded only when the devnet runs the chain).
     const evmFund = usesDevnetEvm(config) ? [(await import('./chains/evm/operator.ts')).operatorWallet(mnemonic).address] : [];
@@ -149,7 +142,7 @@ export async function startFerry(configured: FerryConfig, logger: Logger): Promi
     closers.push(() => storage.close());
     logger.info('storage ready', { dialect: storage.database.dialect });
 
-    const { alerts, notifier } = operatorAlerts(config, storage, logger.child('alerts'));
+    const { alerts, notifier } = await operatorAlerts(config, storage, logger.child('alerts'), secrets);
     if (notifier) {
       notifier.start();
       closers.push(() => notifier.stop());
@@ -210,7 +203,7 @@ export async function startFerry(configured: FerryConfig, logger: Logger): Promi
       metrics?.followSwaps(swaps);
       if (shared) {
         const apiLogger = logger.child('api');
-        statusFeed = new StatusFeed((error, id) => apiLogger.error('status listener failed', { id, error: String(error) }));
+        statusFeed = new StatusFeed((error, id) => apiLogger.error('status listener failed', { swap: id, error: String(error) }));
         // Starts the engine at once if this instance takes the leader lock, or whenever it takes it later.
         instances = await startInstances({
           storage,
@@ -241,7 +234,7 @@ export async function startFerry(configured: FerryConfig, logger: Logger): Promi
     let sender: WebhookSender | undefined;
     if (swaps) {
       const { allowPrivate, attempts, backoffMs, timeoutMs } = config.webhooks;
-      sender = new WebhookSender({ secret: loadOrCreateWebhookSecret(config), allowPrivate, timeoutMs });
+      sender = new WebhookSender({ secret: await loadOrCreateWebhookSecret(config, secrets), allowPrivate, timeoutMs });
       const queue = new WebhookQueue(storage, sender, { attempts, backoffMs, timeoutMs }, logger.child('webhooks'));
       webhooks = new Webhooks(storage, queue, logger.child('webhooks'));
       const stop = webhooks.connect(swaps);
@@ -308,6 +301,7 @@ export async function startFerry(configured: FerryConfig, logger: Logger): Promi
         logger.error('admin socket not served', { path, error: (error as Error).message });
       }
     }
+    secrets.forget(); // start-up has read every secret it needs
     return { apiUrl, metricsUrl, adminSocket, devnet, chains, evm: connected.evm, storage, lightning, swaps, invoiceRequests, close };
   } catch (error) {
     await close();

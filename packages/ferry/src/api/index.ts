@@ -154,7 +154,7 @@ export function createApiServer(given: ApiDependencies): Server {
   const http = httpOptions(deps);
   if (!deps.swaps) return createHttpServer({ router, ...http });
   const logger = deps.logger;
-  const feed = deps.statusFeed ?? new StatusFeed((error, id) => logger.error('status listener failed', { id, error: String(error) }));
+  const feed = deps.statusFeed ?? new StatusFeed((error, id) => logger.error('status listener failed', { swap: id, error: String(error) }));
   const disconnect = deps.statusFeed ? () => {} : feed.connect(deps.swaps);
   const streams = new StatusStreams(deps.swaps, feed, logger.child('sse'), { ...defaultStreamOptions, ...deps.statusStream });
   const rawRoutes = new Map([[streamPath, (request: IncomingMessage, response: ServerResponse, url: URL) => streams.handle(request, response, url)]]);

@@ -3,11 +3,18 @@
 // `ferry` process started several times slower than the work it did).
 import { loadConfig, ConfigError, type FerryConfig } from '../config/index.ts';
 import { createLogger } from '../log/index.ts';
+import { jsonLogs } from '../log/format.ts';
 import { version } from '../version.ts';
 import { parseArgs } from './args.ts';
 
 async function usage(): Promise<string> {
-  const [devnetToolsUsage, { swapUsage }, { adminUsage }] = await Promise.all([import('./devnet.ts').then((devnet) => devnet.devnetToolsUsage()), import('./swap.ts'), import('./admin.ts')]);
+  const [devnetToolsUsage, { swapUsage }, { adminUsage }, { keysUsage }, { initUsage }] = await Promise.all([
+    import('./devnet.ts').then((devnet) => devnet.devnetToolsUsage()),
+    import('./swap.ts'),
+    import('./admin.ts'),
+    import('./keys.ts'),
+    import('./init.ts'),
+  ]);
   return `ferry ${version}: a non-custodial swap service
 
 usage:
@@ -21,6 +28,8 @@ usage:
 ${devnetToolsUsage}
 ${swapUsage}
 ${adminUsage}
+${keysUsage}
+${initUsage}
 options:
   --config FILE     TOML configuration file (or FERRY_CONFIG)
   --data-dir DIR    data directory (or FERRY_DATA_DIR; default ./data)
@@ -52,8 +61,10 @@ async function run(argv: string[]): Promise<number> {
     process.stdout.write(await usage());
     return 0;
   }
+  // init writes the file --config names: there is no configuration to load yet.
+  if (command === 'init') return (await import('./init.ts')).runInitCommand(flags);
   const config = configFrom(flags);
-  const logger = createLogger({ level: config.log.level });
+  const logger = createLogger({ level: config.log.level, json: jsonLogs(config.log.format) });
 
   if (command === 'start') {
     const { startFerry } = await import('../app.ts');
@@ -65,6 +76,7 @@ async function run(argv: string[]): Promise<number> {
   }
   if (command === 'doctor') return (await import('./doctor.ts')).runDoctorCommand(config, flags.json === true);
   if (command === 'swap') return (await import('./swap.ts')).runSwapCommand(sub, rest, flags, config);
+  if (command === 'keys') return (await import('./keys.ts')).runKeysCommand(sub, config);
   if (command === 'admin') return (await import('./admin.ts')).runAdminCommand(sub, rest, flags, config);
   if (command === 'devnet') return (await import('./devnet.ts')).runDevnetCommand(sub, rest, flags, config, logger, untilSignal);
   process.stderr.write(`unknown command: ${words.join(' ')}\n\n${await usage()}`);
@@ -78,6 +90,13 @@ export async function main(argv: string[]): Promise<void> {
     const { StartRefused } = await import('../doctor/run.ts');
     if (error instanceof StartRefused) {
       process.stderr.write(`ferry start: ${error.message}`);
+      process.exitCode = 1;
+      return;
+    }
+    const { SecretsRefused } = await import('../secrets/at-rest.ts');
+    const { PassphraseError } = await import('../secrets/passphrase.ts');
+    if (error instanceof SecretsRefused || error instanceof PassphraseError) {
+      process.stderr.write(`ferry: ${error.message}\n`);
       process.exitCode = 1;
       return;
     }

@@ -72,6 +72,16 @@ export const schema: Section = {
   },
   log: {
     level: { type: 'level', default: 'info', doc: 'debug, info, warn or error' },
+    format: { type: 'string', default: 'auto', doc: 'json (one object a line), text, or auto: json unless stdout is a terminal' },
+  },
+  /** Secrets at rest (src/secrets; docs/going-live.md). */
+  secrets: {
+    passphraseFile: {
+      type: 'string',
+      default: '',
+      doc: 'file holding the passphrase of the encrypted mnemonic (and other encrypted secrets); empty: FERRY_PASSPHRASE, or asked on a terminal',
+    },
+    allowPlaintextMainnet: { type: 'boolean', default: false, doc: 'let Ferry start on mainnet with its mnemonic in plain text' },
   },
   webhooks: {
     secret: {
@@ -284,7 +294,8 @@ export interface FerryConfig {
   network: 'regtest' | 'testnet' | 'signet' | 'mainnet';
   dataDir: string;
   api: { host: string; port: number; maxBodyBytes: number };
-  log: { level: 'debug' | 'info' | 'warn' | 'error' };
+  log: { level: 'debug' | 'info' | 'warn' | 'error'; format: string };
+  secrets: { passphraseFile: string; allowPlaintextMainnet: boolean };
   metrics: { enabled: boolean; host: string; port: number };
   admin: { enabled: boolean; socketPath: string };
   alerts: {
@@ -349,6 +360,9 @@ export const environment: Record<string, string> = {
   FERRY_API_HOST: 'api.host',
   FERRY_API_PORT: 'api.port',
   FERRY_LOG_LEVEL: 'log.level',
+  FERRY_LOG_FORMAT: 'log.format',
+  FERRY_PASSPHRASE_FILE: 'secrets.passphraseFile',
+  FERRY_ALLOW_PLAINTEXT_MAINNET: 'secrets.allowPlaintextMainnet',
   FERRY_METRICS_ENABLED: 'metrics.enabled',
   FERRY_ADMIN_SOCKET: 'admin.socketPath',
   FERRY_WEBHOOKS_SECRET: 'webhooks.secret',

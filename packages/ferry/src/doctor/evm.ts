@@ -35,7 +35,7 @@ export async function checkEvm(options: EvmCheckOptions): Promise<CheckList> {
     list.ok('chain', `chain id ${backend.chainId}`);
     list.ok('contracts', `EtherSwap and ERC20Swap version ${backend.version}`);
     if (options.mnemonic === undefined) {
-      list.warn('balance', 'no mnemonic yet (made at the first ferry start): the operator account is not known');
+      list.warn('balance', 'no mnemonic yet (made at the first ferry start), or it is encrypted: the operator account is not known');
       return list;
     }
     const wei = await backend.provider.getBalance(backend.signer.address);

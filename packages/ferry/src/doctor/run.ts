@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { CoreRpcClient } from '@ferry/sdk/chains/core-rpc.js';
 import { servesEvm, servesLiquid, type FerryConfig } from '../config/index.ts';
 import { pairsFromConfig } from '../config/pair.ts';
+import { isSealed } from '../secrets/sealed.ts';
 import { readHoldTls } from '../lightning/cln/hold/credentials.ts';
 import type { HoldGrpcOptions } from '../lightning/cln/hold/client.ts';
 import { ClnSocketTransport } from '../lightning/cln/socket-transport.ts';
@@ -49,7 +50,10 @@ function largestLockup(config: FerryConfig, symbol: string): number {
 function mnemonicOf(options: DoctorOptions): string | undefined {
   if (options.mnemonic) return options.mnemonic;
   const path = options.config.swap.mnemonicPath || join(options.config.dataDir, 'mnemonic');
-  return existsSync(path) ? readFileSync(path, 'utf8').trim().split(/\s+/).join(' ') : undefined;
+  if (!existsSync(path)) return undefined;
+  const text = readFileSync(path, 'utf8');
+  // An encrypted mnemonic is opened by `ferry start` only (which hands it over): the doctor asks for no passphrase.
+  return isSealed(text) ? undefined : text.trim().split(/\s+/).join(' ');
 }
 
 /** A backend whose client cannot even be built (no URL, unreadable files) is one FAIL. */
@@ -88,13 +92,14 @@ async function lightningChecks(options: DoctorOptions): Promise<CheckResult[]> {
   const socket = backend === 'cln' ? config.lightning.cln.rpcSocket : '';
   if (config.lightning.restUrl === '' && socket === '') return [];
   const needs = liquidityNeeds(pairsFromConfig(config));
-  const tlsCert = config.lightning.tlsCertPath ? readFileSync(config.lightning.tlsCertPath) : undefined;
+  // read inside the backend's checks: a certificate that cannot be read is that backend's FAIL, not a crash
+  const tlsCert = () => (config.lightning.tlsCertPath ? readFileSync(config.lightning.tlsCertPath) : undefined);
   if (backend === 'cln') {
     return guarded('cln', async () => {
       const rpc =
         socket !== ''
           ? new ClnSocketTransport({ path: socket, timeoutMs: 10_000 })
-          : new ClnTransport({ url: config.lightning.restUrl, rune: config.lightning.rune, tlsCert, timeoutMs: 10_000 });
+          : new ClnTransport({ url: config.lightning.restUrl, rune: config.lightning.rune, tlsCert: tlsCert(), timeoutMs: 10_000 });
       try {
         return await checkCln({ rpc, hold: holdOptions(config), network: config.network, servesReverse: needs.largestReverseSat > 0, needs });
       } finally {
@@ -105,7 +110,7 @@ async function lightningChecks(options: DoctorOptions): Promise<CheckResult[]> {
   return guarded('lnd', async () => {
     const macaroonHex = config.lightning.macaroon || (config.lightning.macaroonPath ? readFileSync(config.lightning.macaroonPath).toString('hex') : '');
     if (macaroonHex === '') throw new Error('LND needs a macaroon: lightning.macaroonPath or lightning.macaroon');
-    const http = new LndTransport({ url: config.lightning.restUrl, macaroonHex, tlsCert, timeoutMs: 10_000 });
+    const http = new LndTransport({ url: config.lightning.restUrl, macaroonHex, tlsCert: tlsCert(), timeoutMs: 10_000 });
     return checkLnd({ http, macaroonHex, network: config.network, needs });
   });
 }

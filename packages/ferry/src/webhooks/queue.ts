@@ -24,6 +24,16 @@ const POLL_MS = 1_000;
 /** Deliveries taken per look. */
 const BATCH = 32;
 
+/** The swap a delivery is about (its payload's data.id), for the log line. */
+function swapOf(delivery: WebhookDelivery): string | undefined {
+  try {
+    const id = (JSON.parse(delivery.payload) as { data?: { id?: unknown } }).data?.id;
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export class WebhookQueue {
   private timer?: NodeJS.Timeout;
   private pumping?: Promise<void>;
@@ -86,11 +96,11 @@ export class WebhookQueue {
     const attempts = delivery.attempts + 1;
     if (failure === undefined) return deliveries.delete(delivery.id);
     if (attempts >= this.options.attempts) {
-      this.logger.warn('webhook given up', { url: delivery.url, attempts, reason: failure });
+      this.logger.warn('webhook given up', { swap: swapOf(delivery), url: delivery.url, attempts, reason: failure });
       return deliveries.delete(delivery.id);
     }
     const delay = Math.min(this.options.backoffMs * 2 ** (attempts - 1), MAX_DELAY_MS);
-    this.logger.debug('webhook failed, retrying', { url: delivery.url, attempt: attempts, reason: failure, delayMs: delay });
+    this.logger.debug('webhook failed, retrying', { swap: swapOf(delivery), url: delivery.url, attempt: attempts, reason: failure, delayMs: delay });
     await deliveries.retryAt(delivery.id, attempts, Date.now() + delay);
   }
 }

@@ -34,7 +34,7 @@ export class Webhooks {
 
   /** Calls the swap's webhook with a status now, as a change would (once its hook is registered). */
   announce(id: string, status: string): void {
-    this.changed(id, status).catch((error: Error) => this.logger.warn('webhook lookup failed', { id, error: error.message }));
+    this.changed(id, status).catch((error: Error) => this.logger.warn('webhook lookup failed', { swap: id, error: error.message }));
   }
 
   private async changed(id: string, status: string): Promise<void> {

@@ -18,7 +18,7 @@ export interface KeyPair {
 export type Network = 'mainnet' | 'testnet' | 'signet' | 'regtest';
 
 /** m/44'/coin'/0'/0: BIP44 coin type 0 on mainnet and 1 elsewhere; swap keys are its children. */
-const accountPath = (network: Network): string => `m/44'/${network === 'mainnet' ? 0 : 1}'/0'/0`;
+export const accountPath = (network: Network): string => `m/44'/${network === 'mainnet' ? 0 : 1}'/0'/0`;
 
 export function swapKeyPath(network: Network, index: number): string {
   return `${accountPath(network)}/${index}`;

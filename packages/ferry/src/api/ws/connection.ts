@@ -200,7 +200,7 @@ export class SwapUpdateConnection {
     try {
       return await this.swaps.status(id);
     } catch (error) {
-      this.logger.error('status read failed', { id, error: (error as Error).stack ?? String(error) });
+      this.logger.error('status read failed', { swap: id, error: (error as Error).stack ?? String(error) });
       return undefined;
     }
   }
