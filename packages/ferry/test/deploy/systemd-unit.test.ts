@@ -26,7 +26,7 @@ test('the unit runs Ferry as its own user, restarts it on failure but a configur
   const text = readFileSync(unit, 'utf8');
   for (const line of [
     'User=ferry',
-    'ExecStart=/usr/bin/node /opt/ferry/bin/ferry.mjs start --config /etc/ferry/ferry.toml',
+    'ExecStart=/usr/bin/node /opt/ferry/packages/ferry/bin/ferry.mjs start --config /etc/ferry/ferry.toml',
     'Restart=on-failure',
     'RestartPreventExitStatus=2',
     'NoNewPrivileges=yes',
