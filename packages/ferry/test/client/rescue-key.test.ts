@@ -26,7 +26,7 @@ test('the rescue key is made once and kept private; a mnemonic is checked', () =
 test('indices are handed out once each across processes', async () => {
   const dir = temporaryDir('ferry-rescue-index-');
   new FileClientStore(dir).rescueKey();
-  const module = new URL('../../src/client/node/file-store.ts', import.meta.url).href;
+  const module = import.meta.resolve('@ferry/sdk/client/node/file-store.js');
   const script = `import { FileClientStore } from ${JSON.stringify(module)}; const s = new FileClientStore(${JSON.stringify(dir)}); const out = []; for (let i = 0; i < 25; i++) out.push(s.takeKeyIndex()); console.log(JSON.stringify(out));`;
   const runs = await Promise.all([0, 1, 2].map(() => exec(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script])));
   const taken = runs.flatMap((run) => JSON.parse(run.stdout) as number[]).sort((a, b) => a - b);

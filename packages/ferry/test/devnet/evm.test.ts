@@ -152,7 +152,7 @@ describe('the devnet EVM chain (anvil)', () => {
 
   test("anvil does not outlive its devnet's process killed with SIGKILL; its state is dumped and found again", async () => {
     const dir = tempDir();
-    const script = `const { startEvmDevnet } = await import(${JSON.stringify(new URL('../../src/devnet/evm/index.ts', import.meta.url).href)});
+    const script = `const { startEvmDevnet } = await import(${JSON.stringify(import.meta.resolve('@ferry/devnet/evm/index.js'))});
       const evm = await startEvmDevnet({ dataDir: ${JSON.stringify(dir)}, port: 0 });
       console.log(JSON.stringify({ contracts: evm.info.contracts }));
       setInterval(() => {}, 1000);`;

@@ -8,7 +8,7 @@ import { chainMachine, reverseMachine, submarineMachine, type AnyMachine } from 
 
 test('docs/state-machines.md is up to date with the machine tables', () => {
   const onDisk = readFileSync(new URL('../../../../docs/state-machines.md', import.meta.url), 'utf8');
-  assert.equal(onDisk, renderStateMachinesDoc(), 'regenerate with: node --import tsx src/swaps/write-diagrams.ts');
+  assert.equal(onDisk, renderStateMachinesDoc(), 'regenerate with: node --import tsx packages/ferry/src/swaps/write-diagrams.ts (from the root)');
 });
 
 test('every row of each machine appears as an edge of its diagram', () => {
