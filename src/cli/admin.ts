@@ -1,6 +1,7 @@
 // `ferry admin`: the operator's commands, sent to a running Ferry over its admin unix socket (admin/socket.ts),
 // never over the public API. Answers are printed as JSON.
 import { request } from 'node:http';
+import { resolve } from 'node:path';
 import { adminSocketPath } from '../admin/socket.ts';
 import type { FerryConfig } from '../config/index.ts';
 
@@ -11,6 +12,7 @@ export const adminUsage = `admin (talks to a running \`ferry start\` over <dataD
   ferry admin retry ID                         the swap's failed effects pending again, and run
   ferry admin refund ID                        refund Ferry's lockup now if the swap's timeout has passed
   ferry admin alerts [--all] [--limit N]       active operator alerts (--all: the latest, cleared ones too)
+  ferry admin backup FILE                      a consistent copy of the live SQLite database in FILE (never overwritten)
   ferry admin alerts clear KIND KEY            acknowledge an active alert (it is raised again if the condition returns)
 `;
 
@@ -39,6 +41,7 @@ export async function runAdminCommand(sub: string | undefined, rest: string[], f
   else if (sub === 'swap' && id) target = ['GET', `/swaps/${id}`];
   else if (sub === 'retry' && id) target = ['POST', `/swaps/${id}/retry`];
   else if (sub === 'refund' && id) target = ['POST', `/swaps/${id}/refund`];
+  else if (sub === 'backup' && rest.length === 1) target = ['POST', `/backup?${new URLSearchParams({ file: resolve(rest[0]) })}`];
   else if (sub === 'alerts' && rest[0] === 'clear') {
     if (rest.length === 3) target = ['POST', `/alerts/${encodeURIComponent(rest[1])}/${encodeURIComponent(rest[2])}/clear`];
   } else if (sub === 'alerts' && rest.length === 0) {
