@@ -1,5 +1,6 @@
 // The restore drill on SQLite (restore-drill.ts): the backup is `ferry admin backup FILE` taken while Ferry runs;
 // restoring is copying the file back to <dataDir>/ferry.sqlite.
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs): what is recovered after the backup is read from the node.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, statSync } from 'node:fs';

@@ -10,7 +10,9 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hex } from '@scure/base';
 import type { PaymentUpdate } from '../../src/lightning/backend.ts';
+import { RESTORE_KEY_INDEX_SKIP } from '../../src/admin/restored.ts';
 import { useDevnetProcess, type RunningFerry } from '../helpers/devnet-process.ts';
+import { ferryCommand } from '../helpers/ferry-process.ts';
 import { SwapWallet, type Lockup, type ReverseSwap } from '../helpers/swap-wallet.ts';
 import { createBtcToLbtc, lockBtc, scriptPathClaimOf, type ClientSide } from '../engine/chain-support.ts';
 import { DevnetChain } from './scenarios/support/chain.ts';
@@ -45,8 +47,9 @@ export function restoreDrill(prefix: string, storage: () => DrillStorage): { run
       const lightning = new LightningNodes(info);
       const dataDir = join(devnet.root, 'ferry');
       const configFile = join(devnet.root, 'ferry.toml');
-      // A quick watcher; Ferry claims a lockup itself a second after it learns the preimage (when no client co-signs).
-      writeFileSync(configFile, '[bitcoin]\npollIntervalMs = 150\n[liquid]\npollIntervalMs = 150\n[swap]\nclaimDelayMs = 1000\n');
+      // A quick watcher; Ferry claims a user's lockup alone 15 s after it can (the backup is taken well within that
+      // of swap B's payment, so B waits for its cooperative claim; the chain swap's claim comes that late).
+      writeFileSync(configFile, '[bitcoin]\npollIntervalMs = 150\n[liquid]\npollIntervalMs = 150\n[swap]\nclaimDelayMs = 15000\n');
       const env = { FERRY_CONFIG: configFile, FERRY_DATA_DIR: dataDir, ...(drill.databaseUrl ? { FERRY_DATABASE_URL: drill.databaseUrl } : {}) };
       const start = (): Promise<RunningFerry> => devnet.startFerry(env);
 
@@ -64,10 +67,6 @@ export function restoreDrill(prefix: string, storage: () => DrillStorage): { run
       // A: a submarine swap awaiting its lockup (invoice.set).
       const invoiceA = await lightning.addInvoice('alice', SUBMARINE_SAT, 'drill A');
       const a = await wallet.createSubmarine({ invoice: invoiceA.invoice });
-      // B: a submarine swap whose invoice Ferry paid (transaction.claim.pending), not claimed yet.
-      const invoiceB = await lightning.addInvoice('alice', SUBMARINE_SAT + 1_000, 'drill B');
-      const b = await wallet.createSubmarine({ invoice: invoiceB.invoice });
-      const lockupB = await wallet.fund(b, b.expectedAmount!);
       // C: a reverse swap with the hold invoice accepted and Ferry's lockup sent (transaction.mempool).
       const c = await wallet.createReverse(REVERSE_SAT);
       const paymentC = lightning.pay('alice', c.invoice);
@@ -77,13 +76,21 @@ export function restoreDrill(prefix: string, storage: () => DrillStorage): { run
       // E: a reverse swap created, its invoice not paid yet (swap.created).
       const e = await wallet.createReverse(REVERSE_SAT + 1_000);
       await chain.mine(1);
-      for (const swap of [a, b, c, e]) await wallet.status.subscribe(swap.id);
-      await wallet.status.waitFor(b.id, 'transaction.claim.pending');
+      for (const swap of [a, c, e]) await wallet.status.subscribe(swap.id);
       await wallet.status.waitFor(c.id, 'transaction.mempool');
       await untilStatus(ferry.apiUrl, d.id, 'transaction.server.mempool');
+      // B, last: a submarine swap whose invoice Ferry paid (transaction.claim.pending), its cooperative claim asked
+      // for (a MuSig2 session open in the backup), the backup taken before Ferry would claim alone.
+      const invoiceB = await lightning.addInvoice('alice', SUBMARINE_SAT + 1_000, 'drill B');
+      const b = await wallet.createSubmarine({ invoice: invoiceB.invoice });
+      await wallet.status.subscribe(b.id);
+      const lockupB = await wallet.fund(b, b.expectedAmount!);
+      await chain.mine(1);
+      await wallet.status.waitFor(b.id, 'transaction.claim.pending');
+      await wallet.api.expect('GET', `/v2/swap/submarine/${b.id}/claim`, undefined, 200);
       const [statusA, statusB, statusC, statusD, statusE] = await statuses(ferry.apiUrl, [a, b, c, d, e]);
       assert.deepEqual([statusA, statusB, statusD, statusE], ['invoice.set', 'transaction.claim.pending', 'transaction.server.mempool', 'swap.created']);
-      assert.match(statusC, /^transaction\.(mempool|confirmed)$/, "C: Ferry's lockup sent (mined with B's lockup when Ferry was quick)");
+      assert.match(statusC, /^transaction\.(mempool|confirmed)$/, "C: Ferry's lockup sent (mined with D's lockup when Ferry was quick)");
 
       const backupFile = join(devnet.root, 'ferry-backup');
       await drill.backup({ env, dataDir }, backupFile);
@@ -91,7 +98,9 @@ export function restoreDrill(prefix: string, storage: () => DrillStorage): { run
       // After the backup every swap moves on; the backup knows none of it.
       const lockupA = await wallet.fund(a, a.expectedAmount!);
       await chain.mine(1);
-      // Ferry pays A's invoice, and claims A's and B's lockups itself (no client came to claim cooperatively).
+      await wallet.status.waitFor(a.id, 'transaction.claim.pending');
+      await wallet.cooperativeClaim(a);
+      await wallet.cooperativeClaim(b);
       await wallet.status.waitFor(a.id, 'transaction.claimed');
       await wallet.status.waitFor(b.id, 'transaction.claimed');
       const lockupC = await reverseLockupOf(wallet, c);
@@ -116,6 +125,13 @@ export function restoreDrill(prefix: string, storage: () => DrillStorage): { run
       mkdirSync(dataDir, { mode: 0o700 });
       writeFileSync(join(dataDir, 'mnemonic'), mnemonic, { mode: 0o600 });
       await drill.restore(backupFile, dataDir);
+      // Once on the restored database, before Ferry starts on it: no signing session of the past signs again, no
+      // swap key index handed out after the backup is handed out again.
+      const restored = await ferryCommand({ ...process.env, ...env }, 'admin', 'restored');
+      assert.equal(restored.code, 0, restored.stderr);
+      const prepared = JSON.parse(restored.stdout) as { signingSessionsDropped: number; nextSwapKeyIndex: number };
+      assert.ok(prepared.nextSwapKeyIndex >= RESTORE_KEY_INDEX_SKIP, restored.stdout);
+      assert.ok(prepared.signingSessionsDropped >= 1, `B's claim session is dropped: ${restored.stdout}`);
 
       ferry = await start();
       wallet = await SwapWallet.open({ apiUrl: ferry.apiUrl, devnet: info });
