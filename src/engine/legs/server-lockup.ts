@@ -85,9 +85,11 @@ export function sendServerLockup(ctx: EngineContext, effect: EffectRecord, hooks
       swap = await ctx.swaps.require(swap.id);
       if (!stillToLock(swap)) return;
       const sighted = await ctx.storage.kv.get(sightingKey(swap.id));
-      if (sighted !== undefined) {
-        ctx.logger.warn('a full payment to the lockup address was seen before the lockup was asked for (sent before a restore): taken as the lockup', { swap: swap.id });
-        await recordLockup(ctx, swap.id, serverLockupOf(swap), JSON.parse(sighted) as ReverseLockup);
+      const seen = sighted === undefined ? undefined : (JSON.parse(sighted) as ReverseLockup);
+      // Still the full amount now (a chain swap's may have been quoted again since).
+      if (seen !== undefined && seen.value >= serverLockupOf(swap).amount!) {
+        ctx.logger.warn('a full payment to the lockup address was seen before the lockup was asked for (sent before a restore): taken as the lockup', { swap: swap.id, txid: seen.txid });
+        await recordLockup(ctx, swap.id, serverLockupOf(swap), seen);
         return;
       }
       const marker = markerKey(swap.id);
