@@ -1,6 +1,6 @@
 // The admin interface: JSON over HTTP on the unix socket (see socket.ts), for `ferry admin`. Routes:
 // GET /swaps?status=&limit=, GET /swaps/{id}, GET /balances, POST /swaps/{id}/retry, POST /swaps/{id}/refund,
-// GET /alerts?all=1&limit=, POST /alerts/{kind}/{key}/clear.
+// GET /alerts?all=1&limit=, POST /alerts/{kind}/{key}/clear, POST /backup?file=.
 import { chmodSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { Logger } from '../log/index.ts';
@@ -19,6 +19,11 @@ async function route(service: AdminService, method: string, url: URL): Promise<u
     const limit = Number(url.searchParams.get('limit') ?? 100);
     if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new AdminError(400, 'limit must be an integer from 1 to 10000');
     return service.alerts({ all: url.searchParams.get('all') === '1', limit });
+  }
+  if (method === 'POST' && parts.length === 1 && parts[0] === 'backup') {
+    const file = url.searchParams.get('file');
+    if (!file) throw new AdminError(400, 'file is required');
+    return service.backup(file);
   }
   if (method === 'POST' && parts.length === 4 && parts[0] === 'alerts' && parts[3] === 'clear') return service.clearAlert(parts[1], parts[2]);
   if (parts.length === 2 && parts[0] === 'swaps' && method === 'GET') return service.swap(parts[1]);

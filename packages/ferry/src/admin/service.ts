@@ -1,12 +1,13 @@
 // What the admin commands do, on storage and the engine: list and show swaps (with their effect log), the
 // operator's balances, retry a stuck swap's failed effects, and refund Ferry's lockup of a swap whose timeout has
 // passed now rather than at the next block (never before: an early refund is what a timeout protects against);
-// list the operator alerts and acknowledge one.
+// list the operator alerts and acknowledge one; take a backup of an SQLite database.
 import type { StoredAlerts } from '../alerts/stored-alerts.ts';
 import { alertView as alertFields } from '../alerts/view.ts';
 import type { ChainRegistry } from '@ferry/sdk/chains/backend.js';
 import type { EvmBackend } from '../chains/evm/backend.ts';
 import type { AlertRecord, Storage, SwapRecord } from '../db/index.ts';
+import { backupDatabase, type BackupTaken } from './backup.ts';
 import type { SwapEngine } from '../engine/engine.ts';
 import type { LightningBackend } from '../lightning/backend.ts';
 
@@ -88,6 +89,11 @@ export class AdminService {
       : (await this.deps.storage.alerts.clear(kind, key, 'operator', false)) !== undefined;
     if (!cleared) throw new AdminError(404, `no active alert ${kind} ${key}`);
     return { kind, key, cleared: true };
+  }
+
+  /** A consistent copy of the live SQLite database in `file` (backup.ts); PostgreSQL is refused, pointing to pg_dump. */
+  backup(file: string): Promise<BackupTaken> {
+    return backupDatabase(this.deps.storage.database, file);
   }
 
   async retry(id: string): Promise<{ id: string; reopened: number }> {

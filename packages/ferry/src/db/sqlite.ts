@@ -133,6 +133,16 @@ export class SqliteDatabase implements Database {
     }
   }
 
+  /**
+   * A consistent copy of the live database in `destination` (SQLite's online backup API): pages are copied in steps
+   * between the service's own statements, which SQLite carries into the copy as they commit (they share this
+   * connection), so the file is one committed state.
+   */
+  async backup(destination: string): Promise<void> {
+    this.assertUsable();
+    await this.shared.connection.backup(destination);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.shared.scope.assertOutside();

@@ -36,7 +36,11 @@ export async function startPayment(ctx: EngineContext, effect: EffectRecord): Pr
     return;
   }
   const gone = data.lockup === undefined ? undefined : await lockupLost(ctx, leg);
-  if (gone !== undefined) {
+  if (gone !== undefined && (await paymentBegun(ctx, swap))) {
+    // The node paid (or is paying) this invoice already: a Ferry restored from a backup taken before it paid, whose
+    // claim then spent the lockup. The payment is followed to its preimage, never sent again (payInvoice).
+    ctx.logger.warn('the node holds a payment of this invoice from before a restore or crash: following it', { swap: swap.id, reason: gone });
+  } else if (gone !== undefined) {
     ctx.logger.warn('not paying: the lockup is not on chain as recorded', { swap: swap.id, reason: gone });
     // A lockup that vanished, was double spent or went back to the mempool moves the swap back (lockup-reorg.ts):
     // nothing to pay now, and the lockup seen again asks for the payment again through its rows.
@@ -48,6 +52,12 @@ export async function startPayment(ctx: EngineContext, effect: EffectRecord): Pr
     throw new Error(`lockup not payable: ${gone}`);
   }
   await ctx.swaps.dispatch(swap.id, { type: 'payment.start' });
+}
+
+/** Whether the node holds a payment of the swap's invoice that succeeded or is in flight. */
+async function paymentBegun(ctx: EngineContext, swap: SwapRecord): Promise<boolean> {
+  const payment = await swapLightning(ctx, swap).lookupPayment(swap.preimageHash);
+  return payment !== undefined && payment.status !== 'FAILED';
 }
 
 /**

@@ -7,6 +7,11 @@
 // marker exists (a send that may have happened before a crash) is first looked for on chain: the watcher is synced,
 // which reports any transaction paying the lockup script (mempool included) and moves the swap on. Only a swap
 // still without its lockup after that is sent again.
+//
+// After a restore from a backup, Ferry may have sent a lockup the restored database knows nothing of (no marker): the
+// first send of a process therefore waits until the watcher has caught up with the node once (the restored
+// checkpoint is before the backup, so the blocks since are read again), and a full payment to a lockup address seen
+// before Ferry asked for its lockup is remembered and taken as that lockup instead of sending another.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { hex } from '@scure/base';
 import { WalletRefused } from '@ferry/sdk/chains/backend.js';
@@ -21,7 +26,7 @@ import {
 import type { LockupEvent, SpendEvent } from '@ferry/sdk/chains/events.js';
 import type { EffectRecord, SwapRecord } from '../../db/index.ts';
 import { machineFor, statusesWith } from '../../swaps/index.ts';
-import type { EngineContext } from '../context.ts';
+import { swapLightning, type EngineContext } from '../context.ts';
 import { crashPoint } from '../crash-points.ts';
 import type { ReverseLockup } from '../data.ts';
 import { isRefundSpend, legChain, legContractChain, lockupOutput, serverLockupOf, signerOf, type LockupLeg } from './lockup-leg.ts';
@@ -34,6 +39,20 @@ export interface ServerLockupHooks {
 }
 
 const markerKey = (swapId: string): string => `reverse.lockup.started:${swapId}`;
+/** A full payment to the swap's lockup address seen before Ferry asked for its lockup (the JSON of a ReverseLockup). */
+const sightingKey = (swapId: string): string => `reverse.lockup.seen:${swapId}`;
+
+/** The first sync of each watcher in this process: read every block since the checkpoint before a first send. */
+const caughtUp = new WeakMap<object, Promise<void>>();
+function caughtUpOnce(watch: { sync(): Promise<void> }): Promise<void> {
+  let done = caughtUp.get(watch);
+  if (done === undefined) {
+    done = watch.sync();
+    caughtUp.set(watch, done);
+    done.catch(() => caughtUp.delete(watch));
+  }
+  return done;
+}
 
 /** Whether a send of Ferry's lockup began and is not recorded yet (it may be on chain after a crash). */
 export const serverLockupStarted = async (ctx: EngineContext, swapId: string): Promise<boolean> => (await ctx.storage.kv.get(markerKey(swapId))) !== undefined;
@@ -62,6 +81,17 @@ export function sendServerLockup(ctx: EngineContext, effect: EffectRecord, hooks
       let swap = await ctx.swaps.require(effect.swapId);
       if (!stillToLock(swap)) return;
       crashPoint('reverse.invoice-accepted');
+      await caughtUpOnce(contract ?? chain!.watcher);
+      swap = await ctx.swaps.require(swap.id);
+      if (!stillToLock(swap)) return;
+      const sighted = await ctx.storage.kv.get(sightingKey(swap.id));
+      const seen = sighted === undefined ? undefined : (JSON.parse(sighted) as ReverseLockup);
+      // Still the full amount now (a chain swap's may have been quoted again since).
+      if (seen !== undefined && seen.value >= serverLockupOf(swap).amount!) {
+        ctx.logger.warn('a full payment to the lockup address was seen before the lockup was asked for (sent before a restore): taken as the lockup', { swap: swap.id, txid: seen.txid });
+        await recordLockup(ctx, swap.id, serverLockupOf(swap), seen);
+        return;
+      }
       const marker = markerKey(swap.id);
       if ((await ctx.storage.kv.get(marker)) !== undefined) {
         await (contract ?? chain!.watcher).sync();
@@ -122,6 +152,7 @@ async function recordLockup(ctx: EngineContext, swapId: string, leg: LockupLeg, 
   if (result.applied) {
     if (leg.contract === undefined) ctx.watching.outpoint(leg.chain, lockup.txid, lockup.vout, { swapId, leg: 'serverLockup' });
     await ctx.storage.kv.delete(markerKey(swapId));
+    await ctx.storage.kv.delete(sightingKey(swapId));
   }
 }
 
@@ -133,6 +164,7 @@ export async function onServerLockup(ctx: EngineContext, swap: SwapRecord, event
     // Only a lockup Ferry asked for counts, and only if it locks the full amount in the chain's own coin.
     if (leg.requested !== true || value < leg.amount! || event.refusal !== undefined) {
       ctx.logger.warn('unexpected payment to a server lockup address', { swap: swap.id, txid: event.txid, value, refusal: event.refusal });
+      if (leg.requested !== true && value >= leg.amount! && event.refusal === undefined) await ctx.storage.kv.set(sightingKey(swap.id), JSON.stringify(seen));
       return;
     }
     await recordLockup(ctx, swap.id, leg, seen);
@@ -233,6 +265,13 @@ export async function onServerLockupSpend(ctx: EngineContext, swap: SwapRecord, 
   // No preimage: a key-path claim Ferry co-signed after settling, or Ferry's own refund.
   if (locked(swap) && swap.data.refundRequested === true) {
     await ctx.swaps.dispatch(swap.id, { type: 'refund.broadcast', data: { refundTransaction: { txid: event.txid, hex: event.txHex } } });
+  } else if (swap.type === 'reverse' && statusesWith(machineFor(swap.type), 'settlement.done').includes(swap.status) && !isRefundSpend(serverLockupOf(swap), event.witness)) {
+    // A key-path claim Ferry co-signed, and settled for, after the backup it was restored from: the node's
+    // invoice says so (the preimage is in the node alone, not on chain).
+    if ((await swapLightning(ctx, swap).lookupInvoice(swap.preimageHash))?.state === 'SETTLED') {
+      ctx.logger.warn('server lockup claimed by a key-path spend with the invoice settled at the node (before a restore): settled', { swap: swap.id, txid: event.txid });
+      await ctx.swaps.dispatch(swap.id, { type: 'settlement.done' });
+    }
   }
   if (event.confirmations > 0) {
     const current = await ctx.swaps.require(swap.id);
