@@ -1,0 +1,176 @@
+// The swap page Ferry serves, used as a person would: headless Chromium (Debian's, driven by playwright-core) opens the
+// page of a devnet Ferry, and by clicking and typing chooses a reverse swap, gives an address, saves the rescue key
+// and is shown an invoice; the devnet's alice pays the invoice read from the page's text, and the page claims the
+// coins itself. The effects are checked on the chain: the claim the page names pays the user wallet. BTC at desktop
+// width, L-BTC at phone width. Measured in the same run: what the page transfers (gzip) and its time to interactive.
+// Screenshots of each view go to a temporary directory, or to docs/page/ with FERRY_PAGE_SCREENSHOTS=1.
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startService, type Service } from '../client/support.ts';
+import { chromiumPath } from '../browser/page.ts';
+
+const found = chromiumPath();
+const skip = 'skip' in found ? `no Chromium: ${found.skip}` : false;
+const SHOTS = process.env.FERRY_PAGE_SCREENSHOTS === '1' ? resolve('../../docs/page') : mkdtempSync(join(tmpdir(), 'ferry-page-shots-'));
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+/** A valid mainnet address: refused on the devnet (regtest), with the reason shown beside the field. */
+const MAINNET_ADDRESS = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+interface Opened {
+  page: Page;
+  problems: string[];
+  close(): Promise<void>;
+}
+
+// A hang guard, not a timing: nothing below waits on a clock; a swap's steps take seconds each on a busy machine.
+describe('the swap page Ferry serves, in Chromium, against a devnet Ferry', { skip, timeout: 900_000 }, () => {
+  let service: Service;
+  let browser: Browser;
+
+  before(async () => {
+    service = await startService();
+    assert.ok(service.ferry.pageUrl, 'ferry start serves the page by default');
+    await service.ferry.page!.built; // timed below is the page in the browser, not its build at Ferry's start
+    browser = await chromium.launch({ executablePath: (found as { path: string }).path, headless: true, args: FLAGS, timeout: 0 });
+    mkdirSync(SHOTS, { recursive: true });
+  });
+  after(async () => {
+    await browser?.close();
+    await service?.close();
+  });
+
+  /** A fresh profile at a viewport, on the page, once its script says it is ready. */
+  async function open(viewport: { width: number; height: number }): Promise<Opened> {
+    const context = await browser.newContext({ viewport, acceptDownloads: true });
+    context.setDefaultTimeout(0); // the test's hang guard judges; the page's errors are collected and checked
+    const page = await context.newPage();
+    const problems: string[] = [];
+    const cut = (text: string) => (text.length > 400 ? `${text.slice(0, 400)}…` : text);
+    page.on('pageerror', (error) => problems.push(cut(`page error: ${error.stack ?? error.message}`)));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(cut(`console: ${message.text()}`));
+    });
+    await page.goto(service.ferry.pageUrl!);
+    await page.locator('body[data-ready="true"]').waitFor();
+    return { page, problems, close: () => context.close() };
+  }
+
+  const shot = async (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  const steps = async (page: Page) => (await page.locator('#steps li').allTextContents()).join('\n  ');
+
+  /**
+   * A reverse swap of 50 000 sat on `currency`, clicked through as a person would; returns what the page showed at
+   * the end, after checking each view on the way.
+   */
+  async function reverseSwap(currency: 'BTC' | 'L-BTC', viewport: { width: number; height: number }, prefix: string) {
+    const chain = service.chains[currency];
+    const { page, problems, close } = await open(viewport);
+    try {
+      // Budgets: what the browser fetched for the page itself, and when it became usable.
+      // Given as text: tsx's transform would name the functions inside with a helper the page does not have.
+      const budget = (await page.evaluate(`(() => {
+        const navigation = performance.getEntriesByType('navigation')[0];
+        const files = performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/page/'));
+        const sum = (key) => navigation[key] + files.reduce((total, entry) => total + entry[key], 0);
+        return { transferred: sum('transferSize'), decoded: sum('decodedBodySize'), files: files.length + 1, readyMs: Number(document.body.dataset.readyMs) };
+      })()`)) as { transferred: number; decoded: number; files: number; readyMs: number };
+      console.log(
+        `# swap page (${prefix}): ${budget.files} files, ${(budget.transferred / 1024).toFixed(1)} kB transferred (gzip), ` +
+          `${(budget.decoded / 1024).toFixed(1)} kB decoded; interactive ${budget.readyMs} ms after navigation began`,
+      );
+      assert.ok(budget.transferred > 0 && budget.transferred < budget.decoded, 'the page comes compressed');
+
+      // The choice: the direction and chain among the pairs Ferry serves, the amount with its fees, live.
+      const options = await page.getByLabel('Chain', { exact: true }).locator('option').allTextContents();
+      assert.ok(options.some((text) => text.startsWith(currency)), `Ferry's chains are offered: ${options.join(', ')}`);
+      await page.getByLabel('Lightning → chain').check();
+      await page.getByLabel('Chain', { exact: true }).selectOption(currency);
+      const amount = page.getByLabel('Amount to pay over Lightning (sat)');
+      await amount.fill('');
+      await amount.pressSequentially('5');
+      await page.getByText(/Out of limits/).waitFor(); // 5 sat: below the pair's minimum, said as the user types
+      await amount.pressSequentially('0000');
+      await page.locator('#amount-error:empty').waitFor();
+      const receive = Number((await page.locator('#quote-result').textContent())!.replace(/\D/g, ''));
+      assert.ok(receive > 40_000 && receive < 50_000, `the quote shows what arrives: ${receive}`);
+      await shot(page, `${prefix}-1-choose`);
+      await page.getByRole('button', { name: 'Continue' }).click();
+
+      // The destination: an address of another network is refused, with the reason beside the field.
+      const address = page.getByLabel(/Your .* address/);
+      await address.fill(MAINNET_ADDRESS);
+      await address.press('Enter');
+      const refusal = await page.locator('#destination-error').textContent();
+      assert.match(refusal ?? '', /^That is a mainnet BTC \(Bitcoin\) address, but this Ferry swaps on regtest/);
+      await shot(page, `${prefix}-2-destination-refused`);
+      const destination = await chain.user.getNewAddress();
+      await address.fill(destination);
+      await page.getByRole('button', { name: 'Continue' }).click();
+
+      // The rescue key: the swap cannot be created before the user says it is saved; the download carries the words.
+      const create = page.getByRole('button', { name: 'Create swap' });
+      assert.equal(await create.isDisabled(), true, 'no swap before the rescue key is saved');
+      const words = (await page.locator('#rescue-words').textContent())!.trim();
+      assert.equal(words.split(' ').length, 12);
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download rescue key' }).click()]);
+      assert.ok(readFileSync((await download.path())!, 'utf8').includes(words), 'the downloaded file holds the rescue key');
+      await shot(page, `${prefix}-3-rescue-key`);
+      await page.getByLabel('I have saved my rescue key').check();
+      await create.click();
+
+      // The invoice, as QR and text: alice pays what the page shows.
+      await page.getByRole('heading', { name: 'Pay this invoice' }).waitFor();
+      const invoice = (await page.locator('#invoice-text').textContent())!.trim();
+      assert.match(invoice, /^lnbcrt500u1/);
+      assert.equal(await page.locator('#invoice-qr svg').count(), 1, 'a QR code of the invoice');
+      await shot(page, `${prefix}-4-invoice`);
+      const aliceBefore = await service.channelBalance('alice');
+      const balanceBefore = await chain.userBalance();
+      const payment = service.lightning('alice').payInvoice({ paymentRequest: invoice, feeLimitMsat: 1_000_000n, timeoutSeconds: 120 });
+
+      // The page claims by itself and says so.
+      await page.locator('#view-done:not([hidden])').waitFor();
+      const title = (await page.locator('#done-title').textContent())!;
+      const txid = (await page.locator('#done-txid').textContent())!.trim();
+      assert.match(title, /^Received [\d,]+ sat$/, `the page ended with: ${title} ${await page.locator('#done-text').textContent()}\n  ${await steps(page)}`);
+      assert.match(txid, /^[0-9a-f]{64}$/);
+      assert.equal((await payment).status, 'SUCCEEDED');
+      await shot(page, `${prefix}-5-done`);
+
+      // Effects: the claim the page names is on chain and is the user wallet's coin, of the amount the page shows.
+      const received = BigInt(title.replace(/\D/g, ''));
+      await chain.mine();
+      assert.ok(((await chain.node.getRawTransaction(txid)).confirmations ?? 0) >= 1, 'the claim confirmed');
+      const coin = (await chain.user.listUnspent(1)).find((u) => u.txid === txid);
+      assert.ok(coin, 'the claim pays the user wallet');
+      assert.equal(BigInt(Math.round(coin.amount * 1e8)), received);
+      assert.equal((await chain.userBalance()) - balanceBefore, received);
+      assert.equal(aliceBefore - (await service.channelBalance('alice')), 50_000);
+
+      // The swap is kept in this browser, and listed.
+      const listed = await page.locator('#history-list li').allTextContents();
+      assert.equal(listed.length, 1);
+      assert.match(listed[0], new RegExp(`Lightning → ${currency} · 50,000 sat · invoice\\.settled`));
+      assert.deepEqual(problems, [], 'the page ran without errors');
+      return { txid, received };
+    } finally {
+      await close();
+    }
+  }
+
+  test('BTC reverse swap at desktop width: clicked through, alice pays the invoice shown, the page claims into the user wallet', async () => {
+    await reverseSwap('BTC', DESKTOP, 'desktop-btc');
+  });
+
+  test('L-BTC reverse swap at phone width, the same way', async () => {
+    await reverseSwap('L-BTC', PHONE, 'phone-lbtc');
+    console.log(`# swap page: screenshots in ${SHOTS}`);
+  });
+});
