@@ -294,6 +294,8 @@ function showRescue(): void {
   show('view-rescue');
 }
 
+/** The swap being shown. */
+let current: SwapRecord | undefined;
 let creating = false;
 async function create(): Promise<void> {
   if (creating) return;
@@ -307,10 +309,12 @@ async function create(): Promise<void> {
       const record = await client.createReverse({ currency: state.chain, invoiceAmount: state.amount });
       record.destination = state.destination;
       store.save(record);
+      current = record;
       showInvoice(record);
       void follow(record);
     } else {
       const record = await client.createSubmarine({ currency: state.chain, invoice: state.invoice! });
+      current = record;
       showAddress(record);
       void follow(record);
     }
@@ -476,12 +480,10 @@ function wire(): void {
   $('copy-invoice').addEventListener('click', () => void copy($<HTMLButtonElement>('copy-invoice'), $('invoice-text').textContent ?? ''));
   $('copy-address').addEventListener('click', () => void copy($<HTMLButtonElement>('copy-address'), $('address-text').textContent ?? ''));
   $('copy-amount').addEventListener('click', () => {
-    const swap = store.list().at(-1);
-    if (swap?.type === 'submarine') void copy($<HTMLButtonElement>('copy-amount'), (swap.expectedAmount / 1e8).toFixed(8));
+    if (current?.type === 'submarine') void copy($<HTMLButtonElement>('copy-amount'), (current.expectedAmount / 1e8).toFixed(8));
   });
   $('refund-download').addEventListener('click', () => {
-    const swap = store.list().filter((record) => record.type === 'submarine').at(-1);
-    if (swap?.type === 'submarine') download(`ferry-refund-${swap.id}.json`, refundFileBlob(refundFileOf(swap), 'json'));
+    if (current?.type === 'submarine') download(`ferry-refund-${current.id}.json`, refundFileBlob(refundFileOf(current), 'json'));
   });
   $('again').addEventListener('click', reset);
 }

@@ -10,6 +10,8 @@ import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { satToBtc } from '@ferry/sdk/chains/core-rpc.js';
+import { parseRefundFile, swapChain } from '@ferry/sdk/client/index.js';
 import { startService, type Service } from '../client/support.ts';
 import { chromiumPath } from '../browser/page.ts';
 
@@ -171,6 +173,56 @@ describe('the swap page Ferry serves, in Chromium, against a devnet Ferry', { sk
 
   test('L-BTC reverse swap at phone width, the same way', async () => {
     await reverseSwap('L-BTC', PHONE, 'phone-lbtc');
-    console.log(`# swap page: screenshots in ${SHOTS}`);
+  });
+
+  test('BTC submarine swap at desktop width: the invoice pasted, the coins sent to the address shown, alice is paid', async () => {
+    const { page, problems, close } = await open(DESKTOP);
+    try {
+      const { invoice } = await service.invoice('alice', 30_000);
+      await page.getByLabel('Chain → Lightning').check();
+      await page.getByLabel('Chain', { exact: true }).selectOption('BTC');
+      const amount = page.getByLabel('Amount of the invoice to pay (sat)');
+      await amount.fill('30000');
+      const send = Number((await page.locator('#quote-result').textContent())!.replace(/\D/g, ''));
+      assert.ok(send > 30_000, `the quote shows what to send: ${send}`);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByLabel('Lightning invoice (BOLT11)').fill(invoice);
+      await shot(page, 'desktop-btc-6-submarine-invoice');
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByLabel('I have saved my rescue key').check();
+      await page.getByRole('button', { name: 'Create swap' }).click();
+
+      // What to send, as the page shows it; and the refund file it offers, for this swap.
+      await page.getByRole('heading', { name: 'Send the coins' }).waitFor();
+      const address = (await page.locator('#address-text').textContent())!.trim();
+      const toSend = Number((await page.locator('#pay-chain-amount').textContent())!.replace(/ sat.*$/, '').replace(/\D/g, ''));
+      const id = (await page.locator('#swap-id').textContent())!.trim();
+      assert.equal(await page.locator('#address-qr svg').count(), 1, 'a QR code of the address and amount');
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download refund file' }).click()]);
+      const refund = parseRefundFile(JSON.parse(readFileSync((await download.path())!, 'utf8')));
+      assert.equal(refund.id, id);
+      await shot(page, 'desktop-btc-7-submarine-send');
+
+      const aliceBefore = await service.channelBalance('alice');
+      const lockupTxid = await service.user.sendToAddress(address, satToBtc(toSend));
+      await service.mine();
+      await page.locator('#view-done:not([hidden])').waitFor();
+      const title = (await page.locator('#done-title').textContent())!;
+      assert.equal(title, 'Invoice paid', `the page ended with: ${title} ${await page.locator('#done-text').textContent()}\n  ${await steps(page)}`);
+      assert.match(await steps(page), /co-signed/);
+      await shot(page, 'desktop-btc-8-submarine-done');
+
+      // Effects: alice was paid, and Ferry spent the lockup the user sent to the address the page showed.
+      assert.equal((await service.channelBalance('alice')) - aliceBefore, 30_000);
+      const script = swapChain('BTC').decodeAddress(address, 'regtest').script;
+      const lockup = await service.node.getRawTransaction(lockupTxid);
+      const output = lockup.vout.find((o) => o.scriptPubKey.hex === Buffer.from(script).toString('hex'))!;
+      assert.equal(BigInt(Math.round(output.value * 1e8)), BigInt(toSend), 'the amount the page asked for');
+      assert.equal(await service.node.getTxOut(lockupTxid, output.n, true), null, 'Ferry spent the lockup');
+      assert.deepEqual(problems, [], 'the page ran without errors');
+      console.log(`# swap page: screenshots in ${SHOTS}`);
+    } finally {
+      await close();
+    }
   });
 });
