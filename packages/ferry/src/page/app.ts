@@ -352,12 +352,18 @@ function showAddress(record: SubmarineRecord): void {
   show('view-pay-chain');
 }
 
+/** The swaps this page follows now: each once, whichever view shows. */
+const following = new Set<string>();
+
 async function follow(record: SwapRecord): Promise<void> {
+  if (following.has(record.id)) return;
+  following.add(record.id);
+  const shown = () => current?.id === record.id;
   const stream = client.statusStream();
   // While the live link is down the SDK polls the swap's status: the page says which it is on.
   let ended = false;
   stream.on('connection', (connection) => {
-    if (!ended) $('connection').textContent = connection === 'open' ? 'live updates' : connection === 'connecting' ? 'connecting…' : 'checking every few seconds';
+    if (!ended && shown()) $('connection').textContent = connection === 'open' ? 'live updates' : connection === 'connecting' ? 'connecting…' : 'checking every few seconds';
   });
   stream.on('error', () => undefined);
   let claim: { txid: string; amount: bigint } | undefined;
@@ -371,16 +377,19 @@ async function follow(record: SwapRecord): Promise<void> {
       onEvent: (event) => {
         if (event.type === 'claimed') claim = event.claim;
         if (event.type === 'refunded') claim = event.refund;
-        describe(record, event);
+        if (shown()) describe(record, event);
         renderHistory();
       },
     });
     ended = true;
-    $('connection').textContent = 'ended';
-    finish(record, result.success, result.message, claim);
+    if (shown()) {
+      $('connection').textContent = 'ended';
+      finish(record, result.success, result.message, claim);
+    }
   } catch (error) {
-    step(`Following the swap stopped: ${errorText(error)}. It is kept in this browser.`, 'bad');
+    if (shown()) step(`Following the swap stopped: ${errorText(error)}. It is kept in this browser: Resume it below.`, 'bad');
   } finally {
+    following.delete(record.id);
     stream.close();
     renderHistory();
   }
@@ -404,6 +413,28 @@ function finish(record: SwapRecord, success: boolean, message: string | undefine
   show('view-done');
 }
 
+/** Whether a stored swap may still need this page: not in one of its type's final statuses. */
+function isOpen(record: SwapRecord): boolean {
+  const status = record.status ?? 'swap.created';
+  const final = FINAL_STATUSES[record.type];
+  return !final.success.includes(status) && !final.failure.includes(status);
+}
+
+/**
+ * Shows a stored swap again and follows it to its end: after a reload, a closed tab or a lost connection, a swap the
+ * user already paid or funded is claimed (or co-signed) all the same.
+ */
+function resume(record: SwapRecord): void {
+  if (record.type !== 'reverse' && record.type !== 'submarine') return;
+  current = record;
+  state.chain = record.currency;
+  state.destination = record.destination;
+  if (record.type === 'reverse') showInvoice(record);
+  else showAddress(record);
+  step('Resumed from this browser\'s storage.');
+  void follow(record);
+}
+
 function renderHistory(): void {
   const swaps = store.list().reverse();
   $('history-empty').hidden = swaps.length > 0;
@@ -414,18 +445,27 @@ function renderHistory(): void {
       const kind = record.type === 'reverse' ? `Lightning → ${record.currency}` : record.type === 'submarine' ? `${record.currency} → Lightning` : record.type;
       const amount = 'invoiceAmount' in record ? sat(record.invoiceAmount) : '';
       const status = record.status ?? 'created';
-      const final = FINAL_STATUSES[record.type];
-      const ended = final.success.includes(status) || final.failure.includes(status);
-      item.append(`${when} · ${kind} · ${amount} · ${status}${ended ? '' : ' (open)'} · `);
+      const open = isOpen(record);
+      item.append(`${when} · ${kind} · ${amount} · ${status}${open ? ' (open)' : ''} · `);
       const id = document.createElement('code');
       id.textContent = record.id;
       item.append(id);
+      if (open && record.id !== current?.id && (record.type === 'reverse' || record.type === 'submarine')) {
+        const button = document.createElement('button');
+        button.type = 'button';
+        button.className = 'secondary small';
+        button.textContent = 'Resume';
+        button.setAttribute('aria-label', `Resume swap ${record.id}`);
+        button.addEventListener('click', () => resume(store.load(record.id)));
+        item.append(' ', button);
+      }
       return item;
     }),
   );
 }
 
 function reset(): void {
+  current = undefined;
   state.destination = undefined;
   state.invoice = undefined;
   $<HTMLInputElement>('destination').value = '';
@@ -499,6 +539,9 @@ async function main(): Promise<void> {
   }
   fillChains();
   quote();
+  // The newest swap still open is shown and followed again; older open ones wait for their Resume button.
+  const open = store.list().filter(isOpen).at(-1);
+  if (open) resume(open);
   // When the page became usable, in ms since navigation began: what the browser test reports as time to interactive.
   document.body.dataset.readyMs = String(Math.round(performance.now()));
   document.body.dataset.ready = 'true';

@@ -71,7 +71,7 @@ describe('the swap page Ferry serves, in Chromium, against a devnet Ferry', { sk
    * A reverse swap of 50 000 sat on `currency`, clicked through as a person would; returns what the page showed at
    * the end, after checking each view on the way.
    */
-  async function reverseSwap(currency: 'BTC' | 'L-BTC', viewport: { width: number; height: number }, prefix: string) {
+  async function reverseSwap(currency: 'BTC' | 'L-BTC', viewport: { width: number; height: number }, prefix: string, options: { reload?: boolean } = {}) {
     const chain = service.chains[currency];
     const { page, problems, close } = await open(viewport);
     try {
@@ -90,8 +90,8 @@ describe('the swap page Ferry serves, in Chromium, against a devnet Ferry', { sk
       assert.ok(budget.transferred > 0 && budget.transferred < budget.decoded, 'the page comes compressed');
 
       // The choice: the direction and chain among the pairs Ferry serves, the amount with its fees, live.
-      const options = await page.getByLabel('Chain', { exact: true }).locator('option').allTextContents();
-      assert.ok(options.some((text) => text.startsWith(currency)), `Ferry's chains are offered: ${options.join(', ')}`);
+      const offered = await page.getByLabel('Chain', { exact: true }).locator('option').allTextContents();
+      assert.ok(offered.some((text) => text.startsWith(currency)), `Ferry's chains are offered: ${offered.join(', ')}`);
       await page.getByLabel('Lightning → chain').check();
       await page.getByLabel('Chain', { exact: true }).selectOption(currency);
       const amount = page.getByLabel('Amount to pay over Lightning (sat)');
@@ -132,6 +132,14 @@ describe('the swap page Ferry serves, in Chromium, against a devnet Ferry', { sk
       const invoice = (await page.locator('#invoice-text').textContent())!.trim();
       assert.match(invoice, /^lnbcrt500u1/);
       assert.equal(await page.locator('#invoice-qr svg').count(), 1, 'a QR code of the invoice');
+      if (options.reload) {
+        // The tab reloaded (or closed and opened again) before the payment: the page shows the same swap, and follows it.
+        await page.reload();
+        await page.locator('body[data-ready="true"]').waitFor();
+        await page.getByRole('heading', { name: 'Pay this invoice' }).waitFor();
+        assert.equal((await page.locator('#invoice-text').textContent())!.trim(), invoice, 'the same invoice after the reload');
+        assert.match(await steps(page), /Resumed from this browser's storage/);
+      }
       await shot(page, `${prefix}-4-invoice`);
       const aliceBefore = await service.channelBalance('alice');
       const balanceBefore = await chain.userBalance();
@@ -171,8 +179,47 @@ describe('the swap page Ferry serves, in Chromium, against a devnet Ferry', { sk
     await reverseSwap('BTC', DESKTOP, 'desktop-btc');
   });
 
-  test('L-BTC reverse swap at phone width, the same way', async () => {
-    await reverseSwap('L-BTC', PHONE, 'phone-lbtc');
+  test('L-BTC reverse swap at phone width, the same way, with the page reloaded before the invoice is paid', async () => {
+    await reverseSwap('L-BTC', PHONE, 'phone-lbtc', { reload: true });
+  });
+
+  test('keyboard only: from the first Tab to the invoice, every control reached in order and used by its keys', async () => {
+    const { page, problems, close } = await open(DESKTOP);
+    const focused = () => page.evaluate(`(() => { const e = document.activeElement; return e.id || e.getAttribute('name') || e.textContent.trim(); })()`);
+    try {
+      await page.keyboard.press('Tab');
+      assert.equal(await focused(), 'direction', 'the direction first');
+      await page.keyboard.press('Tab');
+      assert.equal(await focused(), 'chain');
+      await page.keyboard.press('Tab');
+      assert.equal(await focused(), 'amount');
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type('60000');
+      await page.keyboard.press('Tab');
+      assert.equal(await focused(), 'continue');
+      await page.keyboard.press('Enter');
+      assert.equal(await focused(), 'destination', 'the address field takes the focus');
+      await page.keyboard.type(await service.user.getNewAddress());
+      await page.keyboard.press('Enter');
+      assert.equal(await focused(), 'rescue-title', 'the rescue key view is announced from its heading');
+      await page.keyboard.press('Tab');
+      assert.equal(await focused(), 'rescue-download');
+      await page.keyboard.press('Tab');
+      assert.equal(await focused(), 'rescue-saved');
+      await page.keyboard.press('Space');
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      assert.equal(await focused(), 'create');
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Pay this invoice' }).waitFor();
+      assert.equal(await focused(), 'pay-invoice-title');
+      assert.match((await page.locator('#invoice-text').textContent())!, /^lnbcrt600u1/);
+      await page.keyboard.press('Tab');
+      assert.equal(await focused(), 'copy-invoice');
+      assert.deepEqual(problems, [], 'the page ran without errors');
+    } finally {
+      await close();
+    }
   });
 
   test('BTC submarine swap at desktop width: the invoice pasted, the coins sent to the address shown, alice is paid', async () => {
