@@ -248,25 +248,25 @@ function download(name: string, blob: Blob): void {
 
 // ---- the flow ---------------------------------------------------------------------------------------------
 
-function checkDestination(): boolean {
-  const input = $<HTMLInputElement>('destination');
+/** The address in `field` if this swap can pay to it (chain and network), else the reason beside the field. */
+function checkAddress(field: string): string | undefined {
+  const input = $<HTMLInputElement>(field);
   const address = input.value.trim();
-  const error = $('destination-error');
+  const error = $(`${field}-error`);
   if (address === '') {
     error.textContent = 'Enter an address.';
-    return false;
+    return undefined;
   }
   try {
     destinationOf(swapChain(state.chain), address, network);
   } catch (problem) {
     error.textContent = whyNot(address, (problem as Error).message);
     input.setAttribute('aria-invalid', 'true');
-    return false;
+    return undefined;
   }
   input.removeAttribute('aria-invalid');
   error.textContent = '';
-  state.destination = address;
-  return true;
+  return address;
 }
 
 /** Why an address is refused, in the user's terms: another network, another chain, or not an address at all. */
@@ -314,6 +314,8 @@ async function create(): Promise<void> {
       void follow(record);
     } else {
       const record = await client.createSubmarine({ currency: state.chain, invoice: state.invoice! });
+      record.destination = state.destination;
+      store.save(record);
       current = record;
       showAddress(record);
       void follow(record);
@@ -371,8 +373,8 @@ async function follow(record: SwapRecord): Promise<void> {
     const result = await followSwap(client, record, {
       stream,
       destination: async () => {
-        if (state.destination) return state.destination;
-        throw new Error('no refund address given');
+        if (record.destination) return record.destination;
+        throw new Error('no address to pay to was given');
       },
       onEvent: (event) => {
         if (event.type === 'claimed') claim = event.claim;
@@ -404,9 +406,12 @@ function finish(record: SwapRecord, success: boolean, message: string | undefine
   } else if (record.type === 'submarine' && success) {
     $('done-title').textContent = 'Invoice paid';
     $('done-text').textContent = `${sat(record.invoiceAmount)} paid over Lightning.`;
+  } else if (spend) {
+    $('done-title').textContent = `Refunded ${sat(spend.amount)}`;
+    $('done-text').textContent = `Ferry could not complete the swap (${record.status}); your coins went back to ${record.destination}.`;
   } else {
-    $('done-title').textContent = success ? 'Swap finished' : 'Swap ended without the swap';
-    $('done-text').textContent = message ?? '';
+    $('done-title').textContent = success ? 'Swap finished' : 'The swap ended';
+    $('done-text').textContent = message ?? record.status ?? '';
   }
   $('done-txid').textContent = spend?.txid ?? '';
   $('done-tx-line').hidden = spend === undefined;
@@ -444,7 +449,8 @@ function renderHistory(): void {
       const when = new Date(record.createdAt).toLocaleString();
       const kind = record.type === 'reverse' ? `Lightning → ${record.currency}` : record.type === 'submarine' ? `${record.currency} → Lightning` : record.type;
       const amount = 'invoiceAmount' in record ? sat(record.invoiceAmount) : '';
-      const status = record.status ?? 'created';
+      const refunded = 'refund' in record && record.refund !== undefined;
+      const status = refunded ? `${record.status}, refunded` : (record.status ?? 'created');
       const open = isOpen(record);
       item.append(`${when} · ${kind} · ${amount} · ${status}${open ? ' (open)' : ''} · `);
       const id = document.createElement('code');
@@ -470,6 +476,7 @@ function reset(): void {
   state.invoice = undefined;
   $<HTMLInputElement>('destination').value = '';
   $<HTMLTextAreaElement>('invoice-input').value = '';
+  $<HTMLInputElement>('refund-address').value = '';
   $('progress').hidden = true;
   show('view-choose');
 }
@@ -489,14 +496,16 @@ function wire(): void {
       show('view-destination');
       $('destination').focus();
     } else {
+      $('refund-address-label').textContent = `Your ${chainName(state.chain)} address for a refund, if the swap fails (${network})`;
       show('view-invoice-input');
       $('invoice-input').focus();
     }
   });
-  $('destination').addEventListener('input', () => ($('destination-error').textContent = ''));
+  for (const field of ['destination', 'refund-address']) $(field).addEventListener('input', () => ($(`${field}-error`).textContent = ''));
   $('destination-form').addEventListener('submit', (event) => {
     event.preventDefault();
-    if (checkDestination()) showRescue();
+    state.destination = checkAddress('destination');
+    if (state.destination) showRescue();
     else $('destination').focus();
   });
   $('invoice-input-form').addEventListener('submit', (event) => {
@@ -504,10 +513,13 @@ function wire(): void {
     const invoice = $<HTMLTextAreaElement>('invoice-input').value.trim().replace(/^lightning:/i, '');
     if (!/^ln[a-z0-9]+$/i.test(invoice)) {
       $('invoice-input-error').textContent = 'Paste a BOLT11 invoice (it starts with ln).';
-      return;
+      return $('invoice-input').focus();
     }
     $('invoice-input-error').textContent = '';
     state.invoice = invoice;
+    // Where a refund goes if Ferry cannot pay: followed in this page, a failed swap is refunded there by itself.
+    state.destination = checkAddress('refund-address');
+    if (state.destination === undefined) return $('refund-address').focus();
     showRescue();
   });
   for (const back of document.querySelectorAll('button.back')) back.addEventListener('click', () => show('view-choose'));

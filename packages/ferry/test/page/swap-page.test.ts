@@ -222,50 +222,87 @@ describe('the swap page Ferry serves, in Chromium, against a devnet Ferry', { sk
     }
   });
 
-  test('BTC submarine swap at desktop width: the invoice pasted, the coins sent to the address shown, alice is paid', async () => {
+  /** A submarine swap for a fresh invoice of alice, clicked through to the view that says what to send. */
+  async function startSubmarine(page: Page, currency: 'BTC' | 'L-BTC', sat: number, shots?: string) {
+    const { invoice } = await service.invoice('alice', sat);
+    await page.getByLabel('Chain → Lightning').check();
+    await page.getByLabel('Chain', { exact: true }).selectOption(currency);
+    await page.getByLabel('Amount of the invoice to pay (sat)').fill(String(sat));
+    const send = Number((await page.locator('#quote-result').textContent())!.replace(/\D/g, ''));
+    assert.ok(send > sat, `the quote shows what to send: ${send}`);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByLabel('Lightning invoice (BOLT11)').fill(invoice);
+    const refundAddress = await service.chains[currency].user.getNewAddress();
+    await page.getByLabel(/address for a refund/).fill(refundAddress);
+    if (shots) await shot(page, `${shots}-6-submarine-invoice`);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByLabel('I have saved my rescue key').check();
+    await page.getByRole('button', { name: 'Create swap' }).click();
+
+    // What to send, as the page shows it; and the refund file it offers, for this swap.
+    await page.getByRole('heading', { name: 'Send the coins' }).waitFor();
+    const address = (await page.locator('#address-text').textContent())!.trim();
+    const toSend = Number((await page.locator('#pay-chain-amount').textContent())!.replace(/ sat.*$/, '').replace(/\D/g, ''));
+    const id = (await page.locator('#swap-id').textContent())!.trim();
+    assert.equal(await page.locator('#address-qr svg').count(), 1, 'a QR code of the address and amount');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download refund file' }).click()]);
+    const refund = parseRefundFile(JSON.parse(readFileSync((await download.path())!, 'utf8')));
+    assert.equal(refund.id, id);
+    if (shots) await shot(page, `${shots}-7-submarine-send`);
+    return { address, toSend, refundAddress };
+  }
+
+  for (const [currency, viewport, prefix] of [['BTC', DESKTOP, 'desktop-btc'], ['L-BTC', PHONE, 'phone-lbtc']] as const) {
+    test(`${currency} submarine swap at ${prefix.split('-')[0]} width: the invoice pasted, the coins sent to the address shown, alice is paid`, async () => {
+      const chain = service.chains[currency];
+      const { page, problems, close } = await open(viewport);
+      try {
+        const { address, toSend } = await startSubmarine(page, currency, 30_000, prefix);
+        const aliceBefore = await service.channelBalance('alice');
+        const lockupTxid = await chain.user.sendToAddress(address, satToBtc(toSend));
+        await chain.mine();
+        await page.locator('#view-done:not([hidden])').waitFor();
+        const title = (await page.locator('#done-title').textContent())!;
+        assert.equal(title, 'Invoice paid', `the page ended with: ${title} ${await page.locator('#done-text').textContent()}\n  ${await steps(page)}`);
+        assert.match(await steps(page), /co-signed/);
+        await shot(page, `${prefix}-8-submarine-done`);
+
+        // Effects: alice was paid, and Ferry spent the lockup the user sent to the address the page showed.
+        assert.equal((await service.channelBalance('alice')) - aliceBefore, 30_000);
+        const script = swapChain(currency).decodeAddress(address, 'regtest').script;
+        const lockup = await chain.node.getRawTransaction(lockupTxid);
+        const output = lockup.vout.find((o) => o.scriptPubKey.hex === Buffer.from(script).toString('hex'))!;
+        if (currency === 'BTC') assert.equal(BigInt(Math.round(output.value * 1e8)), BigInt(toSend), 'the amount the page asked for');
+        assert.equal(await chain.node.getTxOut(lockupTxid, output.n, true), null, 'Ferry spent the lockup');
+        assert.deepEqual(problems, [], 'the page ran without errors');
+      } finally {
+        await close();
+      }
+    });
+  }
+
+  test('BTC submarine swap that fails (too little sent): the page refunds the coins to the refund address by itself', async () => {
     const { page, problems, close } = await open(DESKTOP);
     try {
-      const { invoice } = await service.invoice('alice', 30_000);
-      await page.getByLabel('Chain → Lightning').check();
-      await page.getByLabel('Chain', { exact: true }).selectOption('BTC');
-      const amount = page.getByLabel('Amount of the invoice to pay (sat)');
-      await amount.fill('30000');
-      const send = Number((await page.locator('#quote-result').textContent())!.replace(/\D/g, ''));
-      assert.ok(send > 30_000, `the quote shows what to send: ${send}`);
-      await page.getByRole('button', { name: 'Continue' }).click();
-      await page.getByLabel('Lightning invoice (BOLT11)').fill(invoice);
-      await shot(page, 'desktop-btc-6-submarine-invoice');
-      await page.getByRole('button', { name: 'Continue' }).click();
-      await page.getByLabel('I have saved my rescue key').check();
-      await page.getByRole('button', { name: 'Create swap' }).click();
-
-      // What to send, as the page shows it; and the refund file it offers, for this swap.
-      await page.getByRole('heading', { name: 'Send the coins' }).waitFor();
-      const address = (await page.locator('#address-text').textContent())!.trim();
-      const toSend = Number((await page.locator('#pay-chain-amount').textContent())!.replace(/ sat.*$/, '').replace(/\D/g, ''));
-      const id = (await page.locator('#swap-id').textContent())!.trim();
-      assert.equal(await page.locator('#address-qr svg').count(), 1, 'a QR code of the address and amount');
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download refund file' }).click()]);
-      const refund = parseRefundFile(JSON.parse(readFileSync((await download.path())!, 'utf8')));
-      assert.equal(refund.id, id);
-      await shot(page, 'desktop-btc-7-submarine-send');
-
+      const { address, toSend, refundAddress } = await startSubmarine(page, 'BTC', 20_000);
       const aliceBefore = await service.channelBalance('alice');
-      const lockupTxid = await service.user.sendToAddress(address, satToBtc(toSend));
+      const lockupTxid = await service.user.sendToAddress(address, satToBtc(toSend - 1_000));
       await service.mine();
       await page.locator('#view-done:not([hidden])').waitFor();
       const title = (await page.locator('#done-title').textContent())!;
-      assert.equal(title, 'Invoice paid', `the page ended with: ${title} ${await page.locator('#done-text').textContent()}\n  ${await steps(page)}`);
-      assert.match(await steps(page), /co-signed/);
-      await shot(page, 'desktop-btc-8-submarine-done');
+      assert.match(title, /^Refunded [\d,]+ sat$/, `the page ended with: ${title} ${await page.locator('#done-text').textContent()}\n  ${await steps(page)}`);
+      const txid = (await page.locator('#done-txid').textContent())!.trim();
+      await shot(page, 'desktop-btc-9-submarine-refunded');
 
-      // Effects: alice was paid, and Ferry spent the lockup the user sent to the address the page showed.
-      assert.equal((await service.channelBalance('alice')) - aliceBefore, 30_000);
-      const script = swapChain('BTC').decodeAddress(address, 'regtest').script;
-      const lockup = await service.node.getRawTransaction(lockupTxid);
-      const output = lockup.vout.find((o) => o.scriptPubKey.hex === Buffer.from(script).toString('hex'))!;
-      assert.equal(BigInt(Math.round(output.value * 1e8)), BigInt(toSend), 'the amount the page asked for');
-      assert.equal(await service.node.getTxOut(lockupTxid, output.n, true), null, 'Ferry spent the lockup');
+      // Effects: the refund the page names spends the lockup and pays the refund address the amount it shows.
+      await service.mine();
+      const refund = await service.node.getRawTransaction(txid);
+      assert.ok((refund.confirmations ?? 0) >= 1, 'the refund confirmed');
+      assert.ok(refund.vin.some((input) => input.txid === lockupTxid), 'it spends the lockup');
+      const paid = refund.vout.find((output) => output.scriptPubKey.address === refundAddress);
+      assert.ok(paid, 'it pays the refund address');
+      assert.equal(BigInt(Math.round(paid.value * 1e8)), BigInt(title.replace(/\D/g, '')));
+      assert.equal(await service.channelBalance('alice'), aliceBefore, 'alice was not paid');
       assert.deepEqual(problems, [], 'the page ran without errors');
       console.log(`# swap page: screenshots in ${SHOTS}`);
     } finally {
