@@ -5,6 +5,7 @@
 // width, L-BTC at phone width. Measured in the same run: what the page transfers (gzip) and its time to interactive.
 // Screenshots of each view go to a temporary directory, or to docs/page/ with FERRY_PAGE_SCREENSHOTS=1.
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -21,6 +22,9 @@ const SHOTS = process.env.FERRY_PAGE_SCREENSHOTS === '1' ? resolve('../../docs/p
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 /** A valid mainnet address: refused on the devnet (regtest), with the reason shown beside the field. */
 const MAINNET_ADDRESS = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+
+/** axe-core, the accessibility engine, evaluated in the page by the keyboard test. */
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -62,6 +66,21 @@ describe('the swap page Ferry serves, in Chromium, against a devnet Ferry', { sk
     await page.goto(service.ferry.pageUrl!);
     await page.locator('body[data-ready="true"]').waitFor();
     return { page, problems, close: () => context.close() };
+  }
+
+  /**
+   * axe-core's check of the view shown (WCAG 2 A and AA rules): what it finds serious or critical fails the test;
+   * every finding is printed.
+   */
+  async function accessible(page: Page, view: string): Promise<void> {
+    if (!(await page.evaluate('typeof axe !== "undefined"'))) await page.evaluate(AXE);
+    const { found, passed } = (await page.evaluate(
+      `axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] }).then((r) => ({ passed: r.passes.length, found: r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help })) }))`,
+    )) as { passed: number; found: { id: string; impact: string; nodes: number; help: string }[] };
+    console.log(`# swap page: axe-core on ${view}: ${passed} rules passed; ${found.length === 0 ? 'no violations' : found.map((v) => `${v.id} (${v.impact}, ${v.nodes})`).join(', ')}`);
+    assert.ok(passed > 10, 'axe-core checked the view');
+    const serious = found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    assert.deepEqual(serious, [], `serious accessibility violations on ${view}`);
   }
 
   const shot = async (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
@@ -187,6 +206,7 @@ describe('the swap page Ferry serves, in Chromium, against a devnet Ferry', { sk
     const { page, problems, close } = await open(DESKTOP);
     const focused = () => page.evaluate(`(() => { const e = document.activeElement; return e.id || e.getAttribute('name') || e.textContent.trim(); })()`);
     try {
+      await accessible(page, 'the choice');
       await page.keyboard.press('Tab');
       assert.equal(await focused(), 'direction', 'the direction first');
       await page.keyboard.press('Tab');
@@ -199,9 +219,14 @@ describe('the swap page Ferry serves, in Chromium, against a devnet Ferry', { sk
       assert.equal(await focused(), 'continue');
       await page.keyboard.press('Enter');
       assert.equal(await focused(), 'destination', 'the address field takes the focus');
+      await page.keyboard.type(MAINNET_ADDRESS);
+      await page.keyboard.press('Enter');
+      await accessible(page, 'the destination, refused');
+      await page.keyboard.press('Control+A');
       await page.keyboard.type(await service.user.getNewAddress());
       await page.keyboard.press('Enter');
       assert.equal(await focused(), 'rescue-title', 'the rescue key view is announced from its heading');
+      await accessible(page, 'the rescue key');
       await page.keyboard.press('Tab');
       assert.equal(await focused(), 'rescue-download');
       await page.keyboard.press('Tab');
@@ -216,7 +241,34 @@ describe('the swap page Ferry serves, in Chromium, against a devnet Ferry', { sk
       assert.match((await page.locator('#invoice-text').textContent())!, /^lnbcrt600u1/);
       await page.keyboard.press('Tab');
       assert.equal(await focused(), 'copy-invoice');
+      await accessible(page, 'the invoice');
       assert.deepEqual(problems, [], 'the page ran without errors');
+    } finally {
+      await close();
+    }
+  });
+
+  test('Ferry unreachable at the moment of creating: the page says so, keeps nothing, and the same click works once it answers', async () => {
+    const { page, problems, close } = await open(DESKTOP);
+    try {
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByLabel(/Your .* address/).fill(await service.user.getNewAddress());
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByLabel('I have saved my rescue key').check();
+      // The network drops the creation call (the browser's own request, cut before it reaches Ferry).
+      await page.route('**/v2/swap/reverse', (route) => (route.request().method() === 'POST' ? route.abort('connectionrefused') : route.fallback()));
+      await page.getByRole('button', { name: 'Create swap' }).click();
+      await page.locator('#error:not([hidden])').waitFor();
+      assert.match((await page.locator('#error').textContent())!, /^The swap was not created: Ferry cannot be reached right now/);
+      assert.equal(await page.locator('#history-list li').count(), 0, 'no swap kept');
+      await shot(page, 'desktop-btc-10-unreachable');
+      await page.unroute('**/v2/swap/reverse');
+      await page.getByRole('button', { name: 'Create swap' }).click();
+      await page.getByRole('heading', { name: 'Pay this invoice' }).waitFor();
+      assert.equal(await page.locator('#error').isHidden(), true, 'the error is gone');
+      assert.equal(await page.locator('#history-list li').count(), 1);
+      // The failed call is the one error the browser reports.
+      assert.ok(problems.every((problem) => /ERR_CONNECTION_REFUSED|Failed to load resource/.test(problem)), problems.join('\n'));
     } finally {
       await close();
     }
