@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../log/index.ts';
 import type { RawHandler } from '../api/http/server.ts';
 import { sendJson } from '../api/http/server.ts';
-import { buildPage, type BuiltPage } from './bundle.ts';
+import type { BuiltPage } from './bundle.ts';
 
 export interface PageOptions {
   /** Where the page is served: '/' (default), or a path like '/swap'. */
@@ -33,7 +33,9 @@ export function checkPagePath(path: string): string {
 export function pageRoutes(options: PageOptions): PageRoutes {
   const path = checkPagePath(options.path);
   const base = path === '/' ? '' : path;
-  const built = buildPage({ base, network: options.network });
+  // Loaded here, not at Ferry's start: a Ferry with the page off never loads esbuild, and one where it cannot load
+  // serves the API all the same (the page answers 503, the log says why).
+  const built = import('./bundle.ts').then(({ buildPage }) => buildPage({ base, network: options.network }));
   built.then(
     (page) => options.logger.info('swap page built', { path, ms: page.buildMs, bytes: page.assets.get('page/app.js')!.body.length }),
     (error: Error) => options.logger.error('swap page not built: it answers 503', { error: error.message }),
