@@ -261,7 +261,7 @@ export async function startFerry(configured: FerryConfig, logger: Logger): Promi
     }
     let invoiceRequests: InvoiceRequestHub | undefined;
     // The swap page needs swaps to offer; its build runs beside the start, not before it.
-    const page = swaps && config.page.enabled ? pageRoutes({ path: config.page.path, network: config.network, logger: logger.child('page') }) : undefined;
+    const page = swaps && config.page.enabled ? pageRoutes({ path: config.page.path, network: config.network, logger: logger.child('page'), cacheDir: join(config.dataDir, 'page-cache') }) : undefined;
     const server: Server = createApiServer({
       chains,
       evm: connected.evm,

@@ -12,6 +12,8 @@ export interface PageOptions {
   path: string;
   network: string;
   logger: Logger;
+  /** Where the built script is cached across restarts (Ferry: <dataDir>/page-cache); none: built at every start. */
+  cacheDir?: string;
 }
 
 export interface PageRoutes {
@@ -35,9 +37,9 @@ export function pageRoutes(options: PageOptions): PageRoutes {
   const base = path === '/' ? '' : path;
   // Loaded here, not at Ferry's start: a Ferry with the page off never loads esbuild, and one where it cannot load
   // serves the API all the same (the page answers 503, the log says why).
-  const built = import('./bundle.ts').then(({ buildPage }) => buildPage({ base, network: options.network }));
+  const built = import('./bundle.ts').then(({ buildPage }) => buildPage({ base, network: options.network, cacheDir: options.cacheDir }));
   built.then(
-    (page) => options.logger.info('swap page built', { path, ms: page.buildMs, bytes: page.assets.get('page/app.js')!.body.length }),
+    (page) => options.logger.info(page.cached ? 'swap page read from its cache' : 'swap page built', { path, ms: page.buildMs, bytes: page.assets.get('page/app.js')!.body.length }),
     (error: Error) => options.logger.error('swap page not built: it answers 503', { error: error.message }),
   );
   built.catch(() => undefined);
