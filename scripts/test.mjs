@@ -78,10 +78,10 @@ if (files.some((f) => f.includes(join('test', 'real-nodes'))) && process.env.FER
   if (line.startsWith('skip=')) console.log(`# real-node tests skip: ${line.slice(5)}`);
 }
 
-// The browser tests (test/browser/) drive Debian's Chromium: installed here once, before the test processes start
+// The browser tests (test/browser/, and the swap page's in test/page/) drive Debian's Chromium: installed here once, before the test processes start
 // (scripts/chromium.mjs); where it cannot be installed they skip, saying why.
 const browser = {};
-if (files.some((f) => f.includes(join('test', 'browser'))) && process.env.FERRY_BROWSER === undefined) {
+if (files.some((f) => f.includes(join('test', 'browser')) || f.includes(join('test', 'page'))) && process.env.FERRY_BROWSER === undefined) {
   const prepared = spawnSync(process.execPath, ['scripts/chromium.mjs'], { cwd: SERVICE, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   const line = (prepared.stdout ?? '').trim().split('\n').at(-1) ?? '';
   if (prepared.status !== 0) {

@@ -9,6 +9,7 @@ import type { ChainRegistry } from '@ferry/sdk/chains/backend.js';
 import { connectChains } from './chains/registry.ts';
 import type { EvmBackend } from './chains/evm/backend.ts';
 import { createApiServer } from './api/index.ts';
+import { checkPagePath, pageRoutes, type PageRoutes } from './page/routes.ts';
 import { listen, stopServer } from './api/http/server.ts';
 import { limitsFromConfig } from './api/limits/from-config.ts';
 import { privateDirectory } from '@ferry/sdk/fs/private.js';
@@ -45,6 +46,10 @@ import { StoredAlerts } from './alerts/stored-alerts.ts';
 
 export interface Ferry {
   apiUrl: string;
+  /** The swap page's URL; none when page.enabled is false or Ferry serves no swaps. */
+  pageUrl?: string;
+  /** The swap page's build (its files and how long it took); none when the page is not served. */
+  page?: PageRoutes;
   /** Where GET /metrics is served; none when metrics.enabled is false. */
   metricsUrl?: string;
   /** The unix socket `ferry admin` talks to; none when admin.enabled is false. */
@@ -124,6 +129,13 @@ export async function startFerry(configured: FerryConfig, logger: Logger): Promi
   try {
     let config = configured;
     const referral = referralCredentials(config);
+    if (config.page.enabled) {
+      try {
+        checkPagePath(config.page.path);
+      } catch (error) {
+        throw new ConfigError((error as Error).message);
+      }
+    }
     checkAlertsWebhookUrl(config);
     const limits = limitsFromConfig(config);
     privateDirectory(config.dataDir); // mnemonic, database, devnet keys: the operator's account only
@@ -241,6 +253,8 @@ export async function startFerry(configured: FerryConfig, logger: Logger): Promi
       closers.push(async () => stop());
     }
     let invoiceRequests: InvoiceRequestHub | undefined;
+    // The swap page needs swaps to offer; its build runs beside the start, not before it.
+    const page = swaps && config.page.enabled ? pageRoutes({ path: config.page.path, network: config.network, logger: logger.child('page'), cacheDir: join(config.dataDir, 'page-cache') }) : undefined;
     const server: Server = createApiServer({
       chains,
       evm: connected.evm,
@@ -264,6 +278,7 @@ export async function startFerry(configured: FerryConfig, logger: Logger): Promi
       },
       statusFeed,
       health: () => (instances ? { ...instances.health() } : { role: 'single' }),
+      rawRoutes: page?.routes,
     });
     if (invoiceRequests) {
       // invoice requests reaching a CLN node as onion messages, for offers Ferry answers for
@@ -274,6 +289,8 @@ export async function startFerry(configured: FerryConfig, logger: Logger): Promi
     closers.push(() => stopServer(server));
     const apiUrl = `http://${address.address}:${address.port}`;
     logger.info('API listening', { url: apiUrl });
+    const pageUrl = page && `${apiUrl}${page.path}`;
+    if (pageUrl) logger.info('swap page served: open it in a browser', { url: pageUrl });
     let metricsUrl: string | undefined;
     // Metrics and admin are the operator's side: one that cannot listen (port taken, socket path too long) is
     // logged as an error, and Ferry serves swaps without it rather than not at all.
@@ -302,7 +319,7 @@ export async function startFerry(configured: FerryConfig, logger: Logger): Promi
       }
     }
     secrets.forget(); // start-up has read every secret it needs
-    return { apiUrl, metricsUrl, adminSocket, devnet, chains, evm: connected.evm, storage, lightning, swaps, invoiceRequests, close };
+    return { apiUrl, pageUrl, page, metricsUrl, adminSocket, devnet, chains, evm: connected.evm, storage, lightning, swaps, invoiceRequests, close };
   } catch (error) {
     await close();
     throw error;

@@ -8,7 +8,7 @@ import type { LightningBackend } from '../lightning/backend.ts';
 import type { Logger } from '../log/index.ts';
 import { version } from '../version.ts';
 import { Router } from './http/router.ts';
-import { createHttpServer } from './http/server.ts';
+import { createHttpServer, type RawHandler } from './http/server.ts';
 import { ChainReadings, type EvmChains } from './chain-routes.ts';
 import { chainRoutesV1 } from './v1/chain.ts';
 import { chainRoutesV2 } from './v2/chain.ts';
@@ -83,6 +83,8 @@ export interface ApiDependencies {
   onRealtime?: (channels: { webSocket: SwapWebSocket; streams: StatusStreams; invoiceRequests: InvoiceRequestHub }) => void;
   /** GET /health: this instance's role and state; none: the route is not served. */
   health?: HealthReport;
+  /** More handlers that own their response, by exact path: the swap page (src/page/routes.ts). */
+  rawRoutes?: ReadonlyMap<string, RawHandler>;
 }
 
 /** The HTTP server's share of the limits: request rates, socket caps and timeouts. */
@@ -152,12 +154,13 @@ export function createApiServer(given: ApiDependencies): Server {
   const deps: ApiDependencies = given.swaps ? { ...given, invoiceRequests: given.invoiceRequests ?? new InvoiceRequestHub(undefined, webhook) } : given;
   const router = createRouter(deps);
   const http = httpOptions(deps);
-  if (!deps.swaps) return createHttpServer({ router, ...http });
+  if (!deps.swaps) return createHttpServer({ router, ...http, rawRoutes: new Map(deps.rawRoutes) });
   const logger = deps.logger;
   const feed = deps.statusFeed ?? new StatusFeed((error, id) => logger.error('status listener failed', { swap: id, error: String(error) }));
   const disconnect = deps.statusFeed ? () => {} : feed.connect(deps.swaps);
   const streams = new StatusStreams(deps.swaps, feed, logger.child('sse'), { ...defaultStreamOptions, ...deps.statusStream });
-  const rawRoutes = new Map([[streamPath, (request: IncomingMessage, response: ServerResponse, url: URL) => streams.handle(request, response, url)]]);
+  const rawRoutes = new Map<string, RawHandler>(deps.rawRoutes);
+  rawRoutes.set(streamPath, (request: IncomingMessage, response: ServerResponse, url: URL) => streams.handle(request, response, url));
   if (deps.health) rawRoutes.set(healthPath, healthHandler(deps.health));
   const server = createHttpServer({ router, ...http, rawRoutes });
   const addresses = http.limiter?.addresses;

@@ -125,6 +125,10 @@ export const schema: Section = {
     enabled: { type: 'boolean', default: true, doc: 'serve `ferry admin` on a unix socket (never on the public API)' },
     socketPath: { type: 'string', default: '', doc: 'the admin socket; empty: <dataDir>/admin.sock' },
   },
+  page: {
+    enabled: { type: 'boolean', default: true, doc: 'serve the swap page (a web app for swapping by hand) on the API listener' },
+    path: { type: 'string', default: '/', doc: 'where the page is served: "/" or a path like "/swap"; its files go under <path>/page/' },
+  },
   metrics: {
     enabled: { type: 'boolean', default: true, doc: 'serve Prometheus metrics at GET /metrics on their own listener' },
     host: { type: 'string', default: '127.0.0.1', doc: 'address the metrics listener binds (keep it private)' },
@@ -297,6 +301,7 @@ export interface FerryConfig {
   log: { level: 'debug' | 'info' | 'warn' | 'error'; format: string };
   secrets: { passphraseFile: string; allowPlaintextMainnet: boolean };
   metrics: { enabled: boolean; host: string; port: number };
+  page: { enabled: boolean; path: string };
   admin: { enabled: boolean; socketPath: string };
   alerts: {
     webhookUrl: string;
@@ -364,6 +369,8 @@ export const environment: Record<string, string> = {
   FERRY_PASSPHRASE_FILE: 'secrets.passphraseFile',
   FERRY_ALLOW_PLAINTEXT_MAINNET: 'secrets.allowPlaintextMainnet',
   FERRY_METRICS_ENABLED: 'metrics.enabled',
+  FERRY_PAGE_ENABLED: 'page.enabled',
+  FERRY_PAGE_PATH: 'page.path',
   FERRY_ADMIN_SOCKET: 'admin.socketPath',
   FERRY_WEBHOOKS_SECRET: 'webhooks.secret',
   FERRY_ALERTS_WEBHOOK_URL: 'alerts.webhookUrl',

@@ -1,0 +1,96 @@
+// Serves the swap page on the API's own HTTP server: the markup at the configured path, its script and stylesheet
+// under <path>/page/. The build starts with Ferry and runs beside it; a request that comes before it is done waits
+// for it. Files go out gzip-compressed to browsers that accept it, revalidated by ETag (a 304 when unchanged).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '../log/index.ts';
+import type { RawHandler } from '../api/http/server.ts';
+import { sendJson } from '../api/http/server.ts';
+import type { BuiltPage } from './bundle.ts';
+
+export interface PageOptions {
+  /** Where the page is served: '/' (default), or a path like '/swap'. */
+  path: string;
+  network: string;
+  logger: Logger;
+  /** Where the built script is cached across restarts (Ferry: <dataDir>/page-cache); none: built at every start. */
+  cacheDir?: string;
+}
+
+export interface PageRoutes {
+  /** Raw routes by exact path, for the API server. */
+  routes: Map<string, RawHandler>;
+  /** The build, once done (rejects when it failed: the page then answers 503 and the API is served as ever). */
+  built: Promise<BuiltPage>;
+  /** The page's path, to print. */
+  path: string;
+}
+
+/** A page path: '/' or '/segment[/segment...]' of URL-safe characters, no trailing slash. */
+export function checkPagePath(path: string): string {
+  if (path === '/') return path;
+  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(path)) throw new Error(`page.path must be "/" or like "/swap" (no trailing slash): ${JSON.stringify(path)}`);
+  return path;
+}
+
+export function pageRoutes(options: PageOptions): PageRoutes {
+  const path = checkPagePath(options.path);
+  const base = path === '/' ? '' : path;
+  // Loaded here, not at Ferry's start: a Ferry with the page off never loads esbuild, and one where it cannot load
+  // serves the API all the same (the page answers 503, the log says why).
+  const built = import('./bundle.ts').then(({ buildPage }) => buildPage({ base, network: options.network, cacheDir: options.cacheDir }));
+  built.then(
+    (page) => options.logger.info(page.cached ? 'swap page read from its cache' : 'swap page built', { path, ms: page.buildMs, bytes: page.assets.get('page/app.js')!.body.length }),
+    (error: Error) => options.logger.error('swap page not built: it answers 503', { error: error.message }),
+  );
+  built.catch(() => undefined);
+
+  const serve = (name: string): RawHandler => async (request: IncomingMessage, response: ServerResponse) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return sendJson(response, 405, { error: `method not allowed: ${request.method} ${request.url}` });
+    let page: BuiltPage;
+    try {
+      page = await built;
+    } catch {
+      return sendJson(response, 503, { error: 'the swap page could not be built: see the log' });
+    }
+    const file = page.assets.get(name)!;
+    const headers: Record<string, string> = {
+      'content-type': file.contentType,
+      etag: file.etag,
+      'cache-control': 'no-cache',
+      vary: 'accept-encoding',
+      'x-content-type-options': 'nosniff',
+      ...(name === '' && { 'content-security-policy': CSP, 'referrer-policy': 'no-referrer' }),
+    };
+    if (request.headers['if-none-match'] === file.etag) return void response.writeHead(304, headers).end();
+    const gzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
+    const body = gzip ? file.gzip : file.body;
+    if (gzip) headers['content-encoding'] = 'gzip';
+    headers['content-length'] = String(body.length);
+    response.writeHead(200, headers);
+    response.end(request.method === 'HEAD' ? undefined : body);
+  };
+
+  const routes = new Map<string, RawHandler>([
+    [path, serve('')],
+    [`${base}/page/app.js`, serve('page/app.js')],
+    [`${base}/page/style.css`, serve('page/style.css')],
+  ]);
+  if (base !== '') routes.set(`${base}/`, serve(''));
+  return { routes, built, path };
+}
+
+/**
+ * The page loads only its own files and talks only to this origin (REST and the WebSocket); secp256k1-zkp (Liquid)
+ * fetches and compiles the WebAssembly embedded in the bundle as a data: URL; QR codes are inline SVG; downloads are
+ * blob: links.
+ */
+const CSP = [
+  "default-src 'none'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self' ws: wss: data:",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
