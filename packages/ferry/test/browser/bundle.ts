@@ -1,7 +1,8 @@
-// Bundles an entry for the browser with esbuild (platform browser, ESM, minified), as a wallet's web app would, and
-// measures what a browser downloads (minified and gzipped bytes) and what the bundle's npm packages take on disk. A
-// build that fails says, for each module it could not resolve (a Node built-in, mostly), the import chain from the
-// entry that pulled it in: what to cut is then plain.
+// Bundles an entry for the browser with esbuild (platform browser, ESM, minified, code splitting), as a wallet's web
+// app would, and measures what a browser downloads (minified and gzipped bytes) — with the page, and on demand: each
+// dynamic import becomes a chunk of its own — and what the bundle's npm packages take on disk. A build that fails
+// says, for each module it could not resolve (a Node built-in, mostly), the import chain from the entry that pulled it
+// in: what to cut is then plain.
 import { build, type Metafile, type Plugin } from 'esbuild';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
@@ -10,10 +11,31 @@ import { createRequire } from 'node:module';
 
 const fromRepo = createRequire(resolve('package.json'));
 
-export interface Bundle {
-  code: string;
+/** One file of the build: the entry's, or a chunk it imports. */
+export interface BundleFile {
+  /** Its name beside the entry's (index.js, chunk-<hash>.js, ...), as the files import each other: serve them together. */
+  name: string;
+  contents: Uint8Array;
   minifiedBytes: number;
   gzippedBytes: number;
+  /** Reached from the entry only through a dynamic import(): the browser fetches it when the code first needs it. */
+  lazy: boolean;
+  /** The npm packages with files in it, by name (boltz-core, @vulpemventures/secp256k1-zkp, ...). */
+  packages: string[];
+}
+
+export interface Bytes {
+  minifiedBytes: number;
+  gzippedBytes: number;
+}
+
+export interface Bundle extends Bytes {
+  /** Every file (the entry's first: what a page's script loads); minifiedBytes and gzippedBytes are theirs summed, each file gzipped alone. */
+  files: BundleFile[];
+  /** What a page fetches with the entry: its file and the chunks it imports statically. */
+  initial: Bytes;
+  /** The chunks fetched only on demand. */
+  lazy: Bytes;
   /** The npm packages whose files are in the bundle, as directories (node_modules/...), and their whole size on disk. */
   packages: string[];
   packagesDiskBytes: number;
@@ -113,6 +135,39 @@ function packageOf(file: string): string | undefined {
   return parts.slice(0, at + length).join('/');
 }
 
+/** Where the build's files would go: nothing is written, their names are read relative to it. */
+const OUTDIR = 'browser-bundle';
+
+/**
+ * The build's files, the entry's first, each measured, and whether the page loads it with the entry (the entry's file
+ * and, transitively, what it imports statically) or only on demand (what only a dynamic import reaches).
+ */
+function filesOf(metafile: Metafile, outputs: { path: string; contents: Uint8Array }[]): BundleFile[] {
+  const entry = Object.keys(metafile.outputs).find((name) => metafile.outputs[name].entryPoint !== undefined && name.endsWith('.js'));
+  if (entry === undefined) throw new Error('esbuild made no entry file');
+  const initial = new Set([entry]);
+  for (const name of initial) {
+    for (const imported of metafile.outputs[name].imports) if (imported.kind === 'import-statement' && !imported.external) initial.add(imported.path);
+  }
+  const nameOf = (output: string) => relative(OUTDIR, output).split(sep).join('/');
+  const files = Object.entries(metafile.outputs)
+    .filter(([name]) => name.endsWith('.js'))
+    .map(([name, output]): BundleFile => {
+      const contents = outputs.find((file) => nameOf(relative(process.cwd(), file.path)) === nameOf(name))?.contents;
+      if (contents === undefined) throw new Error(`esbuild's metafile names ${name}, which it did not output`);
+      const packages = new Set(Object.keys(output.inputs).flatMap((input) => packageOf(input)?.replace(/^.*node_modules\//, '') ?? []));
+      return {
+        name: nameOf(name),
+        contents,
+        minifiedBytes: contents.length,
+        gzippedBytes: gzipSync(contents, { level: 9 }).length,
+        lazy: !initial.has(name),
+        packages: [...packages].sort(),
+      };
+    });
+  return files.sort((a, b) => Number(a.name !== nameOf(entry)) - Number(b.name !== nameOf(entry)));
+}
+
 /** Bytes of a package's files; its own nested node_modules are other packages, counted when they are in the bundle. */
 function diskBytes(path: string): number {
   const info = statSync(path);
@@ -162,6 +217,8 @@ export async function bundleForBrowser(entry: string, external: Record<string, s
       format: 'esm',
       target: 'es2022',
       minify: true,
+      splitting: true,
+      outdir: OUTDIR,
       write: false,
       metafile: true,
       logLevel: 'silent',
@@ -182,7 +239,11 @@ export async function bundleForBrowser(entry: string, external: Record<string, s
       chains,
     );
   }
-  const output = result.outputFiles[0].contents;
+  const files = filesOf(result.metafile, result.outputFiles);
+  const sum = (list: BundleFile[]): Bytes => ({
+    minifiedBytes: list.reduce((total, file) => total + file.minifiedBytes, 0),
+    gzippedBytes: list.reduce((total, file) => total + file.gzippedBytes, 0),
+  });
   const { packages, own } = packagesOf(result.metafile);
   const shares = new Map<string, number>();
   for (const bundled of Object.values(result.metafile.outputs)) {
@@ -192,9 +253,10 @@ export async function bundleForBrowser(entry: string, external: Record<string, s
     }
   }
   return {
-    code: new TextDecoder().decode(output),
-    minifiedBytes: output.length,
-    gzippedBytes: gzipSync(output, { level: 9 }).length,
+    files,
+    ...sum(files),
+    initial: sum(files.filter((file) => !file.lazy)),
+    lazy: sum(files.filter((file) => file.lazy)),
     packages,
     packagesDiskBytes: packages.reduce((sum, pkg) => sum + diskBytes(pkg), 0),
     ownFiles: own.length,

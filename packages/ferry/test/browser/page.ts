@@ -38,6 +38,8 @@ export interface BrowserPage {
   origin: string;
   /** Uncaught errors and console errors the page produced, in order. */
   problems: string[];
+  /** Every URL the page requested (its files, Ferry's API), in order: what it downloaded, and when. */
+  requests: string[];
   /**
    * Resolves once `globalThis[flag]` is true (the page's module script ran to its end); rejects with the page's
    * error if it throws first: a module that fails to load never sets the flag, and no timeout is the judge of that.
@@ -68,6 +70,8 @@ export async function openPage(executablePath: string, files: Record<string, [st
     browser = await chromium.launch({ executablePath, headless: true, args: FLAGS, timeout: 0 });
     const page = await browser.newPage();
     const problems: string[] = [];
+    const requests: string[] = [];
+    page.on('request', (request) => void requests.push(request.url()));
     let failed!: (error: Error) => void;
     const firstError = new Promise<never>((_resolve, reject) => (failed = reject));
     firstError.catch(() => undefined); // read by ready() only
@@ -84,6 +88,7 @@ export async function openPage(executablePath: string, files: Record<string, [st
       page,
       origin,
       problems,
+      requests,
       async ready(flag: string) {
         await Promise.race([page.waitForFunction((name) => (globalThis as Record<string, unknown>)[name] === true, flag, { timeout: 0 }), firstError]);
       },

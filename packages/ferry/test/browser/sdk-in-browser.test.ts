@@ -2,7 +2,9 @@
 // page in headless Chromium from another origin than Ferry's, against a devnet Ferry. From the page: a reverse and a
 // submarine swap on BTC and on L-BTC — keys made, answers checked, claims signed, refund files drawn — while this side
 // pays invoices and funds lockups from the devnet's wallets and checks the effects on the chains and on Lightning.
-// Measured in the same run, beside boltz-core's: the bundle's minified and gzipped size and its packages' size on disk.
+// Measured in the same run, beside boltz-core's: the bundle's minified and gzipped size — what the page loads with the
+// SDK, what it loads on demand (secp256k1-zkp, for the first L-BTC swap; a page doing BTC never fetches it), and the
+// total — and its packages' size on disk.
 import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,7 +13,7 @@ import { hex } from '@scure/base';
 import { satToBtc } from '@ferry/sdk/chains/core-rpc.js';
 import { parseRefundFile, parseRefundFileBytes, swapChain, type FollowEvent } from '@ferry/sdk/client/index.js';
 import { startService, type Service } from '../client/support.ts';
-import { BundleError, bundleForBrowser, kB, MB, type Bundle } from './bundle.ts';
+import { BundleError, bundleForBrowser, kB, MB, type Bundle, type BundleFile } from './bundle.ts';
 import { chromiumPath, openPage, type BrowserPage } from './page.ts';
 import type { FerryPage } from './page/harness.ts';
 
@@ -20,17 +22,25 @@ const BOLTZ_CORE_ENTRY = createRequire(import.meta.url).resolve('boltz-core'); /
 const chromium = chromiumPath();
 const skip = 'skip' in chromium ? `no Chromium: ${chromium.skip}` : false;
 
-const PAGE = `<!doctype html>
+const ZKP = '@vulpemventures/secp256k1-zkp';
+
+const page = (harness: string) => `<!doctype html>
 <meta charset="utf-8">
 <title>Ferry SDK in the browser</title>
 <script type="module">
-  import './harness.js';
+  import './${harness}';
   globalThis.ferryPageReady = true;
 </script>`;
+
+/** A bundle's files as the page's server serves them: under `dir`, beside each other, as they import each other. */
+const served = (bundle: Bundle, dir: string): Record<string, [string, Uint8Array]> =>
+  Object.fromEntries(bundle.files.map((file) => [`${dir}/${file.name}`, ['text/javascript', file.contents]]));
 
 // A hang guard, not a timing: at load a swap's steps take seconds each, and nothing here waits on a clock.
 describe('the client SDK in Chromium against a devnet Ferry', { skip, timeout: 1_200_000 }, () => {
   let sdk: Bundle;
+  /** The SDK's chunk that holds secp256k1-zkp. */
+  let zkpChunk: BundleFile;
   let boltzCore: Bundle;
   let service: Service;
   let browser: BrowserPage;
@@ -56,13 +66,16 @@ describe('the client SDK in Chromium against a devnet Ferry', { skip, timeout: 1
   before(async () => {
     // Bundled one after the other: each is a CPU-bound build, and the machine may be busy.
     sdk = await bundleForBrowser(SDK_ENTRY);
+    const withZkp = sdk.files.filter((file) => file.packages.includes(ZKP));
+    assert.equal(withZkp.length, 1, `one file of the SDK's bundle holds ${ZKP}: ${withZkp.map((file) => file.name).join(', ')}`);
+    zkpChunk = withZkp[0];
     boltzCore = await bundleForBrowser(BOLTZ_CORE_ENTRY);
-    const harness = await bundleForBrowser('test/browser/page/harness.ts', { '@ferry/sdk/client/index.js': './sdk.js' });
+    const harness = await bundleForBrowser('test/browser/page/harness.ts', { '@ferry/sdk/client/index.js': `./sdk/${sdk.files[0].name}` });
     service = await startService();
     browser = await openPage((chromium as { path: string }).path, {
-      '/': ['text/html; charset=utf-8', PAGE],
-      '/sdk.js': ['text/javascript', sdk.code],
-      '/harness.js': ['text/javascript', harness.code],
+      '/': ['text/html; charset=utf-8', page(harness.files[0].name)],
+      ...served(sdk, '/sdk'),
+      ...served(harness, ''),
     });
     await browser.ready('ferryPageReady').catch((error: Error) => {
       throw new Error(`the page did not load the SDK: ${error.message}\n${browser.problems.join('\n')}`);
@@ -76,8 +89,12 @@ describe('the client SDK in Chromium against a devnet Ferry', { skip, timeout: 1
 
   test('the SDK bundles for the browser; sizes beside boltz-core, measured in this run', async () => {
     const line = (what: string, measure: (b: Bundle) => string) => console.log(`# sdk bundle: ${what}: ${measure(sdk)} (boltz-core: ${measure(boltzCore)})`);
-    line('minified', (b) => kB(b.minifiedBytes));
-    line('minified+gzipped', (b) => kB(b.gzippedBytes));
+    line('loaded with the page, minified+gzipped', (b) => `${kB(b.initial.gzippedBytes)} (minified ${kB(b.initial.minifiedBytes)})`);
+    for (const file of sdk.files.filter((f) => f.lazy)) {
+      console.log(`# sdk bundle: loaded on demand: ${file.name} (${file.packages.join(', ') || 'own source'}): ${kB(file.gzippedBytes)} minified+gzipped (minified ${kB(file.minifiedBytes)})`);
+    }
+    line('total minified', (b) => kB(b.minifiedBytes));
+    line('total minified+gzipped', (b) => kB(b.gzippedBytes));
     line('npm packages in the bundle', (b) => `${b.packages.length}, ${MB(b.packagesDiskBytes)} on disk`);
     console.log(`# sdk bundle: the SDK's own source files in it: ${sdk.ownFiles}, ${kB(sdk.ownBytes)}`);
     console.log(`# sdk bundle: largest parts (minified): ${sdk.shares.slice(0, 8).map(([name, bytes]) => `${name} ${kB(bytes)}`).join(', ')}`);
@@ -102,6 +119,8 @@ describe('the client SDK in Chromium against a devnet Ferry', { skip, timeout: 1
       assert.ok(bundle.gzippedBytes > 0 && bundle.gzippedBytes < bundle.minifiedBytes);
     }
     assert.ok(sdk.packages.some((p) => p.endsWith('node_modules/boltz-core')), 'the SDK builds on boltz-core');
+    assert.ok(zkpChunk.lazy, `${zkpChunk.name}, which holds ${ZKP}, is loaded on demand, not with the page`);
+    assert.deepEqual(zkpChunk.packages, [ZKP, 'long'], `${zkpChunk.name} holds secp256k1-zkp alone (and its dependency long)`);
     assert.deepEqual(browser.problems, [], 'the page loaded without errors');
   });
 
@@ -177,7 +196,20 @@ describe('the client SDK in Chromium against a devnet Ferry', { skip, timeout: 1
       const vout = (await chain().node.getRawTransaction(lockupTxid)).vout.find((o) => o.scriptPubKey.hex === hex.encode(script))!.n;
       assert.equal(await chain().node.getTxOut(lockupTxid, vout, true), null, 'Ferry spent the lockup');
     });
+
+    if (currency === 'BTC') {
+      test(`a page doing BTC swaps fetched the SDK's initial files only, never ${ZKP}'s chunk`, () => {
+        const fetched = new Set(browser.requests);
+        for (const file of sdk.files.filter((f) => !f.lazy)) assert.ok(fetched.has(`${browser.origin}/sdk/${file.name}`), `the page fetched /sdk/${file.name}: ${[...fetched].join(', ')}`);
+        assert.ok(!fetched.has(`${browser.origin}/sdk/${zkpChunk.name}`), `the page fetched ${zkpChunk.name} without an L-BTC swap`);
+      });
+    }
   }
+
+  test(`the L-BTC swaps fetched ${ZKP}'s chunk on demand, once`, () => {
+    const fetches = browser.requests.filter((url) => url === `${browser.origin}/sdk/${zkpChunk.name}`);
+    assert.equal(fetches.length, 1, browser.requests.join(', '));
+  });
 
   test('the page refuses a reverse answer whose invoice pays another hash, before it is shown, and keeps nothing of it', async () => {
     const foreign = await service.invoice('alice', 25_000);

@@ -2,6 +2,8 @@
 // no file outside this package or of its Node side, and nothing of the service's or the devnet's packages. This
 // walks the graph the way TypeScript reads it (every import, export-from and import() with a literal specifier,
 // type-only ones too: a package's declarations need them as well) and names the chain of imports to each offence.
+// Walked again without import() and type-only imports — what a page loads with the core — it must not reach
+// secp256k1-zkp: that package (1.9 MB of WebAssembly) is fetched on the first L-BTC operation, never by a BTC wallet.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +15,8 @@ import ts from 'typescript';
 interface Edge {
   specifier: string;
   typeOnly: boolean;
+  /** An import() call: the module loads when the call runs, not with the importing file. */
+  dynamic?: boolean;
 }
 
 /** The module specifiers a file imports, as TypeScript parses them. */
@@ -32,7 +36,7 @@ function importsOf(file: string): Edge[] {
       const typeOnly = node.isTypeOnly || (clause !== undefined && ts.isNamedExports(clause) && clause.elements.length > 0 && clause.elements.every((e) => e.isTypeOnly));
       edges.push({ specifier: node.moduleSpecifier.text, typeOnly });
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments.length === 1 && ts.isStringLiteralLike(node.arguments[0])) {
-      edges.push({ specifier: node.arguments[0].text, typeOnly: false });
+      edges.push({ specifier: node.arguments[0].text, typeOnly: false, dynamic: true });
     } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
       edges.push({ specifier: node.argument.literal.text, typeOnly: true });
     }
@@ -52,7 +56,18 @@ interface Closure {
   packages: Map<string, string[]>;
 }
 
-function closureOf(root: string, entry: string): Closure {
+/** Which imports to follow besides the ones that load with the file: import() calls, type-only imports. */
+interface Follow {
+  dynamic: boolean;
+  typeOnly: boolean;
+}
+const EVERY_IMPORT: Follow = { dynamic: true, typeOnly: true };
+/** What runs: the modules a page loads with the file, and those an import() loads later. */
+const AT_RUN_TIME: Follow = { dynamic: true, typeOnly: false };
+/** What a page loads with the file itself. */
+const LOADED_WITH: Follow = { dynamic: false, typeOnly: false };
+
+function closureOf(root: string, entry: string, follow: Follow = EVERY_IMPORT): Closure {
   const files = new Map<string, string[]>();
   const packages = new Map<string, string[]>();
   const walk = (file: string, chain: string[]): void => {
@@ -61,7 +76,8 @@ function closureOf(root: string, entry: string): Closure {
     const here = [...chain, name];
     files.set(name, here);
     if (!file.endsWith('.ts')) return; // JSON and other data: a leaf
-    for (const { specifier } of importsOf(file)) {
+    for (const { specifier, typeOnly, dynamic } of importsOf(file)) {
+      if ((typeOnly && !follow.typeOnly) || (dynamic && !follow.dynamic)) continue;
       if (specifier.startsWith('.')) {
         const target = resolve(dirname(file), specifier);
         if (!existsSync(target)) throw new Error(`${name} imports ${specifier}, which does not exist`);
@@ -118,6 +134,17 @@ describe('the client SDK core imports nothing of Node, the service or the devnet
     assert.ok(names.includes('boltz-core') && names.includes('buffer') && !names.includes('ws') && !names.includes('pngjs'), names.join(', '));
   });
 
+  test('secp256k1-zkp is reached from the core only through import(): a page loads it on demand, not with the SDK', () => {
+    const zkp = '@vulpemventures/secp256k1-zkp';
+    const of = (follow: Follow) => [...closureOf(repo, 'src/client/index.ts', follow).packages].filter(([specifier]) => packageOf(specifier) === zkp);
+    assert.ok(of(AT_RUN_TIME).length > 0, `the core's code reaches ${zkp} at run time (L-BTC needs it)`);
+    assert.deepEqual(
+      of(LOADED_WITH).map(([, chain]) => chain.join(' → ')),
+      [],
+      `${zkp} loads with the core`,
+    );
+  });
+
   test('the walk finds a built-in and a devnet file however deep, through every kind of import, and names the chain', () => {
     const base = mkdtempSync(join(tmpdir(), 'ferry-import-graph-'));
     const root = join(base, 'packages', 'sdk');
@@ -132,6 +159,9 @@ describe('the client SDK core imports nothing of Node, the service or the devnet
       write('src/client/types.ts', "import type { Config } from '../../../devnet/src/config.ts';\nexport type T = Config;\n");
       write('../devnet/src/config.ts', 'export type Config = {};\n');
       write('src/client/lazy.ts', "import { EventEmitter } from 'node:events';\nimport 'buffer/index.js';\nimport '@ferry/devnet/index.js';\nexport default EventEmitter;\n");
+      const loadedWith = closureOf(root, 'src/client/index.ts', LOADED_WITH);
+      assert.deepEqual([...loadedWith.files.keys()].sort(), ['src/chains/b.ts', 'src/client/a.ts', 'src/client/index.ts'], 'neither import() nor a type-only import loads with the file');
+      assert.deepEqual([...loadedWith.packages.keys()], ['fs']);
       assert.deepEqual(offences(root, 'src/client/index.ts').sort(), [
         'Node built-in fs: src/client/index.ts → src/client/a.ts → src/chains/b.ts → fs',
         'Node built-in node:events: src/client/index.ts → src/client/lazy.ts → node:events',

@@ -1,8 +1,10 @@
 // secp256k1-zkp (the C library elementsd itself links, compiled to WebAssembly) for Liquid's confidential
 // transactions: blinding, range and surjection proofs, unblinding. It loads asynchronously, so every user — Ferry's
 // Liquid code, the client SDK and the devnet's Elements node — awaits this one shared instance, and boltz-core's
-// Liquid module, which keeps its own reference, is handed it once here.
-import zkpModule, { type Secp256k1ZKP } from '@vulpemventures/secp256k1-zkp';
+// Liquid module, which keeps its own reference, is handed it once here. The package (its WebAssembly, 1.9 MB embedded
+// as base64) is imported on the first call, not with this file: a browser bundle splits it into a chunk of its own,
+// which a wallet that never touches L-BTC never downloads (packages/ferry/test/browser/ checks both).
+import type { Secp256k1ZKP } from '@vulpemventures/secp256k1-zkp';
 import * as liquid from 'boltz-core/dist/lib/liquid/index.js';
 import type { Secp256k1Interface } from 'liquidjs-lib';
 import { useLibsecp256k1 } from '../../keys/libsecp256k1.ts';
@@ -12,18 +14,21 @@ export type Zkp = Secp256k1ZKP;
 let instance: Promise<Zkp> | undefined;
 let ready: Zkp | undefined;
 
+type ZkpLoader = (typeof import('@vulpemventures/secp256k1-zkp'))['default'];
+
 /**
- * The package's loader. Under Node's ESM the default import is the CommonJS module.exports, whose .default is the
- * loader; a bundler for the browser (esbuild, Vite) takes the package's ES module build, whose default export is the
- * loader itself.
+ * The package's loader, imported now. Under Node's ESM the default export is the CommonJS module.exports, whose
+ * .default is the loader; a bundler for the browser (esbuild, Vite) takes the package's ES module build, whose default
+ * export is the loader itself.
  */
-const zkpLoader = (): typeof zkpModule.default => {
-  const imported: unknown = zkpModule;
-  return typeof imported === 'function' ? (imported as typeof zkpModule.default) : zkpModule.default;
-};
+async function zkpLoader(): Promise<ZkpLoader> {
+  const imported: unknown = (await import('@vulpemventures/secp256k1-zkp')).default;
+  return typeof imported === 'function' ? (imported as ZkpLoader) : (imported as { default: ZkpLoader }).default;
+}
 
 export function loadZkp(): Promise<Zkp> {
-  instance ??= zkpLoader()().then((zkp) => {
+  instance ??= zkpLoader().then(async (load) => {
+    const zkp = await load();
     liquid.init(zkp);
     // The swap keys' arithmetic (KeyAgg, tweak) runs in it from now on, on every chain.
     useLibsecp256k1(zkp);
