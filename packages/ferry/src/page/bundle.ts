@@ -1,20 +1,19 @@
 // Builds the swap page once, when Ferry starts: app.ts and the client SDK bundled for browsers by esbuild (with the
-// Node shims a web app's bundler gives: stream, events, process), the stylesheet and the markup with this Ferry's
+// Node shims a web app's bundler gives, browser-build.ts), the stylesheet and the markup with this Ferry's
 // network and path filled in. Each file is kept gzip-compressed, with an ETag from its content hash, so serving it
 // is a lookup. esbuild runs in its own process and compression on libuv's threads: the API's event loop stays free.
 // The script is cached in a directory (the data directory's page-cache/) under the hashes of every file it was built
 // from: a restart with the same sources reads it back instead of building again.
-import { build, version as esbuildVersion, type Plugin } from 'esbuild';
+import { build, version as esbuildVersion } from 'esbuild';
+import { nodeShims, processShim, zkpNodeBranch } from './browser-build.ts';
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { join, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 
 const here = (name: string): string => fileURLToPath(new URL(name, import.meta.url));
-const resolveFromHere = createRequire(import.meta.url).resolve;
 const gzipped = promisify(gzip);
 
 /** One file of the page, ready to serve. */
@@ -57,7 +56,7 @@ async function fromCache(cacheDir: string): Promise<Buffer | undefined> {
 async function toCache(cacheDir: string, script: Uint8Array, inputs: string[]): Promise<void> {
   const sources: Record<string, string> = {};
   // this file holds the build's options: a change to them is a change to the script
-  for (const path of [...inputs, here('bundle.ts')]) sources[path] = await fileHash(path);
+  for (const path of [...inputs, here('bundle.ts'), here('browser-build.ts')]) sources[path] = await fileHash(path);
   await mkdir(cacheDir, { recursive: true });
   // the script first, the manifest that vouches for it last, each replaced whole
   await writeFile(join(cacheDir, 'app.js.new'), script);
@@ -65,26 +64,6 @@ async function toCache(cacheDir: string, script: Uint8Array, inputs: string[]): 
   await writeFile(join(cacheDir, 'manifest.json.new'), JSON.stringify({ esbuild: esbuildVersion, sources } satisfies CacheManifest));
   await rename(join(cacheDir, 'manifest.json.new'), join(cacheDir, 'manifest.json'));
 }
-
-/** secp256k1-zkp's Emscripten loader requires fs and path only in Node; in browsers it never does: empty modules. */
-const zkpNodeBranch: Plugin = {
-  name: 'secp256k1-zkp-node-branch',
-  setup(bundler) {
-    bundler.onResolve({ filter: /^(fs|path)$/ }, (args) =>
-      args.importer.includes(`${sep}@vulpemventures${sep}secp256k1-zkp${sep}`) ? { path: args.path, namespace: 'empty-node-module' } : undefined,
-    );
-    bundler.onLoad({ filter: /.*/, namespace: 'empty-node-module' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
-  },
-};
-
-/** `stream` and `events` for create-hash (under liquidjs-lib and bolt11), from the npm packages made for browsers. */
-const nodeShims: Plugin = {
-  name: 'node-shims',
-  setup(bundler) {
-    const shims: Record<string, string> = { stream: resolveFromHere('stream-browserify'), events: resolveFromHere('events/') };
-    bundler.onResolve({ filter: /^(stream|events)$/ }, (args) => ({ path: shims[args.path] }));
-  },
-};
 
 async function asset(contentType: string, body: Buffer): Promise<PageAsset> {
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
@@ -108,8 +87,7 @@ export async function buildPage(options: { base: string; network: string; cacheD
       metafile: true,
       logLevel: 'silent',
       plugins: [zkpNodeBranch, nodeShims],
-      inject: [here('process-shim.js')],
-      define: { global: 'globalThis' },
+      ...processShim,
     });
     script = Buffer.from(result.outputFiles[0].contents);
     if (options.cacheDir !== undefined) {

@@ -7,9 +7,8 @@ import { build, type Metafile, type Plugin } from 'esbuild';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { createRequire } from 'node:module';
+import { nodeShims, processShim, zkpNodeBranch } from '../../src/page/browser-build.ts';
 
-const fromRepo = createRequire(resolve('package.json'));
 
 /** One file of the build: the entry's, or a chunk it imports. */
 export interface BundleFile {
@@ -55,37 +54,6 @@ export class BundleError extends Error {
     super(message);
   }
 }
-
-/**
- * secp256k1-zkp's Emscripten loader requires `fs` and `path` only when it runs in Node (its ENVIRONMENT_IS_NODE
- * branch); in a browser it instantiates the WebAssembly embedded in the file. esbuild, unlike Vite, has no empty
- * stand-in for such requires: this gives them one, for that package only, so a Node built-in anywhere else still
- * fails the build.
- */
-const zkpNodeBranch: Plugin = {
-  name: 'secp256k1-zkp-node-branch',
-  setup(bundler) {
-    bundler.onResolve({ filter: /^(fs|path)$/ }, (args) =>
-      args.importer.includes(`${sep}@vulpemventures${sep}secp256k1-zkp${sep}`) ? { path: args.path, namespace: 'empty-node-module' } : undefined,
-    );
-    bundler.onLoad({ filter: /.*/, namespace: 'empty-node-module' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
-  },
-};
-
-/**
- * The shims a web app's bundler config gives dependencies written for Node (what the usual Node-polyfill plugins of
- * Vite and esbuild give): create-hash, under liquidjs-lib, builds on `stream` and `events`, and
- * readable-stream calls `process.nextTick` and reads `global`. They come from the npm packages made for it and are
- * part of the measured bundle; no other Node module is shimmed, so one more still fails the build.
- */
-const nodeShims: Plugin = {
-  name: 'node-shims',
-  setup(bundler) {
-    const shims: Record<string, string> = { stream: fromRepo.resolve('stream-browserify'), events: fromRepo.resolve('events/') };
-    bundler.onResolve({ filter: /^(stream|events)$/ }, (args) => ({ path: shims[args.path] }));
-  },
-};
-const SHIM_INJECT = ['test/browser/shims/process.js'];
 
 const NODE_BUILTIN = /^(node:.*|assert|buffer|child_process|crypto|dns|events|fs|http|https|module|net|os|path|stream|string_decoder|tls|url|util|worker_threads|zlib)$/;
 
@@ -223,7 +191,7 @@ export async function bundleForBrowser(entry: string, external: Record<string, s
       metafile: true,
       logLevel: 'silent',
       plugins,
-      ...(shims && { inject: SHIM_INJECT, define: { global: 'globalThis' } }),
+      ...(shims && processShim),
     });
   } catch (error) {
     const errors = (error as { errors?: { text: string; location?: { file: string; line: number } | null }[] }).errors ?? [];
