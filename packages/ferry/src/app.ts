@@ -33,7 +33,7 @@ import { SwapEngine } from './engine/engine.ts';
 import { SecretsAtRest } from './secrets/at-rest.ts';
 import { SwapKeys } from '@ferry/sdk/keys/swap-keys.js';
 import { pairsFromConfig } from './config/pair.ts';
-import { openStorage, type Storage } from './db/index.ts';
+import { openStorage, schemaVersion, type Storage } from './db/index.ts';
 import type { Logger } from './log/index.ts';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { StatusFeed } from './events/index.ts';
@@ -267,6 +267,7 @@ export async function startFerry(configured: FerryConfig, logger: Logger): Promi
       observeRequest: metrics?.observeRequest,
       webhooks: webhooks && { registry: webhooks, policy: config.webhooks },
       offers: new OfferRegistry(storage.offers),
+      databaseSchemaVersion: () => schemaVersion(storage.database),
       askWebhook: sender && ((url, payload) => sender!.ask(url, payload)),
       onRealtime: ({ webSocket, streams, invoiceRequests: hub }) => {
         invoiceRequests = hub;

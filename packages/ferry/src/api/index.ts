@@ -7,6 +7,7 @@ import { StatusFeed } from '../events/index.ts';
 import type { LightningBackend } from '../lightning/backend.ts';
 import type { Logger } from '../log/index.ts';
 import { version } from '../version.ts';
+import { SCHEMA_VERSION } from '../db/migrations.ts';
 import { Router } from './http/router.ts';
 import { createHttpServer, type RawHandler } from './http/server.ts';
 import { ChainReadings, type EvmChains } from './chain-routes.ts';
@@ -85,6 +86,11 @@ export interface ApiDependencies {
   health?: HealthReport;
   /** More handlers that own their response, by exact path: the swap page (src/page/routes.ts). */
   rawRoutes?: ReadonlyMap<string, RawHandler>;
+  /**
+   * GET /version's `databaseSchemaVersion`: the schema version of the database this instance is connected to, read
+   * at each call (a newer instance may migrate it compatibly while this one runs); none: the field is left out.
+   */
+  databaseSchemaVersion?: () => Promise<number>;
 }
 
 /** The HTTP server's share of the limits: request rates, socket caps and timeouts. */
@@ -117,8 +123,11 @@ function webSocketOptions(deps: ApiDependencies): WebSocketOptions {
 
 export function createRouter(deps: ApiDependencies): Router {
   const router = new Router();
-  router.get('/version', () => ({ body: { version } }));
-  router.get('/v2/version', () => ({ body: { version } }));
+  const versions = async () => ({
+    body: { version, schemaVersion: SCHEMA_VERSION, ...(deps.databaseSchemaVersion && { databaseSchemaVersion: await deps.databaseSchemaVersion() }) },
+  });
+  router.get('/version', versions);
+  router.get('/v2/version', versions);
   const refundTimeout = deps.swaps?.refundTimeout?.bind(deps.swaps);
   const readings = new ChainReadings(deps.chains, deps.evm);
   chainRoutesV1(router, readings, refundTimeout);

@@ -23,7 +23,7 @@ usage:
   ferry devnet [--config FILE]       run only the devnet
   ferry devnet info [--config FILE]  print devnet.json (endpoints and credentials of the running devnet)
   ferry devnet config [--config FILE]  print ferry.toml: the devnet's nodes as a Ferry configuration (ferry start --config)
-  ferry version                      print the version
+  ferry version                      print the version and the database schema version it expects
 
 ${devnetToolsUsage}
 ${swapUsage}
@@ -54,7 +54,9 @@ async function run(argv: string[]): Promise<number> {
   const { words, flags } = parseArgs(argv);
   const [command = 'help', sub, ...rest] = words;
   if (command === 'version' || flags.version) {
-    process.stdout.write(version + '\n');
+    // the schema version this code migrates a database to (docs/operations.md#upgrading)
+    const { SCHEMA_VERSION } = await import('../db/migrations.ts');
+    process.stdout.write(`${version}\ndatabase schema ${SCHEMA_VERSION}\n`);
     return 0;
   }
   if (flags.help || command === 'help') {
@@ -96,6 +98,12 @@ export async function main(argv: string[]): Promise<void> {
     const { SecretsRefused } = await import('../secrets/at-rest.ts');
     const { PassphraseError } = await import('../secrets/passphrase.ts');
     if (error instanceof SecretsRefused || error instanceof PassphraseError) {
+      process.stderr.write(`ferry: ${error.message}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    const { SchemaTooNewError } = await import('../db/errors.ts');
+    if (error instanceof SchemaTooNewError) {
       process.stderr.write(`ferry: ${error.message}\n`);
       process.exitCode = 1;
       return;

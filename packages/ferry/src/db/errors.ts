@@ -27,18 +27,27 @@ export class UniqueViolation extends DatabaseError {
 /** A row referenced a missing parent, or a parent still referenced was deleted. */
 export class ForeignKeyViolation extends DatabaseError {}
 
-/** The database was migrated by a newer Ferry than this one; running would risk corrupting it. */
+/**
+ * The database was migrated by a newer Ferry, with at least one migration this code does not know that is not marked
+ * compatible with older code; running would risk corrupting it.
+ */
 export class SchemaTooNewError extends DatabaseError {
   readonly databaseVersion: number;
   readonly codeVersion: number;
+  /** The unknown migrations not marked compatible (empty when unknown to the caller). */
+  readonly incompatible: readonly { version: number; name: string }[];
 
-  constructor(databaseVersion: number, codeVersion: number) {
+  constructor(databaseVersion: number, codeVersion: number, incompatible: readonly { version: number; name: string }[] = []) {
+    const named = incompatible.map((m) => `${m.version} "${m.name}"`).join(', ');
     super(
       `database schema is at version ${databaseVersion}, but this Ferry knows migrations only up to ` +
-        `${codeVersion}; upgrade Ferry or point it at another database`,
+        `${codeVersion}` +
+        (named ? ` and migration${incompatible.length === 1 ? '' : 's'} ${named} ${incompatible.length === 1 ? 'is' : 'are'} not marked compatible with older code` : '') +
+        '; upgrade Ferry or point it at another database',
     );
     this.databaseVersion = databaseVersion;
     this.codeVersion = codeVersion;
+    this.incompatible = incompatible;
   }
 }
 

@@ -8,7 +8,7 @@ export {
   TransactionAborted,
   UniqueViolation,
 } from './errors.ts';
-export { MIGRATIONS, type Migration } from './migrations.ts';
+export { MIGRATIONS, SCHEMA_VERSION, type Migration } from './migrations.ts';
 export { migrate, schemaVersion, type MigrationResult } from './migrator.ts';
 export { createRepositories, type Repositories, type Storage } from './repositories/index.ts';
 export type { Clock, RepositoryOptions } from './repositories/common.ts';

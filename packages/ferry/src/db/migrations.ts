@@ -1,5 +1,15 @@
 // Ferry's schema, as an append-only list of migrations. Never edit a released migration: add one.
 // SQL is shared; only column types differ, through `types(dialect)`.
+//
+// Expand, then contract: several instances share one PostgreSQL database and are upgraded one at a time, so for a
+// while an older instance runs beside a database a newer one migrated. A migration that only adds — a table, a
+// nullable (or defaulted) column, an index — leaves every statement of the older code working: mark it
+// `compatible: true`, and an older instance keeps running (and restarting) beside it. A migration that contracts —
+// drops or renames a table or column, makes a column NOT NULL, narrows a CHECK — breaks the older code: leave it
+// unmarked (an older instance then refuses to start on that database, SchemaTooNewError), and ship it only in a
+// release after every instance already runs code that no longer reads or writes the old shape. A change of shape is
+// therefore two releases: the first expands (adds the new shape, writes both, marked compatible), the second
+// contracts (drops the old shape, unmarked). docs/operations.md#upgrading says the same for operators.
 import type { Dialect } from './types.ts';
 
 export interface Migration {
@@ -8,6 +18,11 @@ export interface Migration {
   name: string;
   /** Statements to run, one per string (better-sqlite3 prepares one statement at a time). */
   statements(dialect: Dialect): string[];
+  /**
+   * True when the migration only expands the schema, so code that predates it still runs on the migrated database
+   * (recorded in schema_migrations.compatible, where an older instance reads it). See the rule above.
+   */
+  compatible?: boolean;
 }
 
 export interface ColumnTypes {
@@ -232,3 +247,6 @@ export const MIGRATIONS: readonly Migration[] = [
     },
   },
 ];
+
+/** The schema version this code expects: the highest migration it knows. */
+export const SCHEMA_VERSION: number = MIGRATIONS.length;

@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/index.ts';
+import { SCHEMA_VERSION } from '../../src/db/index.ts';
 import { ferryCommand, runFerry } from '../helpers/ferry-process.ts';
 import { ephemeralPorts } from '../helpers/ports.ts';
 
@@ -27,7 +28,10 @@ test('ferry start serves chain heights from its embedded devnet and stops cleanl
     const fees = await (await fetch(`${url}/v2/chain/fees`)).json();
     assert.ok(typeof fees.BTC === 'number' && fees.BTC >= 1);
     assert.equal(fees['L-BTC'], 0.1, "Liquid's relay floor");
-    assert.equal(typeof (await (await fetch(`${url}/version`)).json()).version, 'string');
+    const versions = await (await fetch(`${url}/version`)).json();
+    assert.equal(typeof versions.version, 'string');
+    // the schema this code expects, and the one of the database it runs on (the same: it migrated it at start)
+    assert.deepEqual([versions.schemaVersion, versions.databaseSchemaVersion], [SCHEMA_VERSION, SCHEMA_VERSION]);
 
     // The `ferry devnet` commands run asynchronously: a synchronous child would block this process's event loop for
     // as long as the command takes (tens of seconds on a busy machine), and a keep-alive connection the devnet
