@@ -77,13 +77,20 @@ export function sendServerLockup(ctx: EngineContext, effect: EffectRecord, hooks
     // A contract chain's lockup is a `lock` call, seen again through its follower; a UTXO chain's a wallet payment.
     const contract = leg.contract === undefined ? undefined : legContractChain(ctx, leg);
     const chain = contract === undefined ? legChain(ctx, leg) : undefined;
-    return ctx.locks.run(`wallet:${leg.chain}`, async () => {
-      let swap = await ctx.swaps.require(effect.swapId);
+    const watch = contract ?? chain!.watcher;
+    const marker = markerKey(first.id);
+    // Caught up before the wallet's lock is taken: a watcher round may itself wait for that lock (a claim it
+    // sends), and a round queued behind it would then wait for this send forever. A send begun before a crash (the
+    // marker) is looked for on chain by one more round, for the same reason also before the lock.
+    const caughtUp = async (): Promise<void> => {
+      if (!stillToLock(first)) return;
+      await caughtUpOnce(watch);
+      if ((await ctx.storage.kv.get(marker)) !== undefined) await watch.sync();
+    };
+    return caughtUp().then(() => ctx.locks.run(`wallet:${leg.chain}`, async () => {
+      const swap = await ctx.swaps.require(effect.swapId);
       if (!stillToLock(swap)) return;
       crashPoint('reverse.invoice-accepted');
-      await caughtUpOnce(contract ?? chain!.watcher);
-      swap = await ctx.swaps.require(swap.id);
-      if (!stillToLock(swap)) return;
       const sighted = await ctx.storage.kv.get(sightingKey(swap.id));
       const seen = sighted === undefined ? undefined : (JSON.parse(sighted) as ReverseLockup);
       // Still the full amount now (a chain swap's may have been quoted again since).
@@ -92,11 +99,7 @@ export function sendServerLockup(ctx: EngineContext, effect: EffectRecord, hooks
         await recordLockup(ctx, swap.id, serverLockupOf(swap), seen);
         return;
       }
-      const marker = markerKey(swap.id);
       if ((await ctx.storage.kv.get(marker)) !== undefined) {
-        await (contract ?? chain!.watcher).sync();
-        swap = await ctx.swaps.require(swap.id);
-        if (!stillToLock(swap)) return;
         ctx.logger.warn('server lockup marked as started but not found on chain: sending it', { swap: swap.id });
       }
       const reason = await hooks.lockRefusal(ctx, swap);
@@ -125,7 +128,7 @@ export function sendServerLockup(ctx: EngineContext, effect: EffectRecord, hooks
       crashPoint('reverse.lockup-broadcast');
       await recordLockup(ctx, swap.id, leg, 'contract' in sent ? sent : { txid: sent.txid, vout: sent.vout, value: sent.value, hex: sent.hex, confirmed: false });
       ctx.logger.info('server lockup sent', { swap: swap.id, txid: sent.txid, amount: sent.value });
-    });
+    }));
   });
 }
 
