@@ -3,6 +3,7 @@
 // Grpc-Metadata-macaroon header; server streams as newline-delimited JSON) and Core Lightning's clnrest (the rune in
 // the Rune header; `POST /v1/<method>`). Payments are reported in one shape for both, LND's: a status, and for a
 // failed one LND's FAILURE_REASON_* name (CLN's pay error codes mapped to them).
+import { FAILURE_BY_CODE, PAY_IN_PROGRESS } from '@ferry/sdk/lightning/cln-pay-failures.js';
 import { decodeBolt11 } from '@ferry/sdk/lightning/bolt11/index.js';
 import { bolt12AsInvoice, isBolt12Invoice } from '@ferry/sdk/lightning/bolt12/payable.js';
 import type { ClnNodeInfo, LightningNodeInfo } from '../lightning/index.ts';
@@ -146,20 +147,6 @@ export async function lndPay(node: LightningNodeInfo, invoice: string): Promise<
   return sent.final;
 }
 
-// pay's error codes (xpay's, as lightningd reports them) in LND's FAILURE_REASON_* words.
-const FAILURE_BY_CODE: Record<number, string> = {
-  203: 'FAILURE_REASON_INCORRECT_PAYMENT_DETAILS', // PAY_DESTINATION_PERM_FAIL
-  205: 'FAILURE_REASON_NO_ROUTE', // PAY_ROUTE_NOT_FOUND
-  206: 'FAILURE_REASON_NO_ROUTE', // PAY_ROUTE_TOO_EXPENSIVE
-  207: 'FAILURE_REASON_TIMEOUT', // PAY_INVOICE_EXPIRED
-  209: 'FAILURE_REASON_ERROR', // PAY_UNSPECIFIED_ERROR
-  210: 'FAILURE_REASON_ERROR', // PAY_STOPPED_RETRYING
-  215: 'FAILURE_REASON_INSUFFICIENT_BALANCE', // PAY_INSUFFICIENT_FUNDS
-  216: 'FAILURE_REASON_NO_ROUTE', // PAY_UNREACHABLE
-  217: 'FAILURE_REASON_ERROR', // PAY_USER_ERROR
-  [-32602]: 'FAILURE_REASON_INCORRECT_PAYMENT_DETAILS', // invalid parameters: the invoice cannot be paid as asked
-};
-const PAY_IN_PROGRESS = 200;
 const PENDING_POLL_MS = 200;
 
 /**

@@ -6,6 +6,7 @@
 // nothing in listsendpays is a payment that failed for sure with nothing sent: reported FAILED with its reason,
 // never thrown. pay's codes are mapped to LND's FAILURE_REASON_* names, which the engine records. BOLT12 invoices
 // (lni) are paid the same way.
+import { FAILURE_BY_CODE, PAY_IN_PROGRESS } from '@ferry/sdk/lightning/cln-pay-failures.js';
 import { decodeBolt11 } from '@ferry/sdk/lightning/bolt11/index.js';
 import { bolt12AsInvoice, isBolt12Invoice } from '@ferry/sdk/lightning/bolt12/payable.js';
 import type { PayRequest, PaymentUpdate } from '../backend.ts';
@@ -27,19 +28,6 @@ interface PayJson {
   status: string;
 }
 
-const FAILURE_BY_CODE: Record<number, string> = {
-  203: 'FAILURE_REASON_INCORRECT_PAYMENT_DETAILS', // PAY_DESTINATION_PERM_FAIL
-  205: 'FAILURE_REASON_NO_ROUTE', // PAY_ROUTE_NOT_FOUND
-  206: 'FAILURE_REASON_NO_ROUTE', // PAY_ROUTE_TOO_EXPENSIVE
-  207: 'FAILURE_REASON_TIMEOUT', // PAY_INVOICE_EXPIRED
-  209: 'FAILURE_REASON_ERROR', // PAY_UNSPECIFIED_ERROR (xpay: failed after its attempts)
-  210: 'FAILURE_REASON_ERROR', // PAY_STOPPED_RETRYING
-  215: 'FAILURE_REASON_INSUFFICIENT_BALANCE', // PAY_INSUFFICIENT_FUNDS
-  216: 'FAILURE_REASON_NO_ROUTE', // PAY_UNREACHABLE
-  217: 'FAILURE_REASON_ERROR', // PAY_USER_ERROR (e.g. maxdelay too small)
-  [-32602]: 'FAILURE_REASON_INCORRECT_PAYMENT_DETAILS', // JSONRPC2_INVALID_PARAMS: the invoice cannot be paid as asked
-};
-const PAY_IN_PROGRESS = 200;
 // Past the payment timeout pay gives up retrying, but a part already sent may stay held for hours.
 const PAY_CALL_SLACK_MS = 60_000;
 
