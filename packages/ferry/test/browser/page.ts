@@ -22,7 +22,7 @@ export function chromiumPath(): { path: string } | { skip: string } {
 
 // launch() gives each browser a fresh profile directory of its own (and removes it): playwright refuses
 // --user-data-dir here. Without the background-networking flags Chromium keeps trying Google's hosts, which this closed network refuses.
-const FLAGS = [
+export const BROWSER_FLAGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -67,7 +67,7 @@ export async function openPage(executablePath: string, files: Record<string, [st
   let browser: Browser | undefined;
   try {
     // No ceilings of playwright's own (30 s, 180 s): on a busy machine the test file's hang guard is the judge.
-    browser = await chromium.launch({ executablePath, headless: true, args: FLAGS, timeout: 0 });
+    browser = await chromium.launch({ executablePath, headless: true, args: BROWSER_FLAGS, timeout: 0 });
     const page = await browser.newPage();
     const problems: string[] = [];
     const requests: string[] = [];

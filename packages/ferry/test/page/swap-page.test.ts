@@ -4,36 +4,24 @@
 // coins itself. The effects are checked on the chain: the claim the page names pays the user wallet. BTC at desktop
 // width, L-BTC at phone width. Measured in the same run: what the page transfers (gzip) and its time to interactive.
 // Screenshots of each view go to a temporary directory, or to docs/page/ with FERRY_PAGE_SCREENSHOTS=1.
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { satToBtc } from '@ferry/sdk/chains/core-rpc.js';
 import { parseRefundFile, swapChain } from '@ferry/sdk/client/index.js';
 import { startService, type Service } from '../client/support.ts';
 import { chromiumPath } from '../browser/page.ts';
+import { DESKTOP, PHONE, SHOTS, launchChromium, openSwapPage, shot, steps, type Opened } from './support.ts';
 
 const found = chromiumPath();
 const skip = 'skip' in found ? `no Chromium: ${found.skip}` : false;
-const SHOTS = process.env.FERRY_PAGE_SCREENSHOTS === '1' ? resolve('../../docs/page') : mkdtempSync(join(tmpdir(), 'ferry-page-shots-'));
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 /** A valid mainnet address: refused on the devnet (regtest), with the reason shown beside the field. */
 const MAINNET_ADDRESS = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 
 /** axe-core, the accessibility engine, evaluated in the page by the keyboard test. */
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
-
-interface Opened {
-  page: Page;
-  problems: string[];
-  close(): Promise<void>;
-}
 
 // A hang guard, not a timing: nothing below waits on a clock; a swap's steps take seconds each on a busy machine.
 describe('the swap page Ferry serves, in Chromium, against a devnet Ferry', { skip, timeout: 900_000 }, () => {
@@ -44,29 +32,14 @@ describe('the swap page Ferry serves, in Chromium, against a devnet Ferry', { sk
     service = await startService();
     assert.ok(service.ferry.pageUrl, 'ferry start serves the page by default');
     await service.ferry.page!.built; // timed below is the page in the browser, not its build at Ferry's start
-    browser = await chromium.launch({ executablePath: (found as { path: string }).path, headless: true, args: FLAGS, timeout: 0 });
-    mkdirSync(SHOTS, { recursive: true });
+    browser = await launchChromium((found as { path: string }).path);
   });
   after(async () => {
     await browser?.close();
     await service?.close();
   });
 
-  /** A fresh profile at a viewport, on the page, once its script says it is ready. */
-  async function open(viewport: { width: number; height: number }): Promise<Opened> {
-    const context = await browser.newContext({ viewport, acceptDownloads: true });
-    context.setDefaultTimeout(0); // the test's hang guard judges; the page's errors are collected and checked
-    const page = await context.newPage();
-    const problems: string[] = [];
-    const cut = (text: string) => (text.length > 400 ? `${text.slice(0, 400)}…` : text);
-    page.on('pageerror', (error) => problems.push(cut(`page error: ${error.stack ?? error.message}`)));
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(cut(`console: ${message.text()}`));
-    });
-    await page.goto(service.ferry.pageUrl!);
-    await page.locator('body[data-ready="true"]').waitFor();
-    return { page, problems, close: () => context.close() };
-  }
+  const open = (viewport: { width: number; height: number }): Promise<Opened> => openSwapPage(browser, service.ferry.pageUrl!, viewport);
 
   /**
    * axe-core's check of the view shown (WCAG 2 A and AA rules): what it finds serious or critical fails the test;
@@ -82,9 +55,6 @@ describe('the swap page Ferry serves, in Chromium, against a devnet Ferry', { sk
     const serious = found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     assert.deepEqual(serious, [], `serious accessibility violations on ${view}`);
   }
-
-  const shot = async (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-  const steps = async (page: Page) => (await page.locator('#steps li').allTextContents()).join('\n  ');
 
   /**
    * A reverse swap of 50 000 sat on `currency`, clicked through as a person would; returns what the page showed at
