@@ -22,8 +22,9 @@ import {
   type SubmarineRecord,
   type SwapRecord,
 } from '@ferry/sdk/client/index.js';
+import * as chainSwap from './chain-swap.ts';
 
-type Direction = 'reverse' | 'submarine';
+type Direction = 'reverse' | 'submarine' | 'chain';
 interface Pair {
   rate: number;
   limits: { minimal: number; maximal: number };
@@ -40,7 +41,7 @@ const store = new ClientStore(new BrowserStorage('ferry-page/'));
 const client = new SwapClient({ serviceUrl: location.origin, network, store });
 const sat = (n: number | bigint): string => `${Number(n).toLocaleString('en-US')} sat`;
 
-const VIEWS = ['view-choose', 'view-destination', 'view-invoice-input', 'view-rescue', 'view-pay-invoice', 'view-pay-chain', 'view-done'];
+const VIEWS = ['view-choose', 'view-destination', 'view-invoice-input', 'view-chain-addresses', 'view-rescue', 'view-pay-invoice', 'view-pay-chain', 'view-done'];
 
 /** Shows one view, and moves the keyboard focus to its heading so a screen reader and Tab start there. */
 function show(view: string): void {
@@ -66,15 +67,17 @@ const errorText = (error: unknown): string => {
 
 // ---- the pairs Ferry serves, and the live quote -------------------------------------------------------------
 
-const pairs: Record<Direction, Record<string, Pair>> = { reverse: {}, submarine: {} };
-const state: { direction: Direction; chain: string; amount: number; destination?: string; invoice?: string } = {
+const pairs: Record<Direction, Record<string, Pair>> = { reverse: {}, submarine: {}, chain: {} };
+// `chain` is the chain of a reverse or submarine swap, or a chain swap's pair as `from/to` (chain-swap.ts).
+const state: { direction: Direction; chain: string; amount: number; destination?: string; invoice?: string; refundAddress?: string } = {
   direction: 'reverse',
   chain: 'BTC',
   amount: 0,
 };
 
 async function loadPairs(): Promise<void> {
-  const [reverse, submarine] = await Promise.all([client.api.reversePairs(), client.api.submarinePairs()]);
+  const [reverse, submarine, chain] = await Promise.all([client.api.reversePairs(), client.api.submarinePairs(), chainSwap.loadChainPairs(client, isSwappable)]);
+  pairs.chain = chain as unknown as Record<string, Pair>; // chain-swap.ts prices these
   // reverse: BTC (Lightning) → chain; submarine: chain → BTC (Lightning). Only chains the SDK can swap on.
   for (const [to, pair] of Object.entries(reverse.BTC ?? {})) if (isSwappable(to)) pairs.reverse[to] = pair as Pair;
   for (const [from, byTo] of Object.entries(submarine)) if (byTo.BTC && isSwappable(from)) pairs.submarine[from] = byTo.BTC as Pair;
@@ -94,7 +97,8 @@ const chainName = (currency: string): string => (currency === 'L-BTC' ? 'L-BTC (
 function fillChains(): void {
   const select = $<HTMLSelectElement>('chain');
   const chains = Object.keys(pairs[state.direction]);
-  select.replaceChildren(...chains.map((currency) => new Option(chainName(currency), currency, false, currency === state.chain)));
+  const label = state.direction === 'chain' ? chainSwap.chainPairLabel : chainName;
+  select.replaceChildren(...chains.map((currency) => new Option(label(currency), currency, false, currency === state.chain)));
   if (!chains.includes(state.chain)) state.chain = chains[0] ?? '';
   select.value = state.chain;
 }
@@ -107,8 +111,9 @@ function quote(): boolean {
   const raw = $<HTMLInputElement>('amount').value.replace(/[\s,_]/g, '');
   const amount = /^\d+$/.test(raw) ? Number(raw) : NaN;
   const error = $('amount-error');
-  $('amount-label').textContent = state.direction === 'reverse' ? 'Amount to pay over Lightning (sat)' : 'Amount of the invoice to pay (sat)';
-  $('quote-result-label').textContent = state.direction === 'reverse' ? `You receive on ${state.chain} (about)` : `You send on ${state.chain}`;
+  const sides = chainSwap.sidesOf(state.chain);
+  $('amount-label').textContent = { reverse: 'Amount to pay over Lightning (sat)', submarine: 'Amount of the invoice to pay (sat)', chain: `Amount to send on ${sides.from} (sat)` }[state.direction];
+  $('quote-result-label').textContent = { reverse: `You receive on ${state.chain} (about)`, submarine: `You send on ${state.chain}`, chain: `You receive on ${sides.to} (about)` }[state.direction];
   if (pair === undefined) {
     error.textContent = 'Ferry serves no pair in this direction.';
     return false;
@@ -130,6 +135,11 @@ function quote(): boolean {
     $('quote-fee').textContent = `${sat(fee)} (${pair.fees.percentage} %)`;
     $('quote-miner').textContent = sat(miner.lockup + miner.claim);
     $('quote-result').textContent = sat(Math.max(0, converted - fee - miner.lockup - miner.claim));
+  } else if (state.direction === 'chain') {
+    const { fee, miner, receive } = chainSwap.quoteChain(pair as unknown as chainSwap.ChainPair, amount);
+    $('quote-fee').textContent = `${sat(fee)} (${pair.fees.percentage} %)`;
+    $('quote-miner').textContent = sat(miner);
+    $('quote-result').textContent = sat(receive);
   } else {
     const miner = pair.fees.minerFees as number;
     const converted = Math.ceil(amount / pair.rate);
@@ -188,7 +198,7 @@ function step(text: string, tone?: 'good' | 'bad'): void {
 
 function describe(record: SwapRecord, event: FollowEvent): void {
   if (event.type === 'status') {
-    const words = (record.type === 'reverse' ? REVERSE_WORDS : SUBMARINE_WORDS)[event.update.status] ?? `Status: ${event.update.status}.`;
+    const words = { reverse: REVERSE_WORDS, submarine: SUBMARINE_WORDS, chain: chainSwap.CHAIN_WORDS }[record.type][event.update.status] ?? `Status: ${event.update.status}.`;
     const bad = /expired|failed|refunded|lockupFailed/.test(event.update.status);
     step(words, bad ? 'bad' : undefined);
   } else if (event.type === 'claimed') {
@@ -198,6 +208,8 @@ function describe(record: SwapRecord, event: FollowEvent): void {
     step('The invoice was paid (proof checked): this browser co-signed Ferry\'s claim.', 'good');
   } else if (event.type === 'refunded') {
     step(`Refunded ${sat(event.refund.amount)} to your address: transaction ${event.refund.txid}.`, 'good');
+  } else if (event.type === 'quoted') {
+    step(chainSwap.quotedWords(event));
   } else if (event.type === 'warning') {
     step(event.message, 'bad');
   }
@@ -249,7 +261,7 @@ function download(name: string, blob: Blob): void {
 // ---- the flow ---------------------------------------------------------------------------------------------
 
 /** The address in `field` if this swap can pay to it (chain and network), else the reason beside the field. */
-function checkAddress(field: string): string | undefined {
+function checkAddress(field: string, currency = state.chain): string | undefined {
   const input = $<HTMLInputElement>(field);
   const address = input.value.trim();
   const error = $(`${field}-error`);
@@ -258,9 +270,9 @@ function checkAddress(field: string): string | undefined {
     return undefined;
   }
   try {
-    destinationOf(swapChain(state.chain), address, network);
+    destinationOf(swapChain(currency), address, network);
   } catch (problem) {
-    error.textContent = whyNot(address, (problem as Error).message);
+    error.textContent = whyNot(address, (problem as Error).message, currency);
     input.setAttribute('aria-invalid', 'true');
     return undefined;
   }
@@ -270,12 +282,12 @@ function checkAddress(field: string): string | undefined {
 }
 
 /** Why an address is refused, in the user's terms: another network, another chain, or not an address at all. */
-function whyNot(address: string, message: string): string {
+function whyNot(address: string, message: string, currency: string): string {
   for (const other of NETWORK_NAMES.filter((name) => name !== network)) {
-    for (const currency of SWAP_CURRENCIES) {
+    for (const candidate of SWAP_CURRENCIES) {
       try {
-        swapChain(currency).decodeAddress(address, other);
-        return `That is a ${other} ${chainName(currency)} address, but this Ferry swaps on ${network}: nothing was sent.`;
+        swapChain(candidate).decodeAddress(address, other);
+        return `That is a ${other} ${chainName(candidate)} address, but this Ferry swaps on ${network}: nothing was sent.`;
       } catch {
         // not of this network and chain either
       }
@@ -283,7 +295,7 @@ function whyNot(address: string, message: string): string {
   }
   // destinationOf names another chain of the same network, or an unblinded Liquid address, in words already.
   if (/ is (a Liquid|a Bitcoin) address|not confidential/.test(message)) return message;
-  return `Not a ${chainName(state.chain)} address: check it and paste it again.`;
+  return `Not a ${chainName(currency)} address: check it and paste it again.`;
 }
 
 function showRescue(): void {
@@ -293,6 +305,9 @@ function showRescue(): void {
   $<HTMLButtonElement>('create').disabled = true;
   show('view-rescue');
 }
+
+/** What chain-swap.ts borrows from this file. */
+const tools: chainSwap.PageTools = { $, show, checkAddress, drawQr, chainName };
 
 /** The swap being shown. */
 let current: SwapRecord | undefined;
@@ -311,6 +326,13 @@ async function create(): Promise<void> {
       store.save(record);
       current = record;
       showInvoice(record);
+      void follow(record);
+    } else if (state.direction === 'chain') {
+      const record = await chainSwap.createChainSwap(client, { key: state.chain, amount: state.amount, destination: state.destination!, refundAddress: state.refundAddress! });
+      store.save(record);
+      current = record;
+      startProgress(record);
+      chainSwap.showChainLockup(tools, record);
       void follow(record);
     } else {
       const record = await client.createSubmarine({ currency: state.chain, invoice: state.invoice! });
@@ -349,6 +371,7 @@ function showAddress(record: SubmarineRecord): void {
   startProgress(record);
   const btc = (record.expectedAmount / 1e8).toFixed(8);
   $('pay-chain-amount').textContent = `${sat(record.expectedAmount)} (${btc} ${record.currency})`;
+  $('pay-chain-then').textContent = 'Ferry then pays your invoice.';
   $('address-text').textContent = record.lockupAddress;
   drawQr($('address-qr'), record.bip21 ?? `${record.currency === 'L-BTC' ? 'liquidnetwork' : 'bitcoin'}:${record.lockupAddress}?amount=${btc}`);
   show('view-pay-chain');
@@ -372,7 +395,13 @@ async function follow(record: SwapRecord): Promise<void> {
   try {
     const result = await followSwap(client, record, {
       stream,
-      destination: async () => {
+      destination: async (currency) => {
+        // a chain swap refunds on the chain it was sent from, to the refund address typed for it
+        if (record.type === 'chain' && currency === record.currency) {
+          const refundAddress = chainSwap.refundAddressOf(record);
+          if (refundAddress) return refundAddress;
+          throw new Error('no refund address was given');
+        }
         if (record.destination) return record.destination;
         throw new Error('no address to pay to was given');
       },
@@ -400,7 +429,11 @@ async function follow(record: SwapRecord): Promise<void> {
 function finish(record: SwapRecord, success: boolean, message: string | undefined, spend?: { txid: string; amount: bigint }): void {
   $('view-pay-invoice').hidden = true;
   $('view-pay-chain').hidden = true;
-  if (record.type === 'reverse' && success && spend) {
+  const chainEnd = record.type === 'chain' ? chainSwap.chainEnding(record, success, spend) : undefined;
+  if (chainEnd) {
+    $('done-title').textContent = chainEnd.title;
+    $('done-text').textContent = chainEnd.text;
+  } else if (record.type === 'reverse' && success && spend) {
     $('done-title').textContent = `Received ${sat(spend.amount)}`;
     $('done-text').textContent = `The coins are at ${record.destination ?? state.destination}.`;
   } else if (record.type === 'submarine' && success) {
@@ -430,12 +463,15 @@ function isOpen(record: SwapRecord): boolean {
  * user already paid or funded is claimed (or co-signed) all the same.
  */
 function resume(record: SwapRecord): void {
-  if (record.type !== 'reverse' && record.type !== 'submarine') return;
   current = record;
-  state.chain = record.currency;
+  state.chain = record.type === 'chain' ? chainSwap.chainPairKey(record.currency, record.claimSide.currency) : record.currency;
   state.destination = record.destination;
   if (record.type === 'reverse') showInvoice(record);
-  else showAddress(record);
+  else if (record.type === 'submarine') showAddress(record);
+  else {
+    startProgress(record);
+    chainSwap.showChainLockup(tools, record);
+  }
   step('Resumed from this browser\'s storage.');
   void follow(record);
 }
@@ -447,8 +483,8 @@ function renderHistory(): void {
     ...swaps.map((record) => {
       const item = document.createElement('li');
       const when = new Date(record.createdAt).toLocaleString();
-      const kind = record.type === 'reverse' ? `Lightning → ${record.currency}` : record.type === 'submarine' ? `${record.currency} → Lightning` : record.type;
-      const amount = 'invoiceAmount' in record ? sat(record.invoiceAmount) : '';
+      const kind = record.type === 'reverse' ? `Lightning → ${record.currency}` : record.type === 'submarine' ? `${record.currency} → Lightning` : `${record.currency} → ${record.claimSide.currency}`;
+      const amount = sat(record.type === 'chain' ? record.userLockAmount : record.invoiceAmount);
       const refunded = 'refund' in record && record.refund !== undefined;
       const status = refunded ? `${record.status}, refunded` : (record.status ?? 'created');
       const open = isOpen(record);
@@ -456,7 +492,7 @@ function renderHistory(): void {
       const id = document.createElement('code');
       id.textContent = record.id;
       item.append(id);
-      if (open && record.id !== current?.id && (record.type === 'reverse' || record.type === 'submarine')) {
+      if (open && record.id !== current?.id) {
         const button = document.createElement('button');
         button.type = 'button';
         button.className = 'secondary small';
@@ -474,9 +510,11 @@ function reset(): void {
   current = undefined;
   state.destination = undefined;
   state.invoice = undefined;
+  state.refundAddress = undefined;
   $<HTMLInputElement>('destination').value = '';
   $<HTMLTextAreaElement>('invoice-input').value = '';
   $<HTMLInputElement>('refund-address').value = '';
+  for (const field of ['chain-destination', 'chain-refund-address']) $<HTMLInputElement>(field).value = '';
   $('progress').hidden = true;
   show('view-choose');
 }
@@ -491,7 +529,9 @@ function wire(): void {
   $('choose-form').addEventListener('submit', (event) => {
     event.preventDefault();
     if (!quote()) return $('amount').focus();
-    if (state.direction === 'reverse') {
+    if (state.direction === 'chain') {
+      chainSwap.askChainAddresses(tools, state.chain, network);
+    } else if (state.direction === 'reverse') {
       $('destination-label').textContent = `Your ${chainName(state.chain)} address (${network})`;
       show('view-destination');
       $('destination').focus();
@@ -501,12 +541,20 @@ function wire(): void {
       $('invoice-input').focus();
     }
   });
-  for (const field of ['destination', 'refund-address']) $(field).addEventListener('input', () => ($(`${field}-error`).textContent = ''));
+  for (const field of ['destination', 'refund-address', 'chain-destination', 'chain-refund-address']) $(field).addEventListener('input', () => ($(`${field}-error`).textContent = ''));
   $('destination-form').addEventListener('submit', (event) => {
     event.preventDefault();
     state.destination = checkAddress('destination');
     if (state.destination) showRescue();
     else $('destination').focus();
+  });
+  $('chain-addresses-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const addresses = chainSwap.chainAddresses(tools, state.chain);
+    if (addresses === undefined) return;
+    state.destination = addresses.destination;
+    state.refundAddress = addresses.refundAddress;
+    showRescue();
   });
   $('invoice-input-form').addEventListener('submit', (event) => {
     event.preventDefault();
@@ -532,10 +580,13 @@ function wire(): void {
   $('copy-invoice').addEventListener('click', () => void copy($<HTMLButtonElement>('copy-invoice'), $('invoice-text').textContent ?? ''));
   $('copy-address').addEventListener('click', () => void copy($<HTMLButtonElement>('copy-address'), $('address-text').textContent ?? ''));
   $('copy-amount').addEventListener('click', () => {
-    if (current?.type === 'submarine') void copy($<HTMLButtonElement>('copy-amount'), (current.expectedAmount / 1e8).toFixed(8));
+    if (current?.type === 'submarine' || current?.type === 'chain') {
+      const amount = current.type === 'chain' ? current.userLockAmount : current.expectedAmount;
+      void copy($<HTMLButtonElement>('copy-amount'), (amount / 1e8).toFixed(8));
+    }
   });
   $('refund-download').addEventListener('click', () => {
-    if (current?.type === 'submarine') download(`ferry-refund-${current.id}.json`, refundFileBlob(refundFileOf(current), 'json'));
+    if (current?.type === 'submarine' || current?.type === 'chain') download(`ferry-refund-${current.id}.json`, refundFileBlob(refundFileOf(current), 'json'));
   });
   $('again').addEventListener('click', reset);
 }
