@@ -22,6 +22,7 @@ import {
   type SubmarineRecord,
   type SwapRecord,
 } from '@ferry/sdk/client/index.js';
+import { addScanButton } from './scan.ts';
 
 type Direction = 'reverse' | 'submarine';
 interface Pair {
@@ -482,6 +483,8 @@ function reset(): void {
 }
 
 function wire(): void {
+  addScanButton('invoice-input', 'invoice');
+  addScanButton('destination', 'address');
   $('choose-form').addEventListener('change', onChoiceChanged);
   $('chain').addEventListener('change', () => {
     state.chain = $<HTMLSelectElement>('chain').value;
