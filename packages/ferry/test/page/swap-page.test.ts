@@ -376,17 +376,22 @@ describe('the swap page Ferry serves, in Chromium, against a devnet Ferry', { sk
     });
   }
 
-  test("scanning the invoice with the camera (Chromium's file camera playing its QR code): the field fills, the swap is made and alice paid", async () => {
-    // The invoice's QR code as the camera sees it, in a Chromium of its own (the camera is the browser's, one file).
-    const { invoice } = await service.invoice('alice', 25_000);
-    const video = join(mkdtempSync(join(tmpdir(), 'ferry-page-camera-')), 'invoice-qr.y4m');
-    qrVideo(video, invoice.toUpperCase());
-    const camera = await chromium.launch({
+  /** A Chromium whose camera (the only one it has) films `text`'s QR code. */
+  async function cameraShowing(text: string): Promise<Browser> {
+    const video = join(mkdtempSync(join(tmpdir(), 'ferry-page-camera-')), 'qr.y4m');
+    qrVideo(video, text);
+    return chromium.launch({
       executablePath: (found as { path: string }).path,
       headless: true,
       args: [...FLAGS, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${video}`],
       timeout: 0,
     });
+  }
+
+  test("scanning the invoice with the camera (Chromium's file camera playing its QR code): the field fills, the swap is made and alice paid", async () => {
+    // The invoice's QR code as the camera sees it, in a Chromium of its own (the camera is the browser's, one file).
+    const { invoice } = await service.invoice('alice', 25_000);
+    const camera = await cameraShowing(invoice.toUpperCase());
     try {
       const { page, problems, received, close } = await open(DESKTOP, camera);
       try {
@@ -423,6 +428,41 @@ describe('the swap page Ferry serves, in Chromium, against a devnet Ferry', { sk
         await page.locator('#view-done:not([hidden])').waitFor();
         assert.equal(await page.locator('#done-title').textContent(), 'Invoice paid', await steps(page));
         assert.equal((await service.channelBalance('alice')) - aliceBefore, 25_000);
+        assert.deepEqual(problems, [], 'the page ran without errors');
+      } finally {
+        await close();
+      }
+    } finally {
+      await camera.close();
+    }
+  });
+
+  test('scanning the address with the camera (a BIP21 URI in upper case): the field takes the address, and the claim pays it', async () => {
+    const destination = await service.user.getNewAddress();
+    const camera = await cameraShowing(`bitcoin:${destination}?amount=0.0004`.toUpperCase());
+    try {
+      const { page, problems, close } = await open(PHONE, camera);
+      try {
+        await page.getByLabel('Lightning → chain').check();
+        await page.getByLabel('Chain', { exact: true }).selectOption('BTC');
+        await page.getByLabel('Amount to pay over Lightning (sat)').fill('40000');
+        await page.getByRole('button', { name: 'Continue' }).click();
+        await page.getByRole('button', { name: 'Scan QR code of the address with the camera' }).click();
+        await Promise.race([page.locator('#destination[data-scanned-by]').waitFor({ state: 'attached' }), page.locator('#destination-error:not(:empty)').waitFor()]);
+        assert.equal(await page.locator('#destination-error').textContent(), '', 'no camera error');
+        assert.equal(await page.getByLabel(/Your .* address/).inputValue(), destination, 'the address out of the URI, in its own case');
+        await page.getByRole('button', { name: 'Continue' }).click();
+        await page.getByLabel('I have saved my rescue key').check();
+        await page.getByRole('button', { name: 'Create swap' }).click();
+        await page.getByRole('heading', { name: 'Pay this invoice' }).waitFor();
+        const invoice = (await page.locator('#invoice-text').textContent())!.trim();
+        const payment = service.lightning('alice').payInvoice({ paymentRequest: invoice, feeLimitMsat: 1_000_000n, timeoutSeconds: 120 });
+        await page.locator('#view-done:not([hidden])').waitFor();
+        assert.equal((await payment).status, 'SUCCEEDED');
+        // Effects: the claim the page made pays the scanned address.
+        const txid = (await page.locator('#done-txid').textContent())!.trim();
+        const claim = await service.node.getRawTransaction(txid);
+        assert.ok(claim.vout.some((output) => output.scriptPubKey.address === destination), 'the claim pays the scanned address');
         assert.deepEqual(problems, [], 'the page ran without errors');
       } finally {
         await close();
