@@ -280,6 +280,7 @@ export async function startFerry(configured: FerryConfig, logger: Logger): Promi
       statusFeed,
       health: () => (instances ? { ...instances.health() } : { role: 'single' }),
       rawRoutes: page?.routes,
+      rawPrefixes: page?.prefixes,
     });
     if (invoiceRequests) {
       // invoice requests reaching a CLN node as onion messages, for offers Ferry answers for

@@ -86,6 +86,8 @@ export interface ApiDependencies {
   health?: HealthReport;
   /** More handlers that own their response, by exact path: the swap page (src/page/routes.ts). */
   rawRoutes?: ReadonlyMap<string, RawHandler>;
+  /** Handlers for every path under a prefix, looked at only for paths nothing else serves: the swap page's chunks. */
+  rawPrefixes?: ReadonlyArray<{ prefix: string; handler: RawHandler }>;
   /**
    * GET /version's `databaseSchemaVersion`: the schema version of the database this instance is connected to, read
    * at each call (a newer instance may migrate it compatibly while this one runs); none: the field is left out.
@@ -163,7 +165,7 @@ export function createApiServer(given: ApiDependencies): Server {
   const deps: ApiDependencies = given.swaps ? { ...given, invoiceRequests: given.invoiceRequests ?? new InvoiceRequestHub(undefined, webhook) } : given;
   const router = createRouter(deps);
   const http = httpOptions(deps);
-  if (!deps.swaps) return createHttpServer({ router, ...http, rawRoutes: new Map(deps.rawRoutes) });
+  if (!deps.swaps) return createHttpServer({ router, ...http, rawRoutes: new Map(deps.rawRoutes), rawPrefixes: deps.rawPrefixes });
   const logger = deps.logger;
   const feed = deps.statusFeed ?? new StatusFeed((error, id) => logger.error('status listener failed', { swap: id, error: String(error) }));
   const disconnect = deps.statusFeed ? () => {} : feed.connect(deps.swaps);
@@ -171,7 +173,7 @@ export function createApiServer(given: ApiDependencies): Server {
   const rawRoutes = new Map<string, RawHandler>(deps.rawRoutes);
   rawRoutes.set(streamPath, (request: IncomingMessage, response: ServerResponse, url: URL) => streams.handle(request, response, url));
   if (deps.health) rawRoutes.set(healthPath, healthHandler(deps.health));
-  const server = createHttpServer({ router, ...http, rawRoutes });
+  const server = createHttpServer({ router, ...http, rawRoutes, rawPrefixes: deps.rawPrefixes });
   const addresses = http.limiter?.addresses;
   const invoiceRequests = deps.invoiceRequests!;
   const webSocket = attachWebSocket(server, { swaps: deps.swaps, feed, logger: logger.child('ws'), addresses, invoiceRequests }, webSocketOptions(deps));

@@ -23,6 +23,7 @@ import {
   type SwapRecord,
 } from '@ferry/sdk/client/index.js';
 import * as chainSwap from './chain-swap.ts';
+import { addScanButton } from './scan.ts';
 
 type Direction = 'reverse' | 'submarine' | 'chain';
 interface Pair {
@@ -520,6 +521,8 @@ function reset(): void {
 }
 
 function wire(): void {
+  addScanButton('invoice-input', 'invoice');
+  addScanButton('destination', 'address');
   $('choose-form').addEventListener('change', onChoiceChanged);
   $('chain').addEventListener('change', () => {
     state.chain = $<HTMLSelectElement>('chain').value;

@@ -1,6 +1,9 @@
 // Serves the swap page on the API's own HTTP server: the markup at the configured path, its script and stylesheet
-// under <path>/page/. The build starts with Ferry and runs beside it; a request that comes before it is done waits
-// for it. Files go out gzip-compressed to browsers that accept it, revalidated by ETag (a 304 when unchanged).
+// under <path>/page/, the script's chunks under <path>/page/assets/. The build starts with Ferry and runs beside it;
+// a request that comes before it is done waits for it. Files go out gzip-compressed to browsers that accept it. The
+// markup, app.js and the stylesheet keep their names from build to build: revalidated by ETag (a 304 when
+// unchanged). A chunk's name carries its content hash: a new build names a changed chunk anew, so browsers keep
+// chunks for a year without asking again. A chunk is found by name in the build's files, never on disk.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../log/index.ts';
 import type { RawHandler } from '../api/http/server.ts';
@@ -19,6 +22,8 @@ export interface PageOptions {
 export interface PageRoutes {
   /** Raw routes by exact path, for the API server. */
   routes: Map<string, RawHandler>;
+  /** The chunks' route, by prefix (<path>/page/assets/), for the API server. */
+  prefixes: { prefix: string; handler: RawHandler }[];
   /** The build, once done (rejects when it failed: the page then answers 503 and the API is served as ever). */
   built: Promise<BuiltPage>;
   /** The page's path, to print. */
@@ -44,7 +49,9 @@ export function pageRoutes(options: PageOptions): PageRoutes {
   );
   built.catch(() => undefined);
 
-  const serve = (name: string): RawHandler => async (request: IncomingMessage, response: ServerResponse) => {
+  const serve = (name: string): RawHandler => (request: IncomingMessage, response: ServerResponse) => answer(request, response, name);
+
+  async function answer(request: IncomingMessage, response: ServerResponse, name: string): Promise<void> {
     if (request.method !== 'GET' && request.method !== 'HEAD') return sendJson(response, 405, { error: `method not allowed: ${request.method} ${request.url}` });
     let page: BuiltPage;
     try {
@@ -52,11 +59,13 @@ export function pageRoutes(options: PageOptions): PageRoutes {
     } catch {
       return sendJson(response, 503, { error: 'the swap page could not be built: see the log' });
     }
-    const file = page.assets.get(name)!;
+    const file = page.assets.get(name);
+    if (file === undefined) return sendJson(response, 404, { error: `not found: ${request.method} ${request.url}` });
+    const chunk = name.startsWith(CHUNKS);
     const headers: Record<string, string> = {
       'content-type': file.contentType,
       etag: file.etag,
-      'cache-control': 'no-cache',
+      'cache-control': chunk ? 'public, max-age=31536000, immutable' : 'no-cache',
       vary: 'accept-encoding',
       'x-content-type-options': 'nosniff',
       ...(name === '' && { 'content-security-policy': CSP, 'referrer-policy': 'no-referrer' }),
@@ -68,6 +77,15 @@ export function pageRoutes(options: PageOptions): PageRoutes {
     headers['content-length'] = String(body.length);
     response.writeHead(200, headers);
     response.end(request.method === 'HEAD' ? undefined : body);
+  }
+
+  // <path>/page/assets/<name>.js: only names esbuild gives (letters, digits, '-', '_'), so '..', '/' and '%2e' never
+  // reach the lookup; a name the build did not make is a 404 like any other.
+  const chunkPrefix = `${base}/${CHUNKS}`;
+  const chunks: RawHandler = async (request, response, url) => {
+    const name = url.pathname.slice(chunkPrefix.length);
+    if (!/^[A-Za-z0-9_-]+\.js$/.test(name)) return sendJson(response, 404, { error: `not found: ${request.method} ${url.pathname}` });
+    return answer(request, response, CHUNKS + name);
   };
 
   const routes = new Map<string, RawHandler>([
@@ -76,12 +94,15 @@ export function pageRoutes(options: PageOptions): PageRoutes {
     [`${base}/page/style.css`, serve('page/style.css')],
   ]);
   if (base !== '') routes.set(`${base}/`, serve(''));
-  return { routes, built, path };
+  return { routes, prefixes: [{ prefix: chunkPrefix, handler: chunks }], built, path };
 }
 
+/** Where the script's chunks are, relative to the page's base. */
+const CHUNKS = 'page/assets/';
+
 /**
- * The page loads only its own files and talks only to this origin (REST and the WebSocket); secp256k1-zkp (Liquid)
- * fetches and compiles the WebAssembly embedded in the bundle as a data: URL; QR codes are inline SVG; downloads are
+ * The page loads only its own files (its chunks too) and talks only to this origin (REST and the WebSocket);
+ * secp256k1-zkp (Liquid) fetches and compiles the WebAssembly embedded in its chunk as a data: URL; QR codes are inline SVG; downloads are
  * blob: links.
  */
 const CSP = [

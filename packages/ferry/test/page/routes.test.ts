@@ -1,5 +1,6 @@
 // How the swap page's files are served, on the API's HTTP server as Ferry assembles it: at a moved path, gzip to
-// clients that accept it, revalidated by ETag, only for GET and HEAD, with a content security policy on the markup;
+// clients that accept it, revalidated by ETag (the hashed chunks kept immutable, unknown or escaping chunk paths a
+// 404), only for GET and HEAD, with a content security policy on the markup;
 // the API's own routes answer as before beside it. No browser and no devnet: the page is built here for real.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -35,7 +36,7 @@ describe('the swap page on the API server, at a moved path', { timeout: 300_000 
   before(async () => {
     const logger = createLogger({ level: 'error', json: true, write: () => undefined });
     page = pageRoutes({ path: '/swap', network: 'testnet', logger });
-    server = createApiServer({ chains: new Map(), lightning: {}, logger, maxBodyBytes: 1024, rawRoutes: page.routes });
+    server = createApiServer({ chains: new Map(), lightning: {}, logger, maxBodyBytes: 1024, rawRoutes: page.routes, rawPrefixes: page.prefixes });
     const address = await listen(server, 0, '127.0.0.1');
     url = `http://127.0.0.1:${address.port}`;
   });
@@ -80,6 +81,71 @@ describe('the swap page on the API server, at a moved path', { timeout: 300_000 
     const again = await fetch(url + '/swap/page/app.js', { headers: { 'if-none-match': etag } });
     assert.equal(again.status, 304);
     assert.equal((await again.arrayBuffer()).byteLength, 0);
+  });
+
+  test("the script's chunks: imported by app.js, gzip, kept a year under their hashed names; secp256k1-zkp in one of its own", async () => {
+    const built = await page.built;
+    const app = built.assets.get('page/app.js')!.body.toString('utf8');
+    const chunks = [...built.assets.keys()].filter((name) => name.startsWith('page/assets/'));
+    assert.ok(chunks.length >= 2, `chunks: ${chunks.join(', ')}`);
+    assert.ok(chunks.includes(built.zkpChunk), 'the zkp chunk is served');
+    // app.js reaches every chunk (statically or by import()), by a path relative to itself
+    for (const chunk of chunks) assert.ok(app.includes(`./${chunk.slice('page/'.length)}`), `app.js names ${chunk}`);
+    const sizes: string[] = [];
+    for (const chunk of chunks) {
+      const file = built.assets.get(chunk)!;
+      assert.match(chunk, /^page\/assets\/[A-Za-z0-9_]+-[A-Z0-9]{8}\.js$/, 'named by its content hash');
+      const response = await rawGet(`${url}/swap/${chunk}`, { 'accept-encoding': 'gzip' });
+      assert.equal(response.status, 200, chunk);
+      assert.equal(response.headers['content-type'], 'text/javascript; charset=utf-8');
+      assert.equal(response.headers['cache-control'], 'public, max-age=31536000, immutable');
+      assert.equal(response.headers['content-encoding'], 'gzip');
+      assert.equal(response.headers['x-content-type-options'], 'nosniff');
+      assert.equal(response.headers.etag, file.etag);
+      assert.deepEqual(gunzipSync(response.body), file.body);
+      sizes.push(`${chunk.slice('page/assets/'.length)} ${(file.body.length / 1024).toFixed(0)} kB (${(response.body.length / 1024).toFixed(0)} kB gzip)`);
+    }
+    const zkp = built.assets.get(built.zkpChunk)!;
+    assert.ok(zkp.gzip.length > built.assets.get('page/app.js')!.gzip.length, 'the zkp chunk is the heavy one');
+    console.log(`# swap page chunks: ${sizes.join(', ')}; zkp: ${built.zkpChunk}`);
+    // the script and markup keep their names: still revalidated at each load
+    assert.equal((await fetch(url + '/swap/page/app.js')).headers.get('cache-control'), 'no-cache');
+  });
+
+  test('a chunk the build did not make, or a path that leaves the chunks, is a 404 as JSON; the API is untouched', async () => {
+    const built = await page.built;
+    const zkpName = built.zkpChunk.slice('page/assets/'.length);
+    const missing = [
+      '/swap/page/assets/chunk-AAAAAAAA.js',
+      '/swap/page/assets/',
+      '/swap/page/assets/app.ts',
+      `/swap/page/assets/${zkpName}/x`,
+      `/swap/page/assets/${zkpName.replace('.js', '.JS')}`,
+      '/swap/page/assets/..%2f..%2fpackage.json',
+      '/swap/page/assets/%2e%2e%2fstyle.css',
+      '/swap/page/assets/%2e%2e/%2e%2e/%2e%2e/package.json',
+      '/swap/page/assets/../../../../etc/passwd',
+      `/page/assets/${zkpName}`, // the page is at /swap: nothing at the root
+    ];
+    for (const path of missing) {
+      // the path sent as written (fetch and http.get(url) would resolve the dots first)
+      const response = await new Promise<{ status: number; type: string; body: string }>((resolve, reject) => {
+        get({ host: '127.0.0.1', port: Number(new URL(url).port), path }, (answer) => {
+          let body = '';
+          answer.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+          answer.on('end', () => resolve({ status: answer.statusCode!, type: String(answer.headers['content-type']), body }));
+        }).on('error', reject);
+      });
+      assert.equal(response.status, 404, path);
+      assert.match(response.type, /^application\/json/, path);
+      assert.match((JSON.parse(response.body) as { error: string }).error, /not found/, path);
+    }
+    const post = await fetch(`${url}/swap/${built.zkpChunk}`, { method: 'POST', body: '{}' });
+    assert.equal(post.status, 405);
+    assert.match((await post.json()).error, /method not allowed/);
+    const api = await fetch(url + '/v2/nothing-here');
+    assert.equal(api.status, 404);
+    assert.match((await api.json()).error, /not found: GET \/v2\/nothing-here/);
   });
 
   test('HEAD answers the headers; other methods are refused as JSON', async () => {
@@ -130,6 +196,9 @@ describe("the page's build cache", { timeout: 300_000 }, () => {
       const second = await buildPage({ base: '', network: 'regtest', cacheDir });
       assert.equal(second.cached, true);
       assert.equal(second.assets.get('page/app.js')!.etag, first.assets.get('page/app.js')!.etag, 'the same script');
+      assert.deepEqual([...second.assets.keys()].sort(), [...first.assets.keys()].sort(), 'the same chunks');
+      assert.equal(second.zkpChunk, first.zkpChunk);
+      assert.equal(second.assets.get(second.zkpChunk)!.etag, first.assets.get(first.zkpChunk)!.etag);
       console.log(`# swap page: built in ${first.buildMs} ms; read from the cache in ${second.buildMs} ms (${sources.length} source files checked)`);
 
       // A source that changed since (as the manifest now says): built again, and the manifest renewed.

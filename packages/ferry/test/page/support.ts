@@ -23,6 +23,8 @@ export interface Opened {
   page: Page;
   /** Uncaught errors and console errors of the page, in order. */
   problems: string[];
+  /** Every response the page received, with the bytes that came over the wire (Chromium's network events). */
+  received: { url: string; bytes: number }[];
   close(): Promise<void>;
 }
 
@@ -37,9 +39,16 @@ export async function openSwapPage(browser: Browser, url: string, viewport: View
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(cut(`console: ${message.text()}`));
   });
+  // What came over the wire, per request: the encoded (gzip) body and the headers, as Chromium counts them.
+  const received: { url: string; bytes: number }[] = [];
+  const urls = new Map<string, string>();
+  const network = await context.newCDPSession(page);
+  network.on('Network.responseReceived', (event) => void urls.set(event.requestId, event.response.url));
+  network.on('Network.loadingFinished', (event) => void received.push({ url: urls.get(event.requestId) ?? '?', bytes: event.encodedDataLength }));
+  await network.send('Network.enable');
   await page.goto(url);
   await page.locator('body[data-ready="true"]').waitFor();
-  return { page, problems, close: () => context.close() };
+  return { page, problems, received, close: () => context.close() };
 }
 
 /** A full-page screenshot named `name`.png in SHOTS. */

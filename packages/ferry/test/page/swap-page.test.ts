@@ -2,17 +2,21 @@
 // page of a devnet Ferry, and by clicking and typing chooses a reverse swap, gives an address, saves the rescue key
 // and is shown an invoice; the devnet's alice pays the invoice read from the page's text, and the page claims the
 // coins itself. The effects are checked on the chain: the claim the page names pays the user wallet. BTC at desktop
-// width, L-BTC at phone width. Measured in the same run: what the page transfers (gzip) and its time to interactive.
+// width, L-BTC at phone width. Measured in the same run: what the page transfers (gzip, from Chromium's network
+// events) for a BTC and an L-BTC swap (the secp256k1-zkp chunk for L-BTC only) and its time to interactive. An invoice
+// is also scanned with the camera: Chromium's file camera plays a Y4M video of its QR code, written here.
 // Screenshots of each view go to a temporary directory, or to docs/page/ with FERRY_PAGE_SCREENSHOTS=1.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { satToBtc } from '@ferry/sdk/chains/core-rpc.js';
-import { parseRefundFile, swapChain } from '@ferry/sdk/client/index.js';
+import { encodeQr, parseRefundFile, swapChain } from '@ferry/sdk/client/index.js';
 import { startService, type Service } from '../client/support.ts';
-import { chromiumPath } from '../browser/page.ts';
+import { BROWSER_FLAGS, chromiumPath } from '../browser/page.ts';
 import { DESKTOP, PHONE, SHOTS, launchChromium, openSwapPage, shot, steps, type Opened } from './support.ts';
 
 const found = chromiumPath();
@@ -22,6 +26,29 @@ const MAINNET_ADDRESS = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 
 /** axe-core, the accessibility engine, evaluated in the page by the keyboard test. */
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * A Y4M video (what Chromium's file camera plays, in a loop) of `text`'s QR code, black on white, still: the YUV4MPEG2
+ * header, then frames of raw 4:2:0 pixels (a full-size luma plane, then two quarter-size chroma planes, grey here).
+ */
+function qrVideo(path: string, text: string): void {
+  const symbol = encodeQr(new TextEncoder().encode(text), { level: 'L' });
+  const [width, height] = [640, 480];
+  const modules = symbol.size + 8; // and a quiet zone of 4 each side
+  const scale = Math.floor((height - 16) / modules);
+  assert.ok(scale >= 3, `the symbol fits the frame: ${symbol.size} modules`);
+  const left = Math.floor((width - symbol.size * scale) / 2);
+  const top = Math.floor((height - symbol.size * scale) / 2);
+  const luma = Buffer.alloc(width * height, 255);
+  symbol.dark.forEach((dark, at) => {
+    if (!dark) return;
+    const [row, column] = [Math.floor(at / symbol.size), at % symbol.size];
+    for (let y = 0; y < scale; y++) luma.fill(0, (top + row * scale + y) * width + left + column * scale, (top + row * scale + y) * width + left + (column + 1) * scale);
+  });
+  const chroma = Buffer.alloc((width / 2) * (height / 2) * 2, 128);
+  const frame = Buffer.concat([Buffer.from('FRAME\n'), luma, chroma]);
+  writeFileSync(path, Buffer.concat([Buffer.from(`YUV4MPEG2 W${width} H${height} F10:1 Ip A1:1 C420jpeg\n`), ...Array<Buffer>(10).fill(frame)]));
+}
 
 // A hang guard, not a timing: nothing below waits on a clock; a swap's steps take seconds each on a busy machine.
 describe('the swap page Ferry serves, in Chromium, against a devnet Ferry', { skip, timeout: 900_000 }, () => {
@@ -39,7 +66,17 @@ describe('the swap page Ferry serves, in Chromium, against a devnet Ferry', { sk
     await service?.close();
   });
 
-  const open = (viewport: { width: number; height: number }): Promise<Opened> => openSwapPage(browser, service.ferry.pageUrl!, viewport);
+  const open = (viewport: { width: number; height: number }, on: Browser = browser): Promise<Opened> => openSwapPage(on, service.ferry.pageUrl!, viewport);
+
+  /** The page's own files among `received` (not the API's answers): their count and bytes over the wire. */
+  const pageFiles = (received: { url: string; bytes: number }[]) => {
+    const files = received.filter(({ url }) => {
+      const path = new URL(url).pathname;
+      return path === '/' || path.startsWith('/page/');
+    });
+    return { files: files.length, kB: (files.reduce((total, { bytes }) => total + bytes, 0) / 1024).toFixed(1) };
+  };
+  const zkpChunkUrl = async () => new URL(`/${(await service.ferry.page!.built).zkpChunk}`, service.ferry.pageUrl).href;
 
   /**
    * axe-core's check of the view shown (WCAG 2 A and AA rules): what it finds serious or critical fails the test;
@@ -62,21 +99,14 @@ describe('the swap page Ferry serves, in Chromium, against a devnet Ferry', { sk
    */
   async function reverseSwap(currency: 'BTC' | 'L-BTC', viewport: { width: number; height: number }, prefix: string, options: { reload?: boolean } = {}) {
     const chain = service.chains[currency];
-    const { page, problems, close } = await open(viewport);
+    const zkpUrl = await zkpChunkUrl();
+    const { page, problems, received, close } = await open(viewport);
     try {
-      // Budgets: what the browser fetched for the page itself, and when it became usable.
-      // Given as text: tsx's transform would name the functions inside with a helper the page does not have.
-      const budget = (await page.evaluate(`(() => {
-        const navigation = performance.getEntriesByType('navigation')[0];
-        const files = performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/page/'));
-        const sum = (key) => navigation[key] + files.reduce((total, entry) => total + entry[key], 0);
-        return { transferred: sum('transferSize'), decoded: sum('decodedBodySize'), files: files.length + 1, readyMs: Number(document.body.dataset.readyMs) };
-      })()`)) as { transferred: number; decoded: number; files: number; readyMs: number };
-      console.log(
-        `# swap page (${prefix}): ${budget.files} files, ${(budget.transferred / 1024).toFixed(1)} kB transferred (gzip), ` +
-          `${(budget.decoded / 1024).toFixed(1)} kB decoded; interactive ${budget.readyMs} ms after navigation began`,
-      );
-      assert.ok(budget.transferred > 0 && budget.transferred < budget.decoded, 'the page comes compressed');
+      // Budgets: what the browser fetched for the page itself until it became usable, and when that was.
+      const initial = pageFiles(received);
+      const readyMs = Number(await page.locator('body').getAttribute('data-ready-ms'));
+      console.log(`# page budget: ${currency} swap, initial load: ${initial.files} files, ${initial.kB} kB transferred (gzip); interactive ${readyMs} ms after navigation began`);
+      assert.ok(!received.some(({ url }) => url === zkpUrl), 'secp256k1-zkp is not part of the initial load');
 
       // The choice: the direction and chain among the pairs Ferry serves, the amount with its fees, live.
       const offered = await page.getByLabel('Chain', { exact: true }).locator('option').allTextContents();
@@ -144,21 +174,27 @@ describe('the swap page Ferry serves, in Chromium, against a devnet Ferry', { sk
       await shot(page, `${prefix}-5-done`);
 
       // Effects: the claim the page names is on chain and is the user wallet's coin, of the amount the page shows.
-      const received = BigInt(title.replace(/\D/g, ''));
+      const amountReceived = BigInt(title.replace(/\D/g, ''));
       await chain.mine();
       assert.ok(((await chain.node.getRawTransaction(txid)).confirmations ?? 0) >= 1, 'the claim confirmed');
       const coin = (await chain.user.listUnspent(1)).find((u) => u.txid === txid);
       assert.ok(coin, 'the claim pays the user wallet');
-      assert.equal(BigInt(Math.round(coin.amount * 1e8)), received);
-      assert.equal((await chain.userBalance()) - balanceBefore, received);
+      assert.equal(BigInt(Math.round(coin.amount * 1e8)), amountReceived);
+      assert.equal((await chain.userBalance()) - balanceBefore, amountReceived);
       assert.equal(aliceBefore - (await service.channelBalance('alice')), 50_000);
 
       // The swap is kept in this browser, and listed.
       const listed = await page.locator('#history-list li').allTextContents();
       assert.equal(listed.length, 1);
       assert.match(listed[0], new RegExp(`Lightning → ${currency} · 50,000 sat · invoice\\.settled`));
+      // What the whole swap fetched of the page's files: the zkp chunk for L-BTC only (when the swap needed it).
+      const whole = pageFiles(received);
+      const zkp = received.filter(({ url }) => url === zkpUrl);
+      console.log(`# page budget: ${currency} swap, whole swap: ${whole.files} page files, ${whole.kB} kB transferred (gzip); zkp chunk fetched ${zkp.length} times (${(zkp.reduce((t, { bytes }) => t + bytes, 0) / 1024).toFixed(1)} kB)`);
+      if (currency === 'BTC') assert.equal(zkp.length, 0, 'a BTC swap never fetches the zkp chunk');
+      else assert.ok(zkp.length >= 1, 'an L-BTC swap fetches the zkp chunk');
       assert.deepEqual(problems, [], 'the page ran without errors');
-      return { txid, received };
+      return { txid, received: amountReceived };
     } finally {
       await close();
     }
@@ -302,6 +338,102 @@ describe('the swap page Ferry serves, in Chromium, against a devnet Ferry', { sk
       }
     });
   }
+
+  /** A Chromium whose camera (the only one it has) films `text`'s QR code. */
+  async function cameraShowing(text: string): Promise<Browser> {
+    const video = join(mkdtempSync(join(tmpdir(), 'ferry-page-camera-')), 'qr.y4m');
+    qrVideo(video, text);
+    return chromium.launch({
+      executablePath: (found as { path: string }).path,
+      headless: true,
+      args: [...BROWSER_FLAGS, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${video}`],
+      timeout: 0,
+    });
+  }
+
+  test("scanning the invoice with the camera (Chromium's file camera playing its QR code): the field fills, the swap is made and alice paid", async () => {
+    // The invoice's QR code as the camera sees it, in a Chromium of its own (the camera is the browser's, one file).
+    const { invoice } = await service.invoice('alice', 25_000);
+    const camera = await cameraShowing(invoice.toUpperCase());
+    try {
+      const { page, problems, received, close } = await open(DESKTOP, camera);
+      try {
+        await page.getByLabel('Chain → Lightning').check();
+        await page.getByLabel('Chain', { exact: true }).selectOption('BTC');
+        await page.getByLabel('Amount of the invoice to pay (sat)').fill('25000');
+        await page.getByRole('button', { name: 'Continue' }).click();
+        const field = page.getByLabel('Lightning invoice (BOLT11)');
+        assert.equal(await field.inputValue(), '');
+        await page.getByRole('button', { name: 'Scan QR code of the invoice with the camera' }).click();
+        // read, or the reason it could not be (said beside the field): whichever comes first
+        await Promise.race([page.locator('#invoice-input[data-scanned-by]').waitFor({ state: 'attached' }), page.locator('#invoice-input-error:not(:empty)').waitFor()]);
+        assert.equal(await page.locator('#invoice-input-error').textContent(), '', 'no camera error');
+        const reader = await field.getAttribute('data-scanned-by');
+        assert.equal(await page.locator('dialog.scan').count(), 0, 'the camera view is closed');
+        assert.equal(await field.inputValue(), invoice, 'the scanned invoice, in lower case');
+        const scanned = received.filter(({ url }) => new URL(url).pathname.startsWith('/page/assets/'));
+        console.log(`# page budget: scan read by ${reader}; chunks fetched so far: ${scanned.map(({ url, bytes }) => `${new URL(url).pathname.split('/').at(-1)} ${(bytes / 1024).toFixed(1)} kB`).join(', ')}`);
+        await shot(page, 'desktop-btc-11-scanned-invoice');
+
+        const refundAddress = await service.user.getNewAddress();
+        await page.getByLabel(/address for a refund/).fill(refundAddress);
+        await page.getByRole('button', { name: 'Continue' }).click();
+        await page.getByLabel('I have saved my rescue key').check();
+        await page.getByRole('button', { name: 'Create swap' }).click();
+        await page.getByRole('heading', { name: 'Send the coins' }).waitFor();
+        const address = (await page.locator('#address-text').textContent())!.trim();
+        const toSend = Number((await page.locator('#pay-chain-amount').textContent())!.replace(/ sat.*$/, '').replace(/\D/g, ''));
+
+        // Effects: the swap pays the scanned invoice, so alice is paid once the coins are sent.
+        const aliceBefore = await service.channelBalance('alice');
+        await service.user.sendToAddress(address, satToBtc(toSend));
+        await service.mine();
+        await page.locator('#view-done:not([hidden])').waitFor();
+        assert.equal(await page.locator('#done-title').textContent(), 'Invoice paid', await steps(page));
+        assert.equal((await service.channelBalance('alice')) - aliceBefore, 25_000);
+        assert.deepEqual(problems, [], 'the page ran without errors');
+      } finally {
+        await close();
+      }
+    } finally {
+      await camera.close();
+    }
+  });
+
+  test('scanning the address with the camera (a BIP21 URI in upper case): the field takes the address, and the claim pays it', async () => {
+    const destination = await service.user.getNewAddress();
+    const camera = await cameraShowing(`bitcoin:${destination}?amount=0.0004`.toUpperCase());
+    try {
+      const { page, problems, close } = await open(PHONE, camera);
+      try {
+        await page.getByLabel('Lightning → chain').check();
+        await page.getByLabel('Chain', { exact: true }).selectOption('BTC');
+        await page.getByLabel('Amount to pay over Lightning (sat)').fill('40000');
+        await page.getByRole('button', { name: 'Continue' }).click();
+        await page.getByRole('button', { name: 'Scan QR code of the address with the camera' }).click();
+        await Promise.race([page.locator('#destination[data-scanned-by]').waitFor({ state: 'attached' }), page.locator('#destination-error:not(:empty)').waitFor()]);
+        assert.equal(await page.locator('#destination-error').textContent(), '', 'no camera error');
+        assert.equal(await page.getByLabel(/Your .* address/).inputValue(), destination, 'the address out of the URI, in its own case');
+        await page.getByRole('button', { name: 'Continue' }).click();
+        await page.getByLabel('I have saved my rescue key').check();
+        await page.getByRole('button', { name: 'Create swap' }).click();
+        await page.getByRole('heading', { name: 'Pay this invoice' }).waitFor();
+        const invoice = (await page.locator('#invoice-text').textContent())!.trim();
+        const payment = service.lightning('alice').payInvoice({ paymentRequest: invoice, feeLimitMsat: 1_000_000n, timeoutSeconds: 120 });
+        await page.locator('#view-done:not([hidden])').waitFor();
+        assert.equal((await payment).status, 'SUCCEEDED');
+        // Effects: the claim the page made pays the scanned address.
+        const txid = (await page.locator('#done-txid').textContent())!.trim();
+        const claim = await service.node.getRawTransaction(txid);
+        assert.ok(claim.vout.some((output) => output.scriptPubKey.address === destination), 'the claim pays the scanned address');
+        assert.deepEqual(problems, [], 'the page ran without errors');
+      } finally {
+        await close();
+      }
+    } finally {
+      await camera.close();
+    }
+  });
 
   test('BTC submarine swap that fails (too little sent): the page refunds the coins to the refund address by itself', async () => {
     const { page, problems, close } = await open(DESKTOP);

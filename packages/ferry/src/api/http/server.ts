@@ -14,6 +14,11 @@ export interface HttpServerOptions {
   logger: Logger;
   maxBodyBytes: number;
   rawRoutes?: Map<string, RawHandler>; // by exact path
+  /**
+   * Raw handlers for every path under a prefix (ending in '/'), e.g. the swap page's chunks. Looked at only once the
+   * exact raw routes and the API's router both missed: the API's requests never pay for them.
+   */
+  rawPrefixes?: ReadonlyArray<{ prefix: string; handler: RawHandler }>;
   /** Per-address request rates; none: unlimited. */
   limiter?: HttpLimiter;
   /** Socket limits and timeouts (see ApiLimits); none: Node's defaults. */
@@ -148,7 +153,14 @@ export function createHttpServer(options: HttpServerOptions): Server {
     inFlight.begin(response);
     const method = request.method ?? 'GET';
     const match = router.match(method, url.pathname);
-    if (match === 'not-found') return sendJson(response, 404, { error: `not found: ${method} ${url.pathname}` });
+    if (match === 'not-found') {
+      const prefixed = options.rawPrefixes?.find(({ prefix }) => url.pathname.startsWith(prefix));
+      if (prefixed) {
+        route.name = `${prefixed.prefix}*`; // the prefix, not the path: metrics' labels stay bounded
+        return prefixed.handler(request, response, url);
+      }
+      return sendJson(response, 404, { error: `not found: ${method} ${url.pathname}` });
+    }
     if (match === 'method') return sendJson(response, 405, { error: `method not allowed: ${method} ${url.pathname}` });
     route.name = match.pattern;
 
