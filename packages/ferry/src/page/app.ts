@@ -22,6 +22,7 @@ import {
   type SubmarineRecord,
   type SwapRecord,
 } from '@ferry/sdk/client/index.js';
+import { initRefundView } from './refund-view.ts';
 
 type Direction = 'reverse' | 'submarine';
 interface Pair {
@@ -40,7 +41,7 @@ const store = new ClientStore(new BrowserStorage('ferry-page/'));
 const client = new SwapClient({ serviceUrl: location.origin, network, store });
 const sat = (n: number | bigint): string => `${Number(n).toLocaleString('en-US')} sat`;
 
-const VIEWS = ['view-choose', 'view-destination', 'view-invoice-input', 'view-rescue', 'view-pay-invoice', 'view-pay-chain', 'view-done'];
+const VIEWS = ['view-choose', 'view-destination', 'view-invoice-input', 'view-rescue', 'view-pay-invoice', 'view-pay-chain', 'view-done', 'view-refund'];
 
 /** Shows one view, and moves the keyboard focus to its heading so a screen reader and Tab start there. */
 function show(view: string): void {
@@ -270,7 +271,7 @@ function checkAddress(field: string): string | undefined {
 }
 
 /** Why an address is refused, in the user's terms: another network, another chain, or not an address at all. */
-function whyNot(address: string, message: string): string {
+function whyNot(address: string, message: string, currency = state.chain): string {
   for (const other of NETWORK_NAMES.filter((name) => name !== network)) {
     for (const currency of SWAP_CURRENCIES) {
       try {
@@ -283,7 +284,7 @@ function whyNot(address: string, message: string): string {
   }
   // destinationOf names another chain of the same network, or an unblinded Liquid address, in words already.
   if (/ is (a Liquid|a Bitcoin) address|not confidential/.test(message)) return message;
-  return `Not a ${chainName(state.chain)} address: check it and paste it again.`;
+  return `Not a ${chainName(currency)} address: check it and paste it again.`;
 }
 
 function showRescue(): void {
@@ -538,6 +539,7 @@ function wire(): void {
     if (current?.type === 'submarine') download(`ferry-refund-${current.id}.json`, refundFileBlob(refundFileOf(current), 'json'));
   });
   $('again').addEventListener('click', reset);
+  initRefundView({ client, network, show, whyNot, chainName, sat });
 }
 
 async function main(): Promise<void> {
