@@ -106,6 +106,7 @@ export function initRefundView(context: RefundViewContext): void {
     try {
       entry.status ??= (await client.status(file.id)).status;
     } catch (error) {
+      if ((error as Error).name === 'ServiceUnreachableError') throw error; // said as such by find()
       entry.blocked = `Ferry does not know this swap (${(error as Error).message})`;
       return entry;
     }
@@ -267,7 +268,8 @@ export function initRefundView(context: RefundViewContext): void {
       const how = refunded.path === 'key' ? 'together with Ferry' : 'alone, through the timeout script (Ferry was not needed)';
       $('refund-txid').textContent = refunded.txid;
       $('refund-tx-line').hidden = false;
-      entry.blocked = 'refunded';
+      entry.blocked = `refunded in transaction ${refunded.txid}`;
+      render(); // the next swap left to refund, if any, is chosen
       result(`Refunded ${sat(refunded.amount)} to ${destination} (network fee ${sat(refunded.fee)}), signed in this browser ${how}.`, 'good');
     } catch (error) {
       if (error instanceof RefundTooEarlyError) {
@@ -285,7 +287,8 @@ export function initRefundView(context: RefundViewContext): void {
       }
     } finally {
       busy = false;
-      button.disabled = entry.blocked !== undefined;
+      const next = chosen();
+      button.disabled = next === undefined || next.blocked !== undefined;
     }
   }
 
