@@ -24,6 +24,7 @@ import {
 } from '@ferry/sdk/client/index.js';
 import * as chainSwap from './chain-swap.ts';
 import { addScanButton } from './scan.ts';
+import { initRefundView } from './refund-view.ts';
 
 type Direction = 'reverse' | 'submarine' | 'chain';
 interface Pair {
@@ -42,7 +43,7 @@ const store = new ClientStore(new BrowserStorage('ferry-page/'));
 const client = new SwapClient({ serviceUrl: location.origin, network, store });
 const sat = (n: number | bigint): string => `${Number(n).toLocaleString('en-US')} sat`;
 
-const VIEWS = ['view-choose', 'view-destination', 'view-invoice-input', 'view-chain-addresses', 'view-rescue', 'view-pay-invoice', 'view-pay-chain', 'view-done'];
+const VIEWS = ['view-choose', 'view-destination', 'view-invoice-input', 'view-chain-addresses', 'view-rescue', 'view-pay-invoice', 'view-pay-chain', 'view-done', 'view-refund'];
 
 /** Shows one view, and moves the keyboard focus to its heading so a screen reader and Tab start there. */
 function show(view: string): void {
@@ -283,7 +284,7 @@ function checkAddress(field: string, currency = state.chain): string | undefined
 }
 
 /** Why an address is refused, in the user's terms: another network, another chain, or not an address at all. */
-function whyNot(address: string, message: string, currency: string): string {
+function whyNot(address: string, message: string, currency = state.chain): string {
   for (const other of NETWORK_NAMES.filter((name) => name !== network)) {
     for (const candidate of SWAP_CURRENCIES) {
       try {
@@ -592,6 +593,7 @@ function wire(): void {
     if (current?.type === 'submarine' || current?.type === 'chain') download(`ferry-refund-${current.id}.json`, refundFileBlob(refundFileOf(current), 'json'));
   });
   $('again').addEventListener('click', reset);
+  initRefundView({ client, network, show, whyNot, chainName, sat });
 }
 
 async function main(): Promise<void> {

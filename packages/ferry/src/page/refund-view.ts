@@ -1,0 +1,307 @@
+/// <reference lib="dom" />
+// The swap page's refund view: coins locked for a chain → Lightning swap that failed or expired come back from what
+// the user kept — the refund file (JSON or its PNG QR code) or the rescue key — in any browser, with nothing of the
+// swap in this one's storage. The swap is found through Ferry (the lockup it saw; the restore endpoint for a rescue
+// key), checked by the SDK, and refunded to the address the user types: together with Ferry (key path) when Ferry
+// signs, else alone through the script path once the timeout block is mined; until then the page says how long.
+import {
+  ClientStore,
+  FINAL_STATUSES,
+  MemoryStorage,
+  RefundTooEarlyError,
+  RescueKey,
+  SwapClient,
+  destinationOf,
+  parseRefundFileBytes,
+  refundFileOf,
+  refundableFromFile,
+  swapChain,
+  type NetworkName,
+  type RefundFile,
+} from '@ferry/sdk/client/index.js';
+
+export interface RefundViewContext {
+  client: SwapClient;
+  network: NetworkName;
+  /** Shows one of the page's views (and focuses its heading). */
+  show(view: string): void;
+  /** Why an address is refused, in the user's words, for a swap on `currency`. */
+  whyNot(address: string, message: string, currency: string): string;
+  chainName(currency: string): string;
+  sat(n: number | bigint): string;
+}
+
+/** A swap that may be refunded: its refund file, and what Ferry says of it. */
+interface Found {
+  file: RefundFile;
+  status?: string;
+  lockupTxid?: string;
+  /** sat locked, when the lockup was read. */
+  locked?: bigint;
+  /** Why it cannot be refunded from here, if so. */
+  blocked?: string;
+}
+
+const $ = <T extends HTMLElement = HTMLElement>(id: string): T => {
+  const found = document.getElementById(id);
+  if (found === null) throw new Error(`the page has no #${id}`);
+  return found as T;
+};
+
+const STATUS_WORDS: Record<string, string> = {
+  'invoice.failedToPay': 'Ferry could not pay the invoice',
+  'transaction.lockupFailed': 'the coins sent did not match the swap',
+  'swap.expired': 'the swap expired',
+  'invoice.set': 'waiting for coins',
+  'transaction.mempool': 'coins seen, not yet confirmed',
+  'transaction.confirmed': 'coins confirmed',
+  'invoice.pending': 'Ferry is paying the invoice',
+  'invoice.paid': 'the invoice is paid',
+  'transaction.claim.pending': 'the invoice is paid, Ferry is taking the coins',
+  'transaction.claimed': 'the invoice is paid and Ferry took the coins',
+};
+
+/** A block count as a time, from the chain's block interval (Bitcoin ten minutes, Liquid one). */
+function aboutTime(blocks: number, currency: string): string {
+  const minutes = blocks * (currency === 'L-BTC' ? 1 : 10);
+  if (minutes < 90) return `about ${minutes} minute${minutes === 1 ? '' : 's'}`;
+  const hours = Math.round(minutes / 60);
+  return hours < 48 ? `about ${hours} hours` : `about ${Math.round(hours / 24)} days`;
+}
+
+/** The rescue key's words in a text: a line of 12 to 24 lowercase words (the page's rescue key file has one). */
+function wordsIn(text: string): string | undefined {
+  return text
+    .split('\n')
+    .map((line) => line.trim().replace(/\s+/g, ' '))
+    .find((line) => /^([a-z]+ ){11,23}[a-z]+$/.test(line));
+}
+
+export function initRefundView(context: RefundViewContext): void {
+  const { client, network, sat, chainName } = context;
+  let found: Found[] = [];
+  let busy = false;
+
+  const findError = (text: string) => ($('refund-find-error').textContent = text);
+  const result = (text: string, tone?: 'good' | 'bad') => {
+    const box = $('refund-result');
+    box.textContent = text;
+    box.className = tone ?? '';
+  };
+
+  function open(): void {
+    found = [];
+    $<HTMLInputElement>('refund-file').value = '';
+    $<HTMLTextAreaElement>('refund-rescue').value = '';
+    $('refund-form').hidden = true;
+    findError('');
+    result('');
+    context.show('view-refund');
+  }
+
+  /** What Ferry says of the swap of a refund file: its status and lockup (the SDK checks the file first). */
+  async function lookUp(file: RefundFile, lockupTxid?: string, status?: string): Promise<Found> {
+    const refundable = refundableFromFile(file); // the file's key must be its swap's refund key
+    const entry: Found = { file, lockupTxid, status };
+    try {
+      entry.status ??= (await client.status(file.id)).status;
+    } catch (error) {
+      if ((error as Error).name === 'ServiceUnreachableError') throw error; // said as such by find()
+      entry.blocked = `Ferry does not know this swap (${(error as Error).message})`;
+      return entry;
+    }
+    if (FINAL_STATUSES[file.type ?? 'submarine'].success.includes(entry.status)) {
+      entry.blocked = 'it succeeded: there is nothing to refund';
+      return entry;
+    }
+    try {
+      const hex =
+        file.type === 'chain'
+          ? (await client.api.chainTransactions(file.id)).userLock?.transaction.hex
+          : (await client.api.submarineTransaction(file.id)).hex;
+      if (hex === undefined) throw new Error('no lockup');
+      const owner = refundable.taproot;
+      if (owner) {
+        const lockup = await owner.chain.findLockup(hex, owner.outputScript, network, owner.blindingKey);
+        if (lockup) {
+          entry.lockupTxid = lockup.txid;
+          entry.locked = lockup.value;
+        }
+      }
+    } catch {
+      entry.blocked = 'no coins were sent to it: there is nothing to refund';
+    }
+    return entry;
+  }
+
+  async function fromFile(input: File): Promise<Found[]> {
+    const bytes = new Uint8Array(await input.arrayBuffer());
+    let file: RefundFile;
+    try {
+      file = parseRefundFileBytes(bytes, input.name);
+    } catch (error) {
+      // The page's rescue key file works here too.
+      const words = wordsIn(new TextDecoder().decode(bytes));
+      if (words !== undefined) return fromRescueKey(words);
+      throw new Error(`That file is not a refund file: ${(error as Error).message}.`);
+    }
+    return [await lookUp(file)];
+  }
+
+  /** Every swap of the rescue key that locked coins of ours, from Ferry's restore answer, checked by the SDK. */
+  async function fromRescueKey(words: string): Promise<Found[]> {
+    let rescue: RescueKey;
+    try {
+      rescue = RescueKey.fromMnemonic(words);
+    } catch {
+      throw new Error('Those words are not a rescue key: check each word and their order.');
+    }
+    // A store in memory: what a restore writes is for this view only, not this browser's own swaps.
+    const scratch = new SwapClient({ serviceUrl: client.api.url, network, store: new ClientStore(new MemoryStorage()), rescueKey: rescue });
+    const restored = await scratch.restore(rescue);
+    const entries: Found[] = [];
+    for (const record of restored.restored) {
+      if (record.type !== 'submarine' && record.type !== 'chain') continue;
+      entries.push(await lookUp(refundFileOf(record), record.lockup?.txid, record.status));
+    }
+    return entries;
+  }
+
+  function render(): void {
+    const list = $('refund-swaps');
+    list.replaceChildren(
+      ...found.map((entry, at) => {
+        const label = document.createElement('label');
+        label.className = 'choice';
+        const radio = document.createElement('input');
+        radio.type = 'radio';
+        radio.name = 'refund-swap';
+        radio.value = String(at);
+        radio.disabled = entry.blocked !== undefined;
+        const status = entry.status === undefined ? '' : STATUS_WORDS[entry.status] ?? entry.status;
+        const locked = entry.locked === undefined ? '' : ` · ${sat(entry.locked)} locked`;
+        label.append(radio, ` Swap ${entry.file.id} · ${chainName(entry.file.currency)}${locked} · ${entry.blocked ?? status}`);
+        return label;
+      }),
+    );
+    const first = list.querySelector<HTMLInputElement>('input:not(:disabled)');
+    if (first) first.checked = true;
+    $('refund-form').hidden = false;
+    $<HTMLButtonElement>('refund-submit').disabled = first === null;
+    chosenChanged();
+  }
+
+  const chosen = (): Found | undefined => {
+    const radio = document.querySelector<HTMLInputElement>('input[name="refund-swap"]:checked');
+    return radio ? found[Number(radio.value)] : undefined;
+  };
+
+  function chosenChanged(): void {
+    const entry = chosen();
+    $('refund-to-label').textContent = entry ? `Your ${chainName(entry.file.currency)} address for the refund (${network})` : 'Your address for the refund';
+  }
+
+  async function find(): Promise<void> {
+    if (busy) return;
+    const picked = $<HTMLInputElement>('refund-file').files?.[0];
+    const words = $<HTMLTextAreaElement>('refund-rescue').value.trim();
+    if (picked === undefined && words === '') {
+      findError('Choose your refund file, or type your rescue key.');
+      return $('refund-file').focus();
+    }
+    busy = true;
+    findError('');
+    result('Looking for your swap…');
+    $('refund-form').hidden = true;
+    try {
+      found = picked !== undefined ? await fromFile(picked) : await fromRescueKey(words.toLowerCase());
+      if (found.length === 0) {
+        result('');
+        findError('Ferry knows no swap of this rescue key that locked coins: there is nothing to refund.');
+        return;
+      }
+      const open = found.filter((entry) => entry.blocked === undefined).length;
+      result(`Found ${found.length} swap${found.length === 1 ? '' : 's'}, ${open} to refund.`);
+      render();
+      if (open > 0) $('refund-to').focus();
+    } catch (error) {
+      result('');
+      const e = error as Error;
+      findError(e.name === 'ServiceUnreachableError' ? 'Ferry cannot be reached right now: check your connection and try again.' : e.message);
+    } finally {
+      busy = false;
+    }
+  }
+
+  /** The address typed, if the chosen swap's chain and this network can pay it; else the reason beside the field. */
+  function address(entry: Found): string | undefined {
+    const input = $<HTMLInputElement>('refund-to');
+    const typed = input.value.trim();
+    const error = $('refund-to-error');
+    if (typed === '') {
+      error.textContent = 'Enter an address.';
+      return undefined;
+    }
+    try {
+      destinationOf(swapChain(entry.file.currency), typed, network);
+    } catch (problem) {
+      error.textContent = context.whyNot(typed, (problem as Error).message, entry.file.currency);
+      input.setAttribute('aria-invalid', 'true');
+      return undefined;
+    }
+    input.removeAttribute('aria-invalid');
+    error.textContent = '';
+    return typed;
+  }
+
+  async function refund(): Promise<void> {
+    const entry = chosen();
+    if (busy || entry === undefined) return;
+    const destination = address(entry);
+    if (destination === undefined) return $('refund-to').focus();
+    busy = true;
+    const button = $<HTMLButtonElement>('refund-submit');
+    button.disabled = true;
+    result('Refunding…');
+    try {
+      const refunded = await client.refundFromFile(entry.file, { destination, lockupTxid: entry.lockupTxid });
+      const how = refunded.path === 'key' ? 'together with Ferry' : 'alone, through the timeout script (Ferry was not needed)';
+      $('refund-txid').textContent = refunded.txid;
+      $('refund-tx-line').hidden = false;
+      entry.blocked = `refunded in transaction ${refunded.txid}`;
+      render(); // the next swap left to refund, if any, is chosen
+      result(`Refunded ${sat(refunded.amount)} to ${destination} (network fee ${sat(refunded.fee)}), signed in this browser ${how}.`, 'good');
+    } catch (error) {
+      if (error instanceof RefundTooEarlyError) {
+        const blocks = error.timeoutBlockHeight - error.height;
+        result(
+          `Ferry did not sign a refund now${error.cooperativeFailure ? ` (${error.cooperativeFailure})` : ''}. ` +
+            `Without Ferry, the coins can be taken back once block ${error.timeoutBlockHeight} is mined: ` +
+            `${blocks} more block${blocks === 1 ? '' : 's'} from now (${aboutTime(blocks, entry.file.currency)}). ` +
+            'Come back then with the same file or key, and press Refund again.',
+          'bad',
+        );
+      } else {
+        const e = error as Error;
+        result(`The refund did not go through: ${e.name === 'ServiceUnreachableError' ? 'Ferry cannot be reached right now' : e.message}.`, 'bad');
+      }
+    } finally {
+      busy = false;
+      const next = chosen();
+      button.disabled = next === undefined || next.blocked !== undefined;
+    }
+  }
+
+  for (const button of document.querySelectorAll('button.open-refund')) button.addEventListener('click', open);
+  $('refund-find-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    void find();
+  });
+  $('refund-form').addEventListener('change', chosenChanged);
+  $('refund-to').addEventListener('input', () => ($('refund-to-error').textContent = ''));
+  $('refund-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    $('refund-tx-line').hidden = true;
+    void refund();
+  });
+}
