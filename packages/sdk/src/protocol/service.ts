@@ -24,6 +24,7 @@ import type {
   SubmarineClaimDetailsBody,
   ReferralReport,
   ReferralStats,
+  PairStatsBody,
   RescuableSwapBody,
   InvoiceExpiryRangeBody,
   RescueRequest,
@@ -97,6 +98,8 @@ export interface SwapService {
   referralReport?(referralId?: string): Promise<ReferralReport>;
   /** Volume, counts and failure rates of the swaps created with a referral id (every id without one), by month. */
   referralStats?(referralId?: string): Promise<ReferralStats>;
+  /** GET /v2/swap/{type}/stats/{from}/{to}: the pair's fee history; undefined when none is kept for it. */
+  pairStats?(swapType: string, from: string, to: string): Promise<PairStatsBody | undefined>;
 
   /**
    * POST /v2/swap/restore: every swap created with the request's client keys, or naming its EVM address (once the

@@ -495,3 +495,10 @@ export interface ReferralMonthStats {
 
 /** GET /v2/referral/stats: year → month (1-12) → that month's statistics. */
 export type ReferralStats = Record<string, Record<string, ReferralMonthStats>>;
+
+/** GET /v2/swap/{type}/stats/{from}/{to}: a pair's fee over the last week, as [unix seconds, percent] samples. */
+export interface PairStatsBody {
+  fee: Array<[number, number]>;
+  /** Submarine pairs: the most the service may spend routing the payment, percent of the invoice. */
+  maximalRoutingFee?: Array<[number, number]>;
+}
