@@ -25,6 +25,7 @@ import type {
   ReferralReport,
   ReferralStats,
   PairStatsBody,
+  ReverseBip21Body,
   RescuableSwapBody,
   RescueRequest,
   RestoreRequest,
@@ -62,6 +63,7 @@ import { resolveSettings, type SwapEngineOptions } from './options.ts';
 import { referralReport } from './referrals.ts';
 import { referralStats } from './referral-stats.ts';
 import { FeeHistory } from './fee-history.ts';
+import { reverseBip21 } from './swap-types/reverse-hint.ts';
 import { rescueSwaps, restoreIndex, restoreSwaps } from './restore/index.ts';
 import { reverseInvoiceExpiry, setMetadata } from './metadata.ts';
 import { refundTimeoutOf, type RefundTimeout } from './refund-timeout.ts';
@@ -237,6 +239,10 @@ export class SwapEngine implements SwapService {
 
   referralStats(referralId?: string): Promise<ReferralStats> {
     return referralStats(this.ctx, referralId);
+  }
+
+  reverseBip21(invoice: string): Promise<ReverseBip21Body | undefined> {
+    return reverseBip21(this.ctx, invoice);
   }
 
   /** GET /v2/swap/{type}/stats/{from}/{to}: the fees this pair was listed with over the last week. */

@@ -1,5 +1,5 @@
 // The smaller v2 calls wallets make around their swaps: service infos and warnings, swap metadata, the reverse invoice
-// expiry range, a reverse swap's BIP-21 (Ferry's invoices carry no magic routing hint, so there is none), a pair's
+// expiry range, a reverse swap's BIP-21 (its receiver's signed address, src/engine/swap-types/reverse-hint.ts), a pair's
 // fee history (src/engine/fee-history.ts). The EVM refund signatures (GET .../refund) are the swap routes'.
 import type { MetadataRequest, SwapService } from '@ferry/sdk/protocol/index.js';
 import { HttpError, badRequest, notFound } from '../http/errors.ts';
@@ -54,9 +54,13 @@ export function swapExtraRoutes(router: Router, swaps: SwapService, notices: Ser
     return { body: await engineCall(() => swaps.reverseInvoiceExpiry!()) };
   });
 
-  documented(router, 'GET', '/v2/swap/reverse/{invoice}/bip21', { summary: "A reverse swap invoice's BIP-21 from its magic routing hint", tags: ['Reverse Swap'] }, ({ params }) => {
+  documented(router, 'GET', '/v2/swap/reverse/{invoice}/bip21', { summary: "A reverse swap invoice's BIP-21 from its magic routing hint", tags: ['Reverse Swap'] }, async ({ params }) => {
     if (!invoicePattern.test(params.invoice)) throw badRequest('invalid parameter: invoice');
-    throw notFound('no BIP-21 for this invoice: Ferry sets no magic routing hint in its reverse swap invoices');
+    const invoice = params.invoice.toLowerCase().replace(/^lightning:/, '');
+    const found = swaps.reverseBip21 === undefined ? undefined : await engineCall(() => swaps.reverseBip21!(invoice));
+    // The reference's answer when the swap is unknown or was created without a signed address.
+    if (found === undefined) throw notFound('no BIP-21 for swap');
+    return { body: found };
   });
 
   documented(
