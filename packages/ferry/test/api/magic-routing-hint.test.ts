@@ -21,7 +21,8 @@ import { silentLogger } from '../../src/log/index.ts';
 import { LndRestClient } from '../../src/lightning/lnd/client.ts';
 import { ephemeralPorts } from '../helpers/ports.ts';
 import { StatusSocket, SwapApi, newKeyPair, newPreimage } from '../helpers/swap-api.ts';
-import { ferryConfigLightningEnv } from '../helpers/test-lightning.ts';
+import { ferryConfigLightningEnv, onCln } from '../helpers/test-lightning.ts';
+import { rest } from '../lightning/helpers.ts';
 
 // Short enough that the directly paid swap's invoice expires within the test, long enough to pay one over Lightning.
 const INVOICE_EXPIRY_SECONDS = 30;
@@ -143,4 +144,22 @@ test('forged signatures, addresses of another chain and malformed fields are ref
   assert.equal(findMagicRoutingHint(decodeBolt11(plain.invoice)), undefined);
   const none = await api.call('GET', `/v2/swap/reverse/${plain.invoice}/bip21`);
   assert.deepEqual([none.status, none.body.error], [404, 'no BIP-21 for swap']);
+});
+
+test("the devnet's LND writes route_hints into a hold invoice and refuses a hop key LND could not parse", { skip: onCln() && 'the LND REST face is checked on the LND pass' }, async () => {
+  const ferryNode = ferry.devnet!.info.lightning.ferry;
+  const key = hex.encode(newKeyPair().publicKey);
+  const hop = { node_id: key, chan_id: BigInt(`0x${MAGIC_ROUTING_HINT_SCID}`).toString(), fee_base_msat: 0, fee_proportional_millionths: 21, cltv_expiry_delta: 81 };
+  const hold = (nodeId: string) =>
+    rest<{ payment_request?: string; message?: string }>(ferryNode, 'POST', '/v2/invoices/hodl', {
+      hash: Buffer.from(newPreimage().preimageHash).toString('base64'),
+      value: '1000',
+      route_hints: [{ hop_hints: [{ ...hop, node_id: nodeId }] }],
+    });
+  const made = await hold(key);
+  assert.equal(made.status, 200);
+  assert.deepEqual(findMagicRoutingHint(decodeBolt11(made.body.payment_request!)), { publicKey: key });
+  // invoicesrpc.CreateZpay32HopHints: hex.DecodeString, then btcec.ParsePubKey.
+  assert.match((await hold('zz')).body.message ?? '', /^encoding\/hex: invalid byte/);
+  assert.match((await hold('02ab')).body.message ?? '', /^malformed public key: invalid length: 2/);
 });
