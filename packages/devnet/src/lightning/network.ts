@@ -5,7 +5,7 @@
 import { EventEmitter } from 'node:events';
 import { createHash, randomBytes } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { decodeBolt11, encodeBolt11, type Bolt11Invoice } from '@ferry/sdk/lightning/bolt11/index.js';
+import { decodeBolt11, encodeBolt11, type Bolt11Invoice, type RouteHintHop } from '@ferry/sdk/lightning/bolt11/index.js';
 import type { LightningChain } from './chain.ts';
 import { GRPC, LndError, invoiceNotFound } from './errors.ts';
 import { findRoute, peerOf, type Route } from './routing.ts';
@@ -51,6 +51,8 @@ export interface NewInvoice {
   label?: string;
   bolt12?: string;
   holdMinCltv?: number; // the hold plugin's min_cltv: kept for an injected invoice or a gRPC one given a CLTV delta
+  /** Written into the invoice as `r` fields, as given (LND's route_hints, the hold plugin's routing_hints). */
+  routeHints?: RouteHintHop[][];
 }
 
 export interface PaymentRequestOptions {
@@ -233,6 +235,7 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
         ...(descriptionHash !== '' ? { descriptionHash } : { description: request.memo ?? '' }),
         expiry,
         minFinalCltvExpiry: cltvExpiry,
+        ...(request.routeHints !== undefined && request.routeHints.length > 0 && { routeHints: request.routeHints }),
       },
       Buffer.from(node.secretKey, 'hex'),
     );

@@ -21,6 +21,7 @@ export {
   type NewEffect,
 } from './repositories/effects.ts';
 export { AlertRepository, type AlertRecord, type NewAlert } from './repositories/alerts.ts';
+export { FeeSampleRepository, type FeeSample } from './repositories/fee-samples.ts';
 export { KvRepository } from './repositories/kv.ts';
 export { LockRepository } from './repositories/locks.ts';
 export { SigningSessionRepository, type SigningSessionRecord } from './repositories/signing-sessions.ts';

@@ -30,14 +30,16 @@ export interface ColumnTypes {
   bigint: string;
   /** An auto-assigned, never reused, 64-bit integer primary key. */
   autoId: string;
+  /** A 64-bit floating point number. */
+  double: string;
   /** Appended to CREATE TABLE: SQLite STRICT tables reject wrongly typed values, as PostgreSQL does. */
   tableSuffix: string;
 }
 
 export function types(dialect: Dialect): ColumnTypes {
   return dialect === 'sqlite'
-    ? { bigint: 'INTEGER', autoId: 'INTEGER PRIMARY KEY AUTOINCREMENT', tableSuffix: ' STRICT' }
-    : { bigint: 'BIGINT', autoId: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY', tableSuffix: '' };
+    ? { bigint: 'INTEGER', autoId: 'INTEGER PRIMARY KEY AUTOINCREMENT', double: 'REAL', tableSuffix: ' STRICT' }
+    : { bigint: 'BIGINT', autoId: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY', double: 'DOUBLE PRECISION', tableSuffix: '' };
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -243,6 +245,26 @@ export const MIGRATIONS: readonly Migration[] = [
         )${t.tableSuffix}`,
         'CREATE UNIQUE INDEX operator_alerts_active ON operator_alerts (kind, alert_key) WHERE cleared_at IS NULL',
         'CREATE INDEX operator_alerts_notify ON operator_alerts (notify_next_at)',
+      ];
+    },
+  },
+  {
+    version: 8,
+    name: 'pair fee history',
+    compatible: true,
+    statements(dialect) {
+      // The fee history of GET /v2/swap/{type}/stats/{from}/{to} (src/engine/fee-history.ts): one sample per pair and
+      // ten-minute bucket, by whichever instance leads; the primary key makes a second write of a bucket a no-op.
+      const t = types(dialect);
+      return [
+        `CREATE TABLE pair_fee_samples (
+          swap_type TEXT NOT NULL,
+          pair TEXT NOT NULL,
+          sampled_at ${t.bigint} NOT NULL,
+          fee ${t.double} NOT NULL,
+          max_routing_fee ${t.double},
+          PRIMARY KEY (swap_type, pair, sampled_at)
+        )${t.tableSuffix}`,
       ];
     },
   },

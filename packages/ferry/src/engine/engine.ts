@@ -24,6 +24,8 @@ import type {
   PartialSignatureBody,
   ReferralReport,
   ReferralStats,
+  PairStatsBody,
+  ReverseBip21Body,
   RescuableSwapBody,
   RescueRequest,
   RestoreRequest,
@@ -60,6 +62,8 @@ import { NamedLocks } from './locks.ts';
 import { resolveSettings, type SwapEngineOptions } from './options.ts';
 import { referralReport } from './referrals.ts';
 import { referralStats } from './referral-stats.ts';
+import { FeeHistory } from './fee-history.ts';
+import { reverseBip21 } from './swap-types/reverse-hint.ts';
 import { rescueSwaps, restoreIndex, restoreSwaps } from './restore/index.ts';
 import { reverseInvoiceExpiry, setMetadata } from './metadata.ts';
 import { refundTimeoutOf, type RefundTimeout } from './refund-timeout.ts';
@@ -89,6 +93,7 @@ export class SwapEngine implements SwapService {
   /** One per Lightning node, by its symbol. */
   private readonly invoices = new Map<string, InvoiceWatch>();
   private readonly claims: CooperativeClaims;
+  private readonly feeHistory: FeeHistory;
   private started = false;
   private readonly standby: boolean;
 
@@ -130,6 +135,12 @@ export class SwapEngine implements SwapService {
     this.router = new ChainEventRouter(this.ctx);
     for (const [symbol, node] of options.lightning) this.invoices.set(symbol, new InvoiceWatch(this.ctx, node));
     this.claims = new CooperativeClaims(this.ctx);
+    this.feeHistory = new FeeHistory({
+      samples: options.storage.feeSamples,
+      sources: { submarine: () => this.submarinePairs(), reverse: () => this.reversePairs(), chain: () => this.chainPairs() },
+      routingFeeLimitPpm: settings.routingFeeLimitPpm,
+      logger: logger.child('fee-history'),
+    });
 
     const ctx = this.ctx;
     for (const kind of effectKinds()) effects.register(kind, (effect) => performEffect(ctx, effect));
@@ -152,6 +163,7 @@ export class SwapEngine implements SwapService {
     for (const chain of this.ctx.chains.values()) await chain.watcher.start();
     for (const chain of this.ctx.contracts.values()) await chain.start();
     for (const chain of [...this.ctx.chains.values(), ...this.ctx.contracts.values()]) await this.router.timeouts(await chain.height(), chain.symbol);
+    this.feeHistory.start();
   }
 
   /**
@@ -186,6 +198,7 @@ export class SwapEngine implements SwapService {
     if (!this.started) return;
     this.started = false;
     this.router.stop();
+    this.feeHistory.stop();
     for (const watch of this.invoices.values()) watch.stop();
     await this.ctx.effects.stop();
   }
@@ -226,6 +239,15 @@ export class SwapEngine implements SwapService {
 
   referralStats(referralId?: string): Promise<ReferralStats> {
     return referralStats(this.ctx, referralId);
+  }
+
+  reverseBip21(invoice: string): Promise<ReverseBip21Body | undefined> {
+    return reverseBip21(this.ctx, invoice);
+  }
+
+  /** GET /v2/swap/{type}/stats/{from}/{to}: the fees this pair was listed with over the last week. */
+  pairStats(swapType: string, from: string, to: string): Promise<PairStatsBody | undefined> {
+    return this.feeHistory.stats(swapType, from, to);
   }
 
   restoreSwaps(request: RestoreRequest): Promise<RestorableSwapBody[]> {

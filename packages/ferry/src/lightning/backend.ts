@@ -1,7 +1,7 @@
 // What Ferry needs from a Lightning node. The engine talks only to this interface; LND over REST is the first
 // implementation. Amounts are millisatoshis as bigint; hashes, preimages and keys are lower-case hex.
 import type { LightningGraph } from './lnd/graph.ts';
-import type { Bolt11Invoice } from '@ferry/sdk/lightning/bolt11/index.js';
+import type { Bolt11Invoice, RouteHintHop } from '@ferry/sdk/lightning/bolt11/index.js';
 import type { HopHintBody } from '@ferry/sdk/protocol/wire.js';
 import type { OnionMessageStream } from '@ferry/sdk/lightning/onion-message-hook.js';
 
@@ -31,6 +31,8 @@ export interface HoldInvoiceRequest {
   descriptionHash?: string;
   expirySeconds?: number;
   cltvExpiry?: number; // min_final_cltv_expiry the payer's last HTLC must carry
+  /** Routing hints to write into the invoice (a reverse swap's magic routing hint), each a list of hops. */
+  routeHints?: RouteHintHop[][];
 }
 
 export interface PayRequest {

@@ -24,6 +24,8 @@ import type {
   SubmarineClaimDetailsBody,
   ReferralReport,
   ReferralStats,
+  PairStatsBody,
+  ReverseBip21Body,
   RescuableSwapBody,
   InvoiceExpiryRangeBody,
   RescueRequest,
@@ -97,6 +99,10 @@ export interface SwapService {
   referralReport?(referralId?: string): Promise<ReferralReport>;
   /** Volume, counts and failure rates of the swaps created with a referral id (every id without one), by month. */
   referralStats?(referralId?: string): Promise<ReferralStats>;
+  /** GET /v2/swap/reverse/{invoice}/bip21: the receiver's signed on-chain address; undefined when the swap set none. */
+  reverseBip21?(invoice: string): Promise<ReverseBip21Body | undefined>;
+  /** GET /v2/swap/{type}/stats/{from}/{to}: the pair's fee history; undefined when none is kept for it. */
+  pairStats?(swapType: string, from: string, to: string): Promise<PairStatsBody | undefined>;
 
   /**
    * POST /v2/swap/restore: every swap created with the request's client keys, or naming its EVM address (once the

@@ -203,6 +203,9 @@ export interface CreateReverseRequest {
   /** EVM: a second invoice buys gas Ferry sends to claimAddress with its lock (`prepayMinerFee`: the earlier name). */
   gasless?: boolean;
   prepayMinerFee?: boolean;
+  /** UTXO chains: where the receiver wants coins paid directly, and its BIP340 signature of SHA256(address) by claimPublicKey. */
+  address?: string;
+  addressSignature?: string;
 }
 export interface CreateReverseResponse {
   id: string;
@@ -495,3 +498,16 @@ export interface ReferralMonthStats {
 
 /** GET /v2/referral/stats: year → month (1-12) → that month's statistics. */
 export type ReferralStats = Record<string, Record<string, ReferralMonthStats>>;
+
+/** GET /v2/swap/reverse/{invoice}/bip21: where to pay a reverse swap's receiver on chain, and its address signature. */
+export interface ReverseBip21Body {
+  bip21: string;
+  signature: string;
+}
+
+/** GET /v2/swap/{type}/stats/{from}/{to}: a pair's fee over the last week, as [unix seconds, percent] samples. */
+export interface PairStatsBody {
+  fee: Array<[number, number]>;
+  /** Submarine pairs: the most the service may spend routing the payment, percent of the invoice. */
+  maximalRoutingFee?: Array<[number, number]>;
+}

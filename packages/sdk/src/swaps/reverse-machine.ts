@@ -38,6 +38,11 @@ export interface ReverseData extends SwapOutputData {
   /** The main invoice's payment is held while the prepay invoice is not yet. */
   invoiceHeld?: boolean;
   gasHeld?: boolean;
+  /**
+   * The receiver's signed address, put into the invoice as a magic routing hint: a payer may pay it on chain directly
+   * (GET /v2/swap/reverse/{invoice}/bip21 answers this BIP21 and signature).
+   */
+  directPayment?: { bip21: string; signature: string };
 }
 
 /** A reverse swap's prepay invoice: Ferry's own preimage, so only Ferry settles it, once it has locked. */

@@ -21,6 +21,7 @@ import { observeExchange } from '../../contract-observer.ts';
 import { HoldService } from './hold-service.ts';
 import {
   onionMessageProto,
+  type HoldHop,
   type HoldInvoice,
   type HoldState,
   type InvoiceRequest,
@@ -29,6 +30,8 @@ import {
   type OnionMessageResponseProto,
 } from '@ferry/sdk/lightning/hold/messages.js';
 import type { LightningNetwork } from '../network.ts';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import type { RouteHintHop } from '@ferry/sdk/lightning/bolt11/index.js';
 import type { InvoiceRecord } from '../types.ts';
 import { cancelHold, createHold, holdInvoicesOf, injectHold, settleHold } from './hold.ts';
 import { HOLD_STATES, HTLC_STATES, shortChannelId } from './json.ts';
@@ -78,6 +81,40 @@ function holdInvoiceProto(invoice: InvoiceRecord, id: number): HoldInvoice {
  * A unary handler: the operation's result, or its error as the plugin's INTERNAL status with the message; each call
  * is shown to the contract observer (status: the gRPC code).
  */
+/** A refusal the plugin makes with its own status code (the rest are INTERNAL). */
+class HoldStatusError extends Error {
+  constructor(
+    readonly code: status,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The plugin's transform_route_hints: every hop's key must parse as a public key (else InvalidArgument "invalid
+ * routing hint: ..."); fees and the CLTV delta are cut to the widths of lightning's RouteHintHop (u32, u16).
+ */
+function holdRouteHints(hints: { hops: HoldHop[] }[]): RouteHintHop[][] {
+  return hints.map(({ hops }) =>
+    (hops ?? []).map((hop) => {
+      let pubkey: string;
+      try {
+        pubkey = secp256k1.Point.fromHex(Buffer.from(hop.public_key ?? []).toString('hex')).toHex(true);
+      } catch {
+        throw new HoldStatusError(status.INVALID_ARGUMENT, 'invalid routing hint: malformed public key');
+      }
+      return {
+        pubkey,
+        shortChannelId: BigInt(hop.short_channel_id ?? 0).toString(16).padStart(16, '0'),
+        feeBaseMsat: Number(BigInt(hop.base_fee ?? 0) & 0xffffffffn),
+        feeProportionalMillionths: Number(BigInt(hop.ppm_fee ?? 0) & 0xffffffffn),
+        cltvExpiryDelta: Number(BigInt(hop.cltv_expiry_delta ?? 0) & 0xffffn),
+      };
+    }),
+  );
+}
+
 function unary<Req, Res>(node: string, method: string, run: (request: Req) => Res) {
   const observe = (request: Req, code: number, response: unknown) =>
     observeExchange({ face: 'hold-grpc', node, method, path: '', query: {}, request, status: code, response });
@@ -87,8 +124,9 @@ function unary<Req, Res>(node: string, method: string, run: (request: Req) => Re
       result = run(call.request);
     } catch (err) {
       const details = (err as Error).message;
-      callback({ code: status.INTERNAL, details });
-      observe(call.request, status.INTERNAL, { details });
+      const code = err instanceof HoldStatusError ? err.code : status.INTERNAL;
+      callback({ code, details });
+      observe(call.request, code, { details });
       return;
     }
     callback(null, result);
@@ -156,6 +194,7 @@ function service(network: LightningNetwork, node: string, relay: OnionRelay, tra
         descriptionHash: request.description === 'hash' ? hex(request.hash) : undefined,
         expiry: request.expiry === undefined ? undefined : Number(request.expiry),
         minFinalCltvExpiry: request.min_final_cltv_expiry === undefined ? undefined : Number(request.min_final_cltv_expiry),
+        routeHints: holdRouteHints(request.routing_hints ?? []),
       }),
     })),
     Inject: unary(node, 'Inject', (request: { invoice: string; min_cltv_expiry?: string }) => {

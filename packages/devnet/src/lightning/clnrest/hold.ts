@@ -7,7 +7,7 @@
 // description, expiry 3600 s, CLTV delta 80) — memo, description hash, expiry and CLTV delta are gRPC fields only.
 // A plugin's error reaches the caller with code -32700 (cln-plugin's parse_error) and its message.
 import { createHash } from 'node:crypto';
-import { decodeBolt11 } from '@ferry/sdk/lightning/bolt11/index.js';
+import { decodeBolt11, type RouteHintHop } from '@ferry/sdk/lightning/bolt11/index.js';
 import type { LightningNetwork } from '../network.ts';
 import type { InvoiceRecord } from '../types.ts';
 import { CLN, ClnError, toClnError } from './errors.ts';
@@ -62,6 +62,7 @@ export interface HoldInvoiceSpec {
   descriptionHash?: string;
   expiry?: number;
   minFinalCltvExpiry?: number;
+  routeHints?: RouteHintHop[][];
 }
 
 /** Makes a hold invoice; its BOLT11. What is not given is the plugin's default (src/encoder.rs). */
@@ -74,6 +75,7 @@ export function createHold(network: LightningNetwork, node: string, spec: HoldIn
       expiry: spec.expiry ?? PLUGIN_EXPIRY_SECONDS,
       cltvExpiry: spec.minFinalCltvExpiry ?? PLUGIN_MIN_FINAL_CLTV_EXPIRY,
       ...(spec.minFinalCltvExpiry !== undefined && { holdMinCltv: spec.minFinalCltvExpiry }),
+      ...(spec.routeHints !== undefined && { routeHints: spec.routeHints }),
     }).paymentRequest;
   } catch (err) {
     throw pluginError(err);

@@ -18,6 +18,7 @@ import {
 import { boolField, bytesField, hash32, intField, stringField, type Body, type ParamKind } from './request.ts';
 import type { Handler, RestContext, StreamWriter } from './server.ts';
 import { MACAROON_ROUTES } from './macaroon-routes.ts';
+import { routeHintsField } from './route-hints.ts';
 
 // The devnet answers in the shapes of LND v0.20.3 (its REST swagger is what the contract tests hold it to).
 export const DEVNET_LND_VERSION = '0.20.3-beta devnet';
@@ -319,6 +320,7 @@ export const ROUTES: Route[] = [
         expiry: intField(body, 'expiry'),
         cltvExpiry: intField(body, 'cltv_expiry'),
         private: boolField(body, 'private'),
+        routeHints: routeHintsField(body, 'route_hints'),
       });
       return {
         payment_request: invoice.paymentRequest,

@@ -22,6 +22,15 @@ import { withoutUndefined } from './swap-submarine.ts';
 // BOLT11 descriptions are limited to 639 bytes (the tagged field's length limit).
 const maxDescriptionBytes = 639;
 
+/** The receiver's signed address for a magic routing hint: a bounded string and 64 bytes of hex, or neither. */
+function magicHintFields(input: Record<string, unknown>): { address?: string; addressSignature?: string } {
+  const address = optionalString(input, 'address');
+  if (address !== undefined && (address.length === 0 || address.length > 200)) throw badRequest('invalid parameter: address');
+  const addressSignature = optionalString(input, 'addressSignature');
+  if (addressSignature !== undefined && !/^[0-9a-fA-F]{128}$/.test(addressSignature)) throw badRequest('invalid parameter: addressSignature');
+  return { address, addressSignature };
+}
+
 export function reverseRoutes(router: Router, swaps: SwapService): void {
   router.get('/v2/swap/reverse', async () => ({ body: await engineCall(() => swaps.reversePairs()) }));
 
@@ -60,6 +69,7 @@ export function reverseRoutes(router: Router, swaps: SwapService): void {
       invoice,
       gasless: optionalBoolean(input, 'gasless'),
       prepayMinerFee: optionalBoolean(input, 'prepayMinerFee'),
+      ...magicHintFields(input),
     };
     return { status: 201, body: await engineCall(() => swaps.createReverse(withoutUndefined(request))) };
   });

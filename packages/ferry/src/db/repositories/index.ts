@@ -6,6 +6,7 @@ import { CheckpointRepository } from './checkpoints.ts';
 import type { RepositoryOptions } from './common.ts';
 import { CounterRepository } from './counters.ts';
 import { EffectRepository, type NewEffect } from './effects.ts';
+import { FeeSampleRepository } from './fee-samples.ts';
 import { KvRepository } from './kv.ts';
 import { LockRepository } from './locks.ts';
 import { OfferRepository } from './offers.ts';
@@ -25,6 +26,7 @@ export interface Repositories {
   offers: OfferRepository;
   webhookDeliveries: WebhookDeliveryRepository;
   alerts: AlertRepository;
+  feeSamples: FeeSampleRepository;
   /** Guarded swap update plus its effects, atomically (see saveTransition). */
   saveTransition(update: SwapUpdate, effects: readonly NewEffect[]): Promise<TransitionResult>;
 }
@@ -49,6 +51,7 @@ function bind(q: Queryable, options: RepositoryOptions): Repositories {
     offers: new OfferRepository(q, now),
     webhookDeliveries: new WebhookDeliveryRepository(q, now),
     alerts: new AlertRepository(q, now),
+    feeSamples: new FeeSampleRepository(q),
     saveTransition: (update, effects) => saveTransition(q, update, effects, now),
   };
 }

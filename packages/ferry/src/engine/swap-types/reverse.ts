@@ -37,6 +37,7 @@ import { isContractChain, type ContractChain } from '@ferry/sdk/chains/contract-
 import type { GasPrepay } from '@ferry/sdk/swaps/reverse-machine.js';
 import { createGasInvoice, gasAnswer, prepayInvoiceAmount, requestedGas } from './reverse-gas.ts';
 import { walletBolt12Invoice } from './reverse-bolt12.ts';
+import { requireHintInInvoice, reverseHint } from './reverse-hint.ts';
 
 /** Dust limit of a Taproot output: smaller lockups could not be claimed. */
 const TAPROOT_DUST = 330;
@@ -142,6 +143,12 @@ export async function createReverseSwap(ctx: EngineContext, request: CreateRever
   }
   const lockupAddress = output?.address ?? contract!.contractAddress;
 
+  const memo = request.description ?? `Send to ${chain.symbol} address`;
+  // A BOLT12 wallet invoice is the wallet's own (the reference checks its payee instead); an EVM swap has no claim key.
+  const hint = contract === undefined && walletInvoice === undefined
+    ? reverseHint(ctx, chain as ChainBackend, request, claimPublicKey!, onchainAmount - fees.reverse.claim, memo)
+    : undefined;
+
   let paymentRequest: string;
   // The payer's HTLC must outlive the on-chain timeout, so a preimage learned at the last block still settles.
   const cltvExpiry = lightningBlocksFor(chain, pair.timeouts.reverse) + ctx.settings.reverseCltvMarginBlocks;
@@ -158,10 +165,12 @@ export async function createReverseSwap(ctx: EngineContext, request: CreateRever
     } else ({ paymentRequest } = await lightning.createHoldInvoice({
       paymentHash,
       amountMsat: BigInt(holdAmount) * 1000n,
-      memo: request.description ?? `Send to ${chain.symbol} address`,
+      memo,
       expirySeconds: ctx.settings.invoiceExpirySeconds,
       cltvExpiry,
+      ...(hint !== undefined && { routeHints: hint.routeHints }),
     }));
+    if (hint !== undefined) await requireHintInInvoice(lightning, paymentRequest, paymentHash);
   } catch (error) {
     if (/already exists/i.test((error as Error).message)) throw preimageHashExists();
     throw error;
@@ -194,6 +203,7 @@ export async function createReverseSwap(ctx: EngineContext, request: CreateRever
     serviceFee: reverseOnchainAmount(invoiceAmount, rate, 0, 0) - onchainAmount - lockupFee,
     ...(gas !== undefined && { gas }),
     ...(request.referralId !== undefined && { referralId: request.referralId }),
+    ...(hint !== undefined && { directPayment: hint.directPayment }),
   } as ReverseData;
 
   let record: SwapRecord;

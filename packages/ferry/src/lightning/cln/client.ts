@@ -187,7 +187,16 @@ export class ClnBackend implements LightningBackend {
 
   async createHoldInvoice(request: HoldInvoiceRequest): Promise<{ paymentRequest: string }> {
     requireHash(request.paymentHash, 'paymentHash');
-    const bolt11 = await this.holdClient().invoice({ ...request, minFinalCltvExpiry: request.cltvExpiry });
+    const routingHints = request.routeHints?.map((hops) =>
+      hops.map((hop) => ({
+        publicKey: hop.pubkey,
+        shortChannelId: BigInt(`0x${hop.shortChannelId}`),
+        baseFeeMsat: BigInt(hop.feeBaseMsat),
+        ppmFee: BigInt(hop.feeProportionalMillionths),
+        cltvExpiryDelta: hop.cltvExpiryDelta,
+      })),
+    );
+    const bolt11 = await this.holdClient().invoice({ ...request, minFinalCltvExpiry: request.cltvExpiry, ...(routingHints !== undefined && { routingHints }) });
     // A plugin that dropped the CLTV would let the payer's HTLC expire before the swap's timeout: refuse the invoice.
     const made = decodeBolt11(bolt11);
     if (request.cltvExpiry !== undefined && made.minFinalCltvExpiry < request.cltvExpiry) {

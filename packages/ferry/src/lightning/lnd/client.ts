@@ -156,6 +156,18 @@ export class LndRestClient implements LightningBackend {
     if (request.descriptionHash !== undefined) body.description_hash = toB64(request.descriptionHash);
     if (request.expirySeconds !== undefined) body.expiry = String(request.expirySeconds);
     if (request.cltvExpiry !== undefined) body.cltv_expiry = String(request.cltvExpiry);
+    // lnrpc.RouteHint: chan_id is a uint64, which grpc-gateway writes and reads as a decimal string.
+    if (request.routeHints !== undefined && request.routeHints.length > 0) {
+      body.route_hints = request.routeHints.map((hops) => ({
+        hop_hints: hops.map((hop) => ({
+          node_id: hop.pubkey,
+          chan_id: BigInt(`0x${hop.shortChannelId}`).toString(),
+          fee_base_msat: hop.feeBaseMsat,
+          fee_proportional_millionths: hop.feeProportionalMillionths,
+          cltv_expiry_delta: hop.cltvExpiryDelta,
+        })),
+      }));
+    }
     const res = await this.http.request<{ payment_request: string }>('POST', '/v2/invoices/hodl', body);
     return { paymentRequest: res.payment_request };
   }
