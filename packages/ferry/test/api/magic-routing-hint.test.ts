@@ -15,6 +15,7 @@ import { CoreRpcClient, satToBtc } from '@ferry/sdk/chains/core-rpc.js';
 import { paymentUriScheme, policyAsset } from '@ferry/sdk/chains/liquid/network.js';
 import { decodeBolt11 } from '@ferry/sdk/lightning/bolt11/index.js';
 import { MAGIC_ROUTING_HINT_SCID, checkDirectPayment, findMagicRoutingHint, signAddress } from '@ferry/sdk/lightning/magic-routing-hint.js';
+import { SwapClient } from '@ferry/sdk/client/index.js';
 import { startFerry, type Ferry } from '../../src/app.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { silentLogger } from '../../src/log/index.ts';
@@ -162,4 +163,18 @@ test("the devnet's LND writes route_hints into a hold invoice and refuses a hop 
   // invoicesrpc.CreateZpay32HopHints: hex.DecodeString, then btcec.ParsePubKey.
   assert.match((await hold('zz')).body.message ?? '', /^encoding\/hex: invalid byte/);
   assert.match((await hold('02ab')).body.message ?? '', /^malformed public key: invalid length: 2/);
+});
+
+test('the SDK on both sides: a receiving client asks for the hint, a paying client finds and checks it', async () => {
+  const receiving = new SwapClient({ serviceUrl: ferry.apiUrl, network: 'regtest', currency: 'L-BTC' });
+  const paying = new SwapClient({ serviceUrl: ferry.apiUrl, network: 'regtest' });
+  const address = await wallet.getNewAddress();
+  const record = await receiving.createReverse({ invoiceAmount: 35_000, directAddress: address });
+  const payment = await paying.directPayment(record.invoice, 'L-BTC');
+  assert.equal(payment?.address, address);
+  assert.ok(payment!.amount < record.onchainAmount && payment!.amount > 0, `${payment!.amount} sat: the lockup less the claim fee`);
+  // On the wrong chain the payer refuses; without a hint there is nothing to pay directly.
+  await assert.rejects(paying.directPayment(record.invoice, 'BTC'), /fails a check: the BIP21 is for/);
+  const plain = await receiving.createReverse({ invoiceAmount: 35_000 });
+  assert.equal(await paying.directPayment(plain.invoice, 'L-BTC'), undefined);
 });

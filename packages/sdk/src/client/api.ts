@@ -74,6 +74,8 @@ export class ServiceApi {
     onchainAmount?: number;
     pairHash?: string;
     description?: string;
+    address?: string;
+    addressSignature?: string;
   }) => this.request<ReverseCreated>('POST', '/v2/swap/reverse', body);
 
   /** Contract chains (RBTC): no keys in the requests, addresses in the answers. */

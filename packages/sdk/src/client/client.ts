@@ -3,11 +3,14 @@
 // Bitcoin (BTC) or Liquid (L-BTC), whichever chain each swap's currency names; chain swaps between the two. Swaps on
 // a contract chain (RBTC) go through `contracts(currency)`, on the user's EVM account.
 import { ServiceApi } from './api.ts';
+import { decodeBolt11 } from '../lightning/bolt11/decode.ts';
 import { ServiceChain, type ChainSource } from './chain.ts';
 import { agreedServerAmount, claimChain } from './chain-claim.ts';
 import { claimReverse, cosignSubmarineClaim, ownerOf, type ClaimResult } from './claim.ts';
 import { createChainSwap, type ChainSwapRequest } from './create-chain.ts';
 import { createLegacySubmarine, type LegacySubmarine } from './legacy-submarine.ts';
+import { directPaymentOf, type DirectPayment } from './direct-payment.ts';
+import { findMagicRoutingHint, signAddress } from '../lightning/magic-routing-hint.ts';
 import { ServiceError, VerificationError } from './errors.ts';
 import { newKeyPair, newPreimage, toHex, type KeyPair } from './keys.ts';
 import type { RescueKey } from './rescue-key.ts';
@@ -236,7 +239,22 @@ export class SwapClient {
    * Exactly one of invoiceAmount / onchainAmount. The answer is checked (the invoice pays our preimage's
    * hash for the asked amount, tree, address, amounts, timeout) and stored before it is returned.
    */
-  async createReverse(request: { invoiceAmount?: number; onchainAmount?: number; description?: string; currency?: string }): Promise<ReverseRecord> {
+  /**
+   * Whether `invoice`'s receiver takes `currency` on chain directly (a reverse swap's magic routing hint): the checked
+   * address and amount to pay instead of swapping, or undefined when the invoice has no hint or the service no BIP21.
+   */
+  directPayment(invoice: string, currency: string = this.currency): Promise<DirectPayment | undefined> {
+    return directPaymentOf(this.api, invoice, currency, this.network);
+  }
+
+  async createReverse(request: {
+    invoiceAmount?: number;
+    onchainAmount?: number;
+    description?: string;
+    currency?: string;
+    /** Where a payer may pay the coins directly: signed with the claim key, put into the invoice as a routing hint. */
+    directAddress?: string;
+  }): Promise<ReverseRecord> {
     if ((request.invoiceAmount === undefined) === (request.onchainAmount === undefined)) {
       throw new Error('give exactly one of invoiceAmount and onchainAmount');
     }
@@ -252,7 +270,11 @@ export class SwapClient {
       ...(request.invoiceAmount !== undefined ? { invoiceAmount: request.invoiceAmount } : { onchainAmount: request.onchainAmount }),
       pairHash: pair.hash,
       ...(request.description !== undefined && { description: request.description }),
+      ...(request.directAddress !== undefined && { address: request.directAddress, addressSignature: toHex(signAddress(request.directAddress, key.privateKey)) }),
     });
+    if (request.directAddress !== undefined && findMagicRoutingHint(decodeBolt11(answer.invoice))?.publicKey !== toHex(key.publicKey)) {
+      throw new VerificationError("the service's invoice lacks the routing hint with this swap's claim key");
+    }
     const checked = verifyReverse({
       answer,
       key,

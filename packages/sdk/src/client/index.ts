@@ -3,6 +3,7 @@
 // needs Node (files, the `ws` package) is node.ts's, which re-exports all of this.
 import './buffer-global.ts';
 export { SwapClient, type SwapClientOptions, type SpendOptions, type SwapKey, type EvmSwapOptions } from './client.ts';
+export type { DirectPayment } from './direct-payment.ts';
 export { CONTRACT_CURRENCIES, isContractCurrency, type ContractChain, type ContractLock, type ContractTx, type LoggedLockup } from './chains/contract.ts';
 export { connectEvmChain, EvmSwapChain, ETHER_SWAP_VERSION, type EvmAccount, type EvmChainOptions } from './chains/evm.ts';
 export { ContractSwaps, type ContractRefund, type ContractSwapsOptions, type RecoveredLockup } from './contract-swaps.ts';
