@@ -44,7 +44,9 @@ export function useDevnetProcess(prefix: string, devnetEnv: Record<string, strin
     try {
       root = mkdtempSync(join(tmpdir(), prefix));
       devnet = runFerry(['devnet'], { FERRY_DATA_DIR: join(root, 'devnet'), ...ephemeralPorts, ...devnetLightningEnv(), ...devnetEnv });
-      await devnet.waitFor((entry) => entry.message === 'devnet running');
+      // A hang guard, not a timing: at load ~30 on 2 cores `ferry devnet` printed nothing for over 60 s (the helper's
+      // default) while loading.
+      await devnet.waitFor((entry) => entry.message === 'devnet running', 300_000);
       info = readDevnetInfo(join(root, 'devnet'));
       markReady();
     } catch (error) {
@@ -81,7 +83,8 @@ export function useDevnetProcess(prefix: string, devnetEnv: Record<string, strin
     async startFerry(env) {
       const process = runFerry(['start'], { ...ephemeralPorts, FERRY_API_PORT: '0', ...devnetNodesEnv(info!), ...env });
       started.add(process);
-      const listening = await process.waitFor((entry) => entry.message === 'API listening', 30_000);
+      // A hang guard: at load ~25 a `ferry start` had not reached 'API listening' 30 s after its nodes answered.
+      const listening = await process.waitFor((entry) => entry.message === 'API listening', 180_000);
       return { process, apiUrl: listening.url as string };
     },
   };

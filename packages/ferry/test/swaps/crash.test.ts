@@ -2,23 +2,20 @@
 // itself at a named point of a swap (FERRY_CRASH_AT). Ferry is then restarted without the fault, the swap is
 // finished, and the effects are counted: alice's invoice paid exactly once (channel balances moved once, one
 // payment recorded by the node), the reverse lockup sent exactly once (one transaction pays the lockup
-// address, the operator wallet dropped once), a chain swap's user lockup claimed exactly once (one spend, the
-// operator wallet credited once).
+// address, the operator wallet dropped once). The chain swaps' crashes, which never reach Ferry's Lightning node, are
+// in crash-chain.test.ts: it runs once, this file on both nodes.
 // @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { hex } from '@scure/base';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { OutScript, Transaction } from '@scure/btc-signer';
 import { OutputType, constructClaimTransaction, type ClaimDetails } from 'boltz-core';
 import { decodeBolt11 } from '@ferry/sdk/lightning/bolt11/index.js';
-import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import type { DevnetInfo } from '@ferry/devnet/index.js';
-import { useDevnetProcess, type RunningFerry } from '../helpers/devnet-process.ts';
+import { stopFerry, untilCrash, untilStatusOf, useCrashWorld } from './crash-support.ts';
 import { SwapWallet } from '../helpers/swap-wallet.ts';
 import { DevnetChain } from './scenarios/support/chain.ts';
 import { LiquidChain } from './scenarios/support/liquid-chain.ts';
@@ -26,81 +23,19 @@ import { LiquidSwapWallet } from '../helpers/liquid-swap-wallet.ts';
 import { boltzCore4 } from '../helpers/liquid-boltz-core-4.ts';
 import { LightningNodes } from './scenarios/support/lightning.ts';
 import { claimReverseLockedOnce } from './scenarios/support/reverse-once.ts';
-import { createBtcToLbtc, lockBtc, scriptPathClaimOf } from '../engine/chain-support.ts';
 
-const devnet = useDevnetProcess('ferry-crash-');
-let ferryDir: string;
-let configFile: string;
-/** Ferry's config for the chain swap claim tests: its claim follows one second after it learns the preimage. */
-let quickClaimConfigFile: string;
-/** Ferry's config with the v1 miner fee prepay. */
-let prepayConfigFile: string;
+const crash = useCrashWorld('ferry-crash-');
+const { startFerryProcess } = crash;
 let info: DevnetInfo;
 let chain: DevnetChain;
 let liquid: LiquidChain;
 let lightning: LightningNodes;
+let prepayConfigFile: string;
 
 before(async () => {
-  await devnet.ready;
-  ferryDir = join(devnet.root, 'ferry');
-  mkdirSync(ferryDir);
-  configFile = join(ferryDir, 'ferry.toml');
-  // A quick watcher; everything else is Ferry's defaults.
-  writeFileSync(configFile, '[bitcoin]\npollIntervalMs = 150\n[liquid]\npollIntervalMs = 150\n');
-  prepayConfigFile = join(ferryDir, 'ferry-prepay.toml');
-  writeFileSync(prepayConfigFile, '[bitcoin]\npollIntervalMs = 150\n[liquid]\npollIntervalMs = 150\n[swap]\nprepayMinerFee = true\n');
-  quickClaimConfigFile = join(ferryDir, 'ferry-quick-claim.toml');
-  writeFileSync(quickClaimConfigFile, '[bitcoin]\npollIntervalMs = 150\n[liquid]\npollIntervalMs = 150\n[swap]\nclaimDelayMs = 1000\n');
-  info = devnet.info;
-  chain = new DevnetChain(info);
-  liquid = new LiquidChain(info);
-  lightning = new LightningNodes(info);
+  await crash.ready;
+  ({ info, chain, liquid, lightning, prepayConfigFile } = crash);
 });
-
-/** `ferry start` against the devnet process, as an operator with external nodes runs it. */
-const startFerryProcess = (crashAt?: string, config = configFile): Promise<RunningFerry> =>
-  devnet.startFerry({ FERRY_CONFIG: config, FERRY_DATA_DIR: ferryDir, FERRY_CRASH_AT: crashAt ?? '' });
-
-async function stopFerry(ferry: RunningFerry): Promise<void> {
-  ferry.process.child.kill('SIGTERM');
-  assert.equal(await ferry.process.exited, 0, ferry.process.lines.join('\n'));
-}
-
-/** Waits for Ferry to kill itself at `point`; fails if it never gets there. */
-async function untilCrash(ferry: RunningFerry, point: string): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`Ferry never reached crash point ${point}; output:\n${ferry.process.lines.slice(-30).join('\n')}`)),
-      15_000,
-    );
-  });
-  try {
-    await Promise.race([ferry.process.exited, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-  assert.equal(ferry.process.child.signalCode, 'SIGKILL');
-  assert.ok(ferry.process.lines.some((line) => line.includes(`FERRY_CRASH_AT=${point}`)), 'killed at the named point');
-}
-
-/** A swap's status as Ferry's API gives it, once it is `wanted`. */
-async function untilStatusOf(apiUrl: string, id: string, wanted: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  let status = '';
-  while (status !== wanted) {
-    status = ((await (await fetch(`${apiUrl}/v2/swap/${id}`)).json()) as { status: string }).status;
-    if (Date.now() > deadline) throw new Error(`swap ${id} is ${status}, not ${wanted}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-/** The txid of Ferry's lockup of a chain swap, once it is sent. */
-async function untilServerLockup(apiUrl: string, id: string): Promise<string> {
-  await untilStatusOf(apiUrl, id, 'transaction.server.mempool');
-  const transactions = (await (await fetch(`${apiUrl}/v2/swap/chain/${id}/transactions`)).json()) as { serverLock: { transaction: { id: string } } };
-  return transactions.serverLock.transaction.id;
-}
 
 /** Payments Ferry's node lists for a hash (in-flight ones included). */
 const recordedPayments = (paymentHash: string): Promise<number> => lightning.paymentCount('ferry', paymentHash);
@@ -263,88 +198,4 @@ describe('crash recovery', { timeout: 900_000 }, () => {
       await stopFerry(ferry);
     }
   });
-  for (const point of ['reverse.invoice-accepted', 'reverse.lockup-broadcast']) {
-    test(`a BTC -> L-BTC chain swap survives a crash at ${point} (between the two lockups); Ferry locks exactly once`, async () => {
-      const crashing = await startFerryProcess(point);
-      const preimageHash = hex.encode(randomBytes(32));
-      const key = hex.encode(secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true));
-      const response = await fetch(`${crashing.apiUrl}/v2/swap/chain`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ from: 'BTC', to: 'L-BTC', preimageHash, claimPublicKey: key, refundPublicKey: key, userLockAmount: 80_000 }),
-      });
-      const created = (await response.json()) as { id: string; claimDetails: { lockupAddress: string; amount: number }; lockupDetails: { lockupAddress: string } };
-      assert.equal(response.status, 201, JSON.stringify(created));
-      const fromHeight = (await liquid.height()) + 1;
-      const operatorBefore = await liquid.balance(liquid.operator);
-      await chain.user.sendToAddress(created.lockupDetails.lockupAddress, 0.0008);
-      await chain.mine(1);
-      await untilCrash(crashing, point);
-
-      const ferry = await startFerryProcess();
-      try {
-        const deadline = Date.now() + 20_000;
-        let status = '';
-        while (status !== 'transaction.server.mempool') {
-          status = ((await (await fetch(`${ferry.apiUrl}/v2/swap/${created.id}`)).json()) as { status: string }).status;
-          if (Date.now() > deadline) throw new Error(`swap is ${status}`);
-          await new Promise((resolve) => setTimeout(resolve, 200));
-        }
-        const transactions = (await (await fetch(`${ferry.apiUrl}/v2/swap/chain/${created.id}/transactions`)).json()) as { serverLock: { transaction: { id: string } } };
-        await liquid.mine(1);
-        const script = (await liquid.user.call<{ scriptPubKey: string }>('getaddressinfo', [created.claimDetails.lockupAddress])).scriptPubKey;
-        const lockups = await liquid.paymentsTo(Buffer.from(script, 'hex'), fromHeight);
-        assert.deepEqual(lockups.map((tx) => tx.txid), [transactions.serverLock.transaction.id], 'exactly one transaction pays Ferry\'s lockup address');
-        const fee = await liquid.fee(transactions.serverLock.transaction.id);
-        assert.equal(await liquid.balance(liquid.operator), operatorBefore - BigInt(created.claimDetails.amount) - fee, 'the operator wallet paid once');
-      } finally {
-        await stopFerry(ferry);
-      }
-    });
-  }
-
-  // The client claims Ferry's L-BTC through the claim leaf (the preimage on chain); Ferry dies before its claim of
-  // the user's BTC is recorded: having only read the preimage, or having broadcast the claim too.
-  for (const point of ['server-lockup.preimage-seen', 'user-lockup.claim-broadcast']) {
-    test(`a BTC -> L-BTC chain swap survives a crash at ${point} (between the client's claim and Ferry's); Ferry claims the user's lockup exactly once`, async () => {
-      const crashing = await startFerryProcess(point, quickClaimConfigFile);
-      const client = { apiUrl: crashing.apiUrl, bitcoin: chain.rpc, bitcoinUser: chain.user, elements: liquid.rpc, elementsUser: liquid.user };
-      const swap = await createBtcToLbtc(client, 90_000);
-      const fromHeight = (await chain.height()) + 1;
-      const operatorBefore = await chain.balance(chain.operator);
-      const lockup = await lockBtc(client, swap);
-      await chain.mine(1);
-      const serverLock = await untilServerLockup(crashing.apiUrl, swap.id);
-      const userBefore = await liquid.balance(liquid.user);
-      const claim = await scriptPathClaimOf(client, swap, serverLock);
-      await liquid.rpc.sendRawTransaction(claim.hex);
-      await untilCrash(crashing, point);
-
-      const ferry = await startFerryProcess(undefined, quickClaimConfigFile);
-      try {
-        await untilStatusOf(ferry.apiUrl, swap.id, 'transaction.claimed');
-        await chain.mine(1);
-        await liquid.mine(1);
-        const spends = await chain.spendsOf(lockup.txid, lockup.vout, fromHeight);
-        assert.equal(spends.length, 1, "the user's lockup was claimed once");
-        assert.ok(spends[0].witness.includes(hex.encode(swap.preimage)), 'through the claim leaf, with the preimage the client revealed');
-        assert.equal(spends[0].height, fromHeight + 1, 'and the claim is in a block');
-        const fee = await chain.fee(spends[0].txid);
-        assert.equal(await chain.balance(chain.operator), operatorBefore + BigInt(swap.lockupDetails.amount) - fee, "Ferry's wallet received the lockup once, less its claim fee");
-        assert.equal(await liquid.balance(liquid.user), userBefore + claim.amount, "the client received Ferry's L-BTC less its claim fee");
-        const stored = await (await fetch(`${ferry.apiUrl}/v2/swap/${swap.id}`)).json();
-        assert.deepEqual(stored, { status: 'transaction.claimed' });
-        // The claim broadcast before the crash is the one on record, not a claim without a transaction.
-        const db = new Database(join(ferryDir, 'ferry.sqlite'), { readonly: true });
-        try {
-          const row = db.prepare('SELECT data FROM swaps WHERE id = ?').get(swap.id) as { data: string };
-          assert.equal((JSON.parse(row.data) as { claimTransaction?: { txid: string } }).claimTransaction?.txid, spends[0].txid);
-        } finally {
-          db.close();
-        }
-      } finally {
-        await stopFerry(ferry);
-      }
-    });
-  }
 });
