@@ -3,7 +3,7 @@ import type { SwapService, SwapStatusBody } from '@ferry/sdk/protocol/index.js';
 import { badRequest } from '../http/errors.ts';
 import type { Router } from '../http/router.ts';
 import { notFound } from '../http/errors.ts';
-import { requireSwapId, swapNotFound } from '../http/validate.ts';
+import { isSwapId, requireSwapId, swapNotFound } from '../http/validate.ts';
 import { engineCall, requireStatus } from './swap-errors.ts';
 
 export const maxStatusIds = 64;
@@ -55,7 +55,8 @@ export function keptStatusReads(router: Router, swaps: SwapService): ((target: s
   return (target) => {
     if (!target.startsWith(statusPrefix)) return undefined;
     const id = target.slice(statusPrefix.length);
-    return fixed.has(id) ? undefined : kept(id);
+    // Only what the route would take as a valid id is looked up (a query, an encoded character or junk is not).
+    return fixed.has(id) || !isSwapId(id) ? undefined : kept(id);
   };
 }
 
