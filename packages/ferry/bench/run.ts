@@ -7,16 +7,18 @@ import { benchWsMemory } from './ws-memory.ts';
 import { benchWsFanout, benchWsIdle } from './ws-fanout.ts';
 import { benchCreation } from './creation.ts';
 import { benchInstances } from './instances.ts';
+import { benchStatusReads } from './status-reads.ts';
 
 const benches: [string, () => Promise<string[]>][] = [
   ['devnet transaction verification (bitcoin, liquid)', benchVerify],
   ['chain watcher', benchWatcher],
-  ['swap API', benchSwaps],
+  ['swap API by type, in-process fetch client (relative figures only)', benchSwaps],
   ['restore on a large store', benchRestore],
   ['WebSocket subscription memory', benchWsMemory],
   ['ws-fanout: one status change to many subscribers', benchWsFanout],
   ['ws-idle: RSS per idle WebSocket client', benchWsIdle],
   ['creation: swaps created per second, load from another process', benchCreation],
+  ['status reads: GET /v2/swap/{id} on SQLite and PostgreSQL next to bare node:http, load from another process', benchStatusReads],
   ['instances: status reads on 2 instances against 1 (PostgreSQL)', benchInstances],
 ];
 

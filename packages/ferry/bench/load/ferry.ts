@@ -63,7 +63,7 @@ export async function startInstance(devnet: DevnetInfo, options: InstanceOptions
     },
     options.nodeArgs,
   );
-  const listening = await process.waitFor((entry) => entry.message === 'API listening', 60_000);
+  const listening = await process.waitFor((entry) => entry.message === 'API listening', 180_000);
   return { process, apiUrl: listening.url as string, pid: process.child.pid! };
 }
 

@@ -17,7 +17,7 @@ import { nodeRoutes } from './nodes.ts';
 import { submarineRoutes } from './v2/swap-submarine.ts';
 import { reverseRoutes } from './v2/swap-reverse.ts';
 import { chainSwapRoutes } from './v2/swap-chain.ts';
-import { swapStatusRoutes } from './v2/swap-status.ts';
+import { keptStatusReads, swapStatusRoutes } from './v2/swap-status.ts';
 import { swapStatusRoutesV1 } from './v1/swap-status.ts';
 import { createSwapRouteV1 } from './v1/create-swap.ts';
 import { routingHintsRouteV1 } from './v1/routing-hints.ts';
@@ -173,7 +173,7 @@ export function createApiServer(given: ApiDependencies): Server {
   const rawRoutes = new Map<string, RawHandler>(deps.rawRoutes);
   rawRoutes.set(streamPath, (request: IncomingMessage, response: ServerResponse, url: URL) => streams.handle(request, response, url));
   if (deps.health) rawRoutes.set(healthPath, healthHandler(deps.health));
-  const server = createHttpServer({ router, ...http, rawRoutes, rawPrefixes: deps.rawPrefixes });
+  const server = createHttpServer({ router, ...http, rawRoutes, rawPrefixes: deps.rawPrefixes, keptReads: keptStatusReads(router, deps.swaps), keptRoute: '/v2/swap/{id}' });
   const addresses = http.limiter?.addresses;
   const invoiceRequests = deps.invoiceRequests!;
   const webSocket = attachWebSocket(server, { swaps: deps.swaps, feed, logger: logger.child('ws'), addresses, invoiceRequests }, webSocketOptions(deps));

@@ -68,6 +68,7 @@ import { rescueSwaps, restoreIndex, restoreSwaps } from './restore/index.ts';
 import { reverseInvoiceExpiry, setMetadata } from './metadata.ts';
 import { refundTimeoutOf, type RefundTimeout } from './refund-timeout.ts';
 import { SigningSessions } from './signing-sessions.ts';
+import { StatusCache } from './status-cache.ts';
 import { statusBody } from './status-body.ts';
 import { SwapStore } from './swap-store.ts';
 import { effectKinds, performEffect } from './swap-types/index.ts';
@@ -115,7 +116,8 @@ export class SwapEngine implements SwapService {
     });
     this.standby = options.standby === true;
     const locks = new NamedLocks(options.storage.locks, { owner: options.instanceId });
-    const swaps = new SwapStore(options.storage, locks, (records) => effects.enqueue(records), logger);
+    // Instances sharing a database keep status bodies only once they hear each other's writes (startInstances).
+    const swaps = new SwapStore(options.storage, locks, (records) => effects.enqueue(records), logger, new StatusCache(!this.standby));
     this.ctx = {
       storage: options.storage,
       chains: options.chains,
@@ -385,6 +387,24 @@ export class SwapEngine implements SwapService {
   async status(id: string): Promise<SwapStatusBody | undefined> {
     const swap = await this.ctx.swaps.get(id);
     return swap === undefined ? undefined : statusBody(swap);
+  }
+
+  /** GET /v2/swap/{id}'s body as JSON text, kept per swap until its row is written; undefined for an unknown id. */
+  statusText(id: string): Promise<string | undefined> {
+    return this.ctx.swaps.statusCache.read(id, async () => {
+      const swap = await this.ctx.swaps.get(id);
+      return swap === undefined ? undefined : JSON.stringify(statusBody(swap));
+    });
+  }
+
+  /** The kept status body of a swap, if any: answered without a turn of the event loop. */
+  keptStatusText(id: string): string | undefined {
+    return this.ctx.swaps.statusCache.text(id);
+  }
+
+  /** Status bodies kept for reads: instances/index.ts drops them on other instances' writes. */
+  get statusCache(): StatusCache {
+    return this.ctx.swaps.statusCache;
   }
 
   onStatus(listener: (id: string, status: SwapStatusBody) => void): () => void {

@@ -14,6 +14,7 @@ export async function setMetadata(ctx: EngineContext, id: string, metadata: stri
         expectedVersion: swap.version,
         data: { ...swap.data, metadata },
       });
+      ctx.swaps.statusCache.drop(id);
       if (updated) return {};
       // Another instance changed the row between the read and the write: read it again.
       if (attempt >= RETRIES) throw new Error(`swap ${id} keeps changing`);

@@ -10,6 +10,7 @@ import type { SwapStatusBody } from '@ferry/sdk/protocol/index.js';
 import { statusBody } from './status-body.ts';
 import { clientKeysOf } from '../swaps/client-keys.ts';
 import { clientAddressesOf } from '../swaps/client-addresses.ts';
+import { StatusCache } from './status-cache.ts';
 
 export type StatusListener = (id: string, status: SwapStatusBody) => void;
 
@@ -31,6 +32,8 @@ export class SwapStore {
     private readonly locks: NamedLocks,
     private readonly enqueue: (effects: readonly EffectRecord[]) => void,
     private readonly logger: Logger,
+    /** Status bodies kept for GET /v2/swap/{id}: every write of a row here drops its swap's. */
+    readonly statusCache = new StatusCache(),
   ) {}
 
   get(id: string): Promise<SwapRecord | undefined> {
@@ -47,6 +50,7 @@ export class SwapStore {
     const clientPublicKeys = clientKeysOf(swap.type, swap.data ?? {}).map((key) => key.publicKey);
     const clientAddresses = clientAddressesOf(swap.type, swap.data ?? {});
     const record = await this.storage.swaps.insert({ ...swap, clientPublicKeys, clientAddresses });
+    this.statusCache.drop(record.id);
     for (const hook of this.insertHooks) hook(record);
     this.publish(record);
     return record;
@@ -92,9 +96,12 @@ export class SwapStore {
         outcome.effects.map((kind) => ({ kind, payload: { event: event.type, leg: machine.effectLegs[kind] } })),
       );
       if (!result.applied) {
+        // Another writer changed the row: whatever was kept of it is older.
+        this.statusCache.drop(id);
         if (attempt >= CONFLICT_RETRIES) throw new Error(`swap ${id} keeps changing under event ${event.type}`);
         continue;
       }
+      this.statusCache.drop(id);
       this.logger.info('swap transition', { swap: id, from: swap.status, to: result.swap.status, event: event.type });
       for (const hook of this.transitionHooks) hook(result.swap, swap, event);
       if (outcome.changedStatus) this.publish(result.swap);

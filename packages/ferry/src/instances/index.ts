@@ -76,16 +76,22 @@ export async function startInstances(options: InstanceOptions): Promise<Instance
     channel: swapChannel(schema),
     logger,
     onNotice: (notice) => {
+      // Any write of the row, by any instance, this one included: a kept status body of it may be older.
+      engine.statusCache.drop(notice.id);
       relay.handle(notice);
       // A no-op until this instance's engine has started (it leads), including while it is starting.
       void engine.adopt(notice.id).catch((error: unknown) => logger.warn('could not adopt a swap', { swap: notice.id, error: String(error) }));
     },
+    // Writes made while not listening would go unheard: keep no status body until listening again.
+    onLost: () => engine.statusCache.suspend(),
     onReconnect: () => {
+      engine.statusCache.resume();
       if (leader.role === 'leader') void engine.resync().catch((error: unknown) => logger.warn('resync failed', { error: String(error) }));
     },
   });
   // Listening first: a leader started below hears every change committed after its own start-up reads.
   await notices.start();
+  engine.statusCache.resume(); // built suspended (standby): from here on every write is heard
   try {
     await leader.start();
   } catch (error) {

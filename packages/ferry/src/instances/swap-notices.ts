@@ -9,6 +9,8 @@ export interface SwapNoticesOptions {
   channel: string;
   logger: Logger;
   onNotice: (notice: SwapNotice) => void;
+  /** Called as soon as the connection is found lost: notices may go unheard from here until onReconnect. */
+  onLost?: () => void;
   /** Called once listening again after the connection was lost. */
   onReconnect: () => void;
   reconnectMs?: number;
@@ -55,6 +57,7 @@ export class SwapNotices {
   private lost(client: pg.Client, reason: string): void {
     if (this.stopped || this.client !== client) return;
     this.client = undefined;
+    this.options.onLost?.();
     void client.end().catch(() => {});
     this.options.logger.warn('swap notices: connection lost, reconnecting', { reason });
     this.retry();

@@ -121,6 +121,10 @@ export interface SwapService {
 
   /** undefined for an unknown id. */
   status(id: string): Promise<SwapStatusBody | undefined>;
+  /** The same as JSON text, kept per swap by services that can (GET /v2/swap/{id} answers it as is). */
+  statusText?(id: string): Promise<string | undefined>;
+  /** The kept JSON text of statusText, if any, without waiting: the HTTP server answers it before any routing. */
+  keptStatusText?(id: string): string | undefined;
   /** Every status change of every swap, in order per swap, after it was committed to storage. */
   onStatus(listener: (id: string, status: SwapStatusBody) => void): () => void;
 }

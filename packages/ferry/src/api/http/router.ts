@@ -16,6 +16,8 @@ export interface Request {
 export interface Reply {
   status?: number;
   body: unknown;
+  /** `body` already as JSON text (a kept status body): sent as is. */
+  json?: string;
 }
 
 export type Handler = (request: Request) => Reply | Promise<Reply>;

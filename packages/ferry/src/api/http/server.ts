@@ -25,6 +25,12 @@ export interface HttpServerOptions {
   sockets?: SocketLimits;
   /** Called once per answered request with the route pattern (or what was refused) and the time taken. */
   observe?: (method: string, route: string, status: number, seconds: number) => void;
+  /**
+   * GET answers known without routing, by request target (the kept status bodies of swap-status.ts): the route
+   * named `keptRoute` would answer the same JSON text. Rate limits, CORS and metrics apply as to any request.
+   */
+  keptReads?: (target: string) => string | undefined;
+  keptRoute?: string;
 }
 
 export interface SocketLimits {
@@ -34,11 +40,12 @@ export interface SocketLimits {
 }
 
 export function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  response.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-  });
+  sendText(response, status, JSON.stringify(body));
+}
+
+/** A JSON answer given as text: the headers set on the response, then these, as one flat list (no object to copy). */
+function sendText(response: ServerResponse, status: number, text: string): void {
+  response.writeHead(status, ['content-type', 'application/json; charset=utf-8', 'content-length', String(Buffer.byteLength(text))]);
   response.end(text);
 }
 
@@ -106,9 +113,10 @@ const inFlightOf = new WeakMap<Server, InFlight>();
  * could not send itself). A 429's retry-after is readable by the page.
  */
 function allowCrossOrigin(response: ServerResponse): void {
-  response.setHeader('access-control-allow-origin', '*');
-  response.setHeader('access-control-expose-headers', 'retry-after');
+  for (let i = 0; i < crossOrigin.length; i += 2) response.setHeader(crossOrigin[i], crossOrigin[i + 1]);
 }
+
+const crossOrigin = ['access-control-allow-origin', '*', 'access-control-expose-headers', 'retry-after'] as const;
 
 /** A browser's preflight before a JSON POST (or any non-simple request): which methods and headers may follow. */
 function answerPreflight(request: IncomingMessage, response: ServerResponse): void {
@@ -201,7 +209,8 @@ export function createHttpServer(options: HttpServerOptions): Server {
     };
     try {
       const reply = await match.handler(req);
-      sendJson(response, reply.status ?? 200, reply.body);
+      if (reply.json !== undefined) sendText(response, reply.status ?? 200, reply.json);
+      else sendJson(response, reply.status ?? 200, reply.body);
     } catch (error) {
       if (error instanceof HttpError) {
         sendJson(response, error.status, { error: error.message, ...error.extra });
@@ -210,6 +219,29 @@ export function createHttpServer(options: HttpServerOptions): Server {
         sendJson(response, 500, { error: 'internal error' });
       }
     }
+  };
+
+  const { keptReads, keptRoute = 'kept' } = options;
+  /** Answers a GET whose body is kept (true), or leaves it to `handle` (false), having done nothing. */
+  const answerKept = (request: IncomingMessage, response: ServerResponse, route: { name: string }): boolean => {
+    const target = request.url ?? '/';
+    if (options.rawRoutes?.has(target)) return false;
+    const text = keptReads!(target);
+    if (text === undefined) return false;
+    route.name = keptRoute;
+    const retryAfter = limiter?.admit(request, target) ?? 0;
+    if (retryAfter > 0) {
+      allowCrossOrigin(response);
+      route.name = 'limited';
+      response.setHeader('retry-after', String(retryAfter));
+      sendJson(response, 429, { error: `too many requests: try again in ${retryAfter} s` });
+      return true;
+    }
+    inFlight.begin(response);
+    // allowCrossOrigin's headers with the JSON ones in one list: nothing is set on the response before writeHead.
+    response.writeHead(200, [...crossOrigin, 'content-type', 'application/json; charset=utf-8', 'content-length', String(Buffer.byteLength(text))]);
+    response.end(text);
+    return true;
   };
 
   const sockets = options.sockets;
@@ -232,6 +264,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
           observe(request.method ?? 'GET', route.name, response.statusCode, Number(process.hrtime.bigint() - started) / 1e9),
         );
       }
+      if (keptReads && request.method === 'GET' && !inFlight.closing && answerKept(request, response, route)) return;
       handle(request, response, route).catch((error) => {
         logger.error('request handling crashed', { error: (error as Error).stack ?? String(error) });
         if (!response.headersSent) sendJson(response, 500, { error: 'internal error' });

@@ -2,8 +2,9 @@
 import type { SwapService, SwapStatusBody } from '@ferry/sdk/protocol/index.js';
 import { badRequest } from '../http/errors.ts';
 import type { Router } from '../http/router.ts';
-import { requireSwapId } from '../http/validate.ts';
-import { requireStatus } from './swap-errors.ts';
+import { notFound } from '../http/errors.ts';
+import { isSwapId, requireSwapId, swapNotFound } from '../http/validate.ts';
+import { engineCall, requireStatus } from './swap-errors.ts';
 
 export const maxStatusIds = 64;
 
@@ -26,5 +27,37 @@ export function swapStatusRoutes(router: Router, swaps: SwapService): void {
     return { body };
   });
 
-  router.get('/v2/swap/{id}', async ({ params }) => ({ body: await requireStatus(swaps, requireSwapId(params.id)) }));
+  router.get('/v2/swap/{id}', async ({ params }) => {
+    const id = requireSwapId(params.id);
+    if (!swaps.statusText) return { body: await requireStatus(swaps, id) };
+    const json = await engineCall(() => swaps.statusText!(id));
+    if (json === undefined) throw notFound(swapNotFound(id));
+    return { body: undefined, json };
+  });
 }
+
+/**
+ * GET /v2/swap/{id} answered from the kept status bodies before the request is routed at all, for a request target
+ * that is exactly /v2/swap/<id of a swap whose body is kept>: such a target routes to the route above (no fixed
+ * GET route under /v2/swap/ has that name), which would answer the same text. Anything else (a query, an encoded or
+ * unknown id, a swap not read lately) goes the usual way.
+ */
+export function keptStatusReads(router: Router, swaps: SwapService): ((target: string) => string | undefined) | undefined {
+  const kept = swaps.keptStatusText?.bind(swaps);
+  if (kept === undefined) return undefined;
+  const fixed = new Set(
+    router
+      .list()
+      .filter(({ method, pattern }) => method === 'GET' && pattern.startsWith(statusPrefix))
+      .map(({ pattern }) => pattern.slice(statusPrefix.length))
+      .filter((rest) => !rest.includes('/')),
+  );
+  return (target) => {
+    if (!target.startsWith(statusPrefix)) return undefined;
+    const id = target.slice(statusPrefix.length);
+    // Only what the route would take as a valid id is looked up (a query, an encoded character or junk is not).
+    return fixed.has(id) || !isSwapId(id) ? undefined : kept(id);
+  };
+}
+
+const statusPrefix = '/v2/swap/';
