@@ -109,11 +109,20 @@ export class PostgresDatabase implements Database {
   }
 
   private async run(target: pg.Pool | pg.PoolClient, sql: string, params: readonly SqlValue[] | undefined) {
+    const name = this.names.nameOf(sql);
     try {
-      return await target.query({ name: this.names.nameOf(sql), text: sql, values: toPgParams(params) });
+      return await target.query({ name, text: sql, values: toPgParams(params) });
     } catch (error) {
-      if (isStalePlan(error)) this.names.forget(sql);
-      throw fromPostgresError(error);
+      if (!isStalePlan(error)) throw fromPostgresError(error);
+      this.names.forget(sql);
+      // Outside a transaction nothing else failed with it: run it again unprepared, so a rolling upgrade's compatible
+      // migration costs an older instance's callers nothing. Inside one, the transaction is aborted: its caller retries.
+      if (target !== this.pool) throw fromPostgresError(error);
+      try {
+        return await target.query({ text: sql, values: toPgParams(params) });
+      } catch (again) {
+        throw fromPostgresError(again);
+      }
     }
   }
 }

@@ -275,10 +275,18 @@ onBothDialects('Database', (h) => {
       assert.deepEqual(await db.query(read, ['a']), [{ id: 'a' }]);
       const prepared = await db.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements');
       assert.equal(prepared.filter((p) => p.statement === read).length, 1, 'the read is prepared once on the connection');
-      // another instance's migration adds a column: the prepared SELECT * is refused once, then runs unprepared
+      // Another instance's migration adds a column: PostgreSQL refuses the prepared SELECT * ("cached plan must not
+      // change result type"); outside a transaction the statement runs again at once, unprepared, and the caller never
+      // sees the refusal (a rolling upgrade's older instance answered 500 here before).
       await db.execute('ALTER TABLE shapes ADD COLUMN n INTEGER');
-      await assert.rejects(db.query(read, ['a']), /cached plan must not change result type/);
       assert.deepEqual(await db.query(read, ['a']), [{ id: 'a', n: null }]);
+      assert.deepEqual(await db.query(read, ['a']), [{ id: 'a', n: null }]);
+      // Inside a transaction the refusal aborts it, so it reaches the caller, who retries the whole transaction.
+      const write = 'SELECT * FROM shapes WHERE id = $1 FOR UPDATE';
+      await db.transaction(async (tx) => assert.deepEqual(await tx.query(write, ['a']), [{ id: 'a', n: null }]));
+      await db.execute('ALTER TABLE shapes ADD COLUMN m INTEGER');
+      await assert.rejects(db.transaction((tx) => tx.query(write, ['a'])), /cached plan must not change result type/);
+      await db.transaction(async (tx) => assert.deepEqual(await tx.query(write, ['a']), [{ id: 'a', n: null, m: null }]));
     });
 
     test('the schema can be given as an option instead of in the URL', async () => {
