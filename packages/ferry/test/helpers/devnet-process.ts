@@ -23,8 +23,11 @@ export interface DevnetProcess {
   /** The temporary folder: the devnet's data in `devnet/`, the rest is the file's. */
   readonly root: string;
   readonly info: DevnetInfo;
-  /** `ferry start` against the devnet's nodes with `env` on top (FERRY_CONFIG, FERRY_DATA_DIR, FERRY_CRASH_AT…). */
-  startFerry(env: Record<string, string>): Promise<RunningFerry>;
+  /**
+   * `ferry start` against the devnet's nodes with `env` on top (FERRY_CONFIG, FERRY_DATA_DIR, FERRY_CRASH_AT…);
+   * `bin`: another release's script (helpers/next-release.ts).
+   */
+  startFerry(env: Record<string, string>, bin?: string): Promise<RunningFerry>;
 }
 
 export function useDevnetProcess(prefix: string, devnetEnv: Record<string, string> = {}): DevnetProcess {
@@ -44,7 +47,7 @@ export function useDevnetProcess(prefix: string, devnetEnv: Record<string, strin
     try {
       root = mkdtempSync(join(tmpdir(), prefix));
       devnet = runFerry(['devnet'], { FERRY_DATA_DIR: join(root, 'devnet'), ...ephemeralPorts, ...devnetLightningEnv(), ...devnetEnv });
-      await devnet.waitFor((entry) => entry.message === 'devnet running');
+      await devnet.waitFor((entry) => entry.message === 'devnet running', 300_000); // a hang guard: minutes at load ~20
       info = readDevnetInfo(join(root, 'devnet'));
       markReady();
     } catch (error) {
@@ -78,10 +81,11 @@ export function useDevnetProcess(prefix: string, devnetEnv: Record<string, strin
       if (info === undefined) throw new Error('the devnet process is not running yet');
       return info;
     },
-    async startFerry(env) {
-      const process = runFerry(['start'], { ...ephemeralPorts, FERRY_API_PORT: '0', ...devnetNodesEnv(info!), ...env });
+    async startFerry(env, bin) {
+      const process = runFerry(['start'], { ...ephemeralPorts, FERRY_API_PORT: '0', ...devnetNodesEnv(info!), ...env }, [], bin);
       started.add(process);
-      const listening = await process.waitFor((entry) => entry.message === 'API listening', 30_000);
+      // a hang guard only: at load ~20 loading Ferry's sources alone took over 30 s
+      const listening = await process.waitFor((entry) => entry.message === 'API listening', 180_000);
       return { process, apiUrl: listening.url as string };
     },
   };
