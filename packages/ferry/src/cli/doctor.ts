@@ -1,12 +1,16 @@
 // `ferry doctor`: runs every check of every configured backend (src/doctor) and prints the table, or one JSON
 // object per check with --json; exits 1 when a check failed (something that would break swaps), 0 otherwise.
-// Backends left to the devnet are checked on the devnet running on the data directory (its devnet.json).
+// Backends left to the devnet are checked on the devnet running on the data directory (its devnet.json). An encrypted
+// mnemonic is opened with the passphrase as `ferry start` takes it (file, FERRY_PASSPHRASE, or a question on the
+// terminal), so the EVM operator account's balance is checked for real; a wrong passphrase fails as start would.
 import { ConfigError, type FerryConfig } from '../config/index.ts';
 import { withRunningDevnet } from '../config/devnet.ts';
 import type { CheckResult } from '../doctor/check.ts';
 import { failures, formatJson, formatTable } from '../doctor/report.ts';
 import { runDoctor } from '../doctor/run.ts';
 import { createLogger, type Logger } from '../log/index.ts';
+import { PassphraseError } from '../secrets/passphrase.ts';
+import { SecretsAtRest } from '../secrets/at-rest.ts';
 
 /** The checks of the configured backends; no devnet running where the configuration leaves backends to it is one FAIL. */
 async function check(config: FerryConfig, logger: Logger): Promise<CheckResult[]> {
@@ -17,7 +21,19 @@ async function check(config: FerryConfig, logger: Logger): Promise<CheckResult[]
     if (!(error instanceof ConfigError)) throw error;
     return [{ check: 'configured', backend: 'devnet', result: 'FAIL', detail: error.message }];
   }
-  return runDoctor({ config: checked, logger });
+  let secrets: SecretsAtRest;
+  try {
+    secrets = new SecretsAtRest(checked, logger);
+  } catch (error) {
+    if (!(error instanceof PassphraseError)) throw error;
+    return [{ check: 'passphrase', backend: 'secrets', result: 'FAIL', detail: error.message }];
+  }
+  const openSealed = secrets.canOpenSealed ? async (path: string) => (await secrets.read(path)).text : undefined;
+  try {
+    return await runDoctor({ config: checked, logger, openSealed });
+  } finally {
+    secrets.forget();
+  }
 }
 
 export async function runDoctorCommand(config: FerryConfig, json: boolean): Promise<number> {

@@ -1,8 +1,10 @@
 // `ferry keys`: the operator's secrets at rest (src/secrets). `encrypt` seals the mnemonic and the HMAC keys Ferry
 // made in the data directory with a passphrase, `decrypt` turns them back into plain text, `show-xpub` prints the
 // extended public key every swap key derives from (for watching or restoring by xpub), opening the mnemonic as
-// `ferry start` does. Files are replaced whole (a new file renamed over the old), never left half written.
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+// `ferry start` does; `rotate` changes the passphrase of the encrypted ones. Files are replaced whole (a new file
+// written and flushed, then renamed over the old), never left half written.
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { FerryConfig } from '../config/index.ts';
 import { silentLogger } from '../log/index.ts';
 import { generatedSecretPaths, mnemonicPathOf, SecretsAtRest, SecretsRefused } from '../secrets/at-rest.ts';
@@ -14,14 +16,38 @@ FERRY_PASSPHRASE, or asked on a terminal):
   ferry keys encrypt      encrypt the mnemonic and <dataDir>/webhook-secret, alerts-webhook-secret (scrypt, XChaCha20-Poly1305)
   ferry keys decrypt      back to plain text (a mainnet Ferry then refuses to start unless secrets.allowPlaintextMainnet)
   ferry keys show-xpub    the xpub every swap key derives from, and its path
+  ferry keys rotate       change the passphrase: the current one as above, the new one from FERRY_NEW_PASSPHRASE_FILE,
+                          FERRY_NEW_PASSPHRASE, or asked twice on a terminal
 `;
 
-/** Writes `text` over `path` through a new file renamed into place (0600). */
-function replaceFile(path: string, text: string): void {
+/** Writes `text` to `path`.new (0600) and flushes it to disk: the next step renames it over `path`. */
+function stageFile(path: string, text: string): string {
   const next = `${path}.new`;
   rmSync(next, { force: true });
   writeFileSync(next, text, { mode: 0o600, flag: 'wx' });
-  renameSync(next, path);
+  const fd = openSync(next, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  return next;
+}
+
+/** Renames a staged file into place and flushes the directory, so the rename survives a power cut. */
+function commitFile(path: string, staged: string): void {
+  renameSync(staged, path);
+  const fd = openSync(dirname(path), 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Writes `text` over `path` through a new file renamed into place (0600). */
+function replaceFile(path: string, text: string): void {
+  commitFile(path, stageFile(path, text));
 }
 
 /** The passphrase to seal with: given, or asked twice on a terminal. */
@@ -69,6 +95,43 @@ async function decrypt(config: FerryConfig): Promise<number> {
   return 0;
 }
 
+/** The new passphrase of a rotation: FERRY_NEW_PASSPHRASE_FILE, FERRY_NEW_PASSPHRASE, or asked twice. */
+async function rotatedPassphrase(env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const file = env.FERRY_NEW_PASSPHRASE_FILE ?? '';
+  const given = givenPassphrase(file, { FERRY_PASSPHRASE: env.FERRY_NEW_PASSPHRASE });
+  delete env.FERRY_NEW_PASSPHRASE;
+  if (given !== undefined) return given.value;
+  if (!canAsk()) throw new SecretsRefused('no new passphrase: give it with FERRY_NEW_PASSPHRASE_FILE or FERRY_NEW_PASSPHRASE, or run on a terminal to be asked');
+  const first = await askPassphrase('new passphrase: ');
+  if (first === '') throw new SecretsRefused('an empty passphrase encrypts nothing: nothing was changed');
+  if ((await askPassphrase('the same again: ')) !== first) throw new SecretsRefused('the two passphrases differ: nothing was changed');
+  return first;
+}
+
+async function rotate(config: FerryConfig): Promise<number> {
+  const sealed = present(config).filter((path) => isSealed(readFileSync(path, 'utf8')));
+  if (sealed.length === 0) throw new SecretsRefused('no encrypted secret found: nothing to rotate (ferry keys encrypt seals them)');
+  // Every file is opened with the current passphrase, then sealed with the new one and staged beside it, before any
+  // is renamed into place: a wrong passphrase, or a failure while staging, leaves every file as it was.
+  const secrets = new SecretsAtRest(config, silentLogger);
+  const opened = [];
+  for (const path of sealed) opened.push({ path, text: (await secrets.read(path)).text.trim() });
+  secrets.forget();
+  const passphrase = await rotatedPassphrase();
+  const staged: { path: string; next: string }[] = [];
+  try {
+    for (const { path, text } of opened) staged.push({ path, next: stageFile(path, await seal(text, passphrase)) });
+  } catch (error) {
+    for (const { next } of staged) rmSync(next, { force: true });
+    throw error;
+  }
+  for (const { path, next } of staged) {
+    commitFile(path, next);
+    process.stdout.write(`rotated ${path}\n`);
+  }
+  return 0;
+}
+
 async function showXpub(config: FerryConfig): Promise<number> {
   if (!existsSync(mnemonicPathOf(config))) throw new SecretsRefused(`no mnemonic at ${mnemonicPathOf(config)}`);
   const secrets = new SecretsAtRest(config, silentLogger);
@@ -85,7 +148,7 @@ async function showXpub(config: FerryConfig): Promise<number> {
 
 /** Runs `ferry keys SUB`; 2 on a usage mistake, 1 when refused (wrong passphrase, none given, no mnemonic). */
 export async function runKeysCommand(sub: string | undefined, config: FerryConfig): Promise<number> {
-  const commands: Record<string, (config: FerryConfig) => Promise<number>> = { encrypt, decrypt, 'show-xpub': showXpub };
+  const commands: Record<string, (config: FerryConfig) => Promise<number>> = { encrypt, decrypt, 'show-xpub': showXpub, rotate };
   const command = sub === undefined ? undefined : commands[sub];
   if (command === undefined) {
     process.stderr.write(keysUsage);

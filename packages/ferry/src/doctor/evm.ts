@@ -10,8 +10,10 @@ import { CheckList, errorText } from './check.ts';
 
 export interface EvmCheckOptions {
   config: FerryConfig;
-  /** The operator's mnemonic; undefined before the first start made it: the balance is then not checked. */
+  /** The operator's mnemonic; undefined when it is not known: the balance is then not checked. */
   mnemonic: string | undefined;
+  /** Why the mnemonic is not known (not made yet, encrypted with no passphrase): the balance check's warning. */
+  mnemonicUnknown?: string;
   largestLockupSat: number;
 }
 
@@ -35,7 +37,7 @@ export async function checkEvm(options: EvmCheckOptions): Promise<CheckList> {
     list.ok('chain', `chain id ${backend.chainId}`);
     list.ok('contracts', `EtherSwap and ERC20Swap version ${backend.version}`);
     if (options.mnemonic === undefined) {
-      list.warn('balance', 'no mnemonic yet (made at the first ferry start), or it is encrypted: the operator account is not known');
+      list.warn('balance', options.mnemonicUnknown ?? 'no mnemonic: the operator account is not known');
       return list;
     }
     const wei = await backend.provider.getBalance(backend.signer.address);

@@ -34,6 +34,11 @@ export interface DoctorOptions {
   logger: Logger;
   /** The operator's mnemonic, for the EVM account; undefined: read from its file (not created). */
   mnemonic?: string;
+  /**
+   * Opens an encrypted secret file with the operator's passphrase (file, environment or terminal, as `ferry start`
+   * takes it); undefined: no passphrase at hand, an encrypted mnemonic is then not opened and its balance not checked.
+   */
+  openSealed?: (path: string) => Promise<string>;
 }
 
 /** A Core-family node's client, or the key to set when none is configured. */
@@ -47,13 +52,19 @@ function largestLockup(config: FerryConfig, symbol: string): number {
   return Math.max(0, ...pairsFromConfig(config).filter((p) => p.base === symbol).map((p) => p.limits.maximal));
 }
 
-function mnemonicOf(options: DoctorOptions): string | undefined {
-  if (options.mnemonic) return options.mnemonic;
+/** The mnemonic, or why it is not known: not made yet, or encrypted with no passphrase at hand. */
+async function mnemonicOf(options: DoctorOptions): Promise<{ mnemonic?: string; unknown?: string }> {
+  if (options.mnemonic) return { mnemonic: options.mnemonic };
   const path = options.config.swap.mnemonicPath || join(options.config.dataDir, 'mnemonic');
-  if (!existsSync(path)) return undefined;
-  const text = readFileSync(path, 'utf8');
-  // An encrypted mnemonic is opened by `ferry start` only (which hands it over): the doctor asks for no passphrase.
-  return isSealed(text) ? undefined : text.trim().split(/\s+/).join(' ');
+  if (!existsSync(path)) return { unknown: 'no mnemonic yet (made at the first ferry start): the operator account is not known' };
+  let text = readFileSync(path, 'utf8');
+  if (isSealed(text)) {
+    if (options.openSealed === undefined) {
+      return { unknown: `${path} is encrypted and no passphrase was given (FERRY_PASSPHRASE_FILE, FERRY_PASSPHRASE or a terminal): the operator account is not known` };
+    }
+    text = await options.openSealed(path); // a wrong passphrase throws: the evm backend's FAIL, as ferry start would refuse
+  }
+  return { mnemonic: text.trim().split(/\s+/).join(' ') };
 }
 
 /** A backend whose client cannot even be built (no URL, unreadable files) is one FAIL. */
@@ -118,7 +129,8 @@ async function lightningChecks(options: DoctorOptions): Promise<CheckResult[]> {
 async function evmChecks(options: DoctorOptions): Promise<CheckResult[]> {
   const { config } = options;
   return guarded('evm', async () => {
-    return checkEvm({ config, mnemonic: mnemonicOf(options), largestLockupSat: largestLockup(config, 'RBTC') });
+    const { mnemonic, unknown } = await mnemonicOf(options);
+    return checkEvm({ config, mnemonic, mnemonicUnknown: unknown, largestLockupSat: largestLockup(config, 'RBTC') });
   });
 }
 

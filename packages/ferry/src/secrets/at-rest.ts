@@ -42,6 +42,11 @@ export class SecretsAtRest {
     this.passphrase = givenPassphrase(config.secrets.passphraseFile);
   }
 
+  /** Whether a sealed file can be opened: a passphrase is at hand, or a terminal to ask for it. */
+  get canOpenSealed(): boolean {
+    return this.passphrase !== undefined || this.ask !== undefined;
+  }
+
   /** Whether a passphrase is at hand without asking (new secrets are then made sealed). */
   get sealsNewSecrets(): boolean {
     return this.passphrase !== undefined;

@@ -1,11 +1,16 @@
 // `ferry doctor` as an operator runs it, against a `ferry devnet` process (with its CLN node): passes on the
 // zero-config devnet, and names the problem and exits 1 for a macaroon without a permission Ferry needs, a CLN whose
 // hold plugin's gRPC cannot be reached, a Bitcoin Core wallet that does not exist and a network that does not match;
-// `ferry start` refuses to start on such a failure. Also the devnet LND's macaroons: a baked restricted macaroon
+// `ferry start` refuses to start on such a failure. An encrypted mnemonic is opened with the passphrase from a file
+// and the EVM operator account's balance checked for real; a wrong passphrase fails the check. Also the devnet LND's macaroons: a baked restricted macaroon
 // opens what it grants and is refused, as LND refuses it, for what it does not.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { generateMnemonic } from '@scure/bip39';
+import { wordlist } from '@scure/bip39/wordlists/english.js';
+import { isSealed } from '../../src/secrets/sealed.ts';
 import { useDevnetProcess } from '../helpers/devnet-process.ts';
 import { devnetNodesEnv, ferryCommand, jsonLines, runFerry } from '../helpers/ferry-process.ts';
 import { ephemeralPorts } from '../helpers/ports.ts';
@@ -73,6 +78,46 @@ test('ferry doctor passes on the zero-config devnet: every backend checked, noth
   assert.equal(table.code, 0);
   assert.match(table.stdout, /^check +backend +result +detail\n/);
   assert.match(table.stdout, /\nmacaroon +lnd +ok +grants the 13 methods Ferry calls\n/);
+});
+
+test('ferry doctor opens an encrypted mnemonic with the passphrase from a file and checks the EVM balance for real', async () => {
+  await devnet.ready;
+  const devnetDir = join(devnet.root, 'devnet');
+  // An operator's mnemonic in a file of its own, checked first in plain text, then encrypted by `ferry keys encrypt`.
+  const keysDir = join(devnet.root, 'sealed-keys');
+  mkdirSync(keysDir, { recursive: true, mode: 0o700 });
+  const mnemonicPath = join(keysDir, 'mnemonic');
+  writeFileSync(mnemonicPath, generateMnemonic(wordlist, 256) + '\n', { mode: 0o600 });
+  const config = join(keysDir, 'ferry.toml');
+  writeFileSync(config, `[swap]\nmnemonicPath = "${mnemonicPath}"\n`);
+  const balanceOf = (rows: Row[]) => rows.find((r) => r.backend === 'evm' && r.check === 'balance');
+
+  const plain = await doctor({ FERRY_DATA_DIR: devnetDir, FERRY_CONFIG: config });
+  const plainBalance = balanceOf(plain.rows);
+  // the account the mnemonic derives, and its balance read from the node (none: a warning, with the address)
+  assert.match(plainBalance?.detail ?? '', /^0x[0-9a-fA-F]{40} holds \d+ wei, the largest lockup is \d+ wei/, plain.stdout);
+
+  const passphraseFile = join(keysDir, 'passphrase');
+  writeFileSync(passphraseFile, 'the doctor opens it too\n', { mode: 0o600 });
+  const wrongFile = join(keysDir, 'wrong');
+  writeFileSync(wrongFile, 'not the passphrase\n', { mode: 0o600 });
+  const encrypted = await ferryCommand({ ...process.env, FERRY_CONFIG: config, FERRY_DATA_DIR: keysDir, FERRY_PASSPHRASE_FILE: passphraseFile }, 'keys', 'encrypt');
+  assert.equal(encrypted.code, 0, encrypted.stderr);
+  assert.ok(isSealed(readFileSync(mnemonicPath, 'utf8')));
+
+  const opened = await doctor({ FERRY_DATA_DIR: devnetDir, FERRY_CONFIG: config, FERRY_PASSPHRASE_FILE: passphraseFile });
+  assert.deepEqual(balanceOf(opened.rows), plainBalance, 'the same account, checked the same way');
+  assert.doesNotMatch(opened.stdout, /the doctor opens it too/, 'the passphrase is never printed');
+
+  const unopened = await doctor({ FERRY_DATA_DIR: devnetDir, FERRY_CONFIG: config });
+  assert.equal(balanceOf(unopened.rows)?.result, 'warn');
+  assert.match(balanceOf(unopened.rows)!.detail, new RegExp(`${mnemonicPath} is encrypted and no passphrase was given`));
+
+  const wrong = await doctor({ FERRY_DATA_DIR: devnetDir, FERRY_CONFIG: config, FERRY_PASSPHRASE_FILE: wrongFile });
+  assert.equal(wrong.code, 1, wrong.stdout);
+  assert.deepEqual(failed(wrong.rows).map((r) => [r.backend, r.check]), [['evm', 'configured']]);
+  assert.match(failed(wrong.rows)[0].detail, /does not open it/);
+  assert.doesNotMatch(wrong.stdout, /not the passphrase/);
 });
 
 test("the devnet LND refuses a baked macaroon's missing permission with LND's error, and checks it as LND does", async () => {

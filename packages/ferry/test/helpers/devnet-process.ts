@@ -23,8 +23,11 @@ export interface DevnetProcess {
   /** The temporary folder: the devnet's data in `devnet/`, the rest is the file's. */
   readonly root: string;
   readonly info: DevnetInfo;
-  /** `ferry start` against the devnet's nodes with `env` on top (FERRY_CONFIG, FERRY_DATA_DIR, FERRY_CRASH_AT…). */
-  startFerry(env: Record<string, string>): Promise<RunningFerry>;
+  /**
+   * `ferry start` against the devnet's nodes with `env` on top (FERRY_CONFIG, FERRY_DATA_DIR, FERRY_CRASH_AT…);
+   * `bin`: another release's script (helpers/next-release.ts).
+   */
+  startFerry(env: Record<string, string>, bin?: string): Promise<RunningFerry>;
 }
 
 export function useDevnetProcess(prefix: string, devnetEnv: Record<string, string> = {}): DevnetProcess {
@@ -80,8 +83,8 @@ export function useDevnetProcess(prefix: string, devnetEnv: Record<string, strin
       if (info === undefined) throw new Error('the devnet process is not running yet');
       return info;
     },
-    async startFerry(env) {
-      const process = runFerry(['start'], { ...ephemeralPorts, FERRY_API_PORT: '0', ...devnetNodesEnv(info!), ...env });
+    async startFerry(env, bin) {
+      const process = runFerry(['start'], { ...ephemeralPorts, FERRY_API_PORT: '0', ...devnetNodesEnv(info!), ...env }, [], bin);
       started.add(process);
       // A hang guard: at load ~25 a `ferry start` had not reached 'API listening' 30 s after its nodes answered.
       const listening = await process.waitFor((entry) => entry.message === 'API listening', 180_000);

@@ -28,9 +28,14 @@ export function devnetNodesEnv(info: DevnetInfo): Record<string, string> {
 const exec = promisify(execFile);
 
 /** `ferry ARGS` to completion: its exit code, stdout and stderr. */
-export async function ferryCommand(env: Record<string, string | undefined>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export function ferryCommand(env: Record<string, string | undefined>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return releaseCommand(ferryBin, env, ...args);
+}
+
+/** `ferry ARGS` of the release whose script is `bin`, to completion. */
+export async function releaseCommand(bin: string, env: Record<string, string | undefined>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await exec(process.execPath, [ferryBin, ...args], { env });
+    const { stdout, stderr } = await exec(process.execPath, [bin, ...args], { env });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -50,9 +55,12 @@ export interface FerryProcess {
   exited: Promise<number | null>;
 }
 
-/** `ferry ARGS` left running; `nodeArgs` go to node before the script (the benches' `--cpu-prof`). */
-export function runFerry(args: string[], env: Record<string, string | undefined>, nodeArgs: string[] = []): FerryProcess {
-  const child = spawn(process.execPath, [...nodeArgs, ferryBin, ...args], {
+/**
+ * `ferry ARGS` left running; `nodeArgs` go to node before the script (the benches' `--cpu-prof`); `bin`: another
+ * release's script (the upgrade tests').
+ */
+export function runFerry(args: string[], env: Record<string, string | undefined>, nodeArgs: string[] = [], bin = ferryBin): FerryProcess {
+  const child = spawn(process.execPath, [...nodeArgs, bin, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
