@@ -70,8 +70,11 @@ async function run(argv: string[]): Promise<number> {
 
   if (command === 'start') {
     const { startFerry } = await import('../app.ts');
+    // Listening for the stop signal before starting: a SIGTERM while Ferry starts (its API may already answer)
+    // then stops it cleanly once started, instead of killing it half-way.
+    const stopRequested = untilSignal();
     const ferry = await startFerry(config, logger);
-    const signal = await untilSignal();
+    const signal = await stopRequested;
     logger.info('stopping', { signal });
     await ferry.close();
     return 0;
