@@ -21,18 +21,28 @@ async function check(config: FerryConfig, logger: Logger): Promise<CheckResult[]
     if (!(error instanceof ConfigError)) throw error;
     return [{ check: 'configured', backend: 'devnet', result: 'FAIL', detail: error.message }];
   }
-  let secrets: SecretsAtRest;
+  // A passphrase that cannot be read (a configured file not there yet, as right after `ferry init`) matters only for
+  // an encrypted mnemonic: opening one then fails the EVM check with the reason, as `ferry start` would refuse.
+  let secrets: SecretsAtRest | undefined;
+  let refused: PassphraseError | undefined;
   try {
     secrets = new SecretsAtRest(checked, logger);
   } catch (error) {
     if (!(error instanceof PassphraseError)) throw error;
-    return [{ check: 'passphrase', backend: 'secrets', result: 'FAIL', detail: error.message }];
+    refused = error;
   }
-  const openSealed = secrets.canOpenSealed ? async (path: string) => (await secrets.read(path)).text : undefined;
+  const openSealed =
+    refused !== undefined
+      ? async (): Promise<string> => {
+          throw refused;
+        }
+      : secrets!.canOpenSealed
+        ? async (path: string) => (await secrets!.read(path)).text
+        : undefined;
   try {
     return await runDoctor({ config: checked, logger, openSealed });
   } finally {
-    secrets.forget();
+    secrets?.forget();
   }
 }
 
