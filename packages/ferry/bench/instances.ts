@@ -11,15 +11,14 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import pg from 'pg';
 import { benchPreparedReads } from './prepared.ts';
 import { cpuMeter, machineMeter } from './load/cpu.ts';
 import { startBareServer, startDevnet, startInstance, stop, type BareServer, type FerryInstance } from './load/ferry.ts';
+import { POSTGRES_URL, backendsOf, dropSchema } from './load/postgres.ts';
 import { inspectFlag, profileWhile } from './load/inspector.ts';
 import { runLoad, type LoadJob, type LoadResult } from './load/job.ts';
 import { summarise } from './load/profile-summary.ts';
 
-const POSTGRES_URL = process.env.FERRY_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SWAPS = Number(process.env.INSTANCES_SWAPS ?? 300);
 const READS = Number(process.env.INSTANCES_READS ?? 15_000); // per round and target
 const ROUNDS = Number(process.env.INSTANCES_ROUNDS ?? 3);
@@ -51,18 +50,6 @@ interface Run {
   /** CPU ms of the servers (Ferry's instances or the bare processes, summed) and of their PostgreSQL backends. */
   serverCpuMs: number;
   postgresCpuMs: number;
-}
-
-/** The PostgreSQL backends serving this bench's instances (other work on the machine uses the same server). */
-async function backendsOf(application: string): Promise<number[]> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [application]);
-    return rows.map((row) => row.pid);
-  } finally {
-    await client.end();
-  }
 }
 
 async function reads(targets: string[], requests: LoadJob['requests'], serverPids: number[], application: string): Promise<Run> {
@@ -140,10 +127,7 @@ export async function benchInstances(): Promise<string[]> {
     for (const bare of bares) await bare.stop();
     for (const instance of instances.reverse()) await stop(instance.process);
     await stop(devnet.process);
-    const client = new pg.Client({ connectionString: POSTGRES_URL });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
+    await dropSchema(schema);
     await rm(root, { recursive: true, force: true });
   }
 }

@@ -11,14 +11,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import pg from 'pg';
 import { cpuMeter, machineMeter } from './load/cpu.ts';
 import { startBareServer, startDevnet, startInstance, stop, type BareServer, type FerryInstance } from './load/ferry.ts';
+import { POSTGRES_URL, backendsOf, dropSchema } from './load/postgres.ts';
 import { inspectFlag, profileWhile } from './load/inspector.ts';
 import { runLoad, type LoadJob, type LoadResult } from './load/job.ts';
 import { summarise } from './load/profile-summary.ts';
 
-const POSTGRES_URL = process.env.FERRY_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SWAPS = Number(process.env.STATUS_SWAPS ?? 200);
 const READS = Number(process.env.STATUS_READS ?? 20_000); // per round and target
 const ROUNDS = Number(process.env.STATUS_ROUNDS ?? 3);
@@ -54,18 +53,6 @@ export async function createSwaps(apiUrl: string, n: number): Promise<string[]> 
   };
   await Promise.all(Array.from({ length: 4 }, worker));
   return ids;
-}
-
-/** The PostgreSQL backends named `application` (other work on the machine uses the same server). */
-async function backendsOf(application: string): Promise<number[]> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [application]);
-    return rows.map((row) => row.pid);
-  } finally {
-    await client.end();
-  }
 }
 
 interface Run {
@@ -180,10 +167,7 @@ export async function benchStatusReads(): Promise<string[]> {
     await bare?.stop();
     for (const instance of instances.reverse()) await stop(instance.process);
     await stop(devnet.process);
-    const client = new pg.Client({ connectionString: POSTGRES_URL });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
+    await dropSchema(schema);
     await rm(root, { recursive: true, force: true });
   }
 }
