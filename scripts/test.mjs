@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
+import { availableParallelism } from 'node:os';
 import { contractReport } from '../packages/ferry/scripts/contract-report.mjs';
+import { readTimings, runJobs, writeTimings } from './test-jobs.mjs';
 
 function collect(dir) {
   const out = [];
@@ -47,23 +49,6 @@ const contractEnv = {
   NODE_OPTIONS: [process.env.NODE_OPTIONS, '--import tsx', `--import ${observer}`].filter(Boolean).join(' '),
 };
 
-/** Runs the files of each package from that package's directory (their paths to fixtures and tools start there). */
-const run = (list, env) => {
-  let status = 0;
-  for (const dir of PACKAGES) {
-    const own = list.filter((f) => f.startsWith(dir + '/')).map((f) => f.slice(dir.length + 1));
-    if (own.length === 0) continue;
-    console.log(`\n# ${dir}: ${own.length} test files\n`);
-    const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-reporter=spec', ...own], {
-      stdio: 'inherit',
-      cwd: dir,
-      env: { ...process.env, ...contractEnv, ...env },
-    });
-    status ||= result.status ?? 1;
-  }
-  return status;
-};
-
 // The real-node world (test/real-nodes/) runs real lightningd daemons: prepared once here (unpacked from
 // ../shared/real-nodes/ or FERRY_REAL_NODES_DIR); without them its files skip, saying why.
 const realNodes = {};
@@ -92,12 +77,16 @@ if (files.some((f) => f.includes(join('test', 'browser')) || f.includes(join('te
   if (line.startsWith('skip=')) console.log(`# browser tests skip: ${line.slice(5)}`);
 }
 
-let status = run(files, { ...realNodes, ...browser });
-const onCln = process.env.FERRY_TEST_LIGHTNING === undefined ? files.filter(inLightningMatrix) : [];
-if (onCln.length > 0) {
-  console.log(`\n# Lightning matrix: ${onCln.length} swap files again with Ferry on Core Lightning\n`);
-  status = run(onCln, { FERRY_TEST_LIGHTNING: 'cln' }) || status;
-}
+const timingsFile = resolve('scripts/test-timings.json');
+const jobs = files.map((file) => ({ file, lightning: process.env.FERRY_TEST_LIGHTNING ?? 'lnd' }));
+if (process.env.FERRY_TEST_LIGHTNING === undefined) jobs.push(...files.filter(inLightningMatrix).map((file) => ({ file, lightning: 'cln' })));
+const result = await runJobs(jobs, {
+  packages: PACKAGES,
+  env: { ...contractEnv, ...realNodes, ...browser },
+  timings: readTimings(timingsFile),
+  parallel: Number(process.env.FERRY_TEST_JOBS ?? Math.max(2, availableParallelism())),
+});
+if (process.env.FERRY_TEST_TIMINGS === 'write') writeTimings(timingsFile, result.timings);
 const conforms = contractReport(reportDir);
 rmSync(reportDir, { recursive: true, force: true });
-process.exit(status || (conforms ? 0 : 1));
+process.exit(result.failed.length > 0 || !conforms ? 1 : 0);

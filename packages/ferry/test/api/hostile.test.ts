@@ -2,7 +2,7 @@
 // hex, wrong lengths, huge and negative numbers, unknown and malformed ids, arrays instead of objects, oversized
 // bodies. Every answer must be a 4xx (or an error event) with a clear text, never a 5xx or a crash, and input
 // that fails the shape checks must never reach the engine.
-// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
+// LND only, not in the Lightning matrix: what it checks happens on chain or in the API, not in Ferry's Lightning node.
 import { test, after, describe, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';

@@ -2,7 +2,7 @@
 // the figures follow what happens — a swap created and its status changing, requests answered, WebSocket clients
 // and their subscriptions, the watcher's lag; swaps counted as created, succeeded and failed by type and pair;
 // the alert and money-at-risk series; and every metric the sample alerting rules (deploy/prometheus) name.
-// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
+// LND only, not in the Lightning matrix: what it checks happens on chain or in the API, not in Ferry's Lightning node.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -2,7 +2,7 @@
 // all but Ark's and the EVM token quotes and commitments — is routed by Ferry to that very template, and the answer
 // it gives to a real request against the running service (devnet Bitcoin, Liquid and Lightning) has a status the
 // reference documents for it and a body that validates against the reference's schema for that status (ajv).
-// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
+// LND only, not in the Lightning matrix: what it checks happens on chain or in the API, not in Ferry's Lightning node.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

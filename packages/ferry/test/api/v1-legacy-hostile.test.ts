@@ -2,7 +2,7 @@
 // devnet: every malformed, mistyped or unknown argument of every v1 call is a 400/401/404 with `error` (never a
 // 5xx); /setinvoice answers by status and refuses a changed invoice once paying; the cooperative v2 calls refuse
 // legacy swaps with a 4xx; and Ferry takes back a legacy reverse lockup nobody claimed once it times out.
-// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
+// LND only, not in the Lightning matrix: what it checks happens on chain or in the API, not in Ferry's Lightning node.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';

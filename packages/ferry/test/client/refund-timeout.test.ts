@@ -2,7 +2,7 @@
 // Elements for L-BTC, whose file carries the blinding key that unblinds the lockup — get the coins back through
 // the refund leaf once the timeout block is reached (1440 blocks on Liquid) — not one block earlier — with nLockTime
 // at the timeout and a non-final sequence, and the devnet (which verifies scripts like Core and elementsd) takes it.
-// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
+// LND only, not in the Lightning matrix: what it checks happens on chain or in the API, not in Ferry's Lightning node.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';

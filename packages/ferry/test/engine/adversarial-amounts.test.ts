@@ -2,7 +2,7 @@
 // and a lockup after the swap expired. Ferry pays an invoice at most once, only for a single output of an accepted
 // amount, and claims only that output; whatever else reaches the address stays the user's (cooperatively
 // refundable while the swap is failed, otherwise through the refund leaf after the timeout).
-// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
+// LND only, not in the Lightning matrix: what it checks happens on chain or in the API, not in Ferry's Lightning node.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';

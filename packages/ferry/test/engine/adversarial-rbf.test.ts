@@ -2,7 +2,7 @@
 // recorded lockup's place and is judged afresh (amount, then confirmation), so the swap is paid for the
 // transaction that actually confirms. The devnet runs with full RBF for this; a second, unrelated payment to the
 // address still does not displace the first.
-// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
+// LND only, not in the Lightning matrix: what it checks happens on chain or in the API, not in Ferry's Lightning node.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';

@@ -2,7 +2,7 @@
 // index elsewhere, malformed and impossible transactions, replayed client nonces, partial signatures over another
 // message or with the keys in the wrong order, and reverse claims before payment or for another input. Ferry must
 // sign only its own lockup input of a swap entitled to it, with a fresh nonce every time, or answer 400.
-// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
+// LND only, not in the Lightning matrix: what it checks happens on chain or in the API, not in Ferry's Lightning node.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { schnorr } from '@noble/curves/secp256k1.js';

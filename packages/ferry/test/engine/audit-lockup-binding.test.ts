@@ -3,7 +3,7 @@
 // (also split over two outputs that add up), or the right amount to the same 32-byte program under another
 // witness version are never taken as this swap's lockup; no invoice is paid for them, and a correct lockup
 // afterwards is paid exactly once.
-// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
+// LND only, not in the Lightning matrix: what it checks happens on chain or in the API, not in Ferry's Lightning node.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';

@@ -56,7 +56,12 @@ after(async () => {
 
 const swaps = () => ferry.swaps!;
 
-async function untilStatus(id: string, wanted: string, timeoutMs = 20_000): Promise<ChainSwapData> {
+/**
+ * Waits for a swap's status. Ferry's watchers first handle every block their nodes have (after ~1,440 Liquid blocks
+ * mined at once that is work which grows with the machine's load), then the ceiling counts what follows them.
+ */
+async function untilStatus(id: string, wanted: string, timeoutMs = 45_000): Promise<ChainSwapData> {
+  await Promise.all([...ferry.chains.values()].map((chain) => chain.watcher.sync()));
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const swap = await ferry.storage.swaps.get(id);
@@ -144,7 +149,7 @@ test('BTC → L-BTC: nobody claims, Ferry refunds its lockup at its timeout, whi
   assert.ok((created.server.timeoutBlockHeight - created.server.startHeight) * 60 < (created.user.timeoutBlockHeight - created.user.startHeight) * 600);
 
   await elements.generateToAddress(created.server.timeoutBlockHeight - (await elements.getBlockCount()), await elementsUser.getNewAddress());
-  const refunded = await untilStatus(created.id, 'transaction.refunded', 30_000);
+  const refunded = await untilStatus(created.id, 'transaction.refunded');
   const refund = (await elements.getRawTransaction(refunded.refundTransaction!.txid)) as unknown as { vin: { txid: string; vout: number }[] };
   assert.deepEqual([refund.vin[0].txid, refund.vin[0].vout], [serverLockup.txid, serverLockup.vout], "Ferry's refund spends its own lockup");
   await mineElements();
