@@ -3,7 +3,8 @@
 // (transaction.lockupFailed); POST /v2/asset/L-BTC/rescue/setup answers the rescue transaction and Ferry's nonce,
 // the wallet checks the transaction (its lockup spent, the whole asset to its own address, the message the sighash of
 // the lockup input) and signs, POST .../broadcast aggregates and broadcasts. The asset lands at the wallet's address
-// and Ferry's wallet pays exactly the fee in L-BTC. Bad input gets a 4xx {"error"}.
+// and Ferry's wallet pays exactly the fee in L-BTC; the same for a chain swap from L-BTC. Bad input gets a 4xx
+// {"error"}.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';
@@ -16,7 +17,7 @@ import { clientSpendSighash } from '@ferry/sdk/chains/liquid/spends.js';
 import { unblindOutput } from '@ferry/sdk/chains/liquid/unblind.js';
 import { initLiquid, zkpLib } from '@ferry/sdk/chains/liquid/zkp.js';
 import { signWithMusig } from '@ferry/sdk/keys/index.js';
-import { newKeyPair } from '../helpers/swap-api.ts';
+import { newKeyPair, newPreimage } from '../helpers/swap-api.ts';
 import { startService, type Service } from '../client/support.ts';
 
 let service: Service;
@@ -127,6 +128,40 @@ test('an asset sent to a submarine swap by mistake is rescued to the wallet; Fer
 
   const again = await call('POST', '/v2/asset/L-BTC/rescue/broadcast', { swapId: swap.id, pubNonce: hex.encode(signed.pubNonce), partialSignature: hex.encode(signed.partialSignature) });
   assert.deepEqual([again.status, again.body], [400, { error: 'no rescue is pending' }]);
+});
+
+test('an asset sent to the lockup of a chain swap from L-BTC is rescued with the refund key', async () => {
+  const refund = newKeyPair();
+  const created = await call('POST', '/v2/swap/chain', {
+    from: 'L-BTC',
+    to: 'BTC',
+    preimageHash: hex.encode(newPreimage().preimageHash),
+    claimPublicKey: hex.encode(newKeyPair().publicKey),
+    refundPublicKey: hex.encode(refund.publicKey),
+    userLockAmount: 50_000,
+  });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const { id, lockupDetails } = created.body as { id: string; lockupDetails: { lockupAddress: string; serverPublicKey: string; swapTree: unknown } };
+  const lockup = await sendAsset(lockupDetails.lockupAddress, 2);
+  await waitForStatus(id, 'transaction.lockupFailed');
+
+  const destination = await service.liquid.user.getNewAddress();
+  const operatorBefore = await operatorLbtc();
+  const setup = await call('POST', '/v2/asset/L-BTC/rescue/setup', { swapId: id, transactionId: lockup.txid, vout: lockup.vout, destination });
+  assert.equal(setup.status, 201, JSON.stringify(setup.body));
+  const { musig, transaction } = setup.body as { musig: { serverPublicKey: string; pubNonce: string; message: string }; transaction: string };
+  assert.equal(musig.serverPublicKey, lockupDetails.serverPublicKey);
+  const serverKey = hex.decode(musig.serverPublicKey);
+  const tree = deserializeLiquidTree(lockupDetails.swapTree as never);
+  const signed = signWithMusig(liquidSwapMusig(refund.privateKey, [serverKey, refund.publicKey], tree), serverKey, hex.decode(musig.message), hex.decode(musig.pubNonce));
+  const broadcast = await call('POST', '/v2/asset/L-BTC/rescue/broadcast', { swapId: id, pubNonce: hex.encode(signed.pubNonce), partialSignature: hex.encode(signed.partialSignature) });
+  assert.equal(broadcast.status, 200, JSON.stringify(broadcast.body));
+  await service.liquid.mine();
+
+  const coins = await service.liquid.user.call<Array<{ txid: string; amount: number; asset: string }>>('listunspent', [1, 9_999_999, [destination]]);
+  assert.deepEqual(coins.map((coin) => [coin.txid, coin.asset, Math.round(coin.amount * 1e8)]), [[broadcast.body.transactionId, asset, 200_000_000]]);
+  const feeOutput = Transaction.fromHex(transaction).outs.find((out) => out.script.length === 0)!;
+  assert.equal(operatorBefore - (await operatorLbtc()), Number(Buffer.from(feeOutput.value).subarray(1).readBigUInt64BE()), "Ferry's L-BTC paid exactly the fee");
 });
 
 test('bad rescue requests get a 4xx {"error"}', async () => {
