@@ -25,6 +25,7 @@ import { pairRoutesV1 } from './v1/pairs.ts';
 import { referralRoutesV1, type ReferralCredential } from './v1/referrals.ts';
 import { swapCallRoutesV1 } from './v1/swap-calls.ts';
 import { restoreRoutes } from './v2/swap-restore.ts';
+import { assetRescueRoutes } from './v2/asset-rescue.ts';
 import { swapExtraRoutes, type ServiceNotices } from './v2/swap-extras.ts';
 import { lightningRoutes } from './v2/lightning.ts';
 import { referralRoutesV2 } from './v2/referral.ts';
@@ -151,6 +152,7 @@ export function createRouter(deps: ApiDependencies): Router {
     referralRoutesV1(router, deps.swaps, deps.referralCredentials ?? []);
     restoreRoutes(router, deps.swaps);
     swapExtraRoutes(router, deps.swaps, deps.notices);
+    assetRescueRoutes(router, deps.swaps);
     referralRoutesV2(router, deps.swaps, deps.referralCredentials ?? []);
     if (deps.webhooks) webhookRoutes(router, deps.swaps, deps.webhooks.registry, deps.webhooks.policy);
   }

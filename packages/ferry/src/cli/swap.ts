@@ -13,14 +13,18 @@ import { UsageError } from './usage-error.ts';
 import { btc, createOutput, describeStatus, printFollowEvent, type Output } from './swap-output.ts';
 import { currencyFlag, stringFlag, swapContext, type Flags, type SwapContext } from './swap-context.ts';
 import { rescueKeyCommand, restoreCommand } from './swap-restore.ts';
+import { findDirectPayment, printDirectPayment } from './swap-direct.ts';
 import { isContractCurrency } from '@ferry/sdk/client/chains/contract.js';
 import { contractRecover, contractRefund, contractRestore, contractResume, contractReverse, contractSubmarine, contractSummary, evmAccountGiven } from './swap-contract.ts';
 
 export const swapUsage = `swaps (the client side; keys and preimages stay in the client store):
   ferry swap reverse --amount SATS [--to C] [--address A]
                                                    Lightning → chain C: prints an invoice to pay, then claims on chain
-  ferry swap submarine --invoice INVOICE [--from C]
-                                                   chain C → Lightning: prints the address and amount to send
+  ferry swap submarine --invoice INVOICE [--from C] [--no-direct]
+                                                   chain C → Lightning: prints the address and amount to send;
+                                                   an invoice whose receiver takes C on chain directly (a magic
+                                                   routing hint, its BIP21 checked) is paid there: no swap is
+                                                   created (--no-direct: swap anyway)
   ferry swap submarine --legacy --invoice INVOICE [--from BTC|L-BTC]
                                                    the same as an API v1 swap (redeem script, no key path): prints
                                                    the address, amount and refund file (refund: --file), then exits
@@ -150,8 +154,18 @@ async function submarine(context: SwapContext, flags: Flags, config: FerryConfig
   if (invoice === undefined) throw new UsageError('usage: ferry swap submarine --invoice INVOICE [--from BTC|L-BTC|RBTC]');
   refuseFlag(flags, 'to', 'a submarine swap pays Lightning; --from names the chain it is paid from');
   const currency = currencyFlag(flags, 'from');
+  if (isContractCurrency(currency)) {
+    if (flags.legacy === true) return legacySubmarine(context, output, invoice, currency);
+    return contractSubmarine(context, flags, config, output, invoice, currency);
+  }
+  if (flags['no-direct'] !== true) {
+    const direct = await findDirectPayment(context, invoice, currency);
+    if (direct !== undefined) {
+      printDirectPayment(output, direct, currency, invoice);
+      return 0;
+    }
+  }
   if (flags.legacy === true) return legacySubmarine(context, output, invoice, currency);
-  if (isContractCurrency(currency)) return contractSubmarine(context, flags, config, output, invoice, currency);
   context.checkAddress(currency);
   feeRateOf(flags, currency);
   const record = await context.client().createSubmarine({ invoice, currency });

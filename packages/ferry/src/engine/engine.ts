@@ -26,6 +26,10 @@ import type {
   ReferralStats,
   PairStatsBody,
   ReverseBip21Body,
+  AssetRescueBroadcastBody,
+  AssetRescueBroadcastRequest,
+  AssetRescueSetupBody,
+  AssetRescueSetupRequest,
   RescuableSwapBody,
   RescueRequest,
   RestoreRequest,
@@ -64,6 +68,7 @@ import { referralReport } from './referrals.ts';
 import { referralStats } from './referral-stats.ts';
 import { FeeHistory } from './fee-history.ts';
 import { reverseBip21 } from './swap-types/reverse-hint.ts';
+import { assetRescueBroadcast, assetRescueSetup } from './asset-rescue.ts';
 import { rescueSwaps, restoreIndex, restoreSwaps } from './restore/index.ts';
 import { reverseInvoiceExpiry, setMetadata } from './metadata.ts';
 import { refundTimeoutOf, type RefundTimeout } from './refund-timeout.ts';
@@ -245,6 +250,14 @@ export class SwapEngine implements SwapService {
 
   reverseBip21(invoice: string): Promise<ReverseBip21Body | undefined> {
     return reverseBip21(this.ctx, invoice);
+  }
+
+  assetRescueSetup(currency: string, request: AssetRescueSetupRequest): Promise<AssetRescueSetupBody> {
+    return assetRescueSetup(this.ctx, currency, request);
+  }
+
+  assetRescueBroadcast(currency: string, request: AssetRescueBroadcastRequest): Promise<AssetRescueBroadcastBody> {
+    return assetRescueBroadcast(this.ctx, currency, request);
   }
 
   /** GET /v2/swap/{type}/stats/{from}/{to}: the fees this pair was listed with over the last week. */

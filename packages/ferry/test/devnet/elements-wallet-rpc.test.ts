@@ -1,6 +1,7 @@
 // The Elements devnet's named wallets over real JSON-RPC (port 0): funded operator and user wallets, a blinded
 // sendtoaddress the user sees untrusted then trusted and unblinds with its key, -6 on overspending, a reorg moving
-// a receipt back to pending, wallets and balances kept across a restart, and startDevnet's `elements` entry.
+// a receipt back to pending, signrawtransactionwithwallet on the wallet's own input, wallets and balances kept across
+// a restart, and startDevnet's `elements` entry.
 // Every assert.ok carries a message: without one, node rebuilds it by parsing tsx's one-line output, which hangs.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { startElementsDevnet, type ElementsDevnet } from '@ferry/devnet/elements/index.js';
 import { startDevnet, type DevnetInfo } from '@ferry/devnet/index.js';
 import { REGTEST_POLICY_ASSET } from '@ferry/devnet/elements/verify/index.js';
+import { AssetHash, ElementsValue, Transaction } from 'liquidjs-lib';
 import { Rpc } from '../helpers/devnet-rpc.ts';
 import { ephemeralDevnetPorts } from '../helpers/ports.ts';
 
@@ -219,6 +221,34 @@ describe('Elements devnet wallets', () => {
     assert.equal(out.value, 0.5, 'explicit value');
     const [coin] = await user.call<Unspent[]>('listunspent', 0, 0, [info.unconfidential]);
     assert.deepEqual([coin.amount, coin.amountcommitment, coin.amountblinder], [0.5, undefined, '0'.repeat(64)]);
+    await rpc.call('generatetoaddress', 1, burn);
+  });
+
+  test('signrawtransactionwithwallet signs the wallet\'s own input only; the signed spend is accepted', async () => {
+    const info = await user.call<{ unconfidential: string; scriptPubKey: string }>('getaddressinfo', await user.call<string>('getnewaddress'));
+    const funding = await operator.call<string>('sendtoaddress', info.unconfidential, 0.5);
+    await rpc.call('generatetoaddress', 1, burn);
+    const vout = (await rpc.call<RawTx>('getrawtransaction', funding, true)).vout.find((o) => o.scriptPubKey.hex === info.scriptPubKey)!.n;
+    const explicit = (sat: number) => [ElementsValue.fromNumber(sat).bytes, AssetHash.fromHex(REGTEST_POLICY_ASSET).bytes, Buffer.of(0)] as const;
+    const tx = new Transaction();
+    tx.version = 2;
+    tx.addInput(Buffer.from(funding, 'hex').reverse(), vout, 0xfffffffd);
+    tx.addOutput(Buffer.from(info.scriptPubKey, 'hex'), ...explicit(49_999_000));
+    tx.addOutput(Buffer.alloc(0), ...explicit(1_000));
+
+    const notOurs = await operator.call<{ hex: string; complete: boolean; errors: { txid: string; vout: number; error: string }[] }>('signrawtransactionwithwallet', tx.toHex());
+    assert.equal(notOurs.complete, false);
+    assert.equal(notOurs.hex, tx.toHex(), 'nothing signed');
+    assert.deepEqual(notOurs.errors.map((e) => [e.txid, e.vout, e.error]), [[funding, vout, 'Unable to sign input, invalid stack size (possibly missing key)']]);
+
+    const signed = await user.call<{ hex: string; complete: boolean; errors?: unknown }>('signrawtransactionwithwallet', tx.toHex());
+    assert.deepEqual([signed.complete, signed.errors], [true, undefined]);
+    assert.equal(Transaction.fromHex(signed.hex).ins[0].witness.length, 2, 'signature and key');
+    const txid = await rpc.call<string>('sendrawtransaction', signed.hex);
+    assert.equal(txid, tx.getId());
+    const spent = await user.call<{ complete: boolean; errors: { error: string }[] }>('signrawtransactionwithwallet', tx.toHex());
+    assert.deepEqual([spent.complete, spent.errors[0].error], [false, 'Input not found or already spent']);
+    assert.equal((await user.error('signrawtransactionwithwallet', 'zz')).code, -22);
     await rpc.call('generatetoaddress', 1, burn);
   });
 

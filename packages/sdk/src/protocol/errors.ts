@@ -42,6 +42,8 @@ export const noLegacySwaps = (symbol: string) => invalid(`${symbol} has no legac
 export const noCooperativeLegacySpend = () =>
   invalid('legacy swaps cannot be claimed or refunded cooperatively: spend the output with its redeem script');
 export const invalidPartialSignature = () => invalid('invalid partial signature');
+export const notEligibleForAssetRescue = () => invalid('swap not eligible for asset rescue');
+export const noAssetRescuePending = () => invalid('no rescue is pending');
 export const notSpendingLockup = () => invalid('the input to sign does not spend the lockup of this swap');
 export const unknownSpentOutputs = () => invalid('could not find the outputs the transaction spends');
 

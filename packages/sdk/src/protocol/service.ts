@@ -26,6 +26,10 @@ import type {
   ReferralStats,
   PairStatsBody,
   ReverseBip21Body,
+  AssetRescueBroadcastBody,
+  AssetRescueBroadcastRequest,
+  AssetRescueSetupBody,
+  AssetRescueSetupRequest,
   RescuableSwapBody,
   InvoiceExpiryRangeBody,
   RescueRequest,
@@ -101,6 +105,10 @@ export interface SwapService {
   referralStats?(referralId?: string): Promise<ReferralStats>;
   /** GET /v2/swap/reverse/{invoice}/bip21: the receiver's signed on-chain address; undefined when the swap set none. */
   reverseBip21?(invoice: string): Promise<ReverseBip21Body | undefined>;
+  /** POST /v2/asset/{currency}/rescue/setup: the rescue transaction of another asset locked by mistake, and Ferry's nonce. */
+  assetRescueSetup?(currency: string, request: AssetRescueSetupRequest): Promise<AssetRescueSetupBody>;
+  /** POST /v2/asset/{currency}/rescue/broadcast: aggregate with the client's partial signature and broadcast. */
+  assetRescueBroadcast?(currency: string, request: AssetRescueBroadcastRequest): Promise<AssetRescueBroadcastBody>;
   /** GET /v2/swap/{type}/stats/{from}/{to}: the pair's fee history; undefined when none is kept for it. */
   pairStats?(swapType: string, from: string, to: string): Promise<PairStatsBody | undefined>;
 

@@ -505,6 +505,31 @@ export interface ReverseBip21Body {
   signature: string;
 }
 
+/** POST /v2/asset/{currency}/rescue/setup: a lockup of another asset than L-BTC, to be paid to `destination`. */
+export interface AssetRescueSetupRequest {
+  swapId: string;
+  transactionId: string;
+  vout: number;
+  destination: string;
+}
+
+/** The rescue transaction (hex, unsigned) and the service's side of its MuSig2 session over input 0's sighash. */
+export interface AssetRescueSetupBody {
+  musig: { serverPublicKey: string; pubNonce: string; message: string };
+  transaction: string;
+}
+
+/** POST /v2/asset/{currency}/rescue/broadcast: the client's nonce and partial signature of `message`. */
+export interface AssetRescueBroadcastRequest {
+  swapId: string;
+  pubNonce: string;
+  partialSignature: string;
+}
+
+export interface AssetRescueBroadcastBody {
+  transactionId: string;
+}
+
 /** GET /v2/swap/{type}/stats/{from}/{to}: a pair's fee over the last week, as [unix seconds, percent] samples. */
 export interface PairStatsBody {
   fee: Array<[number, number]>;

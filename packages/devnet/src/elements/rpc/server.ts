@@ -11,6 +11,7 @@ import type { ElementsCallContext, ElementsMethodTable } from './context.ts';
 import { miningMethods } from './mining.ts';
 import { networkMethods } from './network.ts';
 import { rawTransactionMethods } from './rawtransactions.ts';
+import { signMethods } from './sign.ts';
 import { transactionMethods } from './transaction.ts';
 import { unspentMethods } from './unspent.ts';
 import { walletMethods } from './wallet.ts';
@@ -18,10 +19,10 @@ import { walletMethods } from './wallet.ts';
 const methods: ElementsMethodTable = {
   ...blockchainMethods, ...rawTransactionMethods, ...miningMethods,
   ...walletManagementMethods<NodeWallet, ElementsCallContext>({ plainWalletsOnly: 'This devnet only creates plain wallets with private keys', warning: true }),
-  ...walletMethods, ...transactionMethods, ...unspentMethods, ...assetMethods, ...networkMethods,
+  ...walletMethods, ...transactionMethods, ...unspentMethods, ...assetMethods, ...signMethods, ...networkMethods,
 };
 const walletMethodNames = new Set([
-  ...Object.keys(walletMethods), ...Object.keys(transactionMethods), ...Object.keys(unspentMethods), ...Object.keys(assetMethods), 'unloadwallet',
+  ...Object.keys(walletMethods), ...Object.keys(transactionMethods), ...Object.keys(unspentMethods), ...Object.keys(assetMethods), ...Object.keys(signMethods), 'unloadwallet',
 ]);
 
 export type ElementsRpcServerOptions = NodeRpcServerOptions<ElementsNode, ElementsWalletManager>;

@@ -1,6 +1,5 @@
 // Reference endpoints of chains and features Ferry does not have, answered with a 4xx that names what is missing
-// instead of a bare 404: Ark (no ARK chain), EVM token quotes and commitments (the EVM chain has no tokens yet)
-// and Liquid asset rescue.
+// instead of a bare 404: Ark (no ARK chain) and EVM token quotes and commitments (the EVM chain has no tokens yet).
 import { HttpError } from '../http/errors.ts';
 import type { Router } from '../http/router.ts';
 import { documented } from '../schema/documented.ts';
@@ -9,7 +8,6 @@ type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 const ark = 'Ark is not supported: Ferry has no ARK chain';
 const tokens = (currency: string) => `token swaps are not supported: ${currency} has no tokens in Ferry`;
-const assetRescue = (currency: string) => `asset rescue is not supported on ${currency}: Ferry cannot yet recover other Liquid assets sent to a swap address`;
 
 const UNSUPPORTED: [Method, string, number, (params: Record<string, string>) => string][] = [
   ['POST', '/v2/swap/submarine/{id}/refund/ark', 400, () => ark],
@@ -20,8 +18,6 @@ const UNSUPPORTED: [Method, string, number, (params: Record<string, string>) => 
   ['GET', '/v2/commitment/{currency}/details', 400, (p) => tokens(p.currency)],
   ['POST', '/v2/commitment/{currency}', 400, (p) => tokens(p.currency)],
   ['POST', '/v2/commitment/{currency}/refund', 400, (p) => tokens(p.currency)],
-  ['POST', '/v2/asset/{currency}/rescue/setup', 400, (p) => assetRescue(p.currency)],
-  ['POST', '/v2/asset/{currency}/rescue/broadcast', 400, (p) => assetRescue(p.currency)],
 ];
 
 export function unsupportedRoutes(router: Router): void {

@@ -40,6 +40,7 @@ import {
   type LiquidLockup,
 } from '@ferry/sdk/chains/liquid/spends.js';
 import { liquidLegacyOutput } from './legacy.ts';
+import { AssetRescueFunding } from './asset-rescue.ts';
 
 /** Typical discounted virtual sizes of Liquid's Taproot swap transactions (REFERENCE.md). */
 export const LIQUID_SIZES: TypicalSizes = { claim: 181, serverLockup: 269, clientClaim: 193 };
@@ -72,9 +73,12 @@ export class LiquidBackend extends CoreFamilyBackend implements ChainBackend {
   readonly legacyOutputs = true;
   readonly network: Network;
   private readonly masterBlindingKey: Uint8Array;
+  /** Rescues of other assets locked by mistake: the operator wallet pays their fee. */
+  readonly assetRescue: AssetRescueFunding;
 
   constructor(options: LiquidBackendOptions) {
     super(options.rpc);
+    this.assetRescue = new AssetRescueFunding(this, options.rpc);
     this.symbol = options.symbol ?? 'L-BTC';
     this.network = options.network;
     this.watcher = options.watcher;
