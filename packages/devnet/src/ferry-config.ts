@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'smol-toml';
-import { TOKEN } from './evm/contracts.ts';
+import { TOKEN } from './evm/token.ts';
 import type { EvmInfo } from './evm/index.ts';
 import type { DevnetInfo } from './index.ts';
 

@@ -4,7 +4,8 @@
 // at the recorded addresses (the same runtime code, immutables aside) are kept, never deployed over.
 import { createRequire } from 'node:module';
 import { runsArtifactCode } from '@ferry/sdk/chains/evm/artifact-code.js';
-import { Contract, ContractFactory, getCreateAddress, parseUnits, type InterfaceAbi, type Provider, type Signer } from 'ethers';
+import { TOKEN } from './token.ts';
+import { Contract, ContractFactory, getCreateAddress, type InterfaceAbi, type Provider, type Signer } from 'ethers';
 
 export const contractNames = ['etherSwap', 'erc20Swap', 'token'] as const;
 export type ContractName = (typeof contractNames)[number];
@@ -26,7 +27,7 @@ const require = createRequire(import.meta.url);
 export const artifact = (name: ContractName): Artifact => require(files[name]) as Artifact;
 
 /** TestERC20's constructor: boltz-core's Deploy script's name, symbol and decimals, a larger supply. */
-export const TOKEN = { name: 'TestERC20', symbol: 'TRC20', decimals: 18, supply: parseUnits('1000000', 18) };
+export { TOKEN } from './token.ts';
 
 /** Runtime code equals the artifact's, with the immutables (EIP-712 domain: chain id and own address) blanked. */
 export const isArtifactCode = (code: string, name: ContractName): boolean => runsArtifactCode(code, artifact(name).deployedBytecode);

@@ -6,7 +6,8 @@ import { SWAP_CURRENCIES, destinationOf, swapChain } from '@ferry/sdk/client/cha
 import { CONTRACT_CURRENCIES } from '@ferry/sdk/client/chains/contract.js';
 import { SwapClient } from '@ferry/sdk/client/client.js';
 import { NETWORK_NAMES, type NetworkName } from '@ferry/sdk/client/network.js';
-import { FileClientStore, defaultClientDir } from '@ferry/sdk/client/node.js';
+import '@ferry/sdk/client/node/websocket.js';
+import { FileClientStore, defaultClientDir } from '@ferry/sdk/client/node/file-store.js';
 import type { FerryConfig } from '../config/index.ts';
 import { readDevnetInfo } from '@ferry/devnet/info-file.js';
 import { chainRpc, walletNames, type DevnetChain } from '@ferry/devnet/cli/chains.js';
@@ -89,3 +90,6 @@ export function swapContext(flags: Flags, config: FerryConfig, env: Record<strin
     },
   };
 }
+
+/** Whether the command was given an EVM account (--evm-key or --evm-mnemonic). */
+export const evmAccountGiven = (flags: Flags): boolean => stringFlag(flags, 'evm-key') !== undefined || stringFlag(flags, 'evm-mnemonic') !== undefined;

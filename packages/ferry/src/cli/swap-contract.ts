@@ -40,7 +40,6 @@ export function evmOptions(flags: Flags, config: FerryConfig, env: Record<string
 }
 
 /** Whether the command names an EVM account of its own (a restore by address then), not only the environment's. */
-export const evmAccountGiven = (flags: Flags): boolean => stringFlag(flags, 'evm-key') !== undefined || stringFlag(flags, 'evm-mnemonic') !== undefined;
 
 const rbtc = (wei: bigint | string): string => formatEther(BigInt(wei));
 

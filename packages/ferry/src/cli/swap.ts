@@ -15,7 +15,10 @@ import { currencyFlag, stringFlag, swapContext, type Flags, type SwapContext } f
 import { rescueKeyCommand, restoreCommand } from './swap-restore.ts';
 import { findDirectPayment, printDirectPayment } from './swap-direct.ts';
 import { isContractCurrency } from '@ferry/sdk/client/chains/contract.js';
-import { contractRecover, contractRefund, contractRestore, contractResume, contractReverse, contractSubmarine, contractSummary, evmAccountGiven } from './swap-contract.ts';
+import { evmAccountGiven } from './swap-context.ts';
+
+/** RBTC's commands (ethers and the contract client), loaded only by a command that meets a contract swap. */
+const contractCommands = () => import('./swap-contract.ts');
 
 export const swapUsage = `swaps (the client side; keys and preimages stay in the client store):
   ferry swap reverse --amount SATS [--to C] [--address A]
@@ -156,7 +159,7 @@ async function submarine(context: SwapContext, flags: Flags, config: FerryConfig
   const currency = currencyFlag(flags, 'from');
   if (isContractCurrency(currency)) {
     if (flags.legacy === true) return legacySubmarine(context, output, invoice, currency);
-    return contractSubmarine(context, flags, config, output, invoice, currency);
+    return (await contractCommands()).contractSubmarine(context, flags, config, output, invoice, currency);
   }
   if (flags['no-direct'] !== true) {
     const direct = await findDirectPayment(context, invoice, currency);
@@ -199,7 +202,7 @@ async function reverse(context: SwapContext, flags: Flags, config: FerryConfig, 
   refuseFlag(flags, 'from', 'a reverse swap is paid from Lightning; --to names the chain it pays to');
   const currency = currencyFlag(flags, 'to');
   const request = amount !== undefined ? { invoiceAmount: positiveInteger(amount, '--amount') } : { onchainAmount: positiveInteger(onchain, '--onchain-amount') };
-  if (isContractCurrency(currency)) return contractReverse(context, flags, config, output, request, currency);
+  if (isContractCurrency(currency)) return (await contractCommands()).contractReverse(context, flags, config, output, request, currency);
   feeRateOf(flags, currency);
   // Ask where the coins go before anything is created: a missing address should fail now, not after paying.
   const destination = await context.destination(currency);
@@ -316,13 +319,14 @@ async function contractStatus(context: SwapContext, id: string, output: Output):
   }
   if (live !== undefined && noteStatus(record, live.status)) context.store.saveContract(record);
   const status = live?.status ?? record.status ?? 'unknown';
+  const { contractSummary } = await contractCommands();
   output.event('status', { ...contractSummary(record), status, live: live !== undefined }, `swap ${id} (${record.type}, ${record.currency}): ${status}`);
   return live === undefined ? 1 : 0;
 }
 
 async function claim(context: SwapContext, id: string | undefined, flags: Flags, config: FerryConfig, output: Output): Promise<number> {
   if (id === undefined) throw new UsageError('usage: ferry swap claim ID [--address A]');
-  if (context.store.hasContract(id)) return contractResume(context, flags, config, output, context.store.loadContract(id));
+  if (context.store.hasContract(id)) return (await contractCommands()).contractResume(context, flags, config, output, context.store.loadContract(id));
   const record = context.store.load(id);
   context.checkAddress(record.type === 'chain' ? record.claimSide.currency : record.currency);
   if (record.type === 'chain') context.checkAddress(record.currency, 'refund-address');
@@ -343,9 +347,9 @@ async function refund(context: SwapContext, id: string | undefined, flags: Flags
     if (id !== undefined || flags.file !== undefined) throw new UsageError('usage: ferry swap refund --recover [--from RBTC]: it finds the lockups itself');
     const currency = stringFlag(flags, 'from') ?? 'RBTC';
     if (!isContractCurrency(currency)) throw new UsageError(`--recover finds lockups in a swap contract: --from RBTC, not ${currency} (refund files recover UTXO swaps)`);
-    return contractRecover(context, flags, config, output, currency);
+    return (await contractCommands()).contractRecover(context, flags, config, output, currency);
   }
-  if (id !== undefined && context.store.hasContract(id)) return contractRefund(context, flags, config, output, context.store.loadContract(id));
+  if (id !== undefined && context.store.hasContract(id)) return (await contractCommands()).contractRefund(context, flags, config, output, context.store.loadContract(id));
   const file = stringFlag(flags, 'file');
   if ((id === undefined) === (file === undefined)) throw new UsageError('usage: ferry swap refund ID, or ferry swap refund --file FILE');
   const optionsFor = async (currency: string) => ({
@@ -393,9 +397,10 @@ function summary(record: SwapRecord): Record<string, unknown> {
   }
 }
 
-function list(context: SwapContext, output: Output): number {
+async function list(context: SwapContext, output: Output): Promise<number> {
   const records = context.store.list();
   const contracts = context.store.listContracts();
+  const { contractSummary } = contracts.length > 0 ? await contractCommands() : { contractSummary: () => ({}) };
   if (output.json) {
     for (const record of records) output.event('swap', summary(record), '');
     for (const record of contracts) output.event('swap', contractSummary(record), '');
@@ -441,7 +446,7 @@ export async function runSwapCommand(sub: string | undefined, args: string[], fl
       case 'list':
         return list(context, output);
       case 'restore':
-        return await restoreCommand(context, flags, output, follow, evmAccountGiven(flags) ? () => contractRestore(context, flags, config, output) : undefined);
+        return await restoreCommand(context, flags, output, follow, evmAccountGiven(flags) ? async () => (await contractCommands()).contractRestore(context, flags, config, output) : undefined);
       case 'rescue-key':
         return rescueKeyCommand(context, output);
       default:
