@@ -5,7 +5,9 @@
 import { EventEmitter } from 'node:events';
 import { createHash, randomBytes } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { decodeBolt11, encodeBolt11, type Bolt11Invoice, type RouteHintHop } from '@ferry/sdk/lightning/bolt11/index.js';
+import { decodeBolt11, encodeBolt11, type Bolt11Invoice, type Bolt11Signer, type RouteHintHop } from '@ferry/sdk/lightning/bolt11/index.js';
+import { loadZkp } from '@ferry/sdk/chains/liquid/zkp.js';
+import { invoiceSigner, type PointMultiplier } from './invoice-signer.ts';
 import type { LightningChain } from './chain.ts';
 import { GRPC, LndError, invoiceNotFound } from './errors.ts';
 import { findRoute, peerOf, type Route } from './routing.ts';
@@ -86,10 +88,19 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
     private readonly state: NetworkState,
     private readonly store: StateStore,
     readonly chain: LightningChain,
+    private readonly secp256k1: PointMultiplier,
   ) {
     super();
     this.setMaxListeners(0);
     for (const invoice of state.invoices) this.indexInvoice(invoice);
+  }
+
+  private readonly signers = new Map<string, Bolt11Signer>();
+
+  private signerOf(node: NodeRecord): Bolt11Signer {
+    let signer = this.signers.get(node.name);
+    if (signer === undefined) this.signers.set(node.name, (signer = invoiceSigner(Buffer.from(node.secretKey, 'hex'), this.secp256k1)));
+    return signer;
   }
 
   private indexInvoice(invoice: InvoiceRecord): void {
@@ -106,7 +117,7 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
       payments: [],
       counters: { addIndex: 0, settleIndex: 0, paymentIndex: 0, htlcIndex: 0 },
     };
-    const network = new LightningNetwork(state, options.store, options.chain);
+    const network = new LightningNetwork(state, options.store, options.chain, await loadZkp());
     // The journal read at this start is folded into a snapshot (which a first start writes here, before its changes).
     options.store.compact(state);
     network.tip = await options.chain.height();
@@ -255,7 +266,7 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
         minFinalCltvExpiry: cltvExpiry,
         ...(request.routeHints !== undefined && request.routeHints.length > 0 && { routeHints: request.routeHints }),
       },
-      Buffer.from(node.secretKey, 'hex'),
+      this.signerOf(node),
     );
     this.state.counters.addIndex += 1;
     const invoice: InvoiceRecord = {
