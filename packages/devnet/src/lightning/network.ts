@@ -5,7 +5,7 @@
 import { EventEmitter } from 'node:events';
 import { createHash, randomBytes } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { decodeBolt11, encodeBolt11, type Bolt11Invoice, type Bolt11Signer, type RouteHintHop } from '@ferry/sdk/lightning/bolt11/index.js';
+import { DEFAULT_FEATURE_BITS, decodeBolt11, encodeBolt11, type Bolt11Invoice, type Bolt11Signer, type RouteHintHop } from '@ferry/sdk/lightning/bolt11/index.js';
 import { loadZkp } from '@ferry/sdk/chains/liquid/zkp.js';
 import { invoiceSigner, type PointMultiplier } from './invoice-signer.ts';
 import type { LightningChain } from './chain.ts';
@@ -264,6 +264,7 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
         ...(descriptionHash !== '' ? { descriptionHash } : { description: request.memo ?? '' }),
         expiry,
         minFinalCltvExpiry: cltvExpiry,
+        featureBits: DEFAULT_FEATURE_BITS, // what invoiceJson reports (rest/json.ts)
         ...(request.routeHints !== undefined && request.routeHints.length > 0 && { routeHints: request.routeHints }),
       },
       this.signerOf(node),

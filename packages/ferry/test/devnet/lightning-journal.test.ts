@@ -9,6 +9,7 @@ import { appendFileSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ClockChain, DEFAULT_CHANNELS, LightningNetwork, startLightningDevnet, type LightningDevnet } from '@ferry/devnet/lightning/index.js';
 import { StateStore } from '@ferry/devnet/lightning/store.js';
+import { decodeBolt11 } from '@ferry/sdk/lightning/bolt11/index.js';
 import { freshDir, localBalanceSat, readStream, rest, waitUntil } from '../lightning/helpers.ts';
 import { startLightningProcess } from '../helpers/lightning-devnet-process.ts';
 
@@ -64,6 +65,8 @@ describe('devnet lightning journal', () => {
       assert.equal(body.payment_request, requests[i]);
       assert.equal(body.value, String(10_000 + i));
       assert.equal(body.state, i === 0 ? 'ACCEPTED' : 'OPEN');
+      // The features it reports are the ones written in the invoice (answered without decoding it again).
+      assert.deepEqual(Object.keys(body.features as object).map(Number).sort((a, b) => a - b), decodeBolt11(requests[i]).featureBits);
     }
     const { body: alicesInvoice } = await rest(devnet.nodes.alice, 'GET', `/v1/invoice/${Buffer.from(regular.r_hash, 'base64').toString('hex')}`);
     assert.equal(alicesInvoice.payment_request, regular.payment_request);

@@ -17,8 +17,9 @@ export interface LightningProcess {
   kill(): Promise<void>;
 }
 
-export async function startLightningProcess(dataDir: string, lightningModule?: string): Promise<LightningProcess> {
-  const args = ['--import', 'tsx', childScript, dataDir, ...(lightningModule === undefined ? [] : [lightningModule])];
+/** `nodeArgs` go to node before the script (a bench's `--cpu-prof`). */
+export async function startLightningProcess(dataDir: string, lightningModule?: string, nodeArgs: string[] = []): Promise<LightningProcess> {
+  const args = [...nodeArgs, '--import', 'tsx', childScript, dataDir, ...(lightningModule === undefined ? [] : [lightningModule])];
   const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const first = await createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next();
