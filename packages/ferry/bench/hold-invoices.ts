@@ -5,9 +5,11 @@
 // with other work the CPU per invoice is the figure to compare, not the wall clock. The same run measures an older
 // tree (HOLD_BENCH_BASELINE, a git revision; its packages/devnet taken with `git archive`, the SDK this tree's), the
 // two taking turns round by round so the machine's load weighs on both, each on a state that grows as it would:
-// every round adds its invoices to those before. Invoices come plain and with one route hint (a reverse swap's
-// magic routing hint), as Ferry asks for them.
+// every round adds its invoices to those before. Invoices come plain, with one route hint (a reverse swap's magic
+// routing hint), and plain followed by the invoice's subscription (GET /v2/invoices/subscribe/{hash}, its first
+// message read and the stream kept open), as Ferry's reverse swap asks for both.
 import { execFileSync } from 'node:child_process';
+import { request, type ClientRequest } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,12 +30,13 @@ const BASELINE = process.env.HOLD_BENCH_BASELINE ?? '08feb0ee';
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const hintKey = Buffer.from(secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true)).toString('hex');
 
-type Kind = 'plain' | 'hinted';
+const KINDS = ['plain', 'hinted', 'subscribed'] as const;
+type Kind = (typeof KINDS)[number];
 
 /** The body Ferry's LND client sends for a reverse swap's hold invoice. */
-function holdBody(kind: Kind): string {
+function holdBody(kind: Kind, hash: Buffer): string {
   return JSON.stringify({
-    hash: randomBytes(32).toString('base64'),
+    hash: hash.toString('base64'),
     value_msat: '50000000',
     memo: 'Send to BTC address',
     expiry: '3600',
@@ -44,17 +47,30 @@ function holdBody(kind: Kind): string {
   });
 }
 
-async function makeInvoices(node: LightningNodeInfo, kind: Kind, n: number): Promise<void> {
+/** Subscribes to an invoice's updates and resolves on its first message, the stream left open in `open`. */
+function subscribe(node: LightningNodeInfo, hash: Buffer, open: ClientRequest[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const url = `${node.restUrl}/v2/invoices/subscribe/${encodeURIComponent(hash.toString('base64url') + '=')}`;
+    const req = request(url, { headers: { 'Grpc-Metadata-macaroon': node.macaroon } }, (res) => res.once('data', () => resolve()));
+    req.once('error', reject);
+    req.end();
+    open.push(req);
+  });
+}
+
+async function makeInvoices(node: LightningNodeInfo, kind: Kind, n: number, open: ClientRequest[]): Promise<void> {
   let left = n;
   const worker = async () => {
     while (left-- > 0) {
+      const hash = randomBytes(32);
       const response = await fetch(node.restUrl + '/v2/invoices/hodl', {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'Grpc-Metadata-macaroon': node.macaroon },
-        body: holdBody(kind),
+        body: holdBody(kind, hash),
       });
       if (!response.ok) throw new Error(`the node refused a hold invoice: ${await response.text()}`);
       await response.arrayBuffer();
+      if (kind === 'subscribed') await subscribe(node, hash, open);
     }
   };
   await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
@@ -65,6 +81,8 @@ interface Subject {
   process: LightningProcess;
   /** CPU ms per invoice, per kind, one entry per round. */
   cpu: Record<Kind, number[]>;
+  /** Its open subscriptions, closed at the end. */
+  open: ClientRequest[];
 }
 
 /** The older tree's packages (devnet and SDK) under the repository root, where its imports resolve. */
@@ -90,32 +108,35 @@ export async function benchHoldInvoices(): Promise<string[]> {
   const subjects: Subject[] = [];
   try {
     if (typeof baseline !== 'string') {
-      subjects.push({ name: `before (${BASELINE})`, process: await startLightningProcess(join(root, 'before'), baseline.lightningModule), cpu: { plain: [], hinted: [] } });
+      subjects.push({ name: `before (${BASELINE})`, process: await startLightningProcess(join(root, 'before'), baseline.lightningModule), cpu: { plain: [], hinted: [], subscribed: [] }, open: [] });
     }
-    subjects.push({ name: 'after (this tree)', process: await startLightningProcess(join(root, 'after')), cpu: { plain: [], hinted: [] } });
-    for (const subject of subjects) await makeInvoices(subject.process.nodes.ferry, 'plain', WARMUP);
+    subjects.push({ name: 'after (this tree)', process: await startLightningProcess(join(root, 'after')), cpu: { plain: [], hinted: [], subscribed: [] }, open: [] });
+    for (const subject of subjects) await makeInvoices(subject.process.nodes.ferry, 'plain', WARMUP, subject.open);
     for (let round = 0; round < ROUNDS; round++) {
       for (const subject of subjects) {
-        for (const kind of ['plain', 'hinted'] as const) {
+        for (const kind of KINDS) {
           const meter = cpuMeter([subject.process.pid]);
-          await makeInvoices(subject.process.nodes.ferry, kind, PER_ROUND);
+          await makeInvoices(subject.process.nodes.ferry, kind, PER_ROUND, subject.open);
           subject.cpu[kind].push(meter()[0] / PER_ROUND);
         }
       }
     }
     lines.push(
-      `${PER_ROUND} plain + ${PER_ROUND} hinted hold invoices per round, ${ROUNDS} rounds taking turns, ${IN_FLIGHT} in flight; ` +
-        `the node's process CPU (/proc, 10 ms ticks) per invoice; its state ends with ${WARMUP + 2 * ROUNDS * PER_ROUND} invoices`,
+      `${PER_ROUND} hold invoices of each kind (plain, hinted, subscribed) per round, ${ROUNDS} rounds taking turns, ${IN_FLIGHT} in flight; ` +
+        `the node's process CPU (/proc, 10 ms ticks) per invoice; its state ends with ${WARMUP + KINDS.length * ROUNDS * PER_ROUND} invoices`,
     );
     for (const subject of subjects) {
-      for (const kind of ['plain', 'hinted'] as const) {
+      for (const kind of KINDS) {
         const rounds = subject.cpu[kind].map((ms) => ms.toFixed(2)).join(' / ');
-        lines.push(`${subject.name.padEnd(20)} ${kind.padEnd(6)} ${mean(subject.cpu[kind]).toFixed(2)} ms per invoice (rounds ${rounds})`);
+        lines.push(`${subject.name.padEnd(20)} ${kind.padEnd(10)} ${mean(subject.cpu[kind]).toFixed(2)} ms per invoice (rounds ${rounds})`);
       }
     }
     return lines;
   } finally {
-    for (const subject of subjects) await subject.process.stop();
+    for (const subject of subjects) {
+      for (const req of subject.open) req.destroy();
+      await subject.process.stop();
+    }
     if (typeof baseline !== 'string') rmSync(baseline.dir, { recursive: true, force: true });
     rmSync(root, { recursive: true, force: true });
   }
