@@ -81,6 +81,8 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
   private unsubscribe: () => void = () => {};
   /** Every invoice by node and payment hash: found without a scan of them all. */
   private readonly invoicesByKey = new Map<string, InvoiceRecord>();
+  /** Listeners to one invoice's changes (an LND invoice subscription each), by node and hash. */
+  private readonly invoiceWatchers = new Map<string, Set<(invoice: InvoiceRecord) => void>>();
   /** The invoices that may still be OPEN, the only ones expiry looks at; one that left OPEN is dropped when seen. */
   private readonly maybeOpen = new Set<InvoiceRecord>();
 
@@ -305,6 +307,27 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
     const invoice = this.findInvoice(nodeName, paymentHash);
     if (invoice === undefined) throw invoiceNotFound();
     return invoice;
+  }
+
+  /**
+   * Calls `listener` on every change of one invoice; gives the function that stops it. Unlike an 'invoice' listener,
+   * it is not offered every other invoice's changes: each pending reverse swap holds a subscription, and offering each
+   * change to all of them cost a hold invoice more than making it once thousands were open.
+   */
+  watchInvoice(nodeName: string, paymentHash: string, listener: (invoice: InvoiceRecord) => void): () => void {
+    const key = invoiceKey(nodeName, paymentHash);
+    let watchers = this.invoiceWatchers.get(key);
+    if (watchers === undefined) this.invoiceWatchers.set(key, (watchers = new Set()));
+    watchers.add(listener);
+    return () => {
+      watchers.delete(listener);
+      if (watchers.size === 0 && this.invoiceWatchers.get(key) === watchers) this.invoiceWatchers.delete(key);
+    };
+  }
+
+  /** Whether anything watches this invoice (a test waits for its subscription to be registered). */
+  isWatched(nodeName: string, paymentHash: string): boolean {
+    return this.invoiceWatchers.has(invoiceKey(nodeName, paymentHash));
   }
 
   findInvoice(nodeName: string, paymentHash: string): InvoiceRecord | undefined {
@@ -616,7 +639,11 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
 
   private commit(changed: { invoices?: InvoiceRecord[]; payments?: PaymentRecord[] }): void {
     this.journal(changed);
-    for (const invoice of changed.invoices ?? []) this.emit('invoice', invoice);
+    for (const invoice of changed.invoices ?? []) {
+      this.emit('invoice', invoice);
+      const watchers = this.invoiceWatchers.get(invoiceKey(invoice.node, invoice.paymentHash));
+      for (const watcher of watchers === undefined ? [] : [...watchers]) watcher(invoice);
+    }
     for (const payment of changed.payments ?? []) this.emit('payment', payment);
   }
 }
