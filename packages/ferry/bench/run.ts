@@ -8,6 +8,7 @@ import { benchWsFanout, benchWsIdle } from './ws-fanout.ts';
 import { benchCreation } from './creation.ts';
 import { benchInstances } from './instances.ts';
 import { benchStatusReads } from './status-reads.ts';
+import { benchHoldInvoices } from './hold-invoices.ts';
 
 const benches: [string, () => Promise<string[]>][] = [
   ['devnet transaction verification (bitcoin, liquid)', benchVerify],
@@ -20,6 +21,7 @@ const benches: [string, () => Promise<string[]>][] = [
   ['creation: swaps created per second, load from another process', benchCreation],
   ['status reads: GET /v2/swap/{id} on SQLite and PostgreSQL next to bare node:http, load from another process', benchStatusReads],
   ['instances: status reads on 2 instances against 1 (PostgreSQL)', benchInstances],
+  ["hold invoices: the devnet Lightning node's CPU per hold invoice, next to an older tree's", benchHoldInvoices],
 ];
 
 const only = process.argv.slice(2);

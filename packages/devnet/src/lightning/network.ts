@@ -1,16 +1,19 @@
 // The devnet's Lightning network: nodes with identity keys, channels with balances, invoices (regular and
 // hold) and payments that move balance along a route. All nodes live in one process, so a payment is
 // carried out directly across its route: HTLCs are locked on every channel of the path, then settled towards
-// the payee or failed back to the payer. State is written to disk after every change.
+// the payee or failed back to the payer. Every change is journalled before it is answered (store.ts).
 import { EventEmitter } from 'node:events';
 import { createHash, randomBytes } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { decodeBolt11, encodeBolt11, type Bolt11Invoice, type RouteHintHop } from '@ferry/sdk/lightning/bolt11/index.js';
+import { DEFAULT_FEATURE_BITS, decodeBolt11, encodeBolt11, type Bolt11Invoice, type Bolt11Signer, type RouteHintHop } from '@ferry/sdk/lightning/bolt11/index.js';
+import { loadZkp } from '@ferry/sdk/chains/liquid/zkp.js';
+import { invoiceSigner, type PointMultiplier } from './invoice-signer.ts';
 import type { LightningChain } from './chain.ts';
 import { GRPC, LndError, invoiceNotFound } from './errors.ts';
 import { findRoute, peerOf, type Route } from './routing.ts';
 import { bolt12PaymentTarget } from './bolt12-target.ts';
 import type { StateStore } from './store.ts';
+import type { StateChange } from './journal.ts';
 import type {
   ChannelRecord,
   FailureReason,
@@ -71,17 +74,40 @@ export interface NetworkEvents {
   payment: [PaymentRecord];
 }
 
+const invoiceKey = (node: string, paymentHash: string): string => `${node}:${paymentHash}`;
+
 export class LightningNetwork extends EventEmitter<NetworkEvents> {
   private tip = 0;
   private unsubscribe: () => void = () => {};
+  /** Every invoice by node and payment hash: found without a scan of them all. */
+  private readonly invoicesByKey = new Map<string, InvoiceRecord>();
+  /** Listeners to one invoice's changes (an LND invoice subscription each), by node and hash. */
+  private readonly invoiceWatchers = new Map<string, Set<(invoice: InvoiceRecord) => void>>();
+  /** The invoices that may still be OPEN, the only ones expiry looks at; one that left OPEN is dropped when seen. */
+  private readonly maybeOpen = new Set<InvoiceRecord>();
 
   private constructor(
     private readonly state: NetworkState,
     private readonly store: StateStore,
     readonly chain: LightningChain,
+    private readonly secp256k1: PointMultiplier,
   ) {
     super();
     this.setMaxListeners(0);
+    for (const invoice of state.invoices) this.indexInvoice(invoice);
+  }
+
+  private readonly signers = new Map<string, Bolt11Signer>();
+
+  private signerOf(node: NodeRecord): Bolt11Signer {
+    let signer = this.signers.get(node.name);
+    if (signer === undefined) this.signers.set(node.name, (signer = invoiceSigner(Buffer.from(node.secretKey, 'hex'), this.secp256k1)));
+    return signer;
+  }
+
+  private indexInvoice(invoice: InvoiceRecord): void {
+    this.invoicesByKey.set(invoiceKey(invoice.node, invoice.paymentHash), invoice);
+    if (invoice.state === 'OPEN') this.maybeOpen.add(invoice);
   }
 
   static async open(options: NetworkOptions): Promise<LightningNetwork> {
@@ -93,7 +119,9 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
       payments: [],
       counters: { addIndex: 0, settleIndex: 0, paymentIndex: 0, htlcIndex: 0 },
     };
-    const network = new LightningNetwork(state, options.store, options.chain);
+    const network = new LightningNetwork(state, options.store, options.chain, await loadZkp());
+    // The journal read at this start is folded into a snapshot (which a first start writes here, before its changes).
+    options.store.compact(state);
     network.tip = await options.chain.height();
     for (const name of options.nodes) {
       if (!state.nodes.some((n) => n.name === name)) network.createNode(name);
@@ -102,7 +130,6 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
     for (const spec of options.channels) {
       if (!network.hasChannel(spec.from, spec.to)) await network.openChannel(spec);
     }
-    network.save();
     network.unsubscribe = options.chain.onBlock((height) => network.onBlock(height));
     network.onBlock(await options.chain.height());
     return network;
@@ -111,6 +138,7 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
   close(): void {
     this.unsubscribe();
     this.removeAllListeners();
+    this.store.close(this.state);
   }
 
   get height(): number {
@@ -134,8 +162,9 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
   }
 
   setRestPort(name: string, port: number): void {
-    this.node(name).restPort = port;
-    this.save();
+    const node = this.node(name);
+    node.restPort = port;
+    this.journal({ nodes: [node] });
   }
 
   get channels(): readonly ChannelRecord[] {
@@ -152,14 +181,16 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
 
   private createNode(name: string): void {
     const secretKey = secp256k1.utils.randomSecretKey();
-    this.state.nodes.push({
+    const node: NodeRecord = {
       name,
       secretKey: Buffer.from(secretKey).toString('hex'),
       pubkey: Buffer.from(secp256k1.getPublicKey(secretKey, true)).toString('hex'),
       macaroon: randomBytes(32).toString('hex'),
       color: COLORS[this.state.nodes.length % COLORS.length],
       restPort: 0,
-    });
+    };
+    this.state.nodes.push(node);
+    this.journal({ nodes: [node] });
   }
 
   async openChannel(spec: ChannelSpec): Promise<ChannelRecord> {
@@ -190,7 +221,7 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
       updates: 0,
     };
     this.state.channels.push(channel);
-    this.save();
+    this.journal({});
     return channel;
   }
 
@@ -217,7 +248,7 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
     if (!Number.isSafeInteger(request.valueMsat) || request.valueMsat < 0) {
       throw new LndError(GRPC.INVALID_ARGUMENT, 'invalid amount');
     }
-    if (this.state.invoices.some((i) => i.node === nodeName && i.paymentHash === paymentHash)) {
+    if (this.invoicesByKey.has(invoiceKey(nodeName, paymentHash))) {
       throw new LndError(GRPC.UNKNOWN, 'invoice with payment hash already exists');
     }
     const creationDate = nowSeconds();
@@ -235,9 +266,10 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
         ...(descriptionHash !== '' ? { descriptionHash } : { description: request.memo ?? '' }),
         expiry,
         minFinalCltvExpiry: cltvExpiry,
+        featureBits: DEFAULT_FEATURE_BITS, // what invoiceJson reports (rest/json.ts)
         ...(request.routeHints !== undefined && request.routeHints.length > 0 && { routeHints: request.routeHints }),
       },
-      Buffer.from(node.secretKey, 'hex'),
+      this.signerOf(node),
     );
     this.state.counters.addIndex += 1;
     const invoice: InvoiceRecord = {
@@ -265,19 +297,41 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
       htlcs: [],
     };
     this.state.invoices.push(invoice);
+    this.indexInvoice(invoice);
     this.commit({ invoices: [invoice] });
     return invoice;
   }
 
   lookupInvoice(nodeName: string, paymentHash: string): InvoiceRecord {
     this.expireOpenInvoices();
-    const invoice = this.state.invoices.find((i) => i.node === nodeName && i.paymentHash === paymentHash);
+    const invoice = this.findInvoice(nodeName, paymentHash);
     if (invoice === undefined) throw invoiceNotFound();
     return invoice;
   }
 
+  /**
+   * Calls `listener` on every change of one invoice; gives the function that stops it. Unlike an 'invoice' listener,
+   * it is not offered every other invoice's changes: each pending reverse swap holds a subscription, and offering each
+   * change to all of them cost a hold invoice more than making it once thousands were open.
+   */
+  watchInvoice(nodeName: string, paymentHash: string, listener: (invoice: InvoiceRecord) => void): () => void {
+    const key = invoiceKey(nodeName, paymentHash);
+    let watchers = this.invoiceWatchers.get(key);
+    if (watchers === undefined) this.invoiceWatchers.set(key, (watchers = new Set()));
+    watchers.add(listener);
+    return () => {
+      watchers.delete(listener);
+      if (watchers.size === 0 && this.invoiceWatchers.get(key) === watchers) this.invoiceWatchers.delete(key);
+    };
+  }
+
+  /** Whether anything watches this invoice (a test waits for its subscription to be registered). */
+  isWatched(nodeName: string, paymentHash: string): boolean {
+    return this.invoiceWatchers.has(invoiceKey(nodeName, paymentHash));
+  }
+
   findInvoice(nodeName: string, paymentHash: string): InvoiceRecord | undefined {
-    return this.state.invoices.find((i) => i.node === nodeName && i.paymentHash === paymentHash);
+    return this.invoicesByKey.get(invoiceKey(nodeName, paymentHash));
   }
 
   settleInvoice(nodeName: string, preimage: string): void {
@@ -306,7 +360,14 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
   // An open invoice past its expiry time is cancelled, as LND's invoice expiry watcher does.
   private expireOpenInvoices(): void {
     const now = nowSeconds();
-    const expired = this.state.invoices.filter((i) => i.state === 'OPEN' && i.creationDate + i.expiry <= now);
+    const expired: InvoiceRecord[] = [];
+    for (const invoice of this.maybeOpen) {
+      if (invoice.state !== 'OPEN') this.maybeOpen.delete(invoice);
+      else if (invoice.creationDate + invoice.expiry <= now) {
+        expired.push(invoice);
+        this.maybeOpen.delete(invoice);
+      }
+    }
     if (expired.length === 0) return;
     for (const invoice of expired) invoice.state = 'CANCELED';
     this.commit({ invoices: expired });
@@ -316,7 +377,13 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
 
   addOffer(record: OfferRecord): void {
     (this.state.offers ??= []).push(record);
-    this.save();
+    this.journal({ offers: [record] });
+  }
+
+  /** An offer that has been answered with an invoice (listoffers' `used`). */
+  markOfferUsed(record: OfferRecord): void {
+    record.used = true;
+    this.journal({ offers: [record] });
   }
 
   offersOf(nodeName: string): OfferRecord[] {
@@ -565,13 +632,18 @@ export class LightningNetwork extends EventEmitter<NetworkEvents> {
 
   // ----- persistence -----
 
-  private save(): void {
-    this.store.save(this.state);
+  // The changed records go to the journal with the counters and the channels, which any change may have moved.
+  private journal(change: Omit<StateChange, 'counters' | 'channels'>): void {
+    this.store.append({ counters: this.state.counters, channels: this.state.channels, ...change }, this.state);
   }
 
   private commit(changed: { invoices?: InvoiceRecord[]; payments?: PaymentRecord[] }): void {
-    this.save();
-    for (const invoice of changed.invoices ?? []) this.emit('invoice', invoice);
+    this.journal(changed);
+    for (const invoice of changed.invoices ?? []) {
+      this.emit('invoice', invoice);
+      const watchers = this.invoiceWatchers.get(invoiceKey(invoice.node, invoice.paymentHash));
+      for (const watcher of watchers === undefined ? [] : [...watchers]) watcher(invoice);
+    }
     for (const payment of changed.payments ?? []) this.emit('payment', payment);
   }
 }

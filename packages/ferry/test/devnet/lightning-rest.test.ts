@@ -142,7 +142,7 @@ describe('devnet lightning REST', () => {
       (m) => m.some((x) => (x.result as { state: string }).state === 'SETTLED'),
     );
     // Pay only once the subscription is registered, so it sees the invoice while still OPEN.
-    await waitUntil(() => devnet.network.listenerCount('invoice') > 0);
+    await waitUntil(() => devnet.network.isWatched('ferry', hash));
     const sending = readStream(
       `${devnet.nodes.alice.restUrl}/v2/router/send`,
       {

@@ -54,6 +54,6 @@ export function answerInvoiceRequest(network: LightningNetwork, issuer: string, 
     label: `bolt12-${record.offerId.slice(0, 16)}-${hex.encode(paymentHash).slice(0, 16)}`,
     bolt12: encodeInvoice(invoice),
   });
-  record.used = true;
+  network.markOfferUsed(record);
   return invoice;
 }

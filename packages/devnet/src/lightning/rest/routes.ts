@@ -368,18 +368,13 @@ export const ROUTES: Route[] = [
     params: { r_hash: 'bytes' },
     handler: stream(async ({ network, node, args }, out) => {
       const hash = hash32(args.r_hash ?? '');
-      const forward = (invoice: { node: string; paymentHash: string }): void => {
-        if (invoice.node === node && invoice.paymentHash === hash) {
-          out.send(invoiceJson(network.lookupInvoice(node, hash)));
-        }
-      };
-      network.on('invoice', forward);
+      const stop = network.watchInvoice(node, hash, () => out.send(invoiceJson(network.lookupInvoice(node, hash))));
       try {
         // LND sends the current state first; for an invoice not yet added it sends nothing, and waits.
         if (network.findInvoice(node, hash) !== undefined) out.send(invoiceJson(network.lookupInvoice(node, hash)));
         await out.closed;
       } finally {
-        network.off('invoice', forward);
+        stop();
       }
     }),
   },

@@ -2,7 +2,8 @@
 // (deterministic RFC 6979 signatures with low s), like the reader beside it and for the same reason: the bolt11
 // package pulls a native secp256k1. The devnet's Lightning nodes and the tests write their invoices with it. Ours
 // are the checks on the input and the field choices: p, s, d or h, x unless it is the default, c, r per route
-// hint, 9, and n when asked, in that order.
+// hint, 9, and n when asked, in that order. A caller with faster signing at hand (the devnet's nodes, on Node's
+// OpenSSL) passes a Bolt11Signer instead of the key.
 import { bech32, hex } from '@scure/base';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
@@ -48,7 +49,28 @@ function intField(tag: number, value: number, name: string): number[] {
   return field(tag, wordsOfInt(value));
 }
 
-export function encodeBolt11(fields: Bolt11InvoiceFields, secretKey: Uint8Array): string {
+/** Signs an invoice's digest for its node: 64 bytes of r and s (s low), then the recovery id, as BOLT11 writes them. */
+export interface Bolt11Signer {
+  publicKey: Uint8Array; // the node's key, compressed
+  sign(digest: Uint8Array): Uint8Array;
+}
+
+/** noble's RFC 6979 signature with the secret key. */
+function nobleSigner(secretKey: Uint8Array): Bolt11Signer {
+  return {
+    get publicKey() {
+      return secp256k1.getPublicKey(secretKey, true);
+    },
+    sign(digest) {
+      const recovered = secp256k1.sign(digest, secretKey, { prehash: false, format: 'recovered' });
+      // noble writes the recovery id first; BOLT11 puts it after r and s.
+      return Uint8Array.from([...recovered.subarray(1), recovered[0]]);
+    },
+  };
+}
+
+export function encodeBolt11(fields: Bolt11InvoiceFields, key: Uint8Array | Bolt11Signer): string {
+  const signer = key instanceof Uint8Array ? nobleSigner(key) : key;
   if (!HASH.test(fields.paymentHash)) throw new Error('payment hash must be 32 bytes of hex');
   if (fields.paymentSecret !== undefined && !HASH.test(fields.paymentSecret)) {
     throw new Error('payment secret must be 32 bytes of hex');
@@ -78,12 +100,10 @@ export function encodeBolt11(fields: Bolt11InvoiceFields, secretKey: Uint8Array)
     tagged.push(bytesField(TAG.routeHint, Uint8Array.from(hint.flatMap((hop) => [...hopBytes(hop)]))));
   }
   if (features.length > 0) tagged.push(field(TAG.features, wordsOfFeatureBits(features)));
-  if (fields.includeNodeKey === true) tagged.push(bytesField(TAG.payeeNodeKey, secp256k1.getPublicKey(secretKey, true)));
+  if (fields.includeNodeKey === true) tagged.push(bytesField(TAG.payeeNodeKey, signer.publicKey));
 
   const prefix = writePrefix(fields.network, fields.amountMsat);
   const dataWords = [...wordsOfInt(fields.timestamp, TIMESTAMP_WORDS), ...tagged.flat()];
-  const recovered = secp256k1.sign(signedDigest(prefix, dataWords), secretKey, { prehash: false, format: 'recovered' });
-  // noble writes the recovery id first; BOLT11 puts it after r and s.
-  const signature = Uint8Array.from([...recovered.subarray(1), recovered[0]]);
+  const signature = signer.sign(signedDigest(prefix, dataWords));
   return bech32.encode(prefix, [...dataWords, ...bech32.toWords(signature)], false);
 }
