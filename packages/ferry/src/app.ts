@@ -234,6 +234,8 @@ export async function startFerry(configured: FerryConfig, logger: Logger): Promi
         await swaps.start(); // re-registers active swaps, replays pending effects, starts the watchers
       }
       closers.push(() => swaps!.stop());
+      // First of all (closers run in reverse): a standby taking the lock now would start the engine being stopped.
+      if (instances) closers.push(() => instances!.standDown());
       // balances against the pairs' limits, held payments of reverse swaps Ferry locked for: now, then periodically
       const checks = new MoneyChecks({ storage, alerts, pairs: pairsFromConfig(config), chains, evm: connected.evm, lightning, logger: logger.child('alerts') });
       await checks.start(config.alerts.checkIntervalMs);

@@ -42,6 +42,8 @@ export interface InstanceHealth {
 
 export interface Instances {
   health(): InstanceHealth;
+  /** Takes the leader lock no more; resolves once an attempt under way has finished. The first step of a stop. */
+  standDown(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -101,6 +103,7 @@ export async function startInstances(options: InstanceOptions): Promise<Instance
   if (leader.role === 'standby') logger.info('standing by: serving the API; another instance leads', { role: 'standby' });
   return {
     health: () => ({ role: leader.role, instance: options.instanceId, since: new Date(leader.since).toISOString() }),
+    standDown: () => leader.halt(),
     close: async () => {
       clearInterval(sweeper);
       await notices.stop();

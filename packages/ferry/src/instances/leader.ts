@@ -33,6 +33,8 @@ export class LeaderLock {
   /** The leader lock is held (set before onLeader runs, so a connection lost while starting counts as lost). */
   private holding = false;
   private readonly retryMs: number;
+  /** An attempt to lead under way (the engine starting), awaited by `halt`. */
+  private leading?: Promise<void>;
 
   constructor(private readonly options: LeaderLockOptions) {
     this.retryMs = options.retryMs ?? 500;
@@ -46,6 +48,16 @@ export class LeaderLock {
     this.client = await this.open();
     if (await tryLock(this.client, this.options.leaderKey)) await this.lead(this.client);
     else this.schedule();
+  }
+
+  /**
+   * Tries to lead no more, and waits for an attempt under way: whatever it started (the engine) is then there for the
+   * caller to stop. A stop must begin here, or a standby could take the lock and start the engine being stopped.
+   */
+  async halt(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.leading;
   }
 
   async stop(): Promise<void> {
@@ -86,7 +98,12 @@ export class LeaderLock {
       this.client ??= await this.open();
       if (this.stopped) return;
       if (await tryLock(this.client, this.options.leaderKey)) {
-        await this.lead(this.client).catch((error: unknown) => this.options.onLost(`could not start leading: ${String(error)}`));
+        this.leading = this.lead(this.client).catch((error: unknown) => {
+          // Failing to start while stopping is the stop's doing (what the start used is closing), not a lost lock.
+          if (this.stopped) this.options.logger.warn('could not start leading while stopping', { error: String(error) });
+          else this.options.onLost(`could not start leading: ${String(error)}`);
+        });
+        await this.leading;
         return;
       }
     } catch (error) {

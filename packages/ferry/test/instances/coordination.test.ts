@@ -77,6 +77,42 @@ describe('instances on PostgreSQL', () => {
     await Promise.all([a.lock.stop(), b.lock.stop()]);
   });
 
+  test('a standby stopped while it takes the lock: halt waits for the start under way, and a failed start is no lost lock', async () => {
+    const events: string[] = [];
+    const a = lockFor('holder', events);
+    await a.lock.start();
+    // b's start of leading waits on us, as an engine start takes its time, then fails (its pool was ended).
+    let starting!: () => void;
+    const started = new Promise<void>((resolve) => (starting = resolve));
+    let finish!: (error?: Error) => void;
+    const finished = new Promise<void>((resolve, reject) => (finish = (error) => (error ? reject(error) : resolve())));
+    const b = new LeaderLock({
+      connect: () => db.dedicatedClient(),
+      leaderKey: leaderKey(schema),
+      instanceKey: instanceKey(schema, 'stopping'),
+      logger: silentLogger,
+      retryMs: 50,
+      onLeader: async () => {
+        events.push('stopping starts leading');
+        starting();
+        await finished;
+      },
+      onLost: (reason) => events.push(`stopping lost: ${reason}`),
+    });
+    await b.start();
+    assert.equal(b.role, 'standby');
+    await a.lock.stop(); // the lock is free: b's next attempt takes it
+    await started;
+    let halted = false;
+    const halting = b.halt().then(() => (halted = true));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(halted, false, 'halt waits for the start under way');
+    finish(new Error('Cannot use a pool after calling end on the pool'));
+    await halting;
+    assert.deepEqual(events, ['holder leads', 'stopping starts leading'], 'a start that failed during the stop is not reported as a lost lock');
+    await b.stop();
+  });
+
   test('a second live process with the same instance id is refused', async () => {
     const first = lockFor('same', []);
     await first.lock.start();
