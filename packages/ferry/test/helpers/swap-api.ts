@@ -153,8 +153,12 @@ export class StatusSocket {
     return this.history(id).map((u) => u.status);
   }
 
-  /** The first update of swap `id` with one of `statuses`, heard before or after this call. */
-  waitFor(id: string, statuses: string | string[], timeoutMs = 30_000): Promise<StatusUpdate> {
+  /**
+   * The first update of swap `id` with one of `statuses`, heard before or after this call. The ceiling is a hang
+   * guard: after ~1,440 Liquid blocks mined at once, Ferry's watcher handles each in turn, which took over 30 s at
+   * load ~15 (docs/testing.md, Busy machines).
+   */
+  waitFor(id: string, statuses: string | string[], timeoutMs = 90_000): Promise<StatusUpdate> {
     const wanted = Array.isArray(statuses) ? statuses : [statuses];
     const found = () => this.history(id).find((u) => wanted.includes(u.status));
     const seen = found();
