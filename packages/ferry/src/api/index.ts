@@ -30,6 +30,7 @@ import { swapExtraRoutes, type ServiceNotices } from './v2/swap-extras.ts';
 import { lightningRoutes } from './v2/lightning.ts';
 import { referralRoutesV2 } from './v2/referral.ts';
 import { unsupportedRoutes } from './v2/unsupported.ts';
+import { commitmentRoutes } from './v2/commitment.ts';
 import { bolt12Routes } from './v2/bolt12.ts';
 
 import { apiDocumentRoute } from './v2/api-document.ts';
@@ -153,6 +154,7 @@ export function createRouter(deps: ApiDependencies): Router {
     restoreRoutes(router, deps.swaps);
     swapExtraRoutes(router, deps.swaps, deps.notices);
     assetRescueRoutes(router, deps.swaps);
+    commitmentRoutes(router, deps.swaps);
     referralRoutesV2(router, deps.swaps, deps.referralCredentials ?? []);
     if (deps.webhooks) webhookRoutes(router, deps.swaps, deps.webhooks.registry, deps.webhooks.policy);
   }

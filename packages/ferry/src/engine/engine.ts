@@ -30,6 +30,9 @@ import type {
   AssetRescueBroadcastRequest,
   AssetRescueSetupBody,
   AssetRescueSetupRequest,
+  CommitmentLockupDetailsBody,
+  CommitmentRefundRequest,
+  CommitmentRequest,
   RescuableSwapBody,
   RescueRequest,
   RestoreRequest,
@@ -69,6 +72,8 @@ import { referralStats } from './referral-stats.ts';
 import { FeeHistory } from './fee-history.ts';
 import { reverseBip21 } from './swap-types/reverse-hint.ts';
 import { assetRescueBroadcast, assetRescueSetup } from './asset-rescue.ts';
+import { commit, commitmentDetails } from './commitments.ts';
+import { refundCommitment } from './commitment-refund.ts';
 import { rescueSwaps, restoreIndex, restoreSwaps } from './restore/index.ts';
 import { reverseInvoiceExpiry, setMetadata } from './metadata.ts';
 import { refundTimeoutOf, type RefundTimeout } from './refund-timeout.ts';
@@ -258,6 +263,18 @@ export class SwapEngine implements SwapService {
 
   assetRescueBroadcast(currency: string, request: AssetRescueBroadcastRequest): Promise<AssetRescueBroadcastBody> {
     return assetRescueBroadcast(this.ctx, currency, request);
+  }
+
+  commitmentDetails(currency: string): Promise<CommitmentLockupDetailsBody> {
+    return commitmentDetails(this.ctx, currency);
+  }
+
+  commit(currency: string, request: CommitmentRequest): Promise<Record<string, never>> {
+    return commit(this.ctx, currency, request);
+  }
+
+  refundCommitment(currency: string, request: CommitmentRefundRequest): Promise<{ signature: string }> {
+    return refundCommitment(this.ctx, currency, request);
   }
 
   /** GET /v2/swap/{type}/stats/{from}/{to}: the fees this pair was listed with over the last week. */

@@ -48,6 +48,8 @@ export interface SwapEngineOptions {
   minRoutingFeeSat?: number;
   /** A submarine lockup this many percent above the expected amount is refused. Default 2. */
   overpaymentTolerancePercent?: number;
+  /** Minutes a commitment lockup's suggested timelock lies ahead (GET /v2/commitment/{currency}/details). Default 20160. */
+  commitmentTimelockMinutes?: number;
   /**
    * Ferry pays a submarine invoice only while more than its final CLTV delta + this many Lightning (Bitcoin) blocks
    * remain before the timeout, and caps the payment's time lock this many blocks short of it. Default 6.
@@ -94,6 +96,7 @@ export interface EngineSettings {
   routingFeeLimitPpm: number;
   minRoutingFeeSat: number;
   overpaymentTolerancePercent: number;
+  commitmentTimelockMinutes: number;
   paymentSafetyBlocks: number;
   reverseCltvMarginBlocks: number;
   prepayMinerFee: boolean;
@@ -119,6 +122,7 @@ export function resolveSettings(options: SwapEngineOptions): EngineSettings {
     routingFeeLimitPpm: options.routingFeeLimitPpm ?? 5_000,
     minRoutingFeeSat: options.minRoutingFeeSat ?? 10,
     overpaymentTolerancePercent: options.overpaymentTolerancePercent ?? 2,
+    commitmentTimelockMinutes: options.commitmentTimelockMinutes ?? 14 * 24 * 60,
     paymentSafetyBlocks: options.paymentSafetyBlocks ?? 6,
     reverseCltvMarginBlocks: options.reverseCltvMarginBlocks ?? 24,
     prepayMinerFee: options.prepayMinerFee ?? false,

@@ -57,7 +57,7 @@ test("the contracts: the devnet's EtherSwap, ERC20Swap and test token, on v1 and
   const rsk = {
     network: { chainId: 31337, name: 'anvil' },
     swapContracts,
-    supportedContracts: { 6: { ...swapContracts, features: ['BatchClaim'] } },
+    supportedContracts: { 6: { ...swapContracts, features: ['BatchClaim', 'CommitmentSwap'] } },
     tokens: { TRC20: getAddress(contracts.token) },
   };
   const v2 = await get(ferry.apiUrl, '/v2/chain/contracts');

@@ -91,7 +91,7 @@ describe('EVM backend', () => {
     assert.deepEqual(backend.contractsInfo(), {
       network: { chainId: 31337, name: 'anvil' },
       swapContracts: { EtherSwap: evm.info.contracts.etherSwap, ERC20Swap: evm.info.contracts.erc20Swap },
-      supportedContracts: { 6: { EtherSwap: evm.info.contracts.etherSwap, ERC20Swap: evm.info.contracts.erc20Swap, features: ['BatchClaim'] } },
+      supportedContracts: { 6: { EtherSwap: evm.info.contracts.etherSwap, ERC20Swap: evm.info.contracts.erc20Swap, features: ['BatchClaim', 'CommitmentSwap'] } },
       tokens: { TRC20: evm.info.contracts.token },
     });
   });

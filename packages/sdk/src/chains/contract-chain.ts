@@ -15,6 +15,12 @@ export interface ContractLockupValues {
   refundAddress: string;
   /** Block height from which a refund is allowed. */
   timelock: number;
+  /**
+   * A commitment lockup (`lock` with preimage hash bytes32(0)) that the refund address committed to this swap: its
+   * EIP-712 Commit signature (0x, 65 bytes). The contract then keys the lockup by the zero hash, `preimageHash` is
+   * the swap's, and the claim goes through the signature (Ferry's engine/commitments.ts).
+   */
+  commitment?: string;
 }
 
 interface ContractEventPlacement {
@@ -124,6 +130,10 @@ export interface ContractChain {
   refund(values: ContractLockupValues): Promise<ContractTransaction>;
   /** The claim address' (Ferry's) EIP-712 signature letting the refund address refund at once (`refundCooperative`). */
   signCooperativeRefund(values: ContractLockupValues): Promise<string>;
+  /** The lockups of the native asset a mined transaction made in the swap contract; undefined: no such transaction. */
+  lockupsIn?(txHash: string): Promise<ContractLockupEvent[] | undefined>;
+  /** Whether `values.commitment` is the refund address' Commit signature of these values (the contract's check). */
+  checkCommitmentSignature?(values: ContractLockupValues & { commitment: string }): Promise<boolean>;
 }
 
 export const isContractChain = (chain: object | undefined): chain is ContractChain => (chain as { kind?: unknown } | undefined)?.kind === 'contract';

@@ -30,6 +30,9 @@ import type {
   AssetRescueBroadcastRequest,
   AssetRescueSetupBody,
   AssetRescueSetupRequest,
+  CommitmentLockupDetailsBody,
+  CommitmentRefundRequest,
+  CommitmentRequest,
   RescuableSwapBody,
   InvoiceExpiryRangeBody,
   RescueRequest,
@@ -109,6 +112,12 @@ export interface SwapService {
   assetRescueSetup?(currency: string, request: AssetRescueSetupRequest): Promise<AssetRescueSetupBody>;
   /** POST /v2/asset/{currency}/rescue/broadcast: aggregate with the client's partial signature and broadcast. */
   assetRescueBroadcast?(currency: string, request: AssetRescueBroadcastRequest): Promise<AssetRescueBroadcastBody>;
+  /** GET /v2/commitment/{currency}/details: the contract, claim address and suggested timelock of a commitment lockup. */
+  commitmentDetails?(currency: string): Promise<CommitmentLockupDetailsBody>;
+  /** POST /v2/commitment/{currency}: the commitment lockup becomes the swap's lockup once its signature checks out. */
+  commit?(currency: string, request: CommitmentRequest): Promise<Record<string, never>>;
+  /** POST /v2/commitment/{currency}/refund: the EIP-712 refund signature of a commitment lockup no swap took. */
+  refundCommitment?(currency: string, request: CommitmentRefundRequest): Promise<{ signature: string }>;
   /** GET /v2/swap/{type}/stats/{from}/{to}: the pair's fee history; undefined when none is kept for it. */
   pairStats?(swapType: string, from: string, to: string): Promise<PairStatsBody | undefined>;
 

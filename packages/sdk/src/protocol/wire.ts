@@ -536,3 +536,38 @@ export interface PairStatsBody {
   /** Submarine pairs: the most the service may spend routing the payment, percent of the invoice. */
   maximalRoutingFee?: Array<[number, number]>;
 }
+
+/** GET /v2/commitment/{currency}/details: where and to whom a commitment lockup (preimage hash bytes32(0)) goes. */
+export interface CommitmentLockupDetailsBody {
+  /** The swap contract to `lock` in. */
+  contract: string;
+  /** The service's account: the lockup's claim address. */
+  claimAddress: string;
+  /** Suggested block height for the lockup's timelock, safely after any swap's timeout. */
+  timelock: number;
+}
+
+/** POST /v2/commitment/{currency}: commits a commitment lockup to a swap (answered 201 with {}). */
+export interface CommitmentRequest {
+  swapId: string;
+  /** The refund address' EIP-712 Commit signature of the swap's preimage hash and the lockup's values (0x hex). */
+  signature: string;
+  /** The transaction that made the lockup. */
+  transactionHash: string;
+  /** The Lockup event's log index, needed when the transaction made several lockups. */
+  logIndex?: number;
+  /** How many percent the lockup may exceed the swap's expected amount (0 to 10); the service's own tolerance otherwise. */
+  maxOverpaymentPercentage?: number;
+}
+
+/** POST /v2/commitment/{currency}/refund: the cooperative refund of a commitment lockup no swap took (answered 201). */
+export interface CommitmentRefundRequest {
+  /** The transaction that made the lockup. */
+  transactionHash: string;
+  logIndex?: number;
+  /**
+   * The refund address' EIP-191 signature of "Boltz commitment refund authorization\nchain: {currency}\n
+   * transactionHash: {transactionHash}\nlogIndex: {logIndex or none}".
+   */
+  refundAddressSignature: string;
+}

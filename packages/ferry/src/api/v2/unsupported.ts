@@ -1,5 +1,5 @@
 // Reference endpoints of chains and features Ferry does not have, answered with a 4xx that names what is missing
-// instead of a bare 404: Ark (no ARK chain) and EVM token quotes and commitments (the EVM chain has no tokens yet).
+// instead of a bare 404: Ark (no ARK chain) and EVM token quotes (the EVM chain has no tokens yet).
 import { HttpError } from '../http/errors.ts';
 import type { Router } from '../http/router.ts';
 import { documented } from '../schema/documented.ts';
@@ -15,9 +15,6 @@ const UNSUPPORTED: [Method, string, number, (params: Record<string, string>) => 
   ['GET', '/v2/quote/{currency}/in', 400, (p) => tokens(p.currency)],
   ['GET', '/v2/quote/{currency}/out', 400, (p) => tokens(p.currency)],
   ['POST', '/v2/quote/{currency}/encode', 400, (p) => tokens(p.currency)],
-  ['GET', '/v2/commitment/{currency}/details', 400, (p) => tokens(p.currency)],
-  ['POST', '/v2/commitment/{currency}', 400, (p) => tokens(p.currency)],
-  ['POST', '/v2/commitment/{currency}/refund', 400, (p) => tokens(p.currency)],
 ];
 
 export function unsupportedRoutes(router: Router): void {

@@ -4,11 +4,12 @@
 // legs never pick the same nonce; each call resolves once its transaction is mined. While it waits, the transaction
 // is listed as pending (the 'unconfirmed' alert's view) and kept as signed, so one the node drops can be sent again
 // unchanged (sendAgainDropped): the queue behind it would otherwise wait for good.
-import { Transaction, getAddress, isAddress, isError, type ContractTransactionResponse, type TypedDataDomain } from 'ethers';
+import { Signature, Transaction, ZeroHash, getAddress, isAddress, isError, type ContractTransactionResponse, type TypedDataDomain } from 'ethers';
 import {
   ContractCallRefused,
   type ContractChain,
   type ContractChainSubscriber,
+  type ContractLockupEvent,
   type ContractLockupValues,
   type ContractSwapEvent,
   type ContractTransaction,
@@ -16,6 +17,7 @@ import {
 } from '@ferry/sdk/chains/contract-chain.js';
 import type { EvmBackend } from './backend.ts';
 import { ClaimBatcher, type ClaimRequest } from './claim-batch.ts';
+import { decodeSwapLog } from './decode.ts';
 import type { EvmSwapEvent } from './events.ts';
 import { fromApiUnits, toApiUnits } from '@ferry/sdk/chains/evm/units.js';
 
@@ -31,6 +33,8 @@ export interface EvmContractChainOptions {
 
 const bytes32 = (hex: string): string => `0x${hex}`;
 const plain = (hex: string): string => hex.replace(/^0x/, '').toLowerCase();
+/** The hash the contract keys the lockup by: bytes32(0) for a commitment, the swap's preimage hash otherwise. */
+const lockedHash = (values: ContractLockupValues): string => (values.commitment === undefined ? bytes32(values.preimageHash) : ZeroHash);
 
 /** The EIP-712 type of EtherSwap 4.x's cooperative refund (2.x named the last field `timeout`). */
 const REFUND_TYPES = {
@@ -189,8 +193,28 @@ export class EvmContractChain implements ContractChain {
       chainId: this.backend.chainId,
       verifyingContract: this.contractAddress,
     };
-    const message = { preimageHash: bytes32(values.preimageHash), amount: BigInt(values.amount), claimAddress: values.claimAddress, timelock: values.timelock };
+    const message = { preimageHash: lockedHash(values), amount: BigInt(values.amount), claimAddress: values.claimAddress, timelock: values.timelock };
     return this.backend.signer.signTypedData(domain, REFUND_TYPES, message);
+  }
+
+  async lockupsIn(txHash: string): Promise<ContractLockupEvent[] | undefined> {
+    const receipt = await this.backend.provider.getTransactionReceipt(txHash);
+    if (receipt === null) return undefined;
+    if (receipt.status !== 1) return [];
+    const lockups: ContractLockupEvent[] = [];
+    for (const log of receipt.logs) {
+      if (log.address.toLowerCase() !== this.contractAddress.toLowerCase()) continue;
+      // EtherSwap's events are of the native asset: no token decimals to read.
+      const event = await decodeSwapLog(this.symbol, 'EtherSwap', log, () => Promise.reject(new Error('EtherSwap has no tokens')));
+      if (event?.type === 'lockup') lockups.push(seamEvent(event) as ContractLockupEvent);
+    }
+    return lockups;
+  }
+
+  async checkCommitmentSignature(values: ContractLockupValues & { commitment: string }): Promise<boolean> {
+    const { v, r, s } = Signature.from(values.commitment);
+    const check = this.backend.etherSwap.getFunction('checkCommitmentSignature');
+    return (await check(bytes32(values.preimageHash), BigInt(values.amount), values.claimAddress, values.refundAddress, values.timelock, v, r, s)) as boolean;
   }
 
   /**
@@ -200,8 +224,19 @@ export class EvmContractChain implements ContractChain {
   private async sendClaims(requests: ClaimRequest[]): Promise<(ContractTransaction | Error)[]> {
     const swap = this.backend.etherSwap;
     const one = ({ values, preimage }: ClaimRequest) =>
-      this.send({ kind: 'claim', preimageHashes: [values.preimageHash] }, () => swap.getFunction('claim(bytes32,uint256,address,uint256)')(bytes32(preimage), BigInt(values.amount), values.refundAddress, values.timelock));
-    if (requests.length === 1) return [await one(requests[0])];
+      this.send({ kind: 'claim', preimageHashes: [values.preimageHash] }, () => {
+        if (values.commitment === undefined) return swap.getFunction('claim(bytes32,uint256,address,uint256)')(bytes32(preimage), BigInt(values.amount), values.refundAddress, values.timelock);
+        // A commitment: claimed with the refund address' Commit signature of the swap's preimage hash.
+        const { v, r, s } = Signature.from(values.commitment);
+        const claim = swap.getFunction('claim(bytes32,uint256,address,address,uint256,uint8,bytes32,bytes32)');
+        return claim(bytes32(preimage), BigInt(values.amount), values.claimAddress, values.refundAddress, values.timelock, v, r, s);
+      });
+    // Commitments are claimed one at a time (claimBatch's arrays have no place for their signatures).
+    if (requests.length === 1 || requests.some((request) => request.values.commitment !== undefined)) {
+      const results: (ContractTransaction | Error)[] = [];
+      for (const request of requests) results.push(await one(request).catch((failure: unknown) => (failure instanceof Error ? failure : new Error(String(failure)))));
+      return results;
+    }
     try {
       const tx = await this.send({ kind: 'claim', preimageHashes: requests.map((r) => r.values.preimageHash) }, () =>
         swap.getFunction('claimBatch(bytes32[],uint256[],address[],uint256[])')(
@@ -249,7 +284,7 @@ export class EvmContractChain implements ContractChain {
 
   private stateValues(values: ContractLockupValues) {
     return {
-      preimageHash: bytes32(values.preimageHash),
+      preimageHash: lockedHash(values),
       amount: BigInt(values.amount),
       claimAddress: values.claimAddress,
       refundAddress: values.refundAddress,

@@ -71,9 +71,10 @@ export async function onUserLockup(ctx: EngineContext, swap: SwapRecord, event: 
 
 /**
  * A contract chain's lockup (the user's `lock`, seen as a Lockup event of the preimage hash): it counts only if it
- * names Ferry's claim address, the swap's timeout as timelock and a whole number of API units; then it is judged
- * like an output (amount, as in classifySubmarineLockup). An event is delivered once `evm.confirmations` deep, so
- * there is no 0-conf here; its depth is then weighed against what its amount needs, like an output's.
+ * names Ferry's claim address, the swap's timeout as timelock (a commitment: one at or after it, commitments.ts)
+ * and a whole number of API units; then it is judged like an output (amount, as in classifySubmarineLockup). An
+ * event is delivered once `evm.confirmations` deep, so there is no 0-conf here; its depth is then weighed against
+ * what its amount needs, like an output's.
  */
 export async function onUserContractLockup(ctx: EngineContext, swap: SwapRecord, event: ContractLockupEvent): Promise<void> {
   const leg = userLockupOf(swap);
@@ -81,12 +82,14 @@ export async function onUserContractLockup(ctx: EngineContext, swap: SwapRecord,
   // The lock of a lost lockup seen again brings the swap back (contract-reorg.ts); no other lock counts meanwhile.
   if (await onLostContractLockup(ctx, chain, swap, event)) return;
   const value = chain.toApiUnits(BigInt(event.amount));
-  const { preimageHash, amount, claimAddress, refundAddress, timelock } = event;
+  const { preimageHash, amount, claimAddress, refundAddress, timelock, commitment } = event;
+  // A commitment's timelock was chosen before the swap existed: it must only outlast the swap's.
+  const timelockFits = commitment === undefined ? timelock === leg.timeoutBlockHeight : timelock >= leg.timeoutBlockHeight;
   const refusal =
     event.refusal ??
     (value === undefined ? `locked ${event.amount} is not a whole number of 10^-8 ${chain.symbol}` : undefined) ??
     (claimAddress.toLowerCase() !== leg.contract!.claimAddress.toLowerCase() ? `invalid claim address ${claimAddress}` : undefined) ??
-    (timelock !== leg.timeoutBlockHeight ? `invalid timelock ${timelock}: the swap times out at ${leg.timeoutBlockHeight}` : undefined) ??
+    (timelockFits ? undefined : `invalid timelock ${timelock}: the swap times out at ${leg.timeoutBlockHeight}`) ??
     leg.amountRefusal?.(value!);
   const seen = {
     txid: event.txHash,
@@ -97,7 +100,7 @@ export async function onUserContractLockup(ctx: EngineContext, swap: SwapRecord,
     confirmations: Math.max(1, (await chain.height()) - event.blockHeight + 1),
     blockHeight: event.blockHeight,
     signalsRbf: false,
-    contract: { preimageHash, amount, claimAddress, refundAddress, timelock },
+    contract: { preimageHash, amount, claimAddress, refundAddress, timelock, ...(commitment !== undefined && { commitment }) },
     ...(refusal !== undefined && { refusal }),
   };
   await judgeUserLockup(ctx, swap, seen, () => {});

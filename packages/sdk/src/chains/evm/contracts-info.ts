@@ -19,7 +19,7 @@ const chainNames: Record<number, string> = { 30: 'rsk', 31: 'rskTestnet', 33: 'r
 export const chainName = (chainId: number, ethersName: string): string => chainNames[chainId] ?? ethersName;
 
 /**
- * Version 6 (boltz-core 4.x) has claimBatch, which Ferry's claims will use (BatchClaim). It can also take
- * commitment swaps, but Ferry has no endpoint for them, so CommitmentSwap is not offered.
+ * Version 6 (boltz-core 4.x) has claimBatch, which Ferry's claims use (BatchClaim), and takes commitment swaps
+ * (CommitmentSwap: /v2/commitment/{currency}).
  */
-export const contractFeatures = (version: number): string[] => (version >= 6 ? ['BatchClaim'] : []);
+export const contractFeatures = (version: number): string[] => (version >= 6 ? ['BatchClaim', 'CommitmentSwap'] : []);
