@@ -69,6 +69,7 @@ export function reverseRoutes(router: Router, swaps: SwapService): void {
       invoice,
       gasless: optionalBoolean(input, 'gasless'),
       prepayMinerFee: optionalBoolean(input, 'prepayMinerFee'),
+      claimCovenant: optionalBoolean(input, 'claimCovenant'),
       ...magicHintFields(input),
     };
     return { status: 201, body: await engineCall(() => swaps.createReverse(withoutUndefined(request))) };
