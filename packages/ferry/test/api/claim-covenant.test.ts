@@ -122,3 +122,70 @@ test('claimCovenant is refused off Liquid, without an address and with an addres
   assert.deepEqual(await refused({ to: 'BTC', address: 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080' }), [400, 'claim covenant only supported on Liquid']);
   assert.deepEqual(await refused({ to: 'L-BTC', address, claimCovenant: 'yes' }), [400, 'invalid parameter: claimCovenant']);
 });
+
+/** The mempool transaction that spends `txid` (the lockup's claim), once it is there. */
+async function spenderOf(txid: string, timeoutMs: number): Promise<Transaction> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const candidate of await elements.call<string[]>('getrawmempool', [])) {
+      const tx = Transaction.fromHex(await elements.call<string>('getrawtransaction', [candidate]));
+      if (tx.ins.some((input) => Buffer.from(input.hash).reverse().toString('hex') === txid)) return tx;
+    }
+    if (Date.now() > deadline) throw new Error(`nothing spends ${txid} in the mempool`);
+    await new Promise((resolve) => setTimeout(resolve, 200)); // polling the node's mempool, with the deadline above
+  }
+}
+
+test("Ferry's covenant claimer: the receiver registers its preimage and goes offline; its address receives the coins", async () => {
+  const { created, claim, preimage, address } = await covenantSwap(45_000);
+  const expected = committedAmount(created.swapTree.covenantClaimLeaf.output)!;
+  const registration = {
+    address,
+    preimage: hex.encode(preimage),
+    tree: created.swapTree,
+    blindingKey: created.blindingKey,
+    claimPublicKey: hex.encode(claim.publicKey),
+    refundPublicKey: created.refundPublicKey,
+  };
+  // Refused: a tree, key or address that is not the swap's.
+  const refused = async (body: Record<string, unknown>) => {
+    const answer = await api.call('POST', '/v2/swap/covenant', { ...registration, ...body });
+    return [answer.status, answer.body.error];
+  };
+  assert.deepEqual(await refused({ address: await wallet.getNewAddress() }), [400, 'address does not match the covenant']);
+  assert.deepEqual(await refused({ preimage: hex.encode(newPreimage().preimage) }), [404, 'could not find swap with preimage hash']);
+  assert.deepEqual(await refused({ claimPublicKey: hex.encode(newKeyPair().publicKey) }), [400, 'claimPublicKey does not match']);
+  const { claimLeaf, refundLeaf } = created.swapTree;
+  assert.deepEqual(await refused({ tree: { claimLeaf, refundLeaf } }), [400, 'swap tree does not match']);
+  assert.deepEqual(await api.expect('POST', '/v2/swap/covenant', registration, 201), {});
+  // The receiver is offline from here on: nobody but Ferry and the payer acts.
+
+  const alice = ferry.devnet!.info.lightning.alice;
+  const payerNode = new LndRestClient({ url: alice.restUrl, macaroon: alice.macaroon });
+  const paid = payerNode.payInvoice({ paymentRequest: created.invoice, timeoutSeconds: 120, feeLimitMsat: 10_000n });
+  await socket.waitFor(created.id, 'transaction.mempool', 60_000);
+  const lockup = await api.expect('GET', `/v2/swap/reverse/${created.id}/transaction`, undefined, 200);
+  const claimTx = await spenderOf(lockup.id, 60_000);
+  await elements.call('generatetoaddress', [1, await wallet.getNewAddress()]);
+  assert.deepEqual(await coinsOf(claimTx.getId()), [{ amount: expected, asset: policyAsset('regtest') }], 'the address got the committed amount');
+  const payment = await paid;
+  assert.equal(payment.status, 'SUCCEEDED', 'the invoice was settled with the preimage the claim revealed');
+  assert.equal(payment.preimage, hex.encode(preimage));
+  await socket.waitFor(created.id, 'invoice.settled', 60_000);
+});
+
+test('a registration for a swap without a covenant is refused', async () => {
+  const claim = newKeyPair();
+  const { preimage, preimageHash } = newPreimage();
+  const body = { from: 'BTC', to: 'L-BTC', invoiceAmount: 30_000, preimageHash: hex.encode(preimageHash), claimPublicKey: hex.encode(claim.publicKey) };
+  const created = await api.expect('POST', '/v2/swap/reverse', body, 201);
+  const answer = await api.call('POST', '/v2/swap/covenant', {
+    address: await wallet.getNewAddress(),
+    preimage: hex.encode(preimage),
+    tree: created.swapTree,
+    blindingKey: created.blindingKey,
+    claimPublicKey: hex.encode(claim.publicKey),
+    refundPublicKey: created.refundPublicKey,
+  });
+  assert.deepEqual([answer.status, answer.body.error], [400, 'swap has no claim covenant']);
+});

@@ -211,6 +211,18 @@ export interface CreateReverseRequest {
   /** Liquid: a covenant leaf in the tree lets anyone with the preimage claim to `address` (claim covenants). */
   claimCovenant?: boolean;
 }
+/**
+ * POST /v2/swap/covenant: hands Ferry's covenant claimer the preimage of a reverse swap created with claimCovenant
+ * (covclaim's POST /covenant body), so that it claims to `address` once Ferry has locked.
+ */
+export interface CovenantRegistration {
+  address: string;
+  preimage: string;
+  tree: SwapTreeJson;
+  blindingKey: string;
+  claimPublicKey: string;
+  refundPublicKey: string;
+}
 export interface CreateReverseResponse {
   id: string;
   invoice: string;
