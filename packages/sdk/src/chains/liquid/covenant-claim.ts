@@ -3,7 +3,6 @@
 // the committed amount of explicit L-BTC — so the claim is output 0 (explicit), one blinded satoshi to an OP_RETURN
 // (a blinded lockup's blinding factors must balance against a blinded output) and the explicit fee: what the lockup
 // holds beyond the committed amount and that satoshi. Ferry's covenant claimer and wallets alike build it here.
-import { randomBytes } from 'node:crypto';
 import * as liquid from 'boltz-core/dist/lib/liquid/index.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { AssetHash, Blinder, Creator, Extractor, Finalizer, Pset, Transaction, Updater, ZKPGenerator, ZKPValidator, witnessStackToScriptWitness, type OwnedInput } from 'liquidjs-lib';
@@ -43,7 +42,7 @@ export function covenantClaim(request: CovenantClaimRequest): string {
     { txid: lockup.txid, txIndex: lockup.vout, witnessUtxo: lockup.prevout, sequence: RBF_SEQUENCE, sighashType: Transaction.SIGHASH_DEFAULT },
   ]);
   // The OP_RETURN's blinding key is thrown away: nobody needs to unblind one satoshi.
-  const blindingPublicKey = Buffer.from(secp256k1.getPublicKey(randomBytes(32), true));
+  const blindingPublicKey = Buffer.from(secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true));
   new Updater(pset).addOutputs([
     { script: Buffer.from(terms.outputScript), amount: terms.expectedAmount, asset: terms.assetHash },
     { script: OP_RETURN, amount: COVENANT_BLINDED_SAT, asset: terms.assetHash, blindingPublicKey, blinderIndex: 0 },
