@@ -84,8 +84,9 @@ export class CovenantClaimer {
   /** Broadcasts the covenant claim of a registered swap whose lockup is out; once only, errors are logged. */
   private async claimIfLocked(swap: SwapRecord): Promise<void> {
     const registration = this.pending.get(swap.id);
+    if (registration === undefined) return;
     const leg = serverLockupOf(swap);
-    if (registration === undefined || leg.lockup === undefined) return;
+    if (leg.lockup === undefined) return;
     this.pending.delete(swap.id);
     try {
       const data = reverseData(swap);
