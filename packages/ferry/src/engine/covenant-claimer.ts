@@ -81,7 +81,7 @@ export class CovenantClaimer {
     return terms;
   }
 
-  /** Broadcasts the covenant claim of a registered swap whose lockup is out; once only, errors are logged. */
+  /** Broadcasts the covenant claim of a registered swap whose lockup is out; a failure is logged and retried on the next transition. */
   private async claimIfLocked(swap: SwapRecord): Promise<void> {
     const registration = this.pending.get(swap.id);
     if (registration === undefined) return;
@@ -98,6 +98,8 @@ export class CovenantClaimer {
       const txid = await legChain(this.ctx, leg).ensureBroadcast(claimHex);
       this.ctx.logger.info('covenant claim broadcast', { swap: swap.id, txid });
     } catch (error) {
+      // Kept for the swap's next transition (its lockup confirming, say) to try again.
+      this.pending.set(swap.id, registration);
       this.ctx.logger.warn('covenant claim failed', { swap: swap.id, error: (error as Error).message });
     }
   }
