@@ -40,6 +40,7 @@ import type {
   RestoreIndexBody,
   RefundRequest,
   ReverseClaimRequest,
+  CovenantRegistration,
   ReversePairBody,
   SetInvoiceResponse,
   SubmarineClaimDetailsBody,
@@ -65,6 +66,7 @@ import { EffectRunner } from './effects.ts';
 import { InvoiceWatch } from './legs/hold-invoice.ts';
 import { lockupLegsOf } from './legs/lockup-leg.ts';
 import { CooperativeClaims } from './legs/user-lockup.ts';
+import { CovenantClaimer } from './covenant-claimer.ts';
 import { NamedLocks } from './locks.ts';
 import { resolveSettings, type SwapEngineOptions } from './options.ts';
 import { referralReport } from './referrals.ts';
@@ -104,6 +106,7 @@ export class SwapEngine implements SwapService {
   /** One per Lightning node, by its symbol. */
   private readonly invoices = new Map<string, InvoiceWatch>();
   private readonly claims: CooperativeClaims;
+  private readonly covenants: CovenantClaimer;
   private readonly feeHistory: FeeHistory;
   private started = false;
   private readonly standby: boolean;
@@ -147,6 +150,7 @@ export class SwapEngine implements SwapService {
     this.router = new ChainEventRouter(this.ctx);
     for (const [symbol, node] of options.lightning) this.invoices.set(symbol, new InvoiceWatch(this.ctx, node));
     this.claims = new CooperativeClaims(this.ctx);
+    this.covenants = new CovenantClaimer(this.ctx);
     this.feeHistory = new FeeHistory({
       samples: options.storage.feeSamples,
       sources: { submarine: () => this.submarinePairs(), reverse: () => this.reversePairs(), chain: () => this.chainPairs() },
@@ -408,6 +412,10 @@ export class SwapEngine implements SwapService {
 
   reverseClaim(id: string, request: ReverseClaimRequest): Promise<PartialSignatureBody | Record<string, never>> {
     return reverseClaim(this.ctx, id, request);
+  }
+
+  registerCovenant(request: CovenantRegistration): Promise<Record<string, never>> {
+    return this.covenants.register(request);
   }
 
   refundTimeout(txHex: string, currency?: string): Promise<RefundTimeout | undefined> {

@@ -11,6 +11,7 @@ import {
   type ChainClaimRequest,
   type CreateChainRequest,
   type CreateChainResponse,
+  type CovenantRegistration,
   type CreateReverseRequest,
   type CreateSubmarineRequest,
   type PartialSignatureBody,
@@ -122,6 +123,10 @@ export class MemorySwaps implements SwapService {
   ): Promise<PartialSignatureBody | Record<string, never>> {
     this.known('reverseClaim', id, request);
     return request.pubNonce ? { pubNonce: '77'.repeat(66), partialSignature: '88'.repeat(32) } : {};
+  }
+  async registerCovenant(request: CovenantRegistration): Promise<Record<string, never>> {
+    this.record('registerCovenant', request);
+    return {};
   }
 
   async createChain(request: CreateChainRequest): Promise<CreateChainResponse> {

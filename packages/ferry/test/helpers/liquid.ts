@@ -82,7 +82,7 @@ export function newLockup(kind: 'reverse' | 'submarine'): Lockup {
 }
 
 let zkp: Zkp;
-function zkpEcc(): Zkp['ecc'] {
+export function zkpEcc(): Zkp['ecc'] {
   return zkp.ecc;
 }
 
@@ -229,7 +229,7 @@ export function spendKeyPath(funding: Funding, vout: number, key: Key, genesisBl
   return Extractor.extract(pset);
 }
 
-function blind(pset: Pset, inputBlindingKeys: (Buffer | undefined)[]): void {
+export function blind(pset: Pset, inputBlindingKeys: (Buffer | undefined)[]): void {
   const generator = new ZKPGenerator(zkpLib(), ZKPGenerator.WithBlindingKeysOfInputs(inputBlindingKeys as Buffer[]));
   const outputBlindingArgs = generator.blindOutputs(pset, Pset.ECCKeysGenerator(zkp.ecc));
   new Blinder(pset, generator.unblindInputs(pset), new ZKPValidator(zkpLib()), generator).blindLast({ outputBlindingArgs });
@@ -237,7 +237,7 @@ function blind(pset: Pset, inputBlindingKeys: (Buffer | undefined)[]): void {
 
 const unblindAmount = (out: TxOutput, blindingKey: Buffer): number => Number(unblindOutput(zkpLib(), out, blindingKey).value);
 
-function explicitValue(amount: number): Buffer {
+export function explicitValue(amount: number): Buffer {
   const bytes = Buffer.alloc(9);
   bytes[0] = 0x01;
   bytes.writeBigUInt64BE(BigInt(amount), 1);

@@ -111,6 +111,15 @@ export interface SwapOutputTerms {
   timeoutBlockHeight: number;
   /** Ferry's key; the key-path key aggregates [service, client] in that order. */
   servicePublicKey: Uint8Array;
+  /** Liquid reverse swaps: the covenant claim leaf's commitments (output 0's script, amount and asset). */
+  claimCovenant?: ClaimCovenantTerms;
+}
+
+export interface ClaimCovenantTerms {
+  outputScript: Uint8Array;
+  expectedAmount: number;
+  /** Asset id as displayed (L-BTC's). */
+  assetHash: string;
 }
 
 /** The client's key in the key path, [service, client]: the claim key of a reverse swap, the refund key of a submarine one. */

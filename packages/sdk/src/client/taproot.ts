@@ -6,7 +6,8 @@ import { SwapTreeSerializer, compareTrees, reverseSwapTree, swapTree } from 'bol
 import type { Types } from 'boltz-core';
 import type { SerializedSwapTree } from './types.ts';
 
-export type SwapTree = Types.SwapTree;
+/** A swap tree; Liquid reverse swaps may carry a covenant claim leaf. */
+export type SwapTree = Types.LiquidSwapTree;
 
 /** The tree a submarine swap must have on Bitcoin: the service claims with the preimage, we refund after the timeout. */
 export function submarineTree(preimageHash: Uint8Array, servicePublicKey: Uint8Array, ourPublicKey: Uint8Array, timeout: number): SwapTree {
@@ -19,17 +20,19 @@ export function reverseTree(preimageHash: Uint8Array, ourPublicKey: Uint8Array, 
 }
 
 export function serializeTree(tree: SwapTree): SerializedSwapTree {
-  const { claimLeaf, refundLeaf } = SwapTreeSerializer.serializeSwapTree(tree);
-  return { claimLeaf, refundLeaf };
+  const { claimLeaf, refundLeaf, covenantClaimLeaf } = SwapTreeSerializer.serializeSwapTree(tree) as SerializedSwapTree;
+  return { claimLeaf, refundLeaf, ...(covenantClaimLeaf !== undefined && { covenantClaimLeaf }) };
 }
 
 /** A serialized tree with both leaves, of the leaf version given. */
 export function deserializeTree(json: SerializedSwapTree, leafVersion?: number): SwapTree {
   if (!(json?.claimLeaf && json.refundLeaf)) throw new Error('swap tree lacks a claim or refund leaf');
-  for (const [name, leaf] of [['claim', json.claimLeaf], ['refund', json.refundLeaf]] as const) {
-    if (leafVersion !== undefined && leaf.version !== leafVersion) throw new Error(`the ${name} leaf has version ${leaf.version}, not ${leafVersion}`);
+  const leaves = [['claim', json.claimLeaf], ['refund', json.refundLeaf], ['covenant claim', json.covenantClaimLeaf]] as const;
+  for (const [name, leaf] of leaves) {
+    if (leaf !== undefined && leafVersion !== undefined && leaf.version !== leafVersion) throw new Error(`the ${name} leaf has version ${leaf.version}, not ${leafVersion}`);
   }
-  return SwapTreeSerializer.deserializeSwapTree({ claimLeaf: json.claimLeaf, refundLeaf: json.refundLeaf }) as SwapTree;
+  const { claimLeaf, refundLeaf, covenantClaimLeaf } = json;
+  return SwapTreeSerializer.deserializeSwapTree({ claimLeaf, refundLeaf, ...(covenantClaimLeaf !== undefined && { covenantClaimLeaf }) }) as SwapTree;
 }
 
 /** Whether the service's serialized tree is exactly the one we built (leaf versions and scripts). */
@@ -37,7 +40,9 @@ export function sameTree(theirs: unknown, ours: SwapTree, parse: (json: Serializ
   try {
     const parsed = parse(theirs as SerializedSwapTree);
     const sameLeaf = (a: Types.TapLeaf, b: Types.TapLeaf) => a.version === b.version && hex.encode(a.output) === hex.encode(b.output);
-    return sameLeaf(parsed.claimLeaf, ours.claimLeaf) && sameLeaf(parsed.refundLeaf, ours.refundLeaf) && compareTrees(parsed, ours);
+    const [theirCovenant, ourCovenant] = [parsed.covenantClaimLeaf, ours.covenantClaimLeaf];
+    const sameCovenant = theirCovenant === undefined || ourCovenant === undefined ? theirCovenant === ourCovenant : sameLeaf(theirCovenant, ourCovenant);
+    return sameLeaf(parsed.claimLeaf, ours.claimLeaf) && sameLeaf(parsed.refundLeaf, ours.refundLeaf) && sameCovenant && compareTrees(parsed, ours);
   } catch {
     return false;
   }

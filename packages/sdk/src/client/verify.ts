@@ -9,6 +9,7 @@ import { swapChain, type SwapChain } from './chains/index.ts';
 import { VerificationError } from './errors.ts';
 import { equalBytes, fromHex, keyPairOf, publicKeyFromHex, toHex, type KeyPair } from './keys.ts';
 import { INVOICE_NETWORK, type NetworkName } from './network.ts';
+import { checkClaimCovenant } from './covenant.ts';
 import { sameTree, type SwapTree } from './taproot.ts';
 import type { ReversePair, SubmarinePair } from './types.ts';
 
@@ -206,6 +207,8 @@ export interface ReverseCheck {
   currency?: string;
   policy?: TimeoutPolicy;
   now?: number; // seconds; for the invoice expiry check
+  /** Liquid: we asked for a claim covenant to this address (claimCovenant). */
+  claimCovenant?: { address: string };
 }
 
 export function verifyReverse(input: ReverseCheck): CheckedReverse {
@@ -239,7 +242,12 @@ export function verifyReverse(input: ReverseCheck): CheckedReverse {
   const servicePublicKey = guard(() => publicKeyFromHex(answer.refundPublicKey, 'refundPublicKey'));
   const timeoutBlockHeight = checkTimeout(answer.timeoutBlockHeight, input.height, input.policy ?? DEFAULT_TIMEOUT_POLICY);
   const chain = swapChain(input.currency ?? 'BTC');
-  const terms = { kind: 'reverse', preimageHash: input.preimageHash, claimPublicKey: input.key.publicKey, refundPublicKey: servicePublicKey, timeoutBlockHeight, servicePublicKey } as const;
+  let terms: SwapOutputTerms = { kind: 'reverse', preimageHash: input.preimageHash, claimPublicKey: input.key.publicKey, refundPublicKey: servicePublicKey, timeoutBlockHeight, servicePublicKey };
+  if (input.claimCovenant !== undefined) {
+    const covenant = checkClaimCovenant(answer, input.claimCovenant.address, chain.currency, onchainAmount as number, input.network, input.pair);
+    if ('error' in covenant) throw new VerificationError(covenant.error);
+    terms = { ...terms, claimCovenant: covenant.terms };
+  }
   const output = checkOutput(chain, terms, answer, 'lockupAddress', input.network, 'our preimage hash');
   return {
     id: answer.id,

@@ -9,6 +9,7 @@ import type {
   CreateChainRequest,
   CreateChainResponse,
   CreateEvmChainResponse,
+  CovenantRegistration,
   CreateReverseRequest,
   CreateReverseResponse,
   CreateEvmReverseResponse,
@@ -72,6 +73,8 @@ export interface SwapService {
   createReverse(request: CreateReverseRequest): Promise<CreateReverseResponse | CreateEvmReverseResponse>;
   reverseTransaction(id: string): Promise<LockupTransactionBody>;
   reverseClaim(id: string, request: ReverseClaimRequest): Promise<PartialSignatureBody | Record<string, never>>;
+  /** Claim covenants: Ferry claims the swap to the committed address once it has locked. */
+  registerCovenant(request: CovenantRegistration): Promise<Record<string, never>>;
 
   /** An EVM side takes claimAddress (to) or no refund key (from) and is answered with its contract and addresses. */
   createChain(request: CreateChainRequest): Promise<CreateChainResponse | CreateEvmChainResponse>;

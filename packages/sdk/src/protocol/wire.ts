@@ -8,6 +8,8 @@ export interface SwapTreeLeafJson {
 export interface SwapTreeJson {
   claimLeaf: SwapTreeLeafJson;
   refundLeaf: SwapTreeLeafJson;
+  /** Liquid reverse swaps asked with claimCovenant: anyone with the preimage claims to the committed output. */
+  covenantClaimLeaf?: SwapTreeLeafJson;
 }
 
 /** The status object of GET /v2/swap/{id}, WebSocket updates (plus `id`) and SSE data. */
@@ -206,6 +208,20 @@ export interface CreateReverseRequest {
   /** UTXO chains: where the receiver wants coins paid directly, and its BIP340 signature of SHA256(address) by claimPublicKey. */
   address?: string;
   addressSignature?: string;
+  /** Liquid: a covenant leaf in the tree lets anyone with the preimage claim to `address` (claim covenants). */
+  claimCovenant?: boolean;
+}
+/**
+ * POST /v2/swap/covenant: hands Ferry's covenant claimer the preimage of a reverse swap created with claimCovenant
+ * (covclaim's POST /covenant body), so that it claims to `address` once Ferry has locked.
+ */
+export interface CovenantRegistration {
+  address: string;
+  preimage: string;
+  tree: SwapTreeJson;
+  blindingKey: string;
+  claimPublicKey: string;
+  refundPublicKey: string;
 }
 export interface CreateReverseResponse {
   id: string;

@@ -35,6 +35,7 @@ export const SCRIPT_ERROR = {
   TAPROOT_WRONG_CONTROL_SIZE: 'Invalid Taproot control block size',
   TAPSCRIPT_EMPTY_PUBKEY: 'Empty public key in tapscript',
   TAPSCRIPT_VALIDATION_WEIGHT: 'Too much signature validation relative to witness weight',
+  INTROSPECT_INDEX_OUT_OF_BOUNDS: 'Introspection index out of bounds',
   UNKNOWN: 'unknown error',
 } as const;
 

@@ -48,6 +48,7 @@ export function verifyTaproot(
     sequence: input.sequence,
     standard,
     validationWeight: serializedSize(witness) + 50,
+    introspection: { tx: ctx.tx, prevouts: ctx.prevouts, index },
     checkSchnorr: (signature, pubkey) => checkSchnorr(ctx, index, signature, pubkey, annex, leafHash) ?? true,
   });
 }

@@ -1,10 +1,12 @@
-// A small tapscript interpreter for the leaves Ferry's swaps use (boltz-core's claim and refund
+// A small tapscript interpreter for the leaves Ferry's swaps use (boltz-core's claim, refund and claim covenant
 // leaves: pushes, OP_SIZE, OP_HASH160, OP_EQUAL(VERIFY), OP_CHECKSIG(VERIFY), OP_CHECKLOCKTIMEVERIFY,
-// OP_DROP, OP_VERIFY). There is no maintained JavaScript interpreter of Elements script; any other
-// opcode (Elements' introspection opcodes included) is refused as unsupported, never run.
+// OP_DROP, OP_VERIFY, and Elements' introspection opcodes of introspection.ts). There is no maintained JavaScript
+// interpreter of Elements script; any other opcode (streaming SHA256, 64-bit arithmetic…) is refused as
+// unsupported, never run.
 import { ripemd160 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { fail, unsupported, type ScriptFailure } from './errors.ts';
+import { INTROSPECTION_POPS, introspect, type IntrospectionContext } from './introspection.ts';
 import { decodeNumber, encodeNumber } from './number.ts';
 
 const MAX_ELEMENT_SIZE = 520;
@@ -16,6 +18,7 @@ export interface TapscriptContext {
   sequence: number; // the input's nSequence
   standard: boolean; // relay policy on top of consensus
   validationWeight: number; // BIP342 budget: serialized witness size + 50, spent 50 per signature check
+  introspection: IntrospectionContext; // the transaction, its spent outputs and this input, for introspection opcodes
   /** BIP342 signature check of a non-empty signature against a 32-byte key. */
   checkSchnorr(signature: Uint8Array, pubkey: Uint8Array): ScriptFailure | boolean;
 }
@@ -39,9 +42,14 @@ export function runTapscript(script: Uint8Array, witness: Uint8Array[], ctx: Tap
       stack.push(encodeNumber(opcode === 0x4f ? -1 : opcode - 0x50)); // OP_1NEGATE, OP_1..OP_16
       continue;
     }
-    const need = STACK_NEEDS[opcode];
+    const need = STACK_NEEDS[opcode] ?? INTROSPECTION_POPS[opcode];
     if (need === undefined) return unsupported(`opcode 0x${opcode.toString(16)} is not implemented by the devnet`);
     if (stack.length < need) return fail('INVALID_STACK_OPERATION');
+    if (INTROSPECTION_POPS[opcode] !== undefined) {
+      const failure = introspect(opcode, stack, ctx.introspection, ctx.standard);
+      if (failure !== undefined) return failure;
+      continue;
+    }
     switch (opcode) {
       case 0x69: // OP_VERIFY
         if (!isTrue(pop()!)) return fail('VERIFY');

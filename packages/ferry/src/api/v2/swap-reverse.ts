@@ -1,5 +1,5 @@
 // v2 Reverse Swap endpoints (Lightning -> chain): shapes are checked here, every semantic check is the engine's.
-import type { SwapService } from '@ferry/sdk/protocol/index.js';
+import type { CovenantRegistration, SwapService } from '@ferry/sdk/protocol/index.js';
 import { badRequest } from '../http/errors.ts';
 import type { Router } from '../http/router.ts';
 import {
@@ -69,12 +69,29 @@ export function reverseRoutes(router: Router, swaps: SwapService): void {
       invoice,
       gasless: optionalBoolean(input, 'gasless'),
       prepayMinerFee: optionalBoolean(input, 'prepayMinerFee'),
+      claimCovenant: optionalBoolean(input, 'claimCovenant'),
       ...magicHintFields(input),
     };
     return { status: 201, body: await engineCall(() => swaps.createReverse(withoutUndefined(request))) };
   });
 
   getById(router, '/v2/swap/reverse/{id}/transaction', (id) => swaps.reverseTransaction(id));
+
+  // Claim covenants: the receiver's preimage for Ferry's covenant claimer (covclaim's body); the engine checks it all.
+  router.post('/v2/swap/covenant', async ({ body }) => {
+    const input = bodyObject(body);
+    const tree = input.tree;
+    if (typeof tree !== 'object' || tree === null || Array.isArray(tree)) throw badRequest('invalid parameter: tree');
+    const request = {
+      address: requireString(input, 'address'),
+      preimage: requirePreimage(input),
+      tree: tree as CovenantRegistration['tree'],
+      blindingKey: requireHex(input, 'blindingKey'),
+      claimPublicKey: requireHex(input, 'claimPublicKey'),
+      refundPublicKey: requireHex(input, 'refundPublicKey'),
+    };
+    return { status: 201, body: await engineCall(() => swaps.registerCovenant(request)) };
+  });
 
   router.post('/v2/swap/reverse/{id}/claim', async ({ params, body }) => {
     const id = requireSwapId(params.id);

@@ -38,6 +38,7 @@ import type { GasPrepay } from '@ferry/sdk/swaps/reverse-machine.js';
 import { createGasInvoice, gasAnswer, prepayInvoiceAmount, requestedGas } from './reverse-gas.ts';
 import { walletBolt12Invoice } from './reverse-bolt12.ts';
 import { requireHintInInvoice, reverseHint } from './reverse-hint.ts';
+import { reverseClaimCovenant } from './reverse-covenant.ts';
 
 /** Dust limit of a Taproot output: smaller lockups could not be claimed. */
 const TAPROOT_DUST = 330;
@@ -121,6 +122,7 @@ export async function createReverseSwap(ctx: EngineContext, request: CreateRever
   const violation = limitViolation(invoiceAmount, pair.limits);
   if (violation !== undefined) throw new SwapError('invalid', violation);
   if (onchainAmount < (contract === undefined ? TAPROOT_DUST : 1) + fees.reverse.claim) throw new SwapError('invalid', 'onchain amount is too low');
+  const claimCovenant = await reverseClaimCovenant(ctx, contract === undefined ? (chain as ChainBackend) : undefined, request, outputKind, onchainAmount, fees.reverse.claim);
   if (await ctx.storage.swaps.getByPreimageHash(paymentHash)) throw preimageHashExists();
 
   const timeoutBlockHeight = (await creationHeight(chain)) + pair.timeouts.reverse;
@@ -139,6 +141,7 @@ export async function createReverseSwap(ctx: EngineContext, request: CreateRever
       refundPublicKey: key.publicKey,
       timeoutBlockHeight,
       servicePublicKey: key.publicKey,
+      ...(claimCovenant !== undefined && { claimCovenant }),
     });
   }
   const lockupAddress = output?.address ?? contract!.contractAddress;

@@ -11,7 +11,7 @@ import { confidentialAddress } from './network.ts';
 /** The leaf version of Elements' tapscript. */
 export const LIQUID_LEAF_VERSION = 0xc4;
 
-export type LiquidSwapTree = Types.SwapTree;
+export type LiquidSwapTree = Types.LiquidSwapTree;
 
 /** Elements' Taproot: tagged hashes "TapLeaf/elements", "TapBranch/elements" and "TapTweak/elements". */
 export const ELEMENTS_TAPROOT: TaprootCommitment = {
@@ -41,23 +41,27 @@ export function liquidSwapOutput(
   network: Network,
 ): LiquidSwapOutput {
   const args = [terms.preimageHash, terms.claimPublicKey, terms.refundPublicKey, terms.timeoutBlockHeight] as const;
-  const tree = terms.kind === 'submarine' ? swapTree(true, ...args) : liquid.reverseSwapTree(...args);
+  const covenant = terms.kind === 'reverse' ? terms.claimCovenant : undefined;
+  const features = covenant === undefined ? undefined : [{ type: liquid.Feature.ClaimCovenant, ...covenant, outputScript: Buffer.from(covenant.outputScript) }];
+  const tree = terms.kind === 'submarine' ? swapTree(true, ...args) : liquid.reverseSwapTree(...args, features);
   const { outputScript } = liquidSwapOutputKey(terms.servicePublicKey, swapClientKey(terms), tree);
   const blindingPublicKey = typeof blinding === 'function' ? blinding(outputScript) : blinding;
   return { tree, outputScript, address: confidentialAddress(outputScript, blindingPublicKey, network) };
 }
 
 export function serializeLiquidTree(tree: LiquidSwapTree): SwapTreeJson {
-  const { claimLeaf, refundLeaf } = SwapTreeSerializer.serializeSwapTree(tree);
-  return { claimLeaf, refundLeaf };
+  const { claimLeaf, refundLeaf, covenantClaimLeaf } = SwapTreeSerializer.serializeSwapTree(tree) as SwapTreeJson;
+  return { claimLeaf, refundLeaf, ...(covenantClaimLeaf !== undefined && { covenantClaimLeaf }) };
 }
 
-/** The tree of a SwapTreeJson; throws unless both leaves are Elements tapscript (version 196). */
+/** The tree of a SwapTreeJson; throws unless every leaf (claim, refund, covenant claim) is Elements tapscript (196). */
 export function deserializeLiquidTree(json: SwapTreeJson): LiquidSwapTree {
-  for (const [name, leaf] of [['claim', json.claimLeaf], ['refund', json.refundLeaf]] as const) {
-    if (leaf.version !== LIQUID_LEAF_VERSION) throw new Error(`the ${name} leaf has version ${leaf.version}, not Liquid's ${LIQUID_LEAF_VERSION}`);
+  const leaves = [['claim', json.claimLeaf], ['refund', json.refundLeaf], ['covenant claim', json.covenantClaimLeaf]] as const;
+  for (const [name, leaf] of leaves) {
+    if (leaf !== undefined && leaf.version !== LIQUID_LEAF_VERSION) throw new Error(`the ${name} leaf has version ${leaf.version}, not Liquid's ${LIQUID_LEAF_VERSION}`);
   }
-  return SwapTreeSerializer.deserializeSwapTree({ claimLeaf: json.claimLeaf, refundLeaf: json.refundLeaf }) as LiquidSwapTree;
+  const { claimLeaf, refundLeaf, covenantClaimLeaf } = json;
+  return SwapTreeSerializer.deserializeSwapTree({ claimLeaf, refundLeaf, ...(covenantClaimLeaf !== undefined && { covenantClaimLeaf }) }) as LiquidSwapTree;
 }
 
 /** MuSig2 of [service, client] tweaked the way Elements' Taproot commits to the swap tree. */
