@@ -56,8 +56,8 @@ export interface SwapKey {
 }
 
 export interface EvmSwapOptions {
-  /** JSON-RPC URL of a node of the chain. */
-  rpcUrl: string;
+  /** JSON-RPC URL of a node of the chain; not needed for a browser wallet's account (its EIP-1193 provider answers). */
+  rpcUrl?: string;
   account: EvmAccount;
   /** The service's account, when known out of band (else: as its stored swaps name it, else as it first answers). */
   serviceAddress?: string;

@@ -5,7 +5,7 @@ import './buffer-global.ts';
 export { SwapClient, type SwapClientOptions, type SpendOptions, type SwapKey, type EvmSwapOptions } from './client.ts';
 export type { DirectPayment } from './direct-payment.ts';
 export { CONTRACT_CURRENCIES, isContractCurrency, type ContractChain, type ContractLock, type ContractTx, type LoggedLockup } from './chains/contract.ts';
-export { connectEvmChain, EvmSwapChain, ETHER_SWAP_VERSION, type EvmAccount, type EvmChainOptions } from './chains/evm.ts';
+export { connectEvmChain, isInjectedAccount, EvmSwapChain, ETHER_SWAP_VERSION, type EvmAccount, type EvmChainOptions, type InjectedEvmAccount } from './chains/evm.ts';
 export { ContractSwaps, type ContractRefund, type ContractSwapsOptions, type RecoveredLockup } from './contract-swaps.ts';
 export { followContractSwap, CONTRACT_SUBMARINE_SUCCESS, type ContractFollowEvent, type ContractFollowOptions, type ContractFollowResult } from './follow-contract.ts';
 export { verifyContractSubmarine, verifyContractReverse, DEFAULT_CONTRACT_TIMEOUT_POLICY } from './verify-contract.ts';
