@@ -25,8 +25,8 @@ import { serializeTree } from './taproot.ts';
 import type { StatusUpdate } from './types.ts';
 import { chainMinimalServerAmount, chainPricingOf } from './verify-chain.ts';
 import { isContractCurrency } from './chains/contract.ts';
-import { connectEvmChain, type EvmAccount } from './chains/evm.ts';
-import { ContractSwaps } from './contract-swaps.ts';
+import type { EvmAccount } from './chains/evm.ts';
+import type { ContractSwaps } from './contract-swaps.ts';
 import { verifyReverse, verifySubmarine, type Checked, type TimeoutPolicy } from './verify.ts';
 
 export interface SwapClientOptions {
@@ -124,6 +124,8 @@ export class SwapClient {
     let connected = this.contractSwaps.get(currency);
     if (connected === undefined) {
       connected = (async () => {
+        // Loaded on first use: a browser app's bundler then keeps ethers out of what every page load fetches.
+        const [{ connectEvmChain }, { ContractSwaps }] = await Promise.all([import('./chains/evm.ts'), import('./contract-swaps.ts')]);
         const chain = await connectEvmChain({ rpcUrl: evm.rpcUrl, account: evm.account, contracts: await this.api.contracts(currency), currency });
         return new ContractSwaps({ api: this.api, network: this.network, chain, store: this.store, policy: evm.timeoutPolicy, serviceAddress: evm.serviceAddress });
       })();
