@@ -24,7 +24,7 @@ import {
   type SubmarineRecord,
   type SwapRecord,
   type ContractRecord,
-} from '@ferry/sdk/client/index.js';
+} from '@ferry/sdk/client/core.js';
 import { isOpenContract } from './contract-records.ts';
 import * as chainSwap from './chain-swap.ts';
 import { addScanButton } from './scan.ts';

@@ -1,6 +1,6 @@
 // Which stored RBTC swaps the page's history offers to resume: kept apart from evm-wallet.ts so the history, drawn
 // at every load, does not pull in the wallet code (and ethers) that only an RBTC swap needs.
-import { CONTRACT_SUBMARINE_SUCCESS, FINAL_STATUSES, type ContractRecord } from '@ferry/sdk/client/index.js';
+import { CONTRACT_SUBMARINE_SUCCESS, FINAL_STATUSES, type ContractRecord } from '@ferry/sdk/client/core.js';
 
 /** Whether a stored RBTC swap may still need the page: not ended, or failed with our coins still locked. */
 export function isOpenContract(record: ContractRecord): boolean {

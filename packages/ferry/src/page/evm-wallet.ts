@@ -184,7 +184,8 @@ async function follow(tools: EvmPageTools, swaps: ContractSwaps, record: Contrac
 function describe(tools: EvmPageTools, record: ContractRecord, event: ContractFollowEvent): void {
   if (event.type === 'status') {
     const bad = /expired|failed|refunded|lockupFailed/.test(event.update.status);
-    tools.step(tools.words(record.type, event.update.status), bad ? 'bad' : undefined);
+    const words = record.type === 'submarine' && event.update.status === 'invoice.set' ? 'Waiting for the lock from your wallet.' : tools.words(record.type, event.update.status);
+    tools.step(words, bad ? 'bad' : undefined);
   } else if (event.type === 'claimed') {
     tools.step(`Claimed ${rbtc((record as ContractReverseRecord).onchainAmount)} to your account, signed by your wallet: transaction ${event.tx.txHash} (gas ${weiText(event.tx.fee)}).`, 'good');
   } else if (event.type === 'refunded') {
