@@ -83,6 +83,14 @@ export async function resumeContractSwap(tools: EvmPageTools, record: ContractRe
   if (swaps.chain.address.toLowerCase() !== record.account.toLowerCase()) {
     throw new Error(`swap ${record.id} belongs to ${record.account}: choose that account in your wallet (it gave ${swaps.chain.address})`);
   }
+  if (record.type === 'submarine' && record.lockup === undefined) {
+    // The page closed while the wallet's lock was on its way: the contract knows, and then a failure is refunded.
+    const locked = (await swaps.chain.lockupsFor(record.preimageHash)).find((lockup) => lockup.refundAddress.toLowerCase() === record.account.toLowerCase());
+    if (locked !== undefined) {
+      record.lockup = { txHash: locked.txHash };
+      swaps.save(record);
+    }
+  }
   showContractSwap(tools, swaps, record);
   tools.step('Resumed from this browser\'s storage.');
 }

@@ -4,8 +4,8 @@
 // anvil's unlocked dev accounts is the wallet's account, so anvil signs what the wallet would (eth_sendTransaction).
 // By clicking and typing: a reverse swap, paid by alice from the invoice the page shows and claimed by the page through
 // the wallet (the account's balance rises by the locked amount less the claim's gas); a submarine swap of alice's
-// invoice, locked through the wallet from the contract call the page shows (alice is paid, Ferry takes the lock out of
-// the contract); and a browser with no wallet, told so before any swap exists.
+// invoice, resumed after a reload and locked through the wallet from the contract call the page shows (alice is paid,
+// Ferry takes the lock out of the contract); and a browser with no wallet, told so before any swap exists.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Contract, JsonRpcProvider, getAddress, parseUnits } from 'ethers';
@@ -188,6 +188,14 @@ describe('RBTC swaps on the swap page, through an injected Ethereum wallet, in C
       const value = BigInt(/value (\d+) wei/.exec(call)![1]);
       assert.ok(value > 40_000n * WEI_PER_UNIT, `more than the invoice: ${value} wei`);
       await shot(page, 'rbtc-3-submarine-lock');
+      // The tab reloads before the lock: the swap is in the history, and Resume (the wallet asked again) shows the same lock.
+      const id = (await page.locator('#swap-id').textContent())!.trim();
+      await page.reload();
+      await page.locator('body[data-ready="true"]').waitFor();
+      await page.getByRole('button', { name: `Resume swap ${id}` }).click();
+      await page.getByRole('heading', { name: 'Lock the coins with your wallet' }).waitFor();
+      assert.equal((await page.locator('#contract-call').textContent())!, call, 'the same lock after the reload');
+      assert.match(await steps(page), /Resumed from this browser's storage/);
       const before = await provider.getBalance(account);
       const contractBefore = await provider.getBalance(etherSwap());
 

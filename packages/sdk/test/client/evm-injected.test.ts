@@ -90,7 +90,7 @@ describe('connectEvmChain: an injected EIP-1193 wallet as the account', () => {
   test('the contract is checked through the wallet: another chain or other code is refused', async () => {
     await assert.rejects(connectEvmChain({ account: { provider: browserWallet().provider }, contracts: contracts(30) }), (error) => {
       assert.ok(error instanceof VerificationError);
-      assert.match(error.message, /contracts are on chain 30, but the wallet is on chain 31337/);
+      assert.match(error.message, /contracts are on chain 30, but the wallet's network is chain 31337/);
       return true;
     });
     const other = `${ETHER_SWAP_DEPLOYED.object.slice(0, -2)}00`;

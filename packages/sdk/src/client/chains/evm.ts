@@ -82,7 +82,7 @@ async function accountOf(options: EvmChainOptions): Promise<{ provider: JsonRpcA
     const provider = new BrowserProvider(account.provider, undefined, { cacheTimeout: -1, pollingInterval: 1_000 });
     try {
       const signer = await provider.getSigner(account.address);
-      return { provider, signer, preimageKey: account.preimageKey, where: 'the wallet' };
+      return { provider, signer, preimageKey: account.preimageKey, where: "the wallet's network" };
     } catch (error) {
       provider.destroy();
       throw new Error(`the wallet gave no account: ${(error as Error).message}`);
@@ -116,10 +116,10 @@ export async function connectEvmChain(options: EvmChainOptions): Promise<EvmSwap
     try {
       chainId = (await provider.getNetwork()).chainId;
     } catch (error) {
-      throw new Error(`cannot reach ${where === 'the wallet' ? "the wallet's node" : `the EVM node at ${options.rpcUrl}`}: ${(error as Error).message}`);
+      throw new Error(`cannot reach ${where === "the wallet's network" ? "the wallet's node" : `the EVM node at ${options.rpcUrl}`}: ${(error as Error).message}`);
     }
     const served = options.contracts?.network?.chainId;
-    if (BigInt(served ?? -1) !== chainId) throw new VerificationError(`the service's contracts are on chain ${served}, but ${where} is on chain ${chainId}`);
+    if (BigInt(served ?? -1) !== chainId) throw new VerificationError(`the service's contracts are on chain ${served}, but ${where} is chain ${chainId}`);
     const given = options.contracts.swapContracts?.EtherSwap;
     if (typeof given !== 'string') throw new VerificationError('the service names no EtherSwap contract');
     const address = getAddress(given);
