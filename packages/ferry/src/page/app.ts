@@ -2,7 +2,8 @@
 // The swap page's script, run in the user's browser: it talks only to Ferry's public API, through the client SDK,
 // as any wallet would. Keys and preimages are made here from a rescue key the user saves first, every answer is
 // checked by the SDK before it is shown, claims are signed here, and the swaps are kept in this origin's
-// localStorage. Plain DOM: each view is a <section> of index.html that this shows or hides.
+// localStorage. Plain DOM: each view is a <section> of index.html that this shows or hides. RBTC swaps go through
+// the browser's Ethereum wallet (evm-wallet.ts), loaded with ethers only when an RBTC pair is chosen.
 import {
   BrowserStorage,
   ClientStore,
@@ -13,6 +14,7 @@ import {
   destinationOf,
   encodeQr,
   followSwap,
+  isContractCurrency,
   refundFileBlob,
   refundFileOf,
   swapChain,
@@ -21,7 +23,9 @@ import {
   type ReverseRecord,
   type SubmarineRecord,
   type SwapRecord,
-} from '@ferry/sdk/client/index.js';
+  type ContractRecord,
+} from '@ferry/sdk/client/core.js';
+import { isOpenContract } from './contract-records.ts';
 import * as chainSwap from './chain-swap.ts';
 import { addScanButton } from './scan.ts';
 import { initRefundView } from './refund-view.ts';
@@ -42,8 +46,10 @@ const network = (document.querySelector('meta[name="ferry-network"]')?.getAttrib
 const store = new ClientStore(new BrowserStorage('ferry-page/'));
 const client = new SwapClient({ serviceUrl: location.origin, network, store });
 const sat = (n: number | bigint): string => `${Number(n).toLocaleString('en-US')} sat`;
+/** The RBTC swaps' code, fetched (with ethers) the first time it is needed. */
+const evmWallet = () => import('./evm-wallet.ts');
 
-const VIEWS = ['view-choose', 'view-destination', 'view-invoice-input', 'view-chain-addresses', 'view-rescue', 'view-pay-invoice', 'view-pay-chain', 'view-done', 'view-refund'];
+const VIEWS = ['view-choose', 'view-destination', 'view-invoice-input', 'view-chain-addresses', 'view-rescue', 'view-pay-invoice', 'view-pay-chain', 'view-pay-contract', 'view-done', 'view-refund'];
 
 /** Shows one view, and moves the keyboard focus to its heading so a screen reader and Tab start there. */
 function show(view: string): void {
@@ -81,8 +87,10 @@ async function loadPairs(): Promise<void> {
   const [reverse, submarine, chain] = await Promise.all([client.api.reversePairs(), client.api.submarinePairs(), chainSwap.loadChainPairs(client, isSwappable)]);
   pairs.chain = chain as unknown as Record<string, Pair>; // chain-swap.ts prices these
   // reverse: BTC (Lightning) → chain; submarine: chain → BTC (Lightning). Only chains the SDK can swap on.
-  for (const [to, pair] of Object.entries(reverse.BTC ?? {})) if (isSwappable(to)) pairs.reverse[to] = pair as Pair;
-  for (const [from, byTo] of Object.entries(submarine)) if (byTo.BTC && isSwappable(from)) pairs.submarine[from] = byTo.BTC as Pair;
+  // RBTC (a contract chain) through the browser's Ethereum wallet.
+  const usable = (currency: string) => isSwappable(currency) || isContractCurrency(currency);
+  for (const [to, pair] of Object.entries(reverse.BTC ?? {})) if (usable(to)) pairs.reverse[to] = pair as Pair;
+  for (const [from, byTo] of Object.entries(submarine)) if (byTo.BTC && usable(from)) pairs.submarine[from] = byTo.BTC as Pair;
 }
 
 function isSwappable(currency: string): boolean {
@@ -94,7 +102,8 @@ function isSwappable(currency: string): boolean {
   }
 }
 
-const chainName = (currency: string): string => (currency === 'L-BTC' ? 'L-BTC (Liquid)' : currency === 'BTC' ? 'BTC (Bitcoin)' : currency);
+const CHAIN_NAMES: Record<string, string> = { BTC: 'BTC (Bitcoin)', 'L-BTC': 'L-BTC (Liquid)', RBTC: 'RBTC (Rootstock, with your Ethereum wallet)' };
+const chainName = (currency: string): string => CHAIN_NAMES[currency] ?? currency;
 
 function fillChains(): void {
   const select = $<HTMLSelectElement>('chain');
@@ -313,6 +322,44 @@ const tools: chainSwap.PageTools = { $, show, checkAddress, drawQr, chainName };
 
 /** The swap being shown. */
 let current: SwapRecord | undefined;
+/** The RBTC swap being shown (evm-wallet.ts shows it). */
+let currentContract: string | undefined;
+
+/** What evm-wallet.ts borrows from this file. */
+const evmTools = {
+  client,
+  store,
+  network,
+  $,
+  show,
+  sat,
+  step,
+  drawQr,
+  errorText,
+  renderHistory: () => renderHistory(),
+  startProgress: (id: string) => {
+    currentContract = id;
+    current = undefined;
+    startProgress({ id });
+  },
+  words: (type: 'reverse' | 'submarine', status: string) => ({ reverse: REVERSE_WORDS, submarine: SUBMARINE_WORDS })[type][status] ?? `Status: ${status}.`,
+  shown: () => currentContract,
+};
+
+/** Connects the browser's Ethereum wallet for an RBTC swap: its account is where coins go, or come back to. */
+async function askWallet(): Promise<string | undefined> {
+  showError(undefined);
+  const button = $<HTMLButtonElement>('continue');
+  button.disabled = true;
+  try {
+    return await (await evmWallet()).walletAccount(evmTools);
+  } catch (error) {
+    showError(`RBTC needs your Ethereum wallet: ${errorText(error)}`);
+    return undefined;
+  } finally {
+    button.disabled = false;
+  }
+}
 let creating = false;
 async function create(): Promise<void> {
   if (creating) return;
@@ -322,7 +369,13 @@ async function create(): Promise<void> {
   button.textContent = 'Creating…';
   showError(undefined);
   try {
-    if (state.direction === 'reverse') {
+    if (isContractCurrency(state.chain) && state.direction !== 'chain') {
+      currentContract = undefined;
+      current = undefined;
+      const evm = await evmWallet();
+      const request = state.direction === 'reverse' ? { direction: 'reverse' as const, invoiceAmount: state.amount } : { direction: 'submarine' as const, invoice: state.invoice! };
+      await evm.createContractSwap(evmTools, request);
+    } else if (state.direction === 'reverse') {
       const record = await client.createReverse({ currency: state.chain, invoiceAmount: state.amount });
       record.destination = state.destination;
       store.save(record);
@@ -354,7 +407,7 @@ async function create(): Promise<void> {
   }
 }
 
-function startProgress(record: SwapRecord): void {
+function startProgress(record: { id: string }): void {
   $('steps').replaceChildren();
   $('swap-id').textContent = record.id;
   $('progress').hidden = false;
@@ -478,10 +531,41 @@ function resume(record: SwapRecord): void {
   void follow(record);
 }
 
+/** A stored RBTC swap in the history: Resume reconnects the wallet with the swap's account. */
+function contractItem(record: ContractRecord): HTMLLIElement {
+  const item = document.createElement('li');
+  const when = new Date(record.createdAt).toLocaleString();
+  const kind = record.type === 'reverse' ? 'Lightning → RBTC' : 'RBTC → Lightning';
+  const spent = record.type === 'reverse' ? record.claim : record.refund;
+  const status = `${record.status ?? 'created'}${record.type === 'submarine' && spent ? ', refunded' : ''}`;
+  const open = isOpenContract(record);
+  item.append(`${when} · ${kind} · ${sat(record.invoiceAmount)} · ${status}${open ? ' (open)' : ''} · `);
+  const id = document.createElement('code');
+  id.textContent = record.id;
+  item.append(id);
+  if (open && record.id !== currentContract) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'secondary small';
+    button.textContent = 'Resume';
+    button.setAttribute('aria-label', `Resume swap ${record.id}`);
+    button.addEventListener('click', () => {
+      showError(undefined);
+      evmWallet()
+        .then((evm) => evm.resumeContractSwap(evmTools, store.loadContract(record.id)))
+        .catch((error: unknown) => showError(`The swap was not resumed: ${errorText(error)}`));
+    });
+    item.append(' ', button);
+  }
+  return item;
+}
+
 function renderHistory(): void {
   const swaps = store.list().reverse();
-  $('history-empty').hidden = swaps.length > 0;
+  const contracts = store.listContracts().reverse();
+  $('history-empty').hidden = swaps.length + contracts.length > 0;
   $('history-list').replaceChildren(
+    ...contracts.map(contractItem),
     ...swaps.map((record) => {
       const item = document.createElement('li');
       const when = new Date(record.createdAt).toLocaleString();
@@ -510,6 +594,7 @@ function renderHistory(): void {
 
 function reset(): void {
   current = undefined;
+  currentContract = undefined;
   state.destination = undefined;
   state.invoice = undefined;
   state.refundAddress = undefined;
@@ -519,6 +604,20 @@ function reset(): void {
   for (const field of ['chain-destination', 'chain-refund-address']) $<HTMLInputElement>(field).value = '';
   $('progress').hidden = true;
   show('view-choose');
+}
+
+/** An RBTC swap chosen: the wallet's account first, then the invoice (submarine) or the rescue key (reverse). */
+async function chooseContract(): Promise<void> {
+  const account = await askWallet();
+  if (account === undefined) return;
+  state.destination = account;
+  const refundField = $('refund-address');
+  const refundRow = [refundField, $('refund-address-label'), $('refund-address-error')];
+  if (state.direction === 'reverse') return showRescue();
+  for (const element of refundRow) element.hidden = true;
+  $('invoice-input-title').textContent = `Which invoice should be paid? (a refund goes back to ${account})`;
+  show('view-invoice-input');
+  $('invoice-input').focus();
 }
 
 function wire(): void {
@@ -533,6 +632,7 @@ function wire(): void {
   $('choose-form').addEventListener('submit', (event) => {
     event.preventDefault();
     if (!quote()) return $('amount').focus();
+    if (state.direction !== 'chain' && isContractCurrency(state.chain)) return void chooseContract();
     if (state.direction === 'chain') {
       chainSwap.askChainAddresses(tools, state.chain, network);
     } else if (state.direction === 'reverse') {
@@ -541,6 +641,8 @@ function wire(): void {
       $('destination').focus();
     } else {
       $('refund-address-label').textContent = `Your ${chainName(state.chain)} address for a refund, if the swap fails (${network})`;
+      for (const id of ['refund-address', 'refund-address-label', 'refund-address-error']) $(id).hidden = false;
+      $('invoice-input-title').textContent = 'Which invoice should be paid?';
       show('view-invoice-input');
       $('invoice-input').focus();
     }
@@ -569,6 +671,7 @@ function wire(): void {
     }
     $('invoice-input-error').textContent = '';
     state.invoice = invoice;
+    if (isContractCurrency(state.chain)) return showRescue(); // a refund goes back to the wallet's account
     // Where a refund goes if Ferry cannot pay: followed in this page, a failed swap is refunded there by itself.
     state.destination = checkAddress('refund-address');
     if (state.destination === undefined) return $('refund-address').focus();

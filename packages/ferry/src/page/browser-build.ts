@@ -1,7 +1,7 @@
 // What a web app's bundler config gives the client SDK's dependencies written for Node, for esbuild: the swap page's
 // build (bundle.ts) and the browser test's (test/browser/bundle.ts) use the same, so the test measures what the page
 // ships. create-hash (under liquidjs-lib) builds on `stream` and `events`; readable-stream calls `process.nextTick`
-// and reads `global`; secp256k1-zkp's Emscripten loader requires `fs` and `path` in its Node branch only. Each comes
+// and reads `global`; boltz-core and bitcoinjs-lib call the global `Buffer`; secp256k1-zkp's Emscripten loader requires `fs` and `path` in its Node branch only. Each comes
 // from the npm package made for it; no other Node module is shimmed, so one more still fails the build.
 import type { BuildOptions, Plugin } from 'esbuild';
 import { createRequire } from 'node:module';
@@ -30,8 +30,11 @@ export const nodeShims: Plugin = {
   },
 };
 
-/** `process` injected from the process package's browser build, and `global` as `globalThis`. */
+/**
+ * `process` injected from the process package's browser build, `Buffer` from the buffer package (buffer-shim.js says
+ * why), and `global` as `globalThis`.
+ */
 export const processShim: Pick<BuildOptions, 'inject' | 'define'> = {
-  inject: [fileURLToPath(new URL('process-shim.js', import.meta.url))],
+  inject: [fileURLToPath(new URL('process-shim.js', import.meta.url)), fileURLToPath(new URL('buffer-shim.js', import.meta.url))],
   define: { global: 'globalThis' },
 };

@@ -5,7 +5,7 @@
 // lockup. Kept apart from app.ts, which calls in here for what differs from the other two swap types: the pair list,
 // the quote, the two addresses (the claim's on the receiving chain, a refund's on the sending one), the lockup to
 // fund, and the words of each status. Following, history and resuming are app.ts's, the same for every type.
-import { type ChainRecord, type FollowEvent, type SwapClient } from '@ferry/sdk/client/index.js';
+import { type ChainRecord, type FollowEvent, type SwapClient } from '@ferry/sdk/client/core.js';
 
 /** An entry of GET /v2/swap/chain, as far as the page reads it. */
 export interface ChainPair {

@@ -18,7 +18,7 @@ import {
   swapChain,
   type NetworkName,
   type RefundFile,
-} from '@ferry/sdk/client/index.js';
+} from '@ferry/sdk/client/core.js';
 
 export interface RefundViewContext {
   client: SwapClient;

@@ -4,7 +4,7 @@
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { BROWSER_FLAGS } from '../browser/page.ts';
 
 export const DESKTOP = { width: 1280, height: 900 };
@@ -28,9 +28,13 @@ export interface Opened {
   close(): Promise<void>;
 }
 
-/** A fresh profile at a viewport, on the page at `url`, once its script says it is ready. */
-export async function openSwapPage(browser: Browser, url: string, viewport: Viewport): Promise<Opened> {
+/**
+ * A fresh profile at a viewport, on the page at `url`, once its script says it is ready; `prepare` runs on the
+ * profile before the page opens (what a browser extension would put into the page, for one).
+ */
+export async function openSwapPage(browser: Browser, url: string, viewport: Viewport, prepare?: (context: BrowserContext) => Promise<void>): Promise<Opened> {
   const context = await browser.newContext({ viewport, acceptDownloads: true });
+  await prepare?.(context);
   context.setDefaultTimeout(0); // the test's hang guard judges; the page's errors are collected and checked
   const page = await context.newPage();
   const problems: string[] = [];

@@ -37,6 +37,7 @@ export function derivedPreimage(chain: ContractChain, index: number): { preimage
 function preimageIndices(chain: ContractChain, hashes: readonly string[]): Map<string, number> {
   const wanted = new Set(hashes);
   const found = new Map<string, number>();
+  if (!chain.derivesPreimages) return found; // each reverse swap is then skipped, with the reason
   for (let index = 0; index < MAX_PREIMAGE_INDEX && found.size < wanted.size; index++) {
     const hash = toHex(derivedPreimage(chain, index).preimageHash);
     if (wanted.has(hash)) found.set(hash, index);

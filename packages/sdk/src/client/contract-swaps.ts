@@ -118,8 +118,9 @@ export class ContractSwaps {
     const { api, chain } = this.options;
     const pair = (await api.reversePairs()).BTC?.[chain.currency];
     if (pair === undefined) throw new VerificationError(`the service has no BTC/${chain.currency} reverse pair`);
-    // Derived from the account (at an index of the store's, written down first) so a restore by address can claim.
-    const preimageIndex = this.options.store?.takeKeyIndex();
+    // Derived from the account (at an index of the store's, written down first) so a restore by address can claim;
+    // random for a wallet's account with no preimage key (then only the store knows it).
+    const preimageIndex = chain.derivesPreimages ? this.options.store?.takeKeyIndex() : undefined;
     const { preimage, preimageHash } = preimageIndex === undefined ? newPreimage() : derivedPreimage(chain, preimageIndex);
     const answer = await api.createContractReverse({
       from: 'BTC',

@@ -2,6 +2,9 @@
 // path) and, for swaps it claims, the preimage (SHA256 of that key, as the reference recommends). With it alone a
 // wallet that lost its store asks the service for its swaps by xpub (POST /v2/swap/restore) and can claim and
 // refund them all again.
+import { hmac } from '@noble/hashes/hmac.js';
+import { sha256 as sha256Hash } from '@noble/hashes/sha2.js';
+import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { HDKey } from '@scure/bip32';
 import { generateMnemonic, mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
@@ -37,6 +40,15 @@ export class RescueKey {
   keyAt(index: number): KeyPair {
     if (!Number.isSafeInteger(index) || index < 0 || index >= 2 ** 31) throw new Error(`not a key index: ${index}`);
     return keyPairOf(this.account.deriveChild(index).privateKey!);
+  }
+
+  /**
+   * The key a browser wallet's EVM account derives its reverse swaps' preimages from (InjectedEvmAccount's
+   * preimageKey): the wallet keeps its own key, so the rescue key stands in for it. A domain of its own: it reveals
+   * nothing of the swap keys, and they nothing of it.
+   */
+  contractPreimageKey(): Uint8Array {
+    return hmac(sha256Hash, this.root.privateKey!, utf8ToBytes('ferry/contract-preimage-key'));
   }
 
   /** The preimage of a swap whose key is at `index`: SHA256 of the private key, so it can be derived again. */

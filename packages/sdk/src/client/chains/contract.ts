@@ -58,6 +58,8 @@ export interface ContractChain {
   lockupsFor(preimageHash: string): Promise<LoggedLockup[]>;
   /** The account's EIP-191 personal_sign of `message` (65 bytes, 0x hex): proves the account to the service. */
   signMessage(message: string): Promise<string>;
+  /** Whether preimageAt can derive: a browser wallet's account needs a preimage key given (it never shows its own). */
+  readonly derivesPreimages: boolean;
   /**
    * The preimage of our reverse swap number `index`: derived from the account's key, which alone can derive it, so a
    * restore by the account's address claims what a lost store was to claim.

@@ -1,11 +1,26 @@
 // RBTC swaps on an EVM chain, the client's ContractChain: an ethers Wallet of the user's key (or of a mnemonic's
-// account) over any JSON-RPC node, and the service's EtherSwap — accepted only once the node's chain id is the one
+// account) over any JSON-RPC node — or a browser wallet's account through its EIP-1193 provider (window.ethereum),
+// which then signs every lock, claim and refund itself and answers the reads — and the service's EtherSwap — accepted only once the node's chain id is the one
 // the service names, the address runs boltz-core 4.x's EtherSwap runtime code and answers version() 6 — called with
 // the ABI of boltz-core's own artifact.
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
-import { Contract, HDNodeWallet, JsonRpcProvider, Signature, Wallet, getAddress, isError, verifyTypedData, type ContractTransactionResponse } from 'ethers';
+import {
+  BrowserProvider,
+  Contract,
+  HDNodeWallet,
+  JsonRpcProvider,
+  Signature,
+  Wallet,
+  getAddress,
+  isError,
+  verifyTypedData,
+  type ContractTransactionResponse,
+  type Eip1193Provider,
+  type JsonRpcApiProvider,
+  type Signer,
+} from 'ethers';
 import { runsArtifactCode } from '../../chains/evm/artifact-code.ts';
 import { ETHER_SWAP_ABI, ETHER_SWAP_DEPLOYED } from '../../chains/evm/ether-swap-artifact.ts';
 import type { ContractsInfo } from '../../chains/evm/contracts-info.ts';
@@ -16,12 +31,29 @@ import type { ContractChain, ContractLock, ContractTx, LoggedLockup } from './co
 /** The contract version whose interface this speaks: boltz-core 4.x's EtherSwap. */
 export const ETHER_SWAP_VERSION = 6n;
 
-/** The user's account: a private key, or an account of a BIP39 mnemonic (m/44'/60'/0'/0/index, as anvil and MetaMask derive). */
-export type EvmAccount = { privateKey: string } | { mnemonic: string; index?: number };
+/** A browser wallet's account: its EIP-1193 provider signs and sends; no key is ever seen here. */
+export interface InjectedEvmAccount {
+  provider: Eip1193Provider;
+  /** Which of the wallet's accounts (default its first, asked with eth_requestAccounts). */
+  address?: string;
+  /**
+   * Secret the preimages of reverse swaps derive from (preimageAt), as the key does for the other accounts: the
+   * wallet does not give its key out. Without it a reverse swap's preimage is random and only the store knows it.
+   */
+  preimageKey?: Uint8Array;
+}
+
+/**
+ * The user's account: a private key, an account of a BIP39 mnemonic (m/44'/60'/0'/0/index, as anvil and MetaMask
+ * derive), or a browser wallet's (EIP-1193).
+ */
+export type EvmAccount = { privateKey: string } | { mnemonic: string; index?: number } | InjectedEvmAccount;
+
+export const isInjectedAccount = (account: EvmAccount): account is InjectedEvmAccount => 'provider' in account;
 
 export interface EvmChainOptions {
-  /** JSON-RPC URL of a node of the chain. */
-  rpcUrl: string;
+  /** JSON-RPC URL of a node of the chain; not needed for an injected wallet's account (its provider answers). */
+  rpcUrl?: string;
   account: EvmAccount;
   /** The service's GET /v2/chain/{currency}/contracts answer. */
   contracts: ContractsInfo;
@@ -41,7 +73,33 @@ const REFUND_TYPES = {
 const bytes32 = (hex: string): string => `0x${hex.replace(/^0x/, '')}`;
 const plain = (hex: string): string => hex.replace(/^0x/, '').toLowerCase();
 
-function signerOf(account: EvmAccount, provider: JsonRpcProvider): Wallet | HDNodeWallet {
+/** The signer of the account and the provider it reads through, connected; for a key, its preimage key too. */
+async function accountOf(options: EvmChainOptions): Promise<{ provider: JsonRpcApiProvider; signer: Signer & { address: string }; preimageKey?: Uint8Array; where: string }> {
+  const { account } = options;
+  if (isInjectedAccount(account)) {
+    if (typeof account.provider?.request !== 'function') throw new Error('not an EIP-1193 provider: it has no request()');
+    // Polled each second for receipts: a wallet's node gives no subscriptions through EIP-1193 alone.
+    const provider = new BrowserProvider(account.provider, undefined, { cacheTimeout: -1, pollingInterval: 1_000 });
+    try {
+      const signer = await provider.getSigner(account.address);
+      return { provider, signer, preimageKey: account.preimageKey, where: "the wallet's network" };
+    } catch (error) {
+      provider.destroy();
+      throw new Error(`the wallet gave no account: ${(error as Error).message}`);
+    }
+  }
+  if (options.rpcUrl === undefined) throw new Error('an EVM node (rpcUrl) is needed for a key or mnemonic account');
+  const provider = new JsonRpcProvider(options.rpcUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
+  try {
+    const signer = signerOf(account, provider);
+    return { provider, signer, preimageKey: hexToBytes(plain(signer.privateKey)), where: `the node at ${options.rpcUrl}` };
+  } catch (error) {
+    provider.destroy();
+    throw error;
+  }
+}
+
+function signerOf(account: { privateKey: string } | { mnemonic: string; index?: number }, provider: JsonRpcProvider): Wallet | HDNodeWallet {
   try {
     if ('privateKey' in account) return new Wallet(bytes32(account.privateKey), provider);
     return HDNodeWallet.fromPhrase(account.mnemonic.trim(), undefined, `m/44'/60'/0'/0/${account.index ?? 0}`).connect(provider);
@@ -52,17 +110,16 @@ function signerOf(account: EvmAccount, provider: JsonRpcProvider): Wallet | HDNo
 
 /** Connects to the node and checks the service's contract before anything is sent to it. */
 export async function connectEvmChain(options: EvmChainOptions): Promise<EvmSwapChain> {
-  const provider = new JsonRpcProvider(options.rpcUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
+  const { provider, signer, preimageKey, where } = await accountOf(options);
   try {
-    const signer = signerOf(options.account, provider);
     let chainId: bigint;
     try {
       chainId = (await provider.getNetwork()).chainId;
     } catch (error) {
-      throw new Error(`cannot reach the EVM node at ${options.rpcUrl}: ${(error as Error).message}`);
+      throw new Error(`cannot reach ${where === "the wallet's network" ? "the wallet's node" : `the EVM node at ${options.rpcUrl}`}: ${(error as Error).message}`);
     }
     const served = options.contracts?.network?.chainId;
-    if (BigInt(served ?? -1) !== chainId) throw new VerificationError(`the service's contracts are on chain ${served}, but the node at ${options.rpcUrl} is chain ${chainId}`);
+    if (BigInt(served ?? -1) !== chainId) throw new VerificationError(`the service's contracts are on chain ${served}, but ${where} is chain ${chainId}`);
     const given = options.contracts.swapContracts?.EtherSwap;
     if (typeof given !== 'string') throw new VerificationError('the service names no EtherSwap contract');
     const address = getAddress(given);
@@ -72,7 +129,7 @@ export async function connectEvmChain(options: EvmChainOptions): Promise<EvmSwap
     const etherSwap = new Contract(address, ETHER_SWAP_ABI, signer);
     const version = (await etherSwap.getFunction('version')()) as bigint;
     if (version !== ETHER_SWAP_VERSION) throw new VerificationError(`EtherSwap at ${address} is version ${version}, not ${ETHER_SWAP_VERSION}`);
-    return new EvmSwapChain(options.currency ?? 'RBTC', Number(chainId), provider, signer, etherSwap);
+    return new EvmSwapChain(options.currency ?? 'RBTC', Number(chainId), provider, signer, etherSwap, preimageKey);
   } catch (error) {
     provider.destroy();
     throw error;
@@ -85,9 +142,10 @@ export class EvmSwapChain implements ContractChain {
   constructor(
     readonly currency: string,
     readonly chainId: number,
-    private readonly provider: JsonRpcProvider,
-    private readonly signer: Wallet | HDNodeWallet,
+    private readonly provider: JsonRpcApiProvider,
+    private readonly signer: Signer & { address: string },
     private readonly etherSwap: Contract,
+    private readonly preimageKey?: Uint8Array,
   ) {
     this.contractAddress = etherSwap.target as string;
   }
@@ -170,9 +228,15 @@ export class EvmSwapChain implements ContractChain {
     return this.signer.signMessage(message);
   }
 
+  /** Whether preimageAt can derive (a key's account, or a wallet's given a preimage key). */
+  get derivesPreimages(): boolean {
+    return this.preimageKey !== undefined;
+  }
+
   preimageAt(index: number): Uint8Array {
+    if (this.preimageKey === undefined) throw new Error(`${this.address} is a wallet's account: no preimage key was given to derive preimages from`);
     // A domain of its own: the HMAC output reveals nothing of the key, and no other use of the key yields it.
-    return hmac(sha256, hexToBytes(plain(this.signer.privateKey)), utf8ToBytes(`ferry/contract-reverse-preimage/${index}`));
+    return hmac(sha256, this.preimageKey, utf8ToBytes(`ferry/contract-reverse-preimage/${index}`));
   }
 
   close(): void {
