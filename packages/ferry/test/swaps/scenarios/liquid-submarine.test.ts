@@ -26,8 +26,11 @@ import {
 import { startWorld, type World } from './support/world.ts';
 import { onCln } from '../../helpers/test-lightning.ts';
 
-/** Short enough for the silent-client scenario, long enough for the wallet's answer under a loaded machine. */
-const CLAIM_DELAY_MS = 5_000;
+/**
+ * Short enough for the silent-client scenario, long enough for the wallet's checks and its Liquid MuSig2 round after
+ * Ferry paid: those took over 5 s at load ~15, and Ferry then claimed alone and refused the wallet's cooperative claim.
+ */
+const CLAIM_DELAY_MS = 15_000;
 /** Lightning's CLTV deltas count Bitcoin blocks of ten minutes; Liquid's blocks come every minute. */
 const BITCOIN_BLOCK_SECONDS = 600;
 const LIQUID_BLOCK_SECONDS = 60;
