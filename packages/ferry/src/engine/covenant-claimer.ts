@@ -2,7 +2,14 @@
 // covenant hands over its preimage (POST /v2/swap/covenant) and may go offline; once Ferry's lockup is out, Ferry
 // broadcasts the covenant claim, which pays the committed address the committed amount — the only claim the leaf
 // allows — and learns nothing it could spend for itself. The claim on chain reveals the preimage, so the invoice is
-// settled the way any client claim settles it. Registrations live in memory until claimed (a restart forgets them).
+// settled the way any client claim settles it: the claimer never settles anything itself, so the hold invoice is still
+// settled only once the claim is seen on chain.
+// Registrations are durable: each is a row of the key-value table (`covenant-claim:<swap id>`, as commitments.ts and
+// the reverse lockup keep their per-swap marks), not a field of the swap's `data`. The swap row is written only
+// through versioned transitions of its machine; a registration arriving while the machine moves would race those
+// writes, and it is not state the machine reads. The table is shared by every instance (SQLite or PostgreSQL), so
+// the leader finds a registration a standby took; a restarted engine (start()) claims the registered swaps whose
+// lockup is out. The row goes once the claim is broadcast (rebroadcasting it is harmless, ensureBroadcast).
 import { sha256 } from '@noble/hashes/sha2.js';
 import { hex } from '@scure/base';
 import { Transaction } from 'liquidjs-lib';
@@ -17,13 +24,20 @@ import type { EngineContext } from './context.ts';
 import { reverseData } from './data.ts';
 import { legChain, serverLockupOf } from './legs/lockup-leg.ts';
 
-interface Registration {
-  preimage: Uint8Array;
-  terms: ClaimCovenantTerms;
+/** What is stored: the preimage and the committed address (the terms are rebuilt and checked again from them). */
+interface StoredRegistration {
+  preimage: string;
+  address: string;
 }
 
+const registrationKey = (swapId: string) => `covenant-claim:${swapId}`;
+
+/** The statuses of a reverse swap whose lockup is out and not yet claimed. */
+const LOCKED = ['transaction.mempool', 'transaction.confirmed'] as const;
+
 export class CovenantClaimer {
-  private readonly pending = new Map<string, Registration>();
+  /** Swaps whose claim this process is building now: a transition during a claim does not start a second one. */
+  private readonly claiming = new Set<string>();
 
   constructor(private readonly ctx: EngineContext) {
     ctx.swaps.onTransition((swap) => void this.claimIfLocked(swap));
@@ -46,8 +60,9 @@ export class CovenantClaimer {
     for (const [name, stored] of keys) {
       if (typeof request[name] !== 'string' || request[name].toLowerCase() !== stored) throw new SwapError('invalid', `${name} does not match`);
     }
-    const terms = this.termsFor(swap, request.address, leaf.output);
-    this.pending.set(swap.id, { preimage, terms });
+    this.termsFor(swap, request.address, leaf.output);
+    const stored: StoredRegistration = { preimage: hex.encode(preimage), address: request.address as string };
+    await this.ctx.storage.kv.set(registrationKey(swap.id), JSON.stringify(stored));
     this.ctx.logger.info('covenant claim registered', { swap: swap.id });
     await this.claimIfLocked(swap);
     return {};
@@ -81,15 +96,25 @@ export class CovenantClaimer {
     return terms;
   }
 
+  /** At the engine's start: claims every registered swap whose lockup went out (before or while Ferry was down). */
+  async resume(): Promise<void> {
+    for (const swap of await this.ctx.storage.swaps.listByStatus(LOCKED)) {
+      if (swap.type === SwapType.Reverse && reverseData(swap).swapTree?.covenantClaimLeaf !== undefined) await this.claimIfLocked(swap);
+    }
+  }
+
   /** Broadcasts the covenant claim of a registered swap whose lockup is out; a failure is logged and retried on the next transition. */
   private async claimIfLocked(swap: SwapRecord): Promise<void> {
-    const registration = this.pending.get(swap.id);
-    if (registration === undefined) return;
+    if (swap.type !== SwapType.Reverse || reverseData(swap).swapTree?.covenantClaimLeaf === undefined) return;
     const leg = serverLockupOf(swap);
-    if (leg.lockup === undefined) return;
-    this.pending.delete(swap.id);
+    if (leg.lockup === undefined || this.claiming.has(swap.id)) return;
+    this.claiming.add(swap.id);
     try {
+      const value = await this.ctx.storage.kv.get(registrationKey(swap.id));
+      if (value === undefined) return;
+      const stored = JSON.parse(value) as StoredRegistration;
       const data = reverseData(swap);
+      const registration = { preimage: hex.decode(stored.preimage), terms: this.termsFor(swap, stored.address, data.swapTree!.covenantClaimLeaf!.output) };
       const tree = deserializeLiquidTree(data.swapTree!);
       const lockupTx = Transaction.fromHex(leg.lockup.hex);
       const lockup = { txid: leg.lockup.txid, vout: leg.lockup.vout, prevout: lockupTx.outs[leg.lockup.vout], blindingPrivateKey: hex.decode(data.blindingKey!) };
@@ -97,10 +122,12 @@ export class CovenantClaimer {
       const claimHex = covenantClaim({ lockup, tree, internalKey, preimage: registration.preimage, terms: registration.terms });
       const txid = await legChain(this.ctx, leg).ensureBroadcast(claimHex);
       this.ctx.logger.info('covenant claim broadcast', { swap: swap.id, txid });
+      await this.ctx.storage.kv.delete(registrationKey(swap.id));
     } catch (error) {
-      // Kept for the swap's next transition (its lockup confirming, say) to try again.
-      this.pending.set(swap.id, registration);
+      // The registration stays for the swap's next transition (its lockup confirming, say) or the next start.
       this.ctx.logger.warn('covenant claim failed', { swap: swap.id, error: (error as Error).message });
+    } finally {
+      this.claiming.delete(swap.id);
     }
   }
 }

@@ -167,7 +167,8 @@ export class SwapEngine implements SwapService {
 
   /**
    * Registers every active swap's scripts, outpoints and invoices, replays pending effects, starts the chain
-   * watchers (their first round runs before this resolves) and checks timeouts at each chain's current height.
+   * watchers (their first round runs before this resolves), checks timeouts at each chain's current height and
+   * broadcasts the covenant claims registered for lockups already out.
    */
   async start(): Promise<void> {
     if (this.started) return;
@@ -179,6 +180,7 @@ export class SwapEngine implements SwapService {
     for (const chain of this.ctx.chains.values()) await chain.watcher.start();
     for (const chain of this.ctx.contracts.values()) await chain.start();
     for (const chain of [...this.ctx.chains.values(), ...this.ctx.contracts.values()]) await this.router.timeouts(await chain.height(), chain.symbol);
+    await this.covenants.resume();
     this.feeHistory.start();
   }
 
