@@ -7,7 +7,8 @@
 // Registrations are durable: each is a row of the key-value table (`covenant-claim:<swap id>`, as commitments.ts and
 // the reverse lockup keep their per-swap marks), not a field of the swap's `data`. The swap row is written only
 // through versioned transitions of its machine; a registration arriving while the machine moves would race those
-// writes, and it is not state the machine reads. The table is shared by every instance (SQLite or PostgreSQL), so
+// writes, and it is not state the machine reads — nor must it be: the machine settles the hold invoice with
+// `data.preimage` (hold-invoice.ts), which must come from the claim seen on chain, not from a registration. The table is shared by every instance (SQLite or PostgreSQL), so
 // the leader finds a registration a standby took; a restarted engine (start()) claims the registered swaps whose
 // lockup is out. The row goes once the claim is broadcast (rebroadcasting it is harmless, ensureBroadcast).
 import { sha256 } from '@noble/hashes/sha2.js';
@@ -21,6 +22,7 @@ import { SwapError, type CovenantRegistration } from '@ferry/sdk/protocol/index.
 import { SwapType } from '@ferry/sdk/swaps/status.js';
 import type { SwapRecord } from '../db/index.ts';
 import type { EngineContext } from './context.ts';
+import { crashPoint } from './crash-points.ts';
 import { reverseData } from './data.ts';
 import { legChain, serverLockupOf } from './legs/lockup-leg.ts';
 
@@ -120,6 +122,7 @@ export class CovenantClaimer {
       const lockup = { txid: leg.lockup.txid, vout: leg.lockup.vout, prevout: lockupTx.outs[leg.lockup.vout], blindingPrivateKey: hex.decode(data.blindingKey!) };
       const { internalKey } = liquidSwapOutputKey(hex.decode(data.refundPublicKey!), hex.decode(data.claimPublicKey!), tree);
       const claimHex = covenantClaim({ lockup, tree, internalKey, preimage: registration.preimage, terms: registration.terms });
+      crashPoint('covenant-claim.built');
       const txid = await legChain(this.ctx, leg).ensureBroadcast(claimHex);
       this.ctx.logger.info('covenant claim broadcast', { swap: swap.id, txid });
       await this.ctx.storage.kv.delete(registrationKey(swap.id));

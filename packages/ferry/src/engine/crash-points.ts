@@ -8,7 +8,8 @@ export type CrashPointName =
   | 'reverse.lockup-broadcast' // lockup broadcast, not yet recorded as sent
   | 'server-lockup.preimage-seen' // the client's claim of Ferry's lockup seen and its preimage recorded, nothing done with it
   | 'user-lockup.claim-broadcast' // Ferry's script-path claim of a user lockup broadcast, not yet recorded
-  | 'fee-bump.replacement-recorded'; // a claim's or refund's fee-bumped replacement recorded, not yet broadcast
+  | 'fee-bump.replacement-recorded' // a claim's or refund's fee-bumped replacement recorded, not yet broadcast
+  | 'covenant-claim.built'; // a registered swap's lockup recorded and its covenant claim built, not yet broadcast
 
 export function crashPoint(name: CrashPointName): void {
   if (process.env.FERRY_CRASH_AT === name) {

@@ -1,6 +1,6 @@
 // Covenant claim registrations outlive a Ferry restart: the receiver registers its preimage with `ferry start` and
-// goes offline, Ferry stops (or is killed right after broadcasting its lockup), and the next `ferry start` on the same
-// data directory claims to the committed address from the registration in its database. The address receives the
+// goes offline, Ferry stops (or is killed right after broadcasting its lockup, or with its lockup recorded and the
+// claim built but not broadcast), and the next `ferry start` on the same data directory claims to the committed address from the registration in its database. The address receives the
 // committed amount, and the invoice settles only with the preimage the claim revealed on chain. The devnet runs as
 // its own process so that Ferry's processes come and go around it (crash-support.ts).
 import { test } from 'node:test';
@@ -107,6 +107,22 @@ test('registered, Ferry killed right after its lockup went out: the restarted Fe
   await untilCrash(crashing, 'reverse.lockup-broadcast');
   // The lockup went out; the kill came before Ferry recorded it, so its claimer never saw it locked.
 
+  const ferry = await world.startFerryProcess();
+  const claimTx = await spenderOf(await lockupOf(ferry.apiUrl, created.id), 60_000);
+  await assertPaid(claimTx, expected);
+  const payment = await paid;
+  assert.equal(payment.status, 'SUCCEEDED', 'the invoice was settled');
+  assert.equal(payment.preimage, hex.encode(preimage), 'with the preimage the claim revealed');
+  await stopFerry(ferry);
+});
+
+test('registered, Ferry killed with its lockup recorded and the claim built: the restarted Ferry claims at its start', async () => {
+  await world.ready;
+  const crashing = await world.startFerryProcess('covenant-claim.built');
+  const { created, preimage, expected } = await registeredSwap(new SwapApi(crashing.apiUrl), 47_000);
+  const paid = payer().payInvoice({ paymentRequest: created.invoice, timeoutSeconds: 120, feeLimitMsat: 10_000n });
+  await untilCrash(crashing, 'covenant-claim.built');
+  // No block is mined: the recorded lockup sees no further transition, only the engine's start can claim it.
   const ferry = await world.startFerryProcess();
   const claimTx = await spenderOf(await lockupOf(ferry.apiUrl, created.id), 60_000);
   await assertPaid(claimTx, expected);
