@@ -1,7 +1,9 @@
 // Two Ferry processes on one PostgreSQL database (a fresh schema), one devnet process: swaps are created and followed
 // through the standby instance while the other leads; then the leader is SIGKILLed mid-swap (FERRY_CRASH_AT) and the
 // standby takes over and finishes. The effects are counted on the Lightning nodes and on chain: the invoice paid
-// once, the reverse lockup sent once. A WebSocket client of the standby sees every update. Failover times are printed.
+// once, the reverse lockup sent once. A WebSocket client of the standby sees every update; a covenant claim
+// registered through the standby is claimed by the leader (the registration lives in the database). Failover times
+// are printed.
 // @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,6 +22,8 @@ import { POSTGRES_URL } from '../db/harness.ts';
 import { DevnetChain } from './scenarios/support/chain.ts';
 import { LightningNodes } from './scenarios/support/lightning.ts';
 import { claimReverseLockedOnce } from './scenarios/support/reverse-once.ts';
+import { CovenantReceiver, lockupOf } from '../api/covenant-receiver.ts';
+import { SwapApi } from '../helpers/swap-api.ts';
 
 const devnet = useDevnetProcess('ferry-instances-');
 let configFile: string;
@@ -144,6 +148,24 @@ describe('two instances on one PostgreSQL database', { timeout: 600_000 }, () =>
       assert.equal((await health(standby.apiUrl)).role, 'standby', 'the standby never led');
     } finally {
       wallet.close();
+      await stop(standby);
+      await stop(leader);
+    }
+  });
+
+  test('a covenant claim registered through the standby: the leader locks and claims to the address', async () => {
+    const { leader, standby } = await startPair();
+    try {
+      const receiver = new CovenantReceiver(info);
+      const { created, preimage, expected } = await receiver.registeredSwap(new SwapApi(standby.apiUrl), 44_000);
+      const paid = receiver.payer().payInvoice({ paymentRequest: created.invoice, timeoutSeconds: 120, feeLimitMsat: 10_000n });
+      const claimTx = await receiver.spenderOf(await lockupOf(standby.apiUrl, created.id), 60_000);
+      await receiver.assertPaid(claimTx, expected);
+      const payment = await paid;
+      assert.equal(payment.status, 'SUCCEEDED', 'the invoice was settled');
+      assert.equal(payment.preimage, Buffer.from(preimage).toString('hex'), 'with the preimage the claim revealed');
+      assert.equal((await health(standby.apiUrl)).role, 'standby', 'the standby never led');
+    } finally {
       await stop(standby);
       await stop(leader);
     }
