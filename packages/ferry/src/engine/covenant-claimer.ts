@@ -8,9 +8,10 @@
 // the reverse lockup keep their per-swap marks), not a field of the swap's `data`. The swap row is written only
 // through versioned transitions of its machine; a registration arriving while the machine moves would race those
 // writes, and it is not state the machine reads — nor must it be: the machine settles the hold invoice with
-// `data.preimage` (hold-invoice.ts), which must come from the claim seen on chain, not from a registration. The table is shared by every instance (SQLite or PostgreSQL), so
-// the leader finds a registration a standby took; a restarted engine (start()) claims the registered swaps whose
-// lockup is out. The row goes once the claim is broadcast (rebroadcasting it is harmless, ensureBroadcast).
+// `data.preimage` (hold-invoice.ts), which must come from the claim seen on chain, not from a registration. The table
+// is shared by every instance (SQLite or PostgreSQL), so the leader finds a registration a standby took; a restarted
+// engine (start()) claims the registered swaps whose lockup is out. The row goes once the claim is broadcast (rebroadcasting it is harmless, ensureBroadcast), or once
+// the swap is final without it.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { hex } from '@scure/base';
 import { Transaction } from 'liquidjs-lib';
@@ -19,6 +20,7 @@ import { claimCovenantTerms, committedAmount } from '@ferry/sdk/chains/liquid/co
 import { covenantClaim } from '@ferry/sdk/chains/liquid/covenant-claim.js';
 import { deserializeLiquidTree, liquidSwapOutput, liquidSwapOutputKey } from '@ferry/sdk/chains/liquid/htlc.js';
 import { SwapError, type CovenantRegistration } from '@ferry/sdk/protocol/index.js';
+import { reverseMachine } from '@ferry/sdk/swaps/reverse-machine.js';
 import { SwapType } from '@ferry/sdk/swaps/status.js';
 import type { SwapRecord } from '../db/index.ts';
 import type { EngineContext } from './context.ts';
@@ -33,6 +35,9 @@ interface StoredRegistration {
 }
 
 const registrationKey = (swapId: string) => `covenant-claim:${swapId}`;
+
+/** The statuses after which nothing more happens to a reverse swap: its registration, if any, goes. */
+const FINAL: readonly string[] = [...reverseMachine.succeeded, ...reverseMachine.failed];
 
 /** The statuses of a reverse swap whose lockup is out and not yet claimed. */
 const LOCKED = ['transaction.mempool', 'transaction.confirmed'] as const;
@@ -108,6 +113,11 @@ export class CovenantClaimer {
   /** Broadcasts the covenant claim of a registered swap whose lockup is out; a failure is logged and retried on the next transition. */
   private async claimIfLocked(swap: SwapRecord): Promise<void> {
     if (swap.type !== SwapType.Reverse || reverseData(swap).swapTree?.covenantClaimLeaf === undefined) return;
+    if (FINAL.includes(swap.status)) {
+      // Claimed by the receiver itself, refunded or expired: the preimage has no business in the table any more.
+      await this.ctx.storage.kv.delete(registrationKey(swap.id)).catch(() => false);
+      return;
+    }
     const leg = serverLockupOf(swap);
     if (leg.lockup === undefined || this.claiming.has(swap.id)) return;
     this.claiming.add(swap.id);

@@ -159,6 +159,8 @@ test("Ferry's covenant claimer: the receiver registers its preimage and goes off
   assert.deepEqual(await refused({ tree: { claimLeaf, refundLeaf } }), [400, 'swap tree does not match']);
   assert.deepEqual(await api.expect('POST', '/v2/swap/covenant', registration, 201), {});
   // The receiver is offline from here on: nobody but Ferry and the payer acts.
+  const stored = () => ferry.storage.kv.get(`covenant-claim:${created.id}`);
+  assert.equal(JSON.parse((await stored())!).preimage, hex.encode(preimage), 'the registration is in the database');
 
   const alice = ferry.devnet!.info.lightning.alice;
   const payerNode = new LndRestClient({ url: alice.restUrl, macaroon: alice.macaroon });
@@ -172,6 +174,7 @@ test("Ferry's covenant claimer: the receiver registers its preimage and goes off
   assert.equal(payment.status, 'SUCCEEDED', 'the invoice was settled with the preimage the claim revealed');
   assert.equal(payment.preimage, hex.encode(preimage));
   await socket.waitFor(created.id, 'invoice.settled', 60_000);
+  assert.equal(await stored(), undefined, 'the registration went with the claim');
 });
 
 test('a registration for a swap without a covenant is refused', async () => {
