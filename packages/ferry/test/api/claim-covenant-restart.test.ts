@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';
-import type { Transaction } from 'liquidjs-lib';
+import type { LndRestClient } from '../../src/lightning/lnd/client.ts';
 import { stopFerry, untilCrash, useCrashWorld } from '../swaps/crash-support.ts';
 import { SwapApi } from '../helpers/swap-api.ts';
 import { CovenantReceiver, lockupOf } from './covenant-receiver.ts';
@@ -16,8 +16,20 @@ const world = useCrashWorld('ferry-covenant-restart-');
 
 const covenant = () => new CovenantReceiver(world.info);
 const registeredSwap = (api: SwapApi, invoiceAmount: number) => covenant().registeredSwap(api, invoiceAmount);
-const spenderOf = (txid: string, timeoutMs: number) => covenant().spenderOf(txid, timeoutMs);
-const assertPaid = (claimTx: Transaction, expected: number) => covenant().assertPaid(claimTx, expected);
+
+/**
+ * The next `ferry start` claims the swap to the receiver's address (the committed amount, checked on chain), and the
+ * invoice `paid` is settled with the preimage the claim revealed.
+ */
+async function claimedByNextFerry(id: string, expected: number, preimage: Uint8Array, paid: ReturnType<LndRestClient['payInvoice']>): Promise<void> {
+  const ferry = await world.startFerryProcess();
+  const claimTx = await covenant().spenderOf(await lockupOf(ferry.apiUrl, id), 60_000);
+  await covenant().assertPaid(claimTx, expected);
+  const payment = await paid;
+  assert.equal(payment.status, 'SUCCEEDED', 'the invoice was settled');
+  assert.equal(payment.preimage, hex.encode(preimage), 'with the preimage the claim revealed');
+  await stopFerry(ferry);
+}
 
 test('registered, then Ferry restarts before it locks: the restarted Ferry locks and claims to the address', async () => {
   await world.ready;
@@ -27,13 +39,7 @@ test('registered, then Ferry restarts before it locks: the restarted Ferry locks
   // The receiver is offline from here on; Ferry comes back without anything but its database to remember it by.
 
   const paid = covenant().payer().payInvoice({ paymentRequest: created.invoice, timeoutSeconds: 120, feeLimitMsat: 10_000n });
-  const second = await world.startFerryProcess();
-  const claimTx = await spenderOf(await lockupOf(second.apiUrl, created.id), 60_000);
-  await assertPaid(claimTx, expected);
-  const payment = await paid;
-  assert.equal(payment.status, 'SUCCEEDED', 'the invoice was settled');
-  assert.equal(payment.preimage, hex.encode(preimage), 'with the preimage the claim revealed');
-  await stopFerry(second);
+  await claimedByNextFerry(created.id, expected, preimage, paid);
 });
 
 test('registered, Ferry killed right after its lockup went out: the restarted Ferry claims to the address', async () => {
@@ -44,13 +50,7 @@ test('registered, Ferry killed right after its lockup went out: the restarted Fe
   await untilCrash(crashing, 'reverse.lockup-broadcast');
   // The lockup went out; the kill came before Ferry recorded it, so its claimer never saw it locked.
 
-  const ferry = await world.startFerryProcess();
-  const claimTx = await spenderOf(await lockupOf(ferry.apiUrl, created.id), 60_000);
-  await assertPaid(claimTx, expected);
-  const payment = await paid;
-  assert.equal(payment.status, 'SUCCEEDED', 'the invoice was settled');
-  assert.equal(payment.preimage, hex.encode(preimage), 'with the preimage the claim revealed');
-  await stopFerry(ferry);
+  await claimedByNextFerry(created.id, expected, preimage, paid);
 });
 
 test('registered, Ferry killed with its lockup recorded and the claim built: the restarted Ferry claims at its start', async () => {
@@ -60,11 +60,5 @@ test('registered, Ferry killed with its lockup recorded and the claim built: the
   const paid = covenant().payer().payInvoice({ paymentRequest: created.invoice, timeoutSeconds: 120, feeLimitMsat: 10_000n });
   await untilCrash(crashing, 'covenant-claim.built');
   // No block is mined: the recorded lockup sees no further transition, only the engine's start can claim it.
-  const ferry = await world.startFerryProcess();
-  const claimTx = await spenderOf(await lockupOf(ferry.apiUrl, created.id), 60_000);
-  await assertPaid(claimTx, expected);
-  const payment = await paid;
-  assert.equal(payment.status, 'SUCCEEDED', 'the invoice was settled');
-  assert.equal(payment.preimage, hex.encode(preimage), 'with the preimage the claim revealed');
-  await stopFerry(ferry);
+  await claimedByNextFerry(created.id, expected, preimage, paid);
 });

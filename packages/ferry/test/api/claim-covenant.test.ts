@@ -24,6 +24,7 @@ import { silentLogger } from '../../src/log/index.ts';
 import { LndRestClient } from '../../src/lightning/lnd/client.ts';
 import { ephemeralPorts } from '../helpers/ports.ts';
 import { StatusSocket, SwapApi, newKeyPair, newPreimage } from '../helpers/swap-api.ts';
+import { mempoolSpenderOf } from './covenant-receiver.ts';
 import { ferryConfigLightningEnv } from '../helpers/test-lightning.ts';
 
 let ferry: Ferry;
@@ -123,19 +124,6 @@ test('claimCovenant is refused off Liquid, without an address and with an addres
   assert.deepEqual(await refused({ to: 'L-BTC', address, claimCovenant: 'yes' }), [400, 'invalid parameter: claimCovenant']);
 });
 
-/** The mempool transaction that spends `txid` (the lockup's claim), once it is there. */
-async function spenderOf(txid: string, timeoutMs: number): Promise<Transaction> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    for (const candidate of await elements.call<string[]>('getrawmempool', [])) {
-      const tx = Transaction.fromHex(await elements.call<string>('getrawtransaction', [candidate]));
-      if (tx.ins.some((input) => Buffer.from(input.hash).reverse().toString('hex') === txid)) return tx;
-    }
-    if (Date.now() > deadline) throw new Error(`nothing spends ${txid} in the mempool`);
-    await new Promise((resolve) => setTimeout(resolve, 200)); // polling the node's mempool, with the deadline above
-  }
-}
-
 test("Ferry's covenant claimer: the receiver registers its preimage and goes offline; its address receives the coins", async () => {
   const { created, claim, preimage, address } = await covenantSwap(45_000);
   const expected = committedAmount(created.swapTree.covenantClaimLeaf.output)!;
@@ -167,7 +155,7 @@ test("Ferry's covenant claimer: the receiver registers its preimage and goes off
   const paid = payerNode.payInvoice({ paymentRequest: created.invoice, timeoutSeconds: 120, feeLimitMsat: 10_000n });
   await socket.waitFor(created.id, 'transaction.mempool', 60_000);
   const lockup = await api.expect('GET', `/v2/swap/reverse/${created.id}/transaction`, undefined, 200);
-  const claimTx = await spenderOf(lockup.id, 60_000);
+  const claimTx = await mempoolSpenderOf(elements, lockup.id, 60_000);
   await elements.call('generatetoaddress', [1, await wallet.getNewAddress()]);
   assert.deepEqual(await coinsOf(claimTx.getId()), [{ amount: expected, asset: policyAsset('regtest') }], 'the address got the committed amount');
   const payment = await paid;

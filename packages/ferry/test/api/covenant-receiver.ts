@@ -48,16 +48,8 @@ export class CovenantReceiver {
   }
 
   /** The mempool transaction that spends `txid`, once it is there. */
-  async spenderOf(txid: string, timeoutMs: number): Promise<Transaction> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      for (const candidate of await this.elements.call<string[]>('getrawmempool', [])) {
-        const tx = Transaction.fromHex(await this.elements.call<string>('getrawtransaction', [candidate]));
-        if (tx.ins.some((input) => Buffer.from(input.hash).reverse().toString('hex') === txid)) return tx;
-      }
-      if (Date.now() > deadline) throw new Error(`nothing spends ${txid} in the mempool`);
-      await new Promise((resolve) => setTimeout(resolve, 200)); // polling the node's mempool, with the deadline above
-    }
+  spenderOf(txid: string, timeoutMs: number): Promise<Transaction> {
+    return mempoolSpenderOf(this.elements, txid, timeoutMs);
   }
 
   /** Mines the claim and checks what the receiver's wallet got from it: the committed amount of L-BTC, nothing else. */
@@ -67,6 +59,19 @@ export class CovenantReceiver {
       .filter((coin) => coin.txid === claimTx.getId())
       .map((coin) => ({ amount: Math.round(coin.amount * 1e8), asset: coin.asset }));
     assert.deepEqual(coins, [{ amount: expected, asset: policyAsset('regtest') }], 'the address got the committed amount');
+  }
+}
+
+/** The transaction in `elements`' mempool that spends an output of `txid` (a lockup's claim), once it is there. */
+export async function mempoolSpenderOf(elements: CoreRpcClient, txid: string, timeoutMs: number): Promise<Transaction> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const candidate of await elements.call<string[]>('getrawmempool', [])) {
+      const tx = Transaction.fromHex(await elements.call<string>('getrawtransaction', [candidate]));
+      if (tx.ins.some((input) => Buffer.from(input.hash).reverse().toString('hex') === txid)) return tx;
+    }
+    if (Date.now() > deadline) throw new Error(`nothing spends ${txid} in the mempool`);
+    await new Promise((resolve) => setTimeout(resolve, 200)); // polling the node's mempool, with the deadline above
   }
 }
 
