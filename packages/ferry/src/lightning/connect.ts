@@ -12,6 +12,7 @@ import type { HoldGrpcOptions } from './cln/hold/client.ts';
 import { readHoldTls, type HoldTlsPaths } from './cln/hold/credentials.ts';
 import { ClnSocketTransport } from './cln/socket-transport.ts';
 import { LndRestClient } from './lnd/client.ts';
+import { useLibsecp256k1Recovery } from './invoice-signatures.ts';
 
 function holdGrpc(grpcUrl: string, paths: HoldTlsPaths): HoldGrpcOptions {
   try {
@@ -45,6 +46,7 @@ function clnBackend(
 }
 
 export function lightningBackend(config: FerryConfig, logger?: Logger): LightningBackend | undefined {
+  useLibsecp256k1Recovery();
   const { backend, restUrl, rune, macaroon, macaroonPath, tlsCertPath } = config.lightning;
   const { rpcSocket } = config.lightning.cln;
   if (backend === 'cln' && rpcSocket !== '') {

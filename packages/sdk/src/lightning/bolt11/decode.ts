@@ -13,7 +13,7 @@
 // - f fields of unknown versions (above 18) are skipped; a P2PKH or P2SH one (17, 18) must carry a 20-byte hash
 //   and a segwit one of version 0 or 1 must fit a segwit address (90 characters at most).
 import { bech32, hex } from '@scure/base';
-import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { recoverPublicKey } from '../../keys/ecdsa-recovery.ts';
 import { featureBitsOfWords } from './features.ts';
 import { readPrefix } from './networks.ts';
 import type { Bolt11Invoice, Bolt11Network, RouteHintHop } from './types.ts';
@@ -65,8 +65,7 @@ function recoverPayee(prefix: string, dataWords: number[], signature: Uint8Array
   if (recoveryId > 3) throw new Error('invalid invoice signature: recovery id');
   try {
     const digest = signedDigest(prefix, dataWords);
-    const recovered = secp256k1.Signature.fromBytes(signature.subarray(0, 64), 'compact').addRecoveryBit(recoveryId);
-    return hex.encode(recovered.recoverPublicKey(digest).toBytes(true));
+    return hex.encode(recoverPublicKey(digest, signature.subarray(0, 64), recoveryId as 0 | 1 | 2 | 3));
   } catch (error) {
     throw new Error(`invalid invoice signature: ${(error as Error).message}`);
   }
