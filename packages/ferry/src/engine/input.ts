@@ -1,8 +1,8 @@
 // Semantic checks of request values the API already checked for shape (hex, lengths).
-import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { hex } from '@scure/base';
 import { SwapError } from '@ferry/sdk/protocol/index.js';
 import { invalidParameter, invalidPreimageHashLength, undefinedParameter } from '@ferry/sdk/protocol/index.js';
+import { isCompressedPoint } from '../keys/libsecp256k1.ts';
 
 const HEX = /^([0-9a-fA-F]{2})*$/;
 
@@ -16,12 +16,7 @@ export function hexBytes(value: unknown, name: string): Uint8Array {
 /** A 33-byte compressed key that is a point on the curve. */
 export function publicKey(value: unknown, name: string): Uint8Array {
   const bytes = hexBytes(value, name);
-  if (bytes.length !== 33) throw invalidParameter(name);
-  try {
-    secp256k1.Point.fromBytes(bytes);
-  } catch {
-    throw invalidParameter(name);
-  }
+  if (!isCompressedPoint(bytes)) throw invalidParameter(name);
   return bytes;
 }
 

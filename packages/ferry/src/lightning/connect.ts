@@ -12,7 +12,7 @@ import type { HoldGrpcOptions } from './cln/hold/client.ts';
 import { readHoldTls, type HoldTlsPaths } from './cln/hold/credentials.ts';
 import { ClnSocketTransport } from './cln/socket-transport.ts';
 import { LndRestClient } from './lnd/client.ts';
-import { useLibsecp256k1Recovery } from './invoice-signatures.ts';
+import { useLibsecp256k1Recovery } from '../keys/libsecp256k1.ts';
 
 function holdGrpc(grpcUrl: string, paths: HoldTlsPaths): HoldGrpcOptions {
   try {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { bech32 } from '@scure/base';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { decodeBolt11, encodeBolt11 } from '../../src/lightning/bolt11/index.ts';
+import { decodeBolt11, decodeOwnBolt11, encodeBolt11 } from '../../src/lightning/bolt11/index.ts';
 
 const SPEC_KEY = '03e7156ae33b0a208d0744199163177e909e80176e55d97a2f221ede0f934dd9ad';
 const SPEC_SECRET = Buffer.from('e126f68f7eafcc8b74f54d269fe206be715000f94dac067d1c04a8ca3b2db734', 'hex');
@@ -365,4 +365,20 @@ describe('BOLT11 reader rules', () => {
       assert.throws(() => decodeBolt11(signed(prefix, fields)));
     });
   }
+});
+
+describe("an own node's invoice, read without its signature", () => {
+  test('the same fields as decodeBolt11, the payee not recovered; a bad checksum is still refused', () => {
+    const invoice = encodeBolt11(
+      { network: 'bcrt', timestamp: Math.floor(Date.now() / 1000), amountMsat: 21_000n, paymentHash: SPEC_HASH, description: 'own', expiry: 600 },
+      SPEC_SECRET,
+    );
+    const { payeeNodeKey, ...full } = decodeBolt11(invoice);
+    assert.equal(payeeNodeKey, SPEC_KEY);
+    const own = decodeOwnBolt11(invoice);
+    assert.deepEqual(own, full);
+    assert.equal('payeeNodeKey' in own, false);
+    const broken = invoice.slice(0, -1) + (invoice.endsWith('q') ? 'p' : 'q');
+    assert.throws(() => decodeOwnBolt11(broken));
+  });
 });

@@ -1,5 +1,5 @@
 // Request validation with the reference implementation's error texts, so wallets see familiar messages.
-import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { isCompressedPoint } from '../../keys/libsecp256k1.ts';
 import { SWAP_ID_ALPHABET, SWAP_ID_LENGTH } from '../../swaps/ids.ts';
 import { badRequest, notFound } from './errors.ts';
 
@@ -63,11 +63,7 @@ export function requirePreimageHash(input: Record<string, unknown>, name = 'prei
 /** A 33-byte compressed secp256k1 point; checked on the curve here so no malformed key reaches the key code. */
 export function requirePublicKey(input: Record<string, unknown>, name: string): string {
   const hex = requireHexBytes(input, name, 33);
-  try {
-    secp256k1.Point.fromHex(hex);
-  } catch {
-    throw badRequest(`invalid parameter: ${name}`);
-  }
+  if (!isCompressedPoint(Buffer.from(hex, 'hex'))) throw badRequest(`invalid parameter: ${name}`);
   return hex;
 }
 

@@ -3,6 +3,7 @@
 // settles the invoice first; only then is a key-path claim co-signed), and the read-only calls about it.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { hex } from '@scure/base';
+import { decodeOwnBolt11, invoiceExpiresAt as expiryOf } from '@ferry/sdk/lightning/bolt11/index.js';
 import { UniqueViolation, type SwapRecord } from '../../db/index.ts';
 import {
   noLegacySwaps,
@@ -185,7 +186,8 @@ export async function createReverseSwap(ctx: EngineContext, request: CreateRever
       throw error;
     });
   }
-  const invoiceExpiresAt = walletInvoice?.expiresAt ?? (await lightning.decodeInvoice(paymentRequest).then((d) => d.timestamp + d.expiry));
+  // Our own node's hold invoice: its signer is not in question, so the payee is not recovered (decodeOwnBolt11).
+  const invoiceExpiresAt = walletInvoice?.expiresAt ?? expiryOf(decodeOwnBolt11(paymentRequest));
   const outputData = output === undefined
     ? // No keys, tree or script on a contract chain (SwapOutputData says so): the contract and both addresses.
       { contract: { address: lockupAddress, claimAddress: request.claimAddress!, refundAddress: contract!.serviceAddress } }

@@ -1,6 +1,6 @@
-// The service's libsecp256k1 recovery (tiny-secp256k1) against noble's, which the SDK uses elsewhere: the same key
+// The service's libsecp256k1 (tiny-secp256k1) against noble, which the SDK uses elsewhere: recovery gives the same key
 // for every valid signature, a refusal for every signature noble refuses, and the same payee through the BOLT11
-// reader, so that registering it changes the speed of invoice checks and nothing else.
+// reader; the point check takes and refuses the keys noble takes and refuses. Speed changes, answers do not.
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -8,7 +8,7 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { hex } from '@scure/base';
 import { ecdsaRecoveryRegistered, recoverPublicKey, recoverPublicKeyNoble } from '@ferry/sdk/keys/ecdsa-recovery.js';
 import { decodeBolt11, encodeBolt11 } from '@ferry/sdk/lightning/bolt11/index.js';
-import { useLibsecp256k1Recovery } from '../../src/lightning/invoice-signatures.ts';
+import { isCompressedPoint, useLibsecp256k1Recovery } from '../../src/keys/libsecp256k1.ts';
 
 const ORDER = secp256k1.Point.Fn.ORDER;
 const FIELD = secp256k1.Point.Fp.ORDER;
@@ -96,5 +96,47 @@ describe('ECDSA recovery in libsecp256k1 and in noble', () => {
       const invoice = encodeBolt11({ network: 'bcrt', timestamp: Math.floor(Date.now() / 1000), amountMsat: 1_000n * BigInt(i + 1), paymentHash: hex.encode(randomBytes(32)), description: `n ${i}` }, secret);
       assert.equal(decodeBolt11(invoice).payeeNodeKey, hex.encode(secp256k1.getPublicKey(secret, true)));
     }
+  });
+});
+
+describe('compressed key check in libsecp256k1 and in noble', () => {
+  const noble = (bytes: Uint8Array) => {
+    try {
+      secp256k1.Point.fromBytes(bytes);
+      return bytes.length === 33;
+    } catch {
+      return false;
+    }
+  };
+
+  test('random keys are taken, and so are both prefixes of their x', () => {
+    for (let i = 0; i < 200; i++) {
+      const key = secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true);
+      assert.equal(isCompressedPoint(key), true);
+      const twin = new Uint8Array(key);
+      twin[0] ^= 1;
+      assert.equal(isCompressedPoint(twin), true);
+    }
+  });
+
+  test('random 33-byte strings: the same answer as noble', () => {
+    let taken = 0;
+    for (let i = 0; i < 400; i++) {
+      const bytes = randomBytes(33);
+      bytes[0] = 2 + (i % 2);
+      const answer = isCompressedPoint(bytes);
+      assert.equal(answer, noble(bytes), hex.encode(bytes));
+      if (answer) taken++;
+    }
+    assert.ok(taken > 100 && taken < 300, `about half of random x are on the curve, got ${taken}/400`);
+  });
+
+  test('wrong prefixes, an x beyond the field and other lengths are refused', () => {
+    const key = secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true);
+    for (const prefix of [0x00, 0x04, 0x05, 0x06, 0x07]) assert.equal(isCompressedPoint(new Uint8Array([prefix, ...key.subarray(1)])), false, `prefix ${prefix}`);
+    assert.equal(isCompressedPoint(new Uint8Array([0x02, ...bytes32(FIELD)])), false, 'x = p');
+    assert.equal(isCompressedPoint(secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), false)), false, 'uncompressed');
+    assert.equal(isCompressedPoint(key.subarray(1)), false, '32 bytes');
+    assert.equal(isCompressedPoint(new Uint8Array(0)), false, 'empty');
   });
 });
