@@ -8,7 +8,7 @@ import { randomBytes } from '@noble/hashes/utils.js';
 import { hex } from '@scure/base';
 import { keyAggExport, keyAggregate } from '@scure/btc-signer/musig2.js';
 import { Musig, Scripts, TaprootUtils, reverseSwapTree, swapTree, type Types } from 'boltz-core';
-import { aggregateKeys, swapOutputKey, tapTreeRoot, taprootTweak } from '@ferry/sdk/keys/key-agg.js';
+import { aggregateKeys, serviceSwapOutputKey, swapOutputKey, tapTreeRoot, taprootTweak } from '@ferry/sdk/keys/key-agg.js';
 import { libsecp256k1, useLibsecp256k1 } from '@ferry/sdk/keys/libsecp256k1.js';
 import { loadZkp } from '@ferry/sdk/chains/liquid/zkp.js';
 import { ELEMENTS_TAPROOT } from '@ferry/sdk/chains/liquid/htlc.js';
@@ -136,6 +136,31 @@ describe('swap output key, in libsecp256k1 (secp256k1-zkp loaded)', () => {
       assert.equal(hex.encode(key.internalKey), hex.encode(schnorr.utils.pointToBytes(internal)));
       assert.equal(hex.encode(key.outputKey), hex.encode(schnorr.utils.pointToBytes(output)));
     }
+  });
+
+  test("the service's path (its private key: C + (a·k)·G) gives boltz-core's bytes, Bitcoin's and Elements' tags", () => {
+    for (let i = 0; i < 60; i++) {
+      const s = keyWithPrefix(i % 2 === 0 ? 2 : 3);
+      const c = keyWithPrefix(i % 4 < 2 ? 2 : 3);
+      const tree = randomTree(i % 8 < 4 ? 'submarine' : 'reverse', s, c);
+      const fast = serviceSwapOutputKey(s.privateKey, s.publicKey, c.publicKey, tree);
+      assert.deepEqual(
+        { internalKey: hex.encode(fast.internalKey), outputKey: hex.encode(fast.outputKey), outputScript: hex.encode(fast.outputScript) },
+        boltzCore(s, c, tree),
+      );
+      const elements = serviceSwapOutputKey(s.privateKey, s.publicKey, c.publicKey, tree, ELEMENTS_TAPROOT);
+      assert.deepEqual(elements, swapOutputKey(s.publicKey, c.publicKey, tree, ELEMENTS_TAPROOT));
+    }
+  });
+
+  test("the service's path refuses another private key, equal keys and a client key off the curve", () => {
+    const s = keyWithPrefix(2);
+    const c = keyWithPrefix(3);
+    const tree = randomTree('submarine', s, c);
+    assert.throws(() => serviceSwapOutputKey(c.privateKey, s.publicKey, c.publicKey, tree), /not the service public key/);
+    assert.throws(() => serviceSwapOutputKey(s.privateKey, s.publicKey, s.publicKey, tree), /equal/);
+    assert.throws(() => serviceSwapOutputKey(s.privateKey, s.publicKey, hex.decode(`02${'00'.repeat(31)}05`), tree), /not a point of the curve/);
+    assert.throws(() => serviceSwapOutputKey(s.privateKey, s.publicKey, secp256k1.getPublicKey(c.privateKey, false), tree), /33 bytes/);
   });
 });
 

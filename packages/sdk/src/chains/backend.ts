@@ -111,6 +111,8 @@ export interface SwapOutputTerms {
   timeoutBlockHeight: number;
   /** Ferry's key; the key-path key aggregates [service, client] in that order. */
   servicePublicKey: Uint8Array;
+  /** Ferry's private key, when the caller is Ferry: the aggregate is then computed faster (serviceSwapOutputKey). */
+  servicePrivateKey?: Uint8Array;
   /** Liquid reverse swaps: the covenant claim leaf's commitments (output 0's script, amount and asset). */
   claimCovenant?: ClaimCovenantTerms;
 }

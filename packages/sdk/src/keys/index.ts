@@ -15,4 +15,4 @@ export {
   taprootSwapKey,
   type PartialSignature,
 } from './musig.ts';
-export { aggregateKeys, BITCOIN_TAPROOT, swapOutputKey, tapTreeRoot, taprootTweak, type TaprootCommitment, type TaprootSwapKey } from './key-agg.ts';
+export { aggregateKeys, BITCOIN_TAPROOT, serviceSwapOutputKey, swapOutputKey, tapTreeRoot, taprootTweak, type TaprootCommitment, type TaprootSwapKey } from './key-agg.ts';

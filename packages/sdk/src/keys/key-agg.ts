@@ -2,7 +2,7 @@
 // tree. Only public keys go in, so variable-time arithmetic is safe here; boltz-core's Musig, which also takes the
 // private key and multiplies in constant time, cost ~17 ms per created swap for the same bytes.
 import { schnorr, secp256k1 } from '@noble/curves/secp256k1.js';
-import { bytesToNumberBE, concatBytes, equalBytes } from '@noble/curves/utils.js';
+import { bytesToNumberBE, concatBytes, equalBytes, numberToBytesBE } from '@noble/curves/utils.js';
 import type { Types } from 'boltz-core';
 import { libsecp256k1, type Libsecp256k1 } from './libsecp256k1.ts';
 
@@ -126,15 +126,50 @@ export function swapOutputKey(
   };
 }
 
+/**
+ * swapOutputKey for the service, which holds its own private key k: KeyAgg gives the service key the coefficient a
+ * and the client key 1, so the aggregate a·K + C is C + (a·k)·G, a multiplication of the generator only (with its
+ * precomputed table) in place of a variable point's, and constant-time as a secret's must be. The same bytes as
+ * swapOutputKey (test/engine/key-agg.test.ts); noble's public path while libsecp256k1 is not loaded.
+ */
+export function serviceSwapOutputKey(
+  servicePrivateKey: Uint8Array,
+  servicePublicKey: Uint8Array,
+  clientPublicKey: Uint8Array,
+  tree: Types.SwapTree,
+  taproot: TaprootCommitment = BITCOIN_TAPROOT,
+): TaprootSwapKey {
+  const lib = libsecp256k1();
+  if (lib === undefined) return swapOutputKey(servicePublicKey, clientPublicKey, tree, taproot);
+  if (equalBytes(servicePublicKey, clientPublicKey)) throw new Error('the service and client public keys are equal');
+  requireCompressed(servicePublicKey);
+  requireCompressed(clientPublicKey);
+  const own = lib.ecc.pointFromScalar(servicePrivateKey, true);
+  if (own === null || !equalBytes(own, servicePublicKey)) throw new Error("the private key is not the service public key's");
+  const list = taggedHash('KeyAgg list', servicePublicKey, clientPublicKey);
+  const coefficient = bytesToNumberBE(taggedHash('KeyAgg coefficient', list, servicePublicKey)) % ORDER;
+  const scalar = (coefficient * bytesToNumberBE(servicePrivateKey)) % ORDER;
+  const merkleRoot = taproot.merkleRoot(tree.tree);
+  // a·k = 0 needs a zero coefficient (a hash, odds ~2^-256): the public path's arithmetic then.
+  if (scalar === 0n) return withLibsecp256k1(lib, servicePublicKey, clientPublicKey, merkleRoot, taproot.tweakTag);
+  const aggregate = lib.ecc.pointAddScalar(clientPublicKey, numberToBytesBE(scalar, 32), true);
+  if (aggregate === null) throw new Error('the client public key is not a point of the curve, or the aggregate is the point at infinity');
+  return tweaked(lib, aggregate.subarray(1), merkleRoot, taproot.tweakTag);
+}
+
 /** swapOutputKey's arithmetic in libsecp256k1: BIP327 KeyAgg of [service, client] (never sorted), the BIP341 tweak. */
 function withLibsecp256k1(lib: Libsecp256k1, servicePublicKey: Uint8Array, clientPublicKey: Uint8Array, merkleRoot: Uint8Array, tweakTag: string): TaprootSwapKey {
   // The noble path's refusal of other lengths (libsecp256k1 would take uncompressed keys); it refuses off-curve points.
   requireCompressed(servicePublicKey);
   requireCompressed(clientPublicKey);
-  const internalKey = lib.musig.pubkeyAgg([servicePublicKey, clientPublicKey]).aggPubkey;
+  return tweaked(lib, lib.musig.pubkeyAgg([servicePublicKey, clientPublicKey]).aggPubkey, merkleRoot, tweakTag);
+}
+
+/** The BIP341 tweak of an x-only internal key by the tree's merkle root, and the output script. */
+function tweaked(lib: Libsecp256k1, internalKey: Uint8Array, merkleRoot: Uint8Array, tweakTag: string): TaprootSwapKey {
   const tweak = taggedHash(tweakTag, internalKey, merkleRoot);
   if (bytesToNumberBE(tweak) >= ORDER) throw new Error('the taproot tweak is not below the curve order');
-  const tweaked = lib.ecc.xOnlyPointAddTweak(internalKey, tweak);
-  if (tweaked === null) throw new Error('the tweaked key is the point at infinity');
-  return { internalKey, outputKey: tweaked.xOnlyPubkey, outputScript: concatBytes(new Uint8Array([0x51, 0x20]), tweaked.xOnlyPubkey) };
+  const output = lib.ecc.xOnlyPointAddTweak(internalKey, tweak);
+  if (output === null) throw new Error('the tweaked key is the point at infinity');
+  return { internalKey, outputKey: output.xOnlyPubkey, outputScript: concatBytes(new Uint8Array([0x51, 0x20]), output.xOnlyPubkey) };
 }

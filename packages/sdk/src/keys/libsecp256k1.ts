@@ -10,6 +10,7 @@ export interface Libsecp256k1 {
   ecc: {
     xOnlyPointAddTweak(point: Uint8Array, tweak: Uint8Array): { parity: 0 | 1; xOnlyPubkey: Uint8Array } | null;
     pointFromScalar(scalar: Uint8Array, compressed?: boolean): Uint8Array | null;
+    pointAddScalar(point: Uint8Array, tweak: Uint8Array, compressed?: boolean): Uint8Array | null;
   };
 }
 

@@ -47,28 +47,40 @@ export interface SideTerms {
 }
 
 /** The user's side: coins the client locks, which Ferry claims (its key, or its account on a contract chain). */
-export function userSide(chain: AnyChain, servicePublicKey: Uint8Array, client: ClientCredentials, terms: SideTerms): ChainSide {
+/** Ferry's key pair of the swap: the private key makes the output's aggregate cheaper to compute (serviceSwapOutputKey). */
+export interface ServiceKey {
+  publicKey: Uint8Array;
+  privateKey: Uint8Array;
+}
+
+export function userSide(chain: AnyChain, serviceKey: ServiceKey, client: ClientCredentials, terms: SideTerms): ChainSide {
   if (isContractChain(chain)) {
     return contractSide(chain.symbol, { address: chain.contractAddress, claimAddress: chain.serviceAddress }, terms);
   }
-  return outputSide(chain, { kind: 'chainUser', claimPublicKey: servicePublicKey, refundPublicKey: client.refundPublicKey! }, servicePublicKey, terms);
+  return outputSide(chain, { kind: 'chainUser', claimPublicKey: serviceKey.publicKey, refundPublicKey: client.refundPublicKey! }, serviceKey, terms);
 }
 
 /** Ferry's side: coins Ferry locks, which the client claims (its key, or its claimAddress on a contract chain). */
-export function serverSide(chain: AnyChain, servicePublicKey: Uint8Array, client: ClientCredentials, terms: SideTerms): ChainSide {
+export function serverSide(chain: AnyChain, serviceKey: ServiceKey, client: ClientCredentials, terms: SideTerms): ChainSide {
   if (isContractChain(chain)) {
     return contractSide(chain.symbol, { address: chain.contractAddress, claimAddress: client.claimAddress!, refundAddress: chain.serviceAddress }, terms);
   }
-  return outputSide(chain, { kind: 'reverse', claimPublicKey: client.claimPublicKey!, refundPublicKey: servicePublicKey }, servicePublicKey, terms);
+  return outputSide(chain, { kind: 'reverse', claimPublicKey: client.claimPublicKey!, refundPublicKey: serviceKey.publicKey }, serviceKey, terms);
 }
 
 function outputSide(
   chain: ChainBackend,
   keys: { kind: 'chainUser' | 'reverse'; claimPublicKey: Uint8Array; refundPublicKey: Uint8Array },
-  servicePublicKey: Uint8Array,
+  serviceKey: ServiceKey,
   terms: SideTerms,
 ): ChainSide {
-  const output = chain.swapOutput({ ...keys, preimageHash: terms.preimageHash, timeoutBlockHeight: terms.timeoutBlockHeight, servicePublicKey });
+  const output = chain.swapOutput({
+    ...keys,
+    preimageHash: terms.preimageHash,
+    timeoutBlockHeight: terms.timeoutBlockHeight,
+    servicePublicKey: serviceKey.publicKey,
+    servicePrivateKey: serviceKey.privateKey,
+  });
   return {
     chain: chain.symbol,
     claimPublicKey: hex.encode(keys.claimPublicKey),

@@ -108,8 +108,8 @@ export async function createChain(ctx: EngineContext, request: CreateChainReques
   const [fromHeight, toHeight] = [await creationHeight(fromChain), await creationHeight(toChain)];
   const keyIndex = await ctx.keyIndexes.take();
   const key = ctx.keys.keyAt(keyIndex);
-  const user = userSide(fromChain, key.publicKey, client, { preimageHash: hashBytes, timeoutBlockHeight: fromHeight + userWindow, amount: userAmount, startHeight: fromHeight });
-  const server = serverSide(toChain, key.publicKey, client, { preimageHash: hashBytes, timeoutBlockHeight: toHeight + serverWindow, amount: serverAmount, startHeight: toHeight });
+  const user = userSide(fromChain, key, client, { preimageHash: hashBytes, timeoutBlockHeight: fromHeight + userWindow, amount: userAmount, startHeight: fromHeight });
+  const server = serverSide(toChain, key, client, { preimageHash: hashBytes, timeoutBlockHeight: toHeight + serverWindow, amount: serverAmount, startHeight: toHeight });
   const data: ChainSwapData = {
     user,
     server,

@@ -142,6 +142,7 @@ export async function createReverseSwap(ctx: EngineContext, request: CreateRever
       refundPublicKey: key.publicKey,
       timeoutBlockHeight,
       servicePublicKey: key.publicKey,
+      servicePrivateKey: key.privateKey,
       ...(claimCovenant !== undefined && { claimCovenant }),
     });
   }

@@ -160,6 +160,7 @@ export async function createSubmarineSwap(ctx: EngineContext, request: CreateSub
       refundPublicKey: refundPublicKey!,
       timeoutBlockHeight,
       servicePublicKey: key.publicKey,
+      servicePrivateKey: key.privateKey,
     });
     output = made;
     address = made.address;

@@ -3,7 +3,7 @@
 import { hex } from '@scure/base';
 import { Transaction } from '@scure/btc-signer';
 import { SwapTreeSerializer, reverseSwapTree, swapTree, type Types } from 'boltz-core';
-import { swapOutputKey } from '../../keys/index.ts';
+import { serviceSwapOutputKey, swapOutputKey } from '../../keys/index.ts';
 import type { SwapTreeJson } from '../../protocol/wire.ts';
 import { swapClientKey, treeOf, type SignedTransaction, type SwapLockup, type SwapOutputTerms, type SwapSigner, type UnsignedKeyPathSpend } from '../backend.ts';
 import { finishKeyPathSpend, keyPathDraft, scriptPathClaim, scriptPathRefund } from './spends.ts';
@@ -23,7 +23,9 @@ export function deserializeTree(tree: SwapTreeJson): Types.SwapTree {
 export function buildSwapOutput(terms: SwapOutputTerms): { tree: Types.SwapTree; outputScript: Uint8Array } {
   const build = terms.kind === 'submarine' ? swapTree : reverseSwapTree;
   const tree = build(false, terms.preimageHash, terms.claimPublicKey, terms.refundPublicKey, terms.timeoutBlockHeight);
-  const { outputScript } = swapOutputKey(terms.servicePublicKey, swapClientKey(terms), tree);
+  const { outputScript } = terms.servicePrivateKey === undefined
+    ? swapOutputKey(terms.servicePublicKey, swapClientKey(terms), tree)
+    : serviceSwapOutputKey(terms.servicePrivateKey, terms.servicePublicKey, swapClientKey(terms), tree);
   return { tree, outputScript };
 }
 

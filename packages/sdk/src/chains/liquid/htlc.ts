@@ -3,7 +3,7 @@
 // to a confidential address so the lockup is blinded. The Liquid counterpart of src/chains/bitcoin/htlc.ts.
 import { Musig, SwapTreeSerializer, swapTree, type Types } from 'boltz-core';
 import * as liquid from 'boltz-core/dist/lib/liquid/index.js';
-import { swapOutputKey, type Network, type SwapMusig, type TaprootCommitment, type TaprootSwapKey } from '../../keys/index.ts';
+import { serviceSwapOutputKey, swapOutputKey, type Network, type SwapMusig, type TaprootCommitment, type TaprootSwapKey } from '../../keys/index.ts';
 import type { SwapTreeJson } from '../../protocol/wire.ts';
 import { swapClientKey, type SwapOutputTerms } from '../backend.ts';
 import { confidentialAddress } from './network.ts';
@@ -44,7 +44,9 @@ export function liquidSwapOutput(
   const covenant = terms.kind === 'reverse' ? terms.claimCovenant : undefined;
   const features = covenant === undefined ? undefined : [{ type: liquid.Feature.ClaimCovenant, ...covenant, outputScript: Buffer.from(covenant.outputScript) }];
   const tree = terms.kind === 'submarine' ? swapTree(true, ...args) : liquid.reverseSwapTree(...args, features);
-  const { outputScript } = liquidSwapOutputKey(terms.servicePublicKey, swapClientKey(terms), tree);
+  const { outputScript } = terms.servicePrivateKey === undefined
+    ? liquidSwapOutputKey(terms.servicePublicKey, swapClientKey(terms), tree)
+    : serviceSwapOutputKey(terms.servicePrivateKey, terms.servicePublicKey, swapClientKey(terms), tree, ELEMENTS_TAPROOT);
   const blindingPublicKey = typeof blinding === 'function' ? blinding(outputScript) : blinding;
   return { tree, outputScript, address: confidentialAddress(outputScript, blindingPublicKey, network) };
 }
