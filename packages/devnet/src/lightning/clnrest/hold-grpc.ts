@@ -183,7 +183,34 @@ class OnionRelay {
 
 type Tracker = (invoice: InvoiceRecord) => void;
 
-function service(network: LightningNetwork, node: string, relay: OnionRelay, trackers: Set<Tracker>): UntypedServiceImplementation {
+/**
+ * The node's Track streams by payment hash: an invoice's change reaches its own streams only (one per pending
+ * reverse swap of Ferry's), not every open stream, so a change costs the same with thousands open.
+ */
+class Trackers {
+  private readonly byHash = new Map<string, Set<Tracker>>();
+
+  add(hash: string, tracker: Tracker): () => void {
+    let set = this.byHash.get(hash);
+    if (set === undefined) this.byHash.set(hash, (set = new Set()));
+    set.add(tracker);
+    return () => {
+      set.delete(tracker);
+      if (set.size === 0 && this.byHash.get(hash) === set) this.byHash.delete(hash);
+    };
+  }
+
+  notify(invoice: InvoiceRecord): void {
+    const set = this.byHash.get(invoice.paymentHash);
+    if (set !== undefined) for (const tracker of [...set]) tracker(invoice);
+  }
+
+  clear(): void {
+    this.byHash.clear();
+  }
+}
+
+function service(network: LightningNetwork, node: string, relay: OnionRelay, trackers: Trackers): UntypedServiceImplementation {
   return {
     GetInfo: unary(node, 'GetInfo', () => ({ version: DEVNET_HOLD_VERSION })),
     Invoice: unary(node, 'Invoice', (request: InvoiceRequest) => ({
@@ -228,8 +255,7 @@ function service(network: LightningNetwork, node: string, relay: OnionRelay, tra
       };
       const current = network.findInvoice(node, hash);
       if (current !== undefined) send(current);
-      trackers.add(send);
-      const stop = () => trackers.delete(send);
+      const stop = trackers.add(hash, send);
       call.on('cancelled', stop);
       call.on('error', stop);
       call.on('close', stop);
@@ -253,10 +279,8 @@ export async function startHoldGrpcServer(
   );
   const relay = new OnionRelay(options.onionAnswerMs ?? ONION_ANSWER_MS);
   // One listener on the network for all Track streams of this node.
-  const trackers = new Set<Tracker>();
-  const track = (invoice: InvoiceRecord) => {
-    for (const tracker of [...trackers]) tracker(invoice);
-  };
+  const trackers = new Trackers();
+  const track = (invoice: InvoiceRecord) => trackers.notify(invoice);
   const server = new Server();
   server.addService(HoldService.service, service(network, node, relay, trackers));
   const bound = await new Promise<number>((resolve, reject) =>
