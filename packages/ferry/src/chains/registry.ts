@@ -11,6 +11,7 @@ import { liquidCodec } from './liquid/codec.ts';
 import { policyAsset } from '@ferry/sdk/chains/liquid/network.js';
 import { unblindLockup } from '@ferry/sdk/chains/liquid/spends.js';
 import { initLiquid, loadZkp } from '@ferry/sdk/chains/liquid/zkp.js';
+import { nodeHttpPost } from './rpc-post.ts';
 import { blindingKeyForScript } from '@ferry/sdk/chains/liquid/blinding.js';
 import { ChainWatcher, type ChainWatcherOptions } from './watcher/watcher.ts';
 import type { ChainBackend } from '@ferry/sdk/chains/backend.js';
@@ -62,7 +63,13 @@ async function waitForNode(rpc: CoreRpcClient, name: string, logger: Logger, att
 /** The configured node, with the operator's wallet. */
 function nodeRpc(name: string, settings: NodeSettings): CoreRpcClient {
   if (settings.rpcUrl === '') throw new Error(`no ${name} backend: set ${name}.rpcUrl or enable the devnet`);
-  return new CoreRpcClient({ url: settings.rpcUrl, user: settings.rpcUser, password: settings.rpcPassword, wallet: settings.wallet || undefined });
+  return new CoreRpcClient({
+    url: settings.rpcUrl,
+    user: settings.rpcUser,
+    password: settings.rpcPassword,
+    wallet: settings.wallet || undefined,
+    post: nodeHttpPost,
+  });
 }
 
 /** The watcher resumes from its checkpoint in storage; the swap engine subscribes to it. */
