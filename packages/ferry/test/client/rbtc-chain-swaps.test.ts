@@ -2,14 +2,15 @@
 // Bitcoin node and anvil: BTC → RBTC (our BTC lockup, Ferry's EtherSwap lock claimed into our account, Ferry's claim
 // of our BTC co-signed) and RBTC → BTC (our EtherSwap lock for Ferry's account, Ferry's BTC lockup claimed
 // cooperatively), followed to their end; a failed swap each way refunded (our RBTC with Ferry's EIP-712 signature,
-// our BTC with MuSig2); a lying answer refused before anything moves. Asserted on the account and wallet balances,
-// the contract's swaps() and which transaction spent each lockup.
+// or alone after the timelock; our BTC with MuSig2); a lying answer refused before anything moves. Asserted on the
+// account and wallet balances, the contract's swaps() and which transaction spent each lockup.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { JsonRpcProvider, Wallet, parseEther } from 'ethers';
+import { JsonRpcProvider, Wallet, parseEther, toQuantity } from 'ethers';
 import { satToBtc } from '@ferry/sdk/chains/core-rpc.js';
 import {
   FileClientStore,
+  RefundTooEarlyError,
   SwapClient,
   VerificationError,
   followContractChainSwap,
@@ -46,7 +47,7 @@ function clientFor(privateKey: string, serviceUrl = service.apiUrl): SwapClient 
 }
 
 /** Follows to the end, mining a Bitcoin block whenever our BTC lockup waits for one. */
-async function follow(swaps: ContractChainSwaps, client: SwapClient, record: ContractChainRecord, destination: string) {
+async function follow(swaps: ContractChainSwaps, client: SwapClient, record: ContractChainRecord, destination: string, options: { refund?: boolean } = {}) {
   const stream = client.statusStream({ pollIntervalMs: 200 });
   const events: ContractChainFollowEvent[] = [];
   const mined = new Set<string>();
@@ -55,6 +56,7 @@ async function follow(swaps: ContractChainSwaps, client: SwapClient, record: Con
       stream,
       retryMs: 500,
       destination: () => destination,
+      ...options,
       onEvent: (event) => {
         events.push(event);
         const status = event.type === 'status' ? event.update.status : undefined;
@@ -247,6 +249,33 @@ describe('client SDK: chain swaps with an RBTC side', { timeout: 600_000 }, () =
     } finally {
       await client.close();
       await proxy.close();
+    }
+  });
+
+  // Last: it mines past a timelock of thousands of blocks.
+  test('RBTC → BTC failed, not refunded while following: refunded alone once the timelock is reached', async () => {
+    const { privateKey, address } = await fundedAccount();
+    const client = clientFor(privateKey);
+    try {
+      const swaps = await client.contractChains();
+      const record = await swaps.create({ from: 'RBTC', to: 'BTC', userLockAmount: 100_000 });
+      const values = { ...swaps.contractValues(record), amount: swaps.contractValues(record).amount - 2n * WEI };
+      const lock = await swaps.chain.lock(values);
+      const before = await provider.getBalance(address);
+      const { result } = await follow(swaps, client, record, 'unused', { refund: false });
+      assert.equal(result.status, 'transaction.lockupFailed', result.message);
+      await assert.rejects(swaps.refundContract(record, { cooperative: false }), RefundTooEarlyError, 'not before the timelock without Ferry');
+      await provider.send('anvil_mine', [toQuantity(values.timelock - (await provider.getBlockNumber()) - 1)]);
+      const refund = await swaps.refundContract(record, { cooperative: false });
+      assert.equal(refund.path, 'timelock');
+      assert.equal(refund.lockup.amount, values.amount, 'the lock we made, of the amount we sent');
+      assert.equal(await provider.getBalance(address), before + values.amount - refund.fee, 'all back but the refund gas');
+      assert.equal(await swaps.chain.isLocked({ ...values, refundAddress: address }), false);
+      const stored = client.store!.loadContractChain(record.id).contractSide;
+      assert.equal(stored.refund?.path, 'timelock');
+      assert.equal(stored.lockup?.txHash, lock.txHash, 'found from the Lockup logs of our account');
+    } finally {
+      await client.close();
     }
   });
 });

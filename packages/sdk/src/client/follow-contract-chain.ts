@@ -144,7 +144,9 @@ export function followContractChainSwap(swaps: ContractChainSwaps, record: Contr
           if (!inContract && SERVER_LOCKUP_STATUSES.includes(status)) record.contractSide.lockup ??= { txHash: txid };
         }
         swaps.save(record);
-        const claimable = [...SERVER_LOCKUP_STATUSES, 'transaction.claim.pending', 'transaction.claimed'].includes(status);
+        // Out of the contract chain, the service may claim ours once it has the preimage: its lockup must be claimed too,
+        // whatever we missed. Into it, the service learns the preimage only from our claim: a later status means we made it.
+        const claimable = (inContract ? [...SERVER_LOCKUP_STATUSES, 'transaction.claim.pending', 'transaction.claimed'] : SERVER_LOCKUP_STATUSES).includes(status);
         if (claimable && !claimed()) {
           try {
             await claim(update);
