@@ -2,9 +2,10 @@
 // wallet (injected-wallet.ts: window.ethereum forwarding to the devnet's anvil, an unlocked dev account as the
 // wallet's account). BTC → RBTC: the page asks the wallet for its account and only a BTC refund address is typed; the
 // devnet's user wallet funds the lockup shown, the wallet claims Ferry's lock (the account's balance rises by what
-// Ferry locked less the claim's gas) and Ferry's claim spends the BTC lockup. RBTC → BTC: only a BTC address is typed,
-// the wallet locks from the contract call shown, the page claims Ferry's BTC lockup to the address typed, and Ferry
-// takes the lock out of the contract. Screenshots go to docs/page/ with FERRY_PAGE_SCREENSHOTS=1.
+// Ferry locked less the claim's gas) and Ferry's claim spends the BTC lockup. RBTC → BTC: only a BTC address is
+// typed; the page reloaded, the swap is resumed from the history, the wallet locks from the contract call shown, the
+// page claims Ferry's BTC lockup to the address typed, and Ferry takes the lock out of the contract. Screenshots go to
+// docs/page/ with FERRY_PAGE_SCREENSHOTS=1.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JsonRpcProvider, getAddress } from 'ethers';
@@ -152,6 +153,14 @@ describe('chain swaps with an RBTC side on the swap page, through an injected Et
       assert.equal(call, `lock(preimageHash 0x${record.preimageHash}, claimAddress ${record.contractSide.contract.serviceAddress}, timelock ${record.contractSide.timeoutBlockHeight}) with value ${value} wei`);
       assert.match((await page.locator('#contract-then').textContent())!, new RegExp(`claims to ${destination}`));
       await shot(page, 'rbtc-9-chain-rbtc-lock');
+      // The tab reloads before the lock: the swap is in the history, and Resume (the wallet asked again) shows the same lock.
+      await page.reload();
+      await page.locator('body[data-ready="true"]').waitFor();
+      assert.match((await page.locator('#history-list').textContent())!, /RBTC → BTC · 100,000 sat · swap\.created \(open\)/);
+      await page.getByRole('button', { name: `Resume swap ${record.id}` }).click();
+      await page.getByRole('heading', { name: 'Lock the coins with your wallet' }).waitFor();
+      assert.equal((await page.locator('#contract-call').textContent())!, call, 'the same lock after the reload');
+      assert.match(await steps(page), /Resumed from this browser's storage/);
 
       const before = await provider.getBalance(account);
       await page.getByRole('button', { name: 'Lock with your wallet' }).click();
