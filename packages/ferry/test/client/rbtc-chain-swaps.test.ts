@@ -1,9 +1,9 @@
 // Chain swaps with an RBTC side through the client SDK (SwapClient.contractChains) against Ferry on the devnet's
 // Bitcoin node and anvil: BTC → RBTC (our BTC lockup, Ferry's EtherSwap lock claimed into our account, Ferry's claim
 // of our BTC co-signed) and RBTC → BTC (our EtherSwap lock for Ferry's account, Ferry's BTC lockup claimed
-// cooperatively), followed to their end; a failed swap each way refunded (our RBTC with Ferry's EIP-712 signature,
-// or alone after the timelock; our BTC with MuSig2); a lying answer refused before anything moves. Asserted on the
-// account and wallet balances, the contract's swaps() and which transaction spent each lockup.
+// cooperatively, and alone by the claim leaf), followed to their end; a failed swap each way refunded (our RBTC with
+// Ferry's EIP-712 signature, or alone after the timelock; our BTC with MuSig2); a lying answer refused before anything
+// moves. Asserted on the account and wallet balances, the contract's swaps() and which transaction spent each lockup.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JsonRpcProvider, Wallet, parseEther, toQuantity } from 'ethers';
@@ -47,7 +47,7 @@ function clientFor(privateKey: string, serviceUrl = service.apiUrl): SwapClient 
 }
 
 /** Follows to the end, mining a Bitcoin block whenever our BTC lockup waits for one. */
-async function follow(swaps: ContractChainSwaps, client: SwapClient, record: ContractChainRecord, destination: string, options: { refund?: boolean } = {}) {
+async function follow(swaps: ContractChainSwaps, client: SwapClient, record: ContractChainRecord, destination: string, options: { refund?: boolean; cooperative?: boolean } = {}) {
   const stream = client.statusStream({ pollIntervalMs: 200 });
   const events: ContractChainFollowEvent[] = [];
   const mined = new Set<string>();
@@ -127,44 +127,46 @@ describe('client SDK: chain swaps with an RBTC side', { timeout: 600_000 }, () =
     }
   });
 
-  test('RBTC → BTC: our RBTC locked for Ferry, its BTC lockup claimed cooperatively, our lock claimed by Ferry', async () => {
-    const { privateKey, address } = await fundedAccount();
-    const client = clientFor(privateKey);
-    try {
-      const swaps = await client.contractChains();
-      const record = await swaps.create({ from: 'RBTC', to: 'BTC', userLockAmount: 100_000 });
-      assert.equal(record.contractSide.lockedBy, 'user');
-      const values = swaps.contractValues(record);
-      assert.equal(values.refundAddress, address);
-      assert.equal(values.claimAddress, record.contractSide.contract.serviceAddress);
-      const before = await provider.getBalance(address);
-      const lock = await swaps.lock(record);
-      assert.equal(await provider.getBalance(address), before - values.amount - lock.fee, 'our account paid the lock and its gas');
-      await assert.rejects(swaps.lock(record), /locked already/, 'never twice');
+  for (const cooperative of [true, false]) {
+    test(`RBTC → BTC: our RBTC locked for Ferry, its BTC lockup claimed ${cooperative ? 'cooperatively' : 'alone by the claim leaf'}, our lock claimed by Ferry`, async () => {
+      const { privateKey, address } = await fundedAccount();
+      const client = clientFor(privateKey);
+      try {
+        const swaps = await client.contractChains();
+        const record = await swaps.create({ from: 'RBTC', to: 'BTC', userLockAmount: 100_000 });
+        assert.equal(record.contractSide.lockedBy, 'user');
+        const values = swaps.contractValues(record);
+        assert.equal(values.refundAddress, address);
+        assert.equal(values.claimAddress, record.contractSide.contract.serviceAddress);
+        const before = await provider.getBalance(address);
+        const lock = await swaps.lock(record);
+        assert.equal(await provider.getBalance(address), before - values.amount - lock.fee, 'our account paid the lock and its gas');
+        await assert.rejects(swaps.lock(record), /locked already/, 'never twice');
 
-      const destination = await service.user.getNewAddress();
-      const walletBefore = await service.userBalance();
-      const { result, events } = await follow(swaps, client, record, destination);
-      assert.equal(result.success, true, result.message);
-      const claimed = events.find((event) => event.type === 'claimed');
-      assert.ok(claimed?.type === 'claimed');
-      const stored = client.store!.loadContractChain(record.id);
-      assert.equal(stored.utxoSide.claim?.path, 'key', 'claimed with Ferry\'s signature');
-      const [ours] = await inputsOf(claimed.claim.id);
-      assert.equal(ours.txid, stored.utxoSide.lockup?.txid, "our claim spends Ferry's lockup");
-      assert.equal(ours.witness.length, 1);
-      await service.mine();
-      assert.equal((await service.userBalance()) - walletBefore, BigInt(record.serverLockAmount) - claimed.claim.fee, 'the wallet got what Ferry locked, less the claim fee');
+        const destination = await service.user.getNewAddress();
+        const walletBefore = await service.userBalance();
+        const { result, events } = await follow(swaps, client, record, destination, { cooperative });
+        assert.equal(result.success, true, result.message);
+        const claimed = events.find((event) => event.type === 'claimed');
+        assert.ok(claimed?.type === 'claimed');
+        const stored = client.store!.loadContractChain(record.id);
+        assert.equal(stored.utxoSide.claim?.path, cooperative ? 'key' : 'script', cooperative ? "claimed with Ferry's signature" : 'claimed with the preimage alone');
+        const [ours] = await inputsOf(claimed.claim.id);
+        assert.equal(ours.txid, stored.utxoSide.lockup?.txid, "our claim spends Ferry's lockup");
+        assert.equal(ours.witness.length, cooperative ? 1 : 4, cooperative ? 'one aggregated signature' : 'signature, preimage, leaf and control block');
+        await service.mine();
+        assert.equal((await service.userBalance()) - walletBefore, BigInt(record.serverLockAmount) - claimed.claim.fee, 'the wallet got what Ferry locked, less the claim fee');
 
-      assert.equal(await swaps.chain.isLocked(values), false, 'our lock left the contract');
-      const theirs = await until("Ferry's claim", () => ferryClaim(record.id));
-      const receipt = await provider.getTransactionReceipt(theirs);
-      assert.equal(receipt?.status, 1, "Ferry's claim of our lock is mined");
-      assert.equal(receipt?.from.toLowerCase(), record.contractSide.contract.serviceAddress.toLowerCase());
-    } finally {
-      await client.close();
-    }
-  });
+        assert.equal(await swaps.chain.isLocked(values), false, 'our lock left the contract');
+        const theirs = await until("Ferry's claim", () => ferryClaim(record.id));
+        const receipt = await provider.getTransactionReceipt(theirs);
+        assert.equal(receipt?.status, 1, "Ferry's claim of our lock is mined");
+        assert.equal(receipt?.from.toLowerCase(), record.contractSide.contract.serviceAddress.toLowerCase());
+      } finally {
+        await client.close();
+      }
+    });
+  }
 
   test('RBTC → BTC failed (a lock of the wrong amount): our lock refunded at once with Ferry\'s EIP-712 signature', async () => {
     const { privateKey, address } = await fundedAccount();
