@@ -3,7 +3,8 @@
 // as any wallet would. Keys and preimages are made here from a rescue key the user saves first, every answer is
 // checked by the SDK before it is shown, claims are signed here, and the swaps are kept in this origin's
 // localStorage. Plain DOM: each view is a <section> of index.html that this shows or hides. RBTC swaps go through
-// the browser's Ethereum wallet (evm-wallet.ts), loaded with ethers only when an RBTC pair is chosen.
+// the browser's Ethereum wallet (evm-wallet.ts; chain swaps with an RBTC side in evm-chain-swap.ts), loaded with
+// ethers only when an RBTC pair is chosen.
 import {
   BrowserStorage,
   ClientStore,
@@ -24,8 +25,9 @@ import {
   type SubmarineRecord,
   type SwapRecord,
   type ContractRecord,
+  type ContractChainRecord,
 } from '@ferry/sdk/client/core.js';
-import { isOpenContract } from './contract-records.ts';
+import { isOpenContract, isOpenContractChain } from './contract-records.ts';
 import * as chainSwap from './chain-swap.ts';
 import { addScanButton } from './scan.ts';
 import { initRefundView } from './refund-view.ts';
@@ -48,6 +50,8 @@ const client = new SwapClient({ serviceUrl: location.origin, network, store });
 const sat = (n: number | bigint): string => `${Number(n).toLocaleString('en-US')} sat`;
 /** The RBTC swaps' code, fetched (with ethers) the first time it is needed. */
 const evmWallet = () => import('./evm-wallet.ts');
+/** Chain swaps with an RBTC side, fetched with the wallet code. */
+const evmChainSwap = () => import('./evm-chain-swap.ts');
 
 const VIEWS = ['view-choose', 'view-destination', 'view-invoice-input', 'view-chain-addresses', 'view-rescue', 'view-pay-invoice', 'view-pay-chain', 'view-pay-contract', 'view-done', 'view-refund'];
 
@@ -77,14 +81,15 @@ const errorText = (error: unknown): string => {
 
 const pairs: Record<Direction, Record<string, Pair>> = { reverse: {}, submarine: {}, chain: {} };
 // `chain` is the chain of a reverse or submarine swap, or a chain swap's pair as `from/to` (chain-swap.ts).
-const state: { direction: Direction; chain: string; amount: number; destination?: string; invoice?: string; refundAddress?: string } = {
+// `account`: a chain swap's RBTC side, the wallet's account it pays to or refunds to.
+const state: { direction: Direction; chain: string; amount: number; destination?: string; invoice?: string; refundAddress?: string; account?: { currency: string; address: string } } = {
   direction: 'reverse',
   chain: 'BTC',
   amount: 0,
 };
 
 async function loadPairs(): Promise<void> {
-  const [reverse, submarine, chain] = await Promise.all([client.api.reversePairs(), client.api.submarinePairs(), chainSwap.loadChainPairs(client, isSwappable)]);
+  const [reverse, submarine, chain] = await Promise.all([client.api.reversePairs(), client.api.submarinePairs(), chainSwap.loadChainPairs(client, (currency) => isSwappable(currency) || isContractCurrency(currency))]);
   pairs.chain = chain as unknown as Record<string, Pair>; // chain-swap.ts prices these
   // reverse: BTC (Lightning) → chain; submarine: chain → BTC (Lightning). Only chains the SDK can swap on.
   // RBTC (a contract chain) through the browser's Ethereum wallet.
@@ -382,6 +387,12 @@ async function create(): Promise<void> {
       current = record;
       showInvoice(record);
       void follow(record);
+    } else if (state.direction === 'chain' && state.account !== undefined) {
+      currentContract = undefined;
+      current = undefined;
+      const { from, to } = chainSwap.sidesOf(state.chain);
+      const address = state.account.currency === to ? state.refundAddress! : state.destination!;
+      await (await evmChainSwap()).createContractChainSwap(evmTools, { from, to, amount: state.amount, address });
     } else if (state.direction === 'chain') {
       const record = await chainSwap.createChainSwap(client, { key: state.chain, amount: state.amount, destination: state.destination!, refundAddress: state.refundAddress! });
       store.save(record);
@@ -560,11 +571,46 @@ function contractItem(record: ContractRecord): HTMLLIElement {
   return item;
 }
 
+/** A stored chain swap with an RBTC side in the history: Resume reconnects the wallet with the swap's account. */
+function contractChainItem(record: ContractChainRecord): HTMLLIElement {
+  const item = document.createElement('li');
+  const when = new Date(record.createdAt).toLocaleString();
+  const ours = record.contractSide.lockedBy === 'user' ? record.contractSide : record.utxoSide;
+  const status = `${record.status ?? 'created'}${ours.refund ? ', refunded' : ''}`;
+  const open = isOpenContractChain(record);
+  item.append(`${when} · ${record.from} → ${record.to} · ${sat(record.userLockAmount)} · ${status}${open ? ' (open)' : ''} · `);
+  const id = document.createElement('code');
+  id.textContent = record.id;
+  item.append(id);
+  if (open && record.id !== currentContract) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'secondary small';
+    button.textContent = 'Resume';
+    button.setAttribute('aria-label', `Resume swap ${record.id}`);
+    button.addEventListener('click', () => {
+      showError(undefined);
+      evmChainSwap()
+        .then((evm) => evm.resumeContractChainSwap(evmTools, store.loadContractChain(record.id)))
+        .catch((error: unknown) => showError(`The swap was not resumed: ${errorText(error)}`));
+    });
+    item.append(' ', button);
+  }
+  return item;
+}
+
+/** The chain swap with an RBTC side the page shows now, if it is one. */
+function shownContractChain(): ContractChainRecord | undefined {
+  return currentContract === undefined ? undefined : store.listContractChains().find((record) => record.id === currentContract);
+}
+
 function renderHistory(): void {
   const swaps = store.list().reverse();
   const contracts = store.listContracts().reverse();
-  $('history-empty').hidden = swaps.length + contracts.length > 0;
+  const contractChains = store.listContractChains().reverse();
+  $('history-empty').hidden = swaps.length + contracts.length + contractChains.length > 0;
   $('history-list').replaceChildren(
+    ...contractChains.map(contractChainItem),
     ...contracts.map(contractItem),
     ...swaps.map((record) => {
       const item = document.createElement('li');
@@ -598,12 +644,26 @@ function reset(): void {
   state.destination = undefined;
   state.invoice = undefined;
   state.refundAddress = undefined;
+  state.account = undefined;
   $<HTMLInputElement>('destination').value = '';
   $<HTMLTextAreaElement>('invoice-input').value = '';
   $<HTMLInputElement>('refund-address').value = '';
   for (const field of ['chain-destination', 'chain-refund-address']) $<HTMLInputElement>(field).value = '';
   $('progress').hidden = true;
   show('view-choose');
+}
+
+/** A chain swap chosen: with an RBTC side, the wallet's account first (that side's address); then the others. */
+async function askChainAddresses(): Promise<void> {
+  const { from, to } = chainSwap.sidesOf(state.chain);
+  const contract = [from, to].find(isContractCurrency);
+  state.account = undefined;
+  if (contract !== undefined) {
+    const address = await askWallet();
+    if (address === undefined) return;
+    state.account = { currency: contract, address };
+  }
+  chainSwap.askChainAddresses(tools, state.chain, network, state.account);
 }
 
 /** An RBTC swap chosen: the wallet's account first, then the invoice (submarine) or the rescue key (reverse). */
@@ -634,7 +694,7 @@ function wire(): void {
     if (!quote()) return $('amount').focus();
     if (state.direction !== 'chain' && isContractCurrency(state.chain)) return void chooseContract();
     if (state.direction === 'chain') {
-      chainSwap.askChainAddresses(tools, state.chain, network);
+      void askChainAddresses();
     } else if (state.direction === 'reverse') {
       $('destination-label').textContent = `Your ${chainName(state.chain)} address (${network})`;
       show('view-destination');
@@ -656,7 +716,7 @@ function wire(): void {
   });
   $('chain-addresses-form').addEventListener('submit', (event) => {
     event.preventDefault();
-    const addresses = chainSwap.chainAddresses(tools, state.chain);
+    const addresses = chainSwap.chainAddresses(tools, state.chain, state.account);
     if (addresses === undefined) return;
     state.destination = addresses.destination;
     state.refundAddress = addresses.refundAddress;
@@ -687,12 +747,16 @@ function wire(): void {
   $('copy-invoice').addEventListener('click', () => void copy($<HTMLButtonElement>('copy-invoice'), $('invoice-text').textContent ?? ''));
   $('copy-address').addEventListener('click', () => void copy($<HTMLButtonElement>('copy-address'), $('address-text').textContent ?? ''));
   $('copy-amount').addEventListener('click', () => {
+    const contractChain = shownContractChain();
+    if (contractChain !== undefined) return void copy($<HTMLButtonElement>('copy-amount'), (contractChain.userLockAmount / 1e8).toFixed(8));
     if (current?.type === 'submarine' || current?.type === 'chain') {
       const amount = current.type === 'chain' ? current.userLockAmount : current.expectedAmount;
       void copy($<HTMLButtonElement>('copy-amount'), (amount / 1e8).toFixed(8));
     }
   });
   $('refund-download').addEventListener('click', () => {
+    const contractChain = shownContractChain();
+    if (contractChain?.utxoSide.lockedBy === 'user') return download(`ferry-refund-${contractChain.id}.json`, refundFileBlob(refundFileOf({ id: contractChain.id, type: 'chain', ...contractChain.utxoSide }), 'json'));
     if (current?.type === 'submarine' || current?.type === 'chain') download(`ferry-refund-${current.id}.json`, refundFileBlob(refundFileOf(current), 'json'));
   });
   $('again').addEventListener('click', reset);

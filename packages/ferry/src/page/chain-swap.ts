@@ -79,23 +79,29 @@ export const refundAddressOf = (record: ChainRecord): string | undefined => loca
 /**
  * The addresses typed for a chain swap, each checked for its chain and the network: the destination on the
  * receiving chain, the refund address on the sending one. Undefined (the reason beside the field) if either fails.
+ * With an RBTC side, that side's address is the wallet's `account`, not typed.
  */
-export function chainAddresses(tools: PageTools, key: string): { destination: string; refundAddress: string } | undefined {
+export function chainAddresses(tools: PageTools, key: string, account?: { currency: string; address: string }): { destination: string; refundAddress: string } | undefined {
   const { from, to } = sidesOf(key);
-  const destination = tools.checkAddress('chain-destination', to);
-  const refundAddress = tools.checkAddress('chain-refund-address', from);
+  const destination = account?.currency === to ? account.address : tools.checkAddress('chain-destination', to);
+  const refundAddress = account?.currency === from ? account.address : tools.checkAddress('chain-refund-address', from);
   if (destination === undefined) tools.$('chain-destination').focus();
   else if (refundAddress === undefined) tools.$('chain-refund-address').focus();
   return destination === undefined || refundAddress === undefined ? undefined : { destination, refundAddress };
 }
 
-/** Labels the two address fields for the pair chosen, and shows their view. */
-export function askChainAddresses(tools: PageTools, key: string, network: string): void {
+/** Labels the address fields for the pair chosen (only the UTXO side's with an RBTC side), and shows their view. */
+export function askChainAddresses(tools: PageTools, key: string, network: string, account?: { currency: string; address: string }): void {
   const { from, to } = sidesOf(key);
+  const rows = (field: string) => [field, `${field}-label`, `${field}-error`].map((id) => tools.$(id));
+  for (const element of rows('chain-destination')) element.hidden = account?.currency === to;
+  for (const element of rows('chain-refund-address')) element.hidden = account?.currency === from;
+  tools.$('chain-addresses-title').textContent =
+    account === undefined ? 'Where should the coins go?' : `Where should the coins go? (${account.currency} ${account.currency === to ? 'arrives in' : 'comes back to'} your wallet's account ${account.address})`;
   tools.$('chain-destination-label').textContent = `Your ${tools.chainName(to)} address, to receive (${network})`;
   tools.$('chain-refund-address-label').textContent = `Your ${tools.chainName(from)} address for a refund, if the swap fails (${network})`;
   tools.show('view-chain-addresses');
-  tools.$('chain-destination').focus();
+  tools.$(account?.currency === to ? 'chain-refund-address' : 'chain-destination').focus();
 }
 
 /** Creates the swap (the SDK checks Ferry's answer on both chains first) and keeps where its coins go. */

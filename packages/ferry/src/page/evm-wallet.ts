@@ -115,6 +115,7 @@ function showLock(tools: EvmPageTools, swaps: ContractSwaps, record: ContractSub
   const { $ } = tools;
   const values = swaps.submarineValues(record);
   $('contract-amount').textContent = `${rbtc(record.expectedAmount)} (${tools.sat(record.expectedAmount)})`;
+  $('contract-then').textContent = 'Ferry then pays your invoice and takes the coins with its secret. If Ferry cannot pay, they come back to your account.';
   $('contract-address').textContent = record.contract.address;
   $('contract-call').textContent = `lock(preimageHash 0x${values.preimageHash}, claimAddress ${values.claimAddress}, timelock ${values.timelock}) with value ${values.amount} wei`;
   $('contract-from').textContent = record.account;

@@ -109,6 +109,8 @@ export class ServiceApi {
     this.request<PartialSignature | Record<string, never>>('POST', `/v2/swap/chain/${encodeURIComponent(id)}/claim`, body);
   chainRefund = (id: string, body: { pubNonce: string; transaction: string; index: number }) =>
     this.request<PartialSignature>('POST', `/v2/swap/chain/${encodeURIComponent(id)}/refund`, body);
+  /** The EIP-712 signature for refundCooperative of our lock of a failed chain swap from a contract chain. */
+  chainRefundSignature = (id: string) => this.request<{ signature: string }>('GET', `/v2/swap/chain/${encodeURIComponent(id)}/refund`);
   chainQuote = (id: string) => this.request<{ amount: number }>('GET', `/v2/swap/chain/${encodeURIComponent(id)}/quote`);
   acceptChainQuote = (id: string, amount: number) => this.request<Record<string, never>>('POST', `/v2/swap/chain/${encodeURIComponent(id)}/quote`, { amount });
 

@@ -17,7 +17,7 @@ export const agreedServerAmount = (record: ChainRecord): number => record.quote?
  * Our partial signature of the service's key-path claim of our lockup, if it offers one now; undefined when it does
  * not (it may have claimed already, or be past the point where it can): our claim does not depend on it.
  */
-async function signServiceClaimOfOurLockup(record: ChainRecord, api: ServiceApi, ours: SwapOwner): Promise<PartialSignature | undefined> {
+export async function signServiceClaimOfOurLockup(record: { id: string; servicePublicKey: string }, api: ServiceApi, ours: SwapOwner): Promise<PartialSignature | undefined> {
   let details;
   try {
     details = await api.chainClaimDetails(record.id);

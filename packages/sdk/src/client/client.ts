@@ -1,7 +1,8 @@
 // The SDK's front door: create swaps against any service of this interface, check every answer before a
 // coin moves, keep what is needed to finish or undo each swap in the client store, and claim or refund — on
 // Bitcoin (BTC) or Liquid (L-BTC), whichever chain each swap's currency names; chain swaps between the two. Swaps on
-// a contract chain (RBTC) go through `contracts(currency)`, on the user's EVM account.
+// a contract chain (RBTC) go through `contracts(currency)`, on the user's EVM account, and chain swaps between it and
+// BTC or L-BTC through `contractChains(currency)`.
 import { ServiceApi } from './api.ts';
 import { decodeBolt11 } from '../lightning/bolt11/decode.ts';
 import { ServiceChain, type ChainSource } from './chain.ts';
@@ -27,6 +28,7 @@ import { chainMinimalServerAmount, chainPricingOf } from './verify-chain.ts';
 import { isContractCurrency } from './chains/contract.ts';
 import type { EvmAccount } from './chains/evm.ts';
 import type { ContractSwaps } from './contract-swaps.ts';
+import type { ContractChainSwaps } from './contract-chain.ts';
 import { verifyReverse, verifySubmarine, type Checked, type TimeoutPolicy } from './verify.ts';
 
 export interface SwapClientOptions {
@@ -134,6 +136,15 @@ export class SwapClient {
       this.contractSwaps.set(currency, connected);
     }
     return connected;
+  }
+
+  /**
+   * Chain swaps between a contract chain (RBTC) and a UTXO chain, on the same node, account and checked contract as
+   * `contracts(currency)`; loaded on first use as that is.
+   */
+  async contractChains(currency = 'RBTC'): Promise<ContractChainSwaps> {
+    const [swaps, { ContractChainSwaps }] = await Promise.all([this.contracts(currency), import('./contract-chain.ts')]);
+    return new ContractChainSwaps(this, swaps);
   }
 
   /** Lets go of the contract chains' node connections. */

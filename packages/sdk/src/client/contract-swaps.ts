@@ -47,8 +47,13 @@ export class ContractSwaps {
     this.options.store?.saveContract(record);
   }
 
+  /** The timelock policy of this chain's swaps. */
+  get policy(): TimeoutPolicy | undefined {
+    return this.options.policy;
+  }
+
   /** The service's account as an earlier swap with this service on this chain recorded it. */
-  private knownServiceAddress(): string | undefined {
+  knownServiceAddress(): string | undefined {
     const { chain, api, store } = this.options;
     if (this.options.serviceAddress !== undefined) return this.options.serviceAddress;
     return store?.listContracts().find((r) => r.serviceUrl === api.url && r.currency === chain.currency && r.contract.chainId === chain.chainId)?.contract.serviceAddress;
@@ -198,14 +203,17 @@ export class ContractSwaps {
   }
 
   /**
-   * Refunds one lockup: with the service's signature for swap `id` — a recovered lockup's id is unknown, so its
-   * preimage hash is asked for, as the reference API allows — else alone once the timelock is reached.
+   * Refunds one lockup: with the service's signature for swap `id` (of a submarine swap, or of a chain swap's) — a
+   * recovered lockup's id is unknown, so its preimage hash is asked for, as the reference API allows — else alone
+   * once the timelock is reached.
    */
-  async refundLockup(lockup: ContractLock, options: { id?: string; cooperative?: boolean } = {}): Promise<ContractRefund> {
+  async refundLockup(lockup: ContractLock, options: { id?: string; cooperative?: boolean; swapType?: 'submarine' | 'chain' } = {}): Promise<ContractRefund> {
     let cooperativeFailure: string | undefined;
     if (options.cooperative !== false) {
       try {
-        const { signature } = await this.options.api.submarineRefundSignature(options.id ?? lockup.preimageHash);
+        const { api } = this.options;
+        const { signature } =
+          options.swapType === 'chain' && options.id !== undefined ? await api.chainRefundSignature(options.id) : await api.submarineRefundSignature(options.id ?? lockup.preimageHash);
         return { ...(await this.chain.refundCooperative(lockup, signature)), path: 'cooperative', lockup };
       } catch (error) {
         cooperativeFailure = (error as Error).message;

@@ -7,7 +7,10 @@ export { SwapClient, type SwapClientOptions, type SpendOptions, type SwapKey, ty
 export type { DirectPayment } from './direct-payment.ts';
 export { CONTRACT_CURRENCIES, isContractCurrency, type ContractChain, type ContractLock, type ContractTx, type LoggedLockup } from './chains/contract.ts';
 export { followContractSwap, CONTRACT_SUBMARINE_SUCCESS, type ContractFollowEvent, type ContractFollowOptions, type ContractFollowResult } from './follow-contract.ts';
-export { verifyContractSubmarine, verifyContractReverse, DEFAULT_CONTRACT_TIMEOUT_POLICY } from './verify-contract.ts';
+export { verifyContractSubmarine, verifyContractReverse, checkContractParties, DEFAULT_CONTRACT_TIMEOUT_POLICY } from './verify-contract.ts';
+export { verifyContractChain, type ContractChainCheck, type CheckedContractChain } from './verify-contract-chain.ts';
+export type { ContractChainSwaps, ContractChainRequest } from './contract-chain.ts';
+export { followContractChainSwap, type ContractChainFollowEvent, type ContractChainFollowOptions, type ContractChainFollowResult, type SpentTx } from './follow-contract-chain.ts';
 export { ServiceApi, type ServiceApiOptions } from './api.ts';
 export { ServiceChain, BitcoinCoreChain, ElementsChain, type ChainSource } from './chain.ts';
 export { swapChain, destinationOf, SWAP_CURRENCIES, type SwapChain, type Lockup, type Destination, type KeyPathDraft } from './chains/index.ts';
@@ -63,6 +66,7 @@ export {
   type ContractSubmarineRecord,
   type ContractReverseRecord,
   type ContractSpendRecord,
+  type ContractChainRecord,
 } from './records.ts';
 export { FINAL_STATUSES, type StatusUpdate, type SwapType, type SerializedSwapTree } from './types.ts';
 export { qrPng, readQrPng, encodeQr, decodeQrGrid, readPng, writePng } from './qr/index.ts';

@@ -4,3 +4,4 @@
 export * from './core.ts';
 export { connectEvmChain, isInjectedAccount, EvmSwapChain, ETHER_SWAP_VERSION, type EvmAccount, type EvmChainOptions, type InjectedEvmAccount } from './chains/evm.ts';
 export { ContractSwaps, type ContractRefund, type ContractSwapsOptions, type RecoveredLockup } from './contract-swaps.ts';
+export { ContractChainSwaps, locksInContract } from './contract-chain.ts';

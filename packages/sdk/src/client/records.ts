@@ -169,8 +169,57 @@ export interface ContractReverseRecord extends ContractRecordBase {
 
 export type ContractRecord = ContractSubmarineRecord | ContractReverseRecord;
 
+/**
+ * A chain swap with one side on a contract chain (RBTC) and the other on a UTXO chain (BTC, L-BTC). The contract side
+ * is the service's lock we claim into our account (`to` is the contract chain) or our lock, whose claim address is
+ * the service's and whose refund after the timelock is ours (`from` is); the UTXO side is an output with our key in
+ * it as in a chain swap between two UTXO chains: ours to refund (`from` is the UTXO chain), or the service's to claim.
+ */
+export interface ContractChainRecord {
+  version: 1;
+  id: string;
+  type: 'chain';
+  serviceUrl: string;
+  network: NetworkName;
+  from: string;
+  to: string;
+  createdAt: string; // ISO 8601
+  preimage: string;
+  preimageHash: string;
+  /** Index of the UTXO side's key (and of the preimage) under the rescue key; absent when random. */
+  keyIndex?: number;
+  /** What we lock and what the service locks, in API units (sat; × 10^10 wei on the contract side). */
+  userLockAmount: number;
+  serverLockAmount: number;
+  pair: { rate: number; percentage: number; serverMinerFee: number };
+  contractSide: {
+    currency: string;
+    /** Whose lock it is: ours (`from` is the contract chain) or the service's. */
+    lockedBy: 'user' | 'service';
+    contract: { address: string; chainId: number; serviceAddress: string };
+    account: string;
+    timeoutBlockHeight: number;
+    lockup?: { txHash: string };
+    claim?: ContractSpendRecord;
+    refund?: ContractSpendRecord;
+  };
+  utxoSide: SwapOutputRecord & {
+    lockedBy: 'user' | 'service';
+    lockup?: { txid: string };
+    bip21?: string;
+    claim?: SpendRecord;
+    refund?: SpendRecord;
+  };
+  /** The service's key-path claim of our UTXO lockup was co-signed. */
+  cosigned?: boolean;
+  /** Where the refund files of our UTXO lockup (X → RBTC) were saved. */
+  refundFiles?: { json: string; png: string };
+  status?: string;
+  history: { status: string; at: string }[];
+}
+
 /** Notes a status in the record; returns false when it is the one already known. */
-export function noteStatus(record: SwapRecord | ContractRecord, status: string, at = new Date()): boolean {
+export function noteStatus(record: SwapRecord | ContractRecord | ContractChainRecord, status: string, at = new Date()): boolean {
   if (record.status === status) return false;
   record.status = status;
   record.history.push({ status, at: at.toISOString() });

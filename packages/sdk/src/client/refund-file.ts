@@ -30,7 +30,8 @@ export interface RefundFile {
 
 export class RefundFileError extends Error {}
 
-export function refundFileOf(record: RefundableRecord): RefundFile {
+/** The refund file of our lockup: a record's, or the UTXO side of a chain swap with a contract side. */
+export function refundFileOf(record: Pick<RefundableRecord, 'id' | 'type' | 'currency' | 'swapTree' | 'privateKey' | 'servicePublicKey' | 'timeoutBlockHeight' | 'blindingKey'>): RefundFile {
   return {
     id: record.id,
     ...(record.type === 'chain' && { type: 'chain' as const }),

@@ -1,8 +1,8 @@
-// The client store: one JSON entry per swap under swaps/ (contract-chain swaps, RBTC, under contract-swaps/: their
-// records have another shape), the rescue key in rescue-key.json, refund files under refunds/ — kept in a
+// The client store: one JSON entry per swap under swaps/ (contract-chain swaps, RBTC, under contract-swaps/, and chain
+// swaps with an RBTC side under contract-chain-swaps/: their records have other shapes), the rescue key in rescue-key.json, refund files under refunds/ — kept in a
 // ClientStorage (storage.ts): files in Node (node/file-store.ts), localStorage in a browser, memory, or the wallet's
 // own. Keys and preimages live here; the storage decides how they are protected.
-import type { ContractRecord, SwapRecord } from './records.ts';
+import type { ContractChainRecord, ContractRecord, SwapRecord } from './records.ts';
 import { refundFileJson, refundFilePng, type RefundFile } from './refund-file.ts';
 import { RescueKey } from './rescue-key.ts';
 import type { ClientStorage } from './storage.ts';
@@ -134,5 +134,20 @@ export class ClientStore {
   /** Every stored contract-chain swap, oldest first. */
   listContracts(): ContractRecord[] {
     return this.listJson<ContractRecord>('contract-swaps').sort(byAge);
+  }
+
+  saveContractChain(record: ContractChainRecord): void {
+    this.writeJson(entryOf('contract-chain-swaps', record.id), record);
+  }
+
+  loadContractChain(id: string): ContractChainRecord {
+    const record = this.readJson<ContractChainRecord>(entryOf('contract-chain-swaps', id));
+    if (record === undefined) throw new Error(`no chain swap ${id} with a contract side in the client store ${this.location}`);
+    return record;
+  }
+
+  /** Every stored chain swap with a contract side, oldest first. */
+  listContractChains(): ContractChainRecord[] {
+    return this.listJson<ContractChainRecord>('contract-chain-swaps').sort(byAge);
   }
 }

@@ -31,23 +31,38 @@ export interface CheckedContractSwap {
   timeoutBlockHeight: number;
 }
 
+/**
+ * The contract an answer names is the one the client checked, and the service's account there a plain address: not
+ * zero, not ours, not the contract, and the one this service named before.
+ */
+export function checkContractParties(
+  chain: ContractChain,
+  contractValue: unknown,
+  contractField: string,
+  serviceValue: unknown,
+  serviceField: string,
+  knownServiceAddress: string | undefined,
+): string {
+  const contract = guard(() => chain.normalizeAddress(contractValue as string));
+  check(contract === chain.contractAddress, `${contractField} ${contract} is not ${chain.contractAddress}, the EtherSwap the service's contracts endpoint names and the client checked`);
+  const serviceAddress = guard(() => chain.normalizeAddress(serviceValue as string));
+  check(serviceAddress !== ZERO_ADDRESS, `${serviceField} is the zero address`);
+  check(serviceAddress !== chain.address, `${serviceField} ${serviceAddress} is our own account`);
+  check(serviceAddress !== chain.contractAddress, `${serviceField} ${serviceAddress} is the swap contract`);
+  if (knownServiceAddress !== undefined) {
+    check(
+      serviceAddress === chain.normalizeAddress(knownServiceAddress),
+      `${serviceField} ${serviceAddress} is not ${knownServiceAddress}, the account this service used before`,
+    );
+  }
+  return serviceAddress;
+}
+
 function checkCommon(input: ContractCheck, contractField: string, serviceField: string): CheckedContractSwap & { answer: Record<string, unknown> } {
   const answer = input.answer as Record<string, unknown>;
   check(typeof answer === 'object' && answer !== null, 'the creation answer is not an object');
   check(typeof answer.id === 'string' && SWAP_ID.test(answer.id), `not a swap id: ${JSON.stringify(answer.id)}`);
-  const { chain } = input;
-  const contract = guard(() => chain.normalizeAddress(answer[contractField] as string));
-  check(contract === chain.contractAddress, `${contractField} ${contract} is not ${chain.contractAddress}, the EtherSwap the service's contracts endpoint names and the client checked`);
-  const serviceAddress = guard(() => chain.normalizeAddress(answer[serviceField] as string));
-  check(serviceAddress !== ZERO_ADDRESS, `${serviceField} is the zero address`);
-  check(serviceAddress !== chain.address, `${serviceField} ${serviceAddress} is our own account`);
-  check(serviceAddress !== chain.contractAddress, `${serviceField} ${serviceAddress} is the swap contract`);
-  if (input.knownServiceAddress !== undefined) {
-    check(
-      serviceAddress === chain.normalizeAddress(input.knownServiceAddress),
-      `${serviceField} ${serviceAddress} is not ${input.knownServiceAddress}, the account this service used before`,
-    );
-  }
+  const serviceAddress = checkContractParties(input.chain, answer[contractField], contractField, answer[serviceField], serviceField, input.knownServiceAddress);
   const timeoutBlockHeight = checkTimeout(answer.timeoutBlockHeight, input.height, input.policy ?? DEFAULT_CONTRACT_TIMEOUT_POLICY);
   return { id: answer.id, serviceAddress, timeoutBlockHeight, answer };
 }
