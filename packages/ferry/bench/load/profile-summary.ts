@@ -53,7 +53,7 @@ function ferryStacks(profile: CpuProfile): Map<number, string[]> {
 }
 
 /** The top `n` functions and modules by self time, and Ferry's functions by total time. */
-export function summarise(profile: CpuProfile, n = 12): string[] {
+export function summarise(profile: CpuProfile, n = Number(process.env.FERRY_BENCH_PROFILE_TOP ?? 12)): string[] {
   const byId = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
   const stacks = ferryStacks(profile);
   const ferry = new Map<string, number>();
