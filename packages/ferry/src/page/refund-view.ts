@@ -4,14 +4,18 @@
 // swap in this one's storage. The swap is found through Ferry (the lockup it saw; the restore endpoint for a rescue
 // key), checked by the SDK, and refunded to the address the user types: together with Ferry (key path) when Ferry
 // signs, else alone through the script path once the timeout block is mined; until then the page says how long.
+// Coins Ferry never saw (sent after the swap expired, say) are refunded too: the user gives the transaction that
+// sent them (its id, read through Ferry, or its hex), and the page takes the output that pays the swap's script.
 import {
   ClientStore,
   FINAL_STATUSES,
   MemoryStorage,
+  ServiceError,
   RefundTooEarlyError,
   RescueKey,
   SwapClient,
   destinationOf,
+  lockupPaying,
   parseRefundFileBytes,
   refundFileOf,
   refundableFromFile,
@@ -38,6 +42,9 @@ interface Found {
   lockupTxid?: string;
   /** sat locked, when the lockup was read. */
   locked?: bigint;
+  /** Ferry saw no lockup: the user gives the transaction, kept here (hex) once it is found to pay the swap. */
+  unseen?: boolean;
+  lockupHex?: string;
   /** Why it cannot be refunded from here, if so. */
   blocked?: string;
 }
@@ -52,6 +59,7 @@ const STATUS_WORDS: Record<string, string> = {
   'invoice.failedToPay': 'Ferry could not pay the invoice',
   'transaction.lockupFailed': 'the coins sent did not match the swap',
   'swap.expired': 'the swap expired',
+  'swap.created': 'waiting for coins',
   'invoice.set': 'waiting for coins',
   'transaction.mempool': 'coins seen, not yet confirmed',
   'transaction.confirmed': 'coins confirmed',
@@ -93,6 +101,8 @@ export function initRefundView(context: RefundViewContext): void {
     found = [];
     $<HTMLInputElement>('refund-file').value = '';
     $<HTMLTextAreaElement>('refund-rescue').value = '';
+    $<HTMLTextAreaElement>('refund-lockup').value = '';
+    $('refund-lockup-error').textContent = '';
     $('refund-form').hidden = true;
     findError('');
     result('');
@@ -114,22 +124,23 @@ export function initRefundView(context: RefundViewContext): void {
       entry.blocked = 'it succeeded: there is nothing to refund';
       return entry;
     }
+    let hex: string | undefined;
     try {
-      const hex =
+      hex =
         file.type === 'chain'
           ? (await client.api.chainTransactions(file.id)).userLock?.transaction.hex
           : (await client.api.submarineTransaction(file.id)).hex;
-      if (hex === undefined) throw new Error('no lockup');
-      const owner = refundable.taproot;
-      if (owner) {
-        const lockup = await owner.chain.findLockup(hex, owner.outputScript, network, owner.blindingKey);
-        if (lockup) {
-          entry.lockupTxid = lockup.txid;
-          entry.locked = lockup.value;
-        }
-      }
-    } catch {
-      entry.blocked = 'no coins were sent to it: there is nothing to refund';
+    } catch (error) {
+      if (!(error instanceof ServiceError && error.status < 500)) throw error; // said as such by find()
+    }
+    const lockup = hex === undefined ? undefined : await lockupPaying(refundable, hex, network).catch(() => undefined);
+    if (lockup === undefined) {
+      // Coins may have gone to the address all the same (after the swap expired, say): the user gives the transaction.
+      entry.unseen = true;
+      entry.lockupTxid = undefined;
+    } else {
+      entry.lockupTxid = lockup.txid;
+      entry.locked = lockup.value;
     }
     return entry;
   }
@@ -180,7 +191,8 @@ export function initRefundView(context: RefundViewContext): void {
         radio.disabled = entry.blocked !== undefined;
         const status = entry.status === undefined ? '' : STATUS_WORDS[entry.status] ?? entry.status;
         const locked = entry.locked === undefined ? '' : ` · ${sat(entry.locked)} locked`;
-        label.append(radio, ` Swap ${entry.file.id} · ${chainName(entry.file.currency)}${locked} · ${entry.blocked ?? status}`);
+        const unseen = entry.unseen && entry.lockupHex === undefined ? ' · Ferry saw no coins sent to it: give the transaction that sent them' : '';
+        label.append(radio, ` Swap ${entry.file.id} · ${chainName(entry.file.currency)}${locked} · ${entry.blocked ?? `${status}${unseen}`}`);
         return label;
       }),
     );
@@ -199,6 +211,53 @@ export function initRefundView(context: RefundViewContext): void {
   function chosenChanged(): void {
     const entry = chosen();
     $('refund-to-label').textContent = entry ? `Your ${chainName(entry.file.currency)} address for the refund (${network})` : 'Your address for the refund';
+    $('refund-lockup-row').hidden = !(entry?.unseen === true && entry.lockupHex === undefined && entry.blocked === undefined);
+  }
+
+  /**
+   * The transaction the user gave for a swap whose lockup Ferry never saw — an id (read through Ferry's chain
+   * endpoint) or the raw hex — if it pays the swap's lockup script; else the reason beside the field, and nothing kept.
+   */
+  async function givenLockup(entry: Found): Promise<boolean> {
+    const input = $<HTMLTextAreaElement>('refund-lockup');
+    const error = $('refund-lockup-error');
+    const refuse = (text: string) => {
+      error.textContent = text;
+      input.setAttribute('aria-invalid', 'true');
+      input.focus();
+      return false;
+    };
+    const typed = input.value.replace(/\s+/g, '').toLowerCase();
+    const chain = chainName(entry.file.currency);
+    if (typed === '') return refuse('Give the transaction that sent the coins: its id, or the whole transaction in hex.');
+    let hex: string;
+    if (/^[0-9a-f]{64}$/.test(typed)) {
+      try {
+        hex = (await client.api.chainTransaction(entry.file.currency, typed)).hex;
+      } catch (problem) {
+        if (problem instanceof ServiceError && problem.status < 500) {
+          return refuse(`Ferry's ${chain} node knows no transaction ${typed}: check the id, or paste the whole transaction in hex.`);
+        }
+        throw problem; // Ferry unreachable: said as such by refund()
+      }
+    } else if (/^[0-9a-f]+$/.test(typed) && typed.length % 2 === 0 && typed.length > 64) {
+      hex = typed;
+    } else {
+      return refuse('That is neither a transaction id (64 hex characters) nor a whole transaction in hex.');
+    }
+    let lockup;
+    try {
+      lockup = await lockupPaying(refundableFromFile(entry.file), hex, network);
+    } catch (problem) {
+      return refuse(`That is not a ${chain} transaction the page can read (${(problem as Error).message}).`);
+    }
+    if (lockup === undefined) return refuse(`That transaction does not pay swap ${entry.file.id}: none of its outputs goes to the swap's lockup address. Nothing was refunded.`);
+    input.removeAttribute('aria-invalid');
+    error.textContent = '';
+    entry.lockupHex = hex;
+    entry.lockupTxid = lockup.txid;
+    entry.locked = lockup.value;
+    return true;
   }
 
   async function find(): Promise<void> {
@@ -264,7 +323,8 @@ export function initRefundView(context: RefundViewContext): void {
     button.disabled = true;
     result('Refunding…');
     try {
-      const refunded = await client.refundFromFile(entry.file, { destination, lockupTxid: entry.lockupTxid });
+      if (entry.unseen && entry.lockupHex === undefined && !(await givenLockup(entry))) return result('');
+      const refunded = await client.refundFromFile(entry.file, { destination, lockupTxid: entry.lockupTxid, lockupHex: entry.lockupHex });
       const how = refunded.path === 'key' ? 'together with Ferry' : 'alone, through the timeout script (Ferry was not needed)';
       $('refund-txid').textContent = refunded.txid;
       $('refund-tx-line').hidden = false;
@@ -299,6 +359,7 @@ export function initRefundView(context: RefundViewContext): void {
   });
   $('refund-form').addEventListener('change', chosenChanged);
   $('refund-to').addEventListener('input', () => ($('refund-to-error').textContent = ''));
+  $('refund-lockup').addEventListener('input', () => ($('refund-lockup-error').textContent = ''));
   $('refund-form').addEventListener('submit', (event) => {
     event.preventDefault();
     $('refund-tx-line').hidden = true;
