@@ -12,7 +12,7 @@ import { Contract, JsonRpcProvider, getAddress, parseUnits } from 'ethers';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { startService, type Service } from '../client/support.ts';
 import { chromiumPath } from '../browser/page.ts';
-import { DESKTOP, PHONE, launchChromium, openSwapPage, shot, steps, type Opened, type Viewport } from './support.ts';
+import { DESKTOP, PHONE, injectEvmWallet, launchChromium, openSwapPage, shot, steps, type Opened, type Viewport } from './support.ts';
 
 const found = chromiumPath();
 const skip = 'skip' in found ? `no Chromium: ${found.skip}` : false;
@@ -45,33 +45,7 @@ describe('RBTC swaps on the swap page, through an injected Ethereum wallet, in C
   });
 
   /** Puts the wallet into every page of the profile: window.ethereum, whose requests anvil answers for the account. */
-  async function injectWallet(context: BrowserContext): Promise<void> {
-    // As a wallet does: no account is shown to the page until it asks for one (eth_requestAccounts), and the user agrees.
-    let connected = false;
-    await context.exposeFunction('ferryTestWallet', async ({ method, params }: { method: string; params?: unknown[] }) => {
-      asked.push(method);
-      if (method === 'eth_requestAccounts') connected = true;
-      if (method === 'eth_requestAccounts' || method === 'eth_accounts') return { result: connected ? [account.toLowerCase()] : [] };
-      const response = await fetch(service.info.evm.rpcUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: asked.length, method, params: params ?? [] }),
-      });
-      return (await response.json()) as { result?: unknown; error?: { code: number; message: string; data?: unknown } };
-    });
-    // A string, not a function: the test's compiler adds helpers to functions that the page would not have.
-    await context.addInitScript(`
-      window.ethereum = {
-        async request({ method, params }) {
-          const answer = await window.ferryTestWallet({ method, params });
-          if (answer.error) throw Object.assign(new Error(answer.error.message), { code: answer.error.code, data: answer.error.data });
-          return answer.result;
-        },
-        on() {},
-        removeListener() {},
-      };
-    `);
-  }
+  const injectWallet = (context: BrowserContext) => injectEvmWallet(context, { rpcUrl: service.info.evm.rpcUrl, account, asked });
 
   const open = (viewport: Viewport, wallet = true): Promise<Opened> => openSwapPage(browser, service.ferry.pageUrl!, viewport, wallet ? injectWallet : undefined);
   /** The page's own files among what the browser received: their count and kB over the wire (gzip). */

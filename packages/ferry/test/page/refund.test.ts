@@ -20,6 +20,7 @@ import { satToBtc } from '@ferry/sdk/chains/core-rpc.js';
 import { parseRefundFile, refundFilePng } from '@ferry/sdk/client/index.js';
 import { startService, type Service } from '../client/support.ts';
 import { chromiumPath } from '../browser/page.ts';
+import { unpayableInvoice } from './support.ts';
 
 const found = chromiumPath();
 const skip = 'skip' in found ? `no Chromium: ${found.skip}` : false;
@@ -91,16 +92,6 @@ describe('the swap page refund view, in Chromium, against a devnet Ferry', { ski
 
   const shot = async (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 
-  /** An invoice of alice's for more than Ferry's channel to her holds: Ferry's payment of it fails after the lockup. */
-  async function unpayableInvoice(): Promise<string> {
-    const { alice } = service.info.lightning;
-    const ferryPubkey = (await service.ferryNode.getInfo()).publicKey;
-    const response = await fetch(`${alice.restUrl}/v1/channels`, { headers: { 'Grpc-Metadata-macaroon': alice.macaroon } });
-    const { channels } = (await response.json()) as { channels: { remote_pubkey: string; remote_balance: string }[] };
-    const toFerry = channels.find((channel) => channel.remote_pubkey === ferryPubkey)!;
-    return (await service.invoice('alice', Number(toFerry.remote_balance) + 100_000)).invoice;
-  }
-
   /**
    * In a browser of its own: a BTC submarine swap for an unpayable invoice, clicked through to what to send; the
    * rescue key's words read and the refund file downloaded, as the page asks. That browser is then closed.
@@ -108,7 +99,7 @@ describe('the swap page refund view, in Chromium, against a devnet Ferry', { ski
   async function startAndLeave(): Promise<Left> {
     const { page, problems, close } = await open(DESKTOP);
     try {
-      const invoice = await unpayableInvoice();
+      const { invoice } = await unpayableInvoice(service);
       await page.getByLabel('Chain → Lightning').check();
       await page.getByLabel('Chain', { exact: true }).selectOption('BTC');
       await page.getByRole('button', { name: 'Continue' }).click();
