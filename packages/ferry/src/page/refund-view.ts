@@ -175,7 +175,7 @@ export function initRefundView(context: RefundViewContext): void {
     return [await lookUp(file)];
   }
 
-  /** Every swap of the rescue key that locked coins of ours, from Ferry's restore answer, checked by the SDK. */
+  /** Every submarine and chain swap of the rescue key, from Ferry's restore answer, checked by the SDK. */
   async function fromRescueKey(words: string): Promise<Found[]> {
     let rescue: RescueKey;
     try {
@@ -205,6 +205,7 @@ export function initRefundView(context: RefundViewContext): void {
         radio.name = 'refund-swap';
         radio.value = String(at);
         radio.disabled = entry.blocked !== undefined;
+        if (!entry.unseen) radio.dataset.seen = 'true';
         const status = entry.status === undefined ? '' : STATUS_WORDS[entry.status] ?? entry.status;
         const locked = entry.locked === undefined ? '' : ` · ${entry.locked} locked`;
         const unseen = entry.unseen && entry.lockupHex === undefined ? ' · Ferry saw no coins sent to it: give the transaction that sent them' : '';
@@ -214,7 +215,8 @@ export function initRefundView(context: RefundViewContext): void {
         return label;
       }),
     );
-    const first = list.querySelector<HTMLInputElement>('input:not(:disabled)');
+    // A swap whose lockup Ferry saw first: one never funded asks for a transaction the user may not have.
+    const first = list.querySelector<HTMLInputElement>('input[data-seen]:not(:disabled)') ?? list.querySelector<HTMLInputElement>('input:not(:disabled)');
     if (first) first.checked = true;
     $('refund-form').hidden = false;
     $<HTMLButtonElement>('refund-submit').disabled = first === null;
