@@ -412,7 +412,8 @@ export function initRefundView(context: RefundViewContext): void {
         return;
       }
       const open = found.filter((entry) => entry.blocked === undefined).length;
-      result(`Found ${found.length} RBTC lockup${found.length === 1 ? '' : 's'} of ${wallet.account}, ${open} to refund.`);
+      const unnamed = wallet.restoreFailure === undefined ? '' : ` Ferry named none of their swaps (${wallet.restoreFailure}): each is refunded all the same.`;
+      result(`Found ${found.length} RBTC lockup${found.length === 1 ? '' : 's'} of ${wallet.account}, ${open} to refund.${unnamed}`);
       render();
       if (open > 0) $('refund-submit').focus();
     } catch (error) {

@@ -28,6 +28,8 @@ export interface WalletLockup {
 export interface WalletRefunds {
   account: string;
   lockups: WalletLockup[];
+  /** Why Ferry's restore named no swaps (the proof refused in the wallet, Ferry unreachable), if so: the lockups stand. */
+  restoreFailure?: string;
   refund(entry: WalletLockup): Promise<ContractRefund>;
 }
 
@@ -40,9 +42,11 @@ export async function findWalletRefunds(tools: EvmPageTools): Promise<WalletRefu
   const { chain } = swaps;
   // Ferry's swaps of the account, restored into a store in memory: this browser's own swaps are not touched.
   const scratch = new ContractSwaps({ api: tools.client.api, network: tools.network, chain, store: new ClientStore(new MemoryStorage()) });
-  const [locked, restored] = await Promise.all([chain.lockupsOf(chain.address), scratch.restore()]);
+  const locked = await chain.lockupsOf(chain.address);
+  // The contract alone says what can be refunded; Ferry's answer only names the swaps.
+  const restored = locked.length === 0 ? [] : await scratch.restore().then((result) => result.restored, (error: unknown) => error as Error);
   const lockups = locked.map((lockup): WalletLockup => {
-    const swap = restored.restored.find((record) => record.type === 'submarine' && record.preimageHash === lockup.preimageHash);
+    const swap = (restored instanceof Error ? [] : restored).find((record) => record.type === 'submarine' && record.preimageHash === lockup.preimageHash);
     const entry: WalletLockup = { lockup, id: swap?.id, status: swap?.status };
     if (entry.status !== undefined && PAID.includes(entry.status)) entry.blocked = 'the invoice was paid: Ferry takes these coins';
     return entry;
@@ -50,6 +54,7 @@ export async function findWalletRefunds(tools: EvmPageTools): Promise<WalletRefu
   return {
     account: chain.address,
     lockups,
+    ...(restored instanceof Error && { restoreFailure: restored.message }),
     async refund(entry) {
       const refunded = await swaps.refundLockup(entry.lockup, { id: entry.id });
       // A swap this browser made is kept as refunded in its history.

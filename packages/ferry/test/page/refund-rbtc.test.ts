@@ -26,6 +26,8 @@ const ETHER_SWAP = new Interface([
 /** An RBTC submarine swap locked through the page and left: the lock's values as the page showed them. */
 interface Locked {
   id: string;
+  /** The wallet's lock transaction. */
+  lockHash: string;
   preimageHash: string;
   value: bigint;
   claimAddress: string;
@@ -56,8 +58,9 @@ describe('RBTC swaps refunded from the refund view, through an injected Ethereum
     await service?.close();
   });
 
-  const injectWallet = (context: BrowserContext) => injectEvmWallet(context, { rpcUrl: service.info.evm.rpcUrl, account, asked });
-  const open = (viewport: Viewport): Promise<Opened> => openSwapPage(browser, service.ferry.pageUrl!, viewport, injectWallet);
+  /** A profile's wallet; `refused`: the methods its user refuses. */
+  const walletOf = (refused: string[]) => (context: BrowserContext) => injectEvmWallet(context, { rpcUrl: service.info.evm.rpcUrl, account, asked, refused });
+  const open = (viewport: Viewport, refused: string[] = []): Promise<Opened> => openSwapPage(browser, service.ferry.pageUrl!, viewport, walletOf(refused));
   const etherSwap = () => new Contract(getAddress(service.info.evm.contracts.etherSwap), ['function swaps(bytes32) view returns (bool)', 'function hashValues(bytes32,uint256,address,address,uint256) pure returns (bytes32)'], provider);
   /** Whether the contract still holds the lock: its entry (the hash of its values) is set. */
   const stillLocked = async (locked: Locked): Promise<boolean> => {
@@ -87,8 +90,10 @@ describe('RBTC swaps refunded from the refund view, through an injected Ethereum
       await page.getByRole('button', { name: 'Create swap' }).click();
       await page.getByRole('heading', { name: 'Lock the coins with your wallet' }).waitFor();
       const call = (await page.locator('#contract-call').textContent())!;
+      const id = (await page.locator('#swap-id').textContent())!.trim();
       locked = {
-        id: (await page.locator('#swap-id').textContent())!.trim(),
+        id,
+        lockHash: '',
         preimageHash: paymentHash,
         value: BigInt(/value (\d+) wei/.exec(call)![1]),
         claimAddress: /claimAddress (0x[0-9a-fA-F]{40})/.exec(call)![1],
@@ -96,6 +101,7 @@ describe('RBTC swaps refunded from the refund view, through an injected Ethereum
       };
       await page.getByRole('button', { name: 'Lock with your wallet' }).click();
       await page.locator('#contract-lock-result', { hasText: 'Locked in transaction' }).waitFor();
+      locked.lockHash = /transaction (0x[0-9a-f]{64})/.exec((await page.locator('#contract-lock-result').textContent())!)![1];
     } finally {
       await opened.close(); // no page follows the swap from here: nothing refunds it by itself
     }
@@ -109,23 +115,27 @@ describe('RBTC swaps refunded from the refund view, through an injected Ethereum
     return locked;
   }
 
-  /** The refund view, its RBTC lockups found through the wallet: the one line listed. */
-  async function findWithWallet(page: Page, locked: Locked): Promise<void> {
+  /** The refund view, its RBTC lockups found through the wallet: the one line listed (named by Ferry's swap, unless `nameless`). */
+  async function findWithWallet(page: Page, locked: Locked, nameless = false): Promise<void> {
     await page.locator('#view-choose').getByRole('button', { name: 'Refund a swap' }).click();
     await page.getByRole('button', { name: 'Find my RBTC swaps with my wallet' }).click();
     const listed = page.locator('#refund-swaps label');
     await listed.first().waitFor();
     assert.equal(await listed.count(), 1, 'the one lockup of the account still in the contract');
     const amount = (Number(locked.value) / 1e18).toFixed(8);
-    assert.equal((await listed.textContent())!.trim(), `Swap ${locked.id} · RBTC (Rootstock, with your Ethereum wallet) · ${amount} RBTC locked · Ferry could not pay the invoice`);
+    const line = nameless
+      ? `Lockup ${locked.lockHash} · RBTC (Rootstock, with your Ethereum wallet) · ${amount} RBTC locked · Ferry names no swap of it`
+      : `Swap ${locked.id} · RBTC (Rootstock, with your Ethereum wallet) · ${amount} RBTC locked · Ferry could not pay the invoice`;
+    assert.equal((await listed.textContent())!.trim(), line);
     assert.match((await page.locator('#refund-account').textContent())!, new RegExp(`your wallet's account ${account}`, 'i'));
     assert.equal(await page.locator('#refund-to').isHidden(), true, 'no address to type: the refund goes to the account');
   }
 
   /** The refund the page names: the account's call of `method` to the contract, the value back less its gas. */
   async function checkRefund(page: Page, locked: Locked, method: 'refundCooperative' | 'refund', balanceBefore: bigint): Promise<string> {
-    await page.locator('#refund-tx-line:not([hidden])').waitFor();
+    await page.locator('#refund-tx-line:not([hidden]), #refund-result.bad').first().waitFor();
     const said = (await page.locator('#refund-result').textContent())!;
+    assert.equal(await page.locator('#refund-tx-line').isVisible(), true, `the page refunded: ${said}`);
     const txHash = (await page.locator('#refund-txid').textContent())!.trim();
     const tx = (await provider.getTransaction(txHash))!;
     const receipt = (await provider.getTransactionReceipt(txHash))!;
@@ -186,6 +196,26 @@ describe('RBTC swaps refunded from the refund view, through an injected Ethereum
       await checkRefund(page, locked, 'refund', before);
       await shot(page, 'rbtc-8-refunded-after-timelock');
       assert.ok(problems.every((problem) => /ERR_CONNECTION_REFUSED|Failed to load resource/.test(problem)), problems.join('\n'));
+    } finally {
+      await close();
+    }
+  });
+
+  test('the restore proof refused in the wallet: the lockup is listed from the contract alone and refunded with Ferry’s signature, asked by its preimage hash', async () => {
+    const locked = await lockAndLeave();
+    const { page, problems, close } = await open(DESKTOP, ['personal_sign']);
+    try {
+      asked.length = 0;
+      await findWithWallet(page, locked, true);
+      assert.ok(asked.includes('personal_sign'), 'the wallet was asked for the restore proof, and refused');
+      assert.match((await page.locator('#refund-result').textContent())!, /Ferry named none of their swaps \(.*User rejected the request.*\): each is refunded all the same\.$/);
+      const signatures: string[] = [];
+      page.on('request', (request) => void (/\/v2\/swap\/submarine\/[^/]+\/refund$/.test(request.url()) && signatures.push(new URL(request.url()).pathname)));
+      const before = await provider.getBalance(account);
+      await page.getByRole('button', { name: 'Refund', exact: true }).click();
+      await checkRefund(page, locked, 'refundCooperative', before);
+      assert.deepEqual(signatures, [`/v2/swap/submarine/${locked.preimageHash}/refund`], 'Ferry’s signature asked by the preimage hash');
+      assert.deepEqual(problems, [], 'the page ran without errors');
     } finally {
       await close();
     }

@@ -67,13 +67,14 @@ export const steps = async (page: Page): Promise<string> => (await page.locator(
  * Puts an Ethereum wallet into every page of the profile, as an extension injects one: window.ethereum (EIP-1193),
  * each request forwarded to the node at `rpcUrl` (the devnet's anvil), where `account` is unlocked, so the node signs
  * what the wallet would. As a wallet does, no account is shown until the page asks (eth_requestAccounts). The methods
- * asked for are pushed to `asked`, in order.
+ * asked for are pushed to `asked`, in order; those in `refused` the user refuses (EIP-1193's 4001).
  */
-export async function injectEvmWallet(context: BrowserContext, wallet: { rpcUrl: string; account: string; asked: string[] }): Promise<void> {
-  const { rpcUrl, account, asked } = wallet;
+export async function injectEvmWallet(context: BrowserContext, wallet: { rpcUrl: string; account: string; asked: string[]; refused?: string[] }): Promise<void> {
+  const { rpcUrl, account, asked, refused = [] } = wallet;
   let connected = false;
   await context.exposeFunction('ferryTestWallet', async ({ method, params }: { method: string; params?: unknown[] }) => {
     asked.push(method);
+    if (refused.includes(method)) return { error: { code: 4001, message: 'User rejected the request.' } };
     if (method === 'eth_requestAccounts') connected = true;
     if (method === 'eth_requestAccounts' || method === 'eth_accounts') return { result: connected ? [account.toLowerCase()] : [] };
     const response = await fetch(rpcUrl, {
