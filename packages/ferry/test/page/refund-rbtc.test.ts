@@ -5,8 +5,10 @@
 // A fresh browser profile (nothing of the swap in its storage) opens the refund view, the wallet finds the account's
 // lockup (the contract's logs, Ferry's restore by address), and the wallet refunds it: with Ferry's EIP-712 signature
 // (refundCooperative), or, with Ferry's signature cut, after the page said how many blocks remain, by `refund` once
-// the timelock block is reached. Effects are checked on anvil in Node: the transaction the page names is the wallet
-// account's call of that function, the account got the locked value back less its gas, the contract's entry is gone.
+// the timelock block is reached; with the restore proof refused, from the contract's logs alone; and in the browser
+// that made the swap, whose history then lists it as refunded. Effects are checked on anvil in Node: the transaction
+// the page names is the wallet account's call of that function, the account got the locked value back less its gas,
+// the contract's entry is gone.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Contract, Interface, JsonRpcProvider, getAddress, toQuantity } from 'ethers';
@@ -68,56 +70,62 @@ describe('RBTC swaps refunded from the refund view, through an injected Ethereum
     return (await etherSwap().getFunction('swaps')(key)) as boolean;
   };
 
-  /**
-   * In a browser of its own: an RBTC submarine swap of an invoice Ferry cannot pay, locked through the wallet; that
-   * browser's refund cut and the browser closed right after the lock. Returns once Ferry has given up paying.
-   */
-  async function lockAndLeave(): Promise<Locked> {
-    const opened = await open(DESKTOP);
-    const { page } = opened;
-    let locked: Locked;
-    try {
-      await page.route('**/v2/swap/submarine/*/refund', (route) => route.abort('connectionrefused'));
-      const { invoice, paymentHash, sat } = await unpayableInvoice(service);
-      await page.getByLabel('Chain → Lightning').check();
-      await page.getByLabel('Chain', { exact: true }).selectOption('RBTC');
-      await page.locator('#amount').fill(String(sat));
-      await page.locator('#amount-error:empty').waitFor();
-      await page.getByRole('button', { name: 'Continue' }).click();
-      await page.getByLabel('Lightning invoice (BOLT11)').fill(invoice);
-      await page.locator('#invoice-input-form').getByRole('button', { name: 'Continue' }).click();
-      await page.getByLabel('I have saved my rescue key').check();
-      await page.getByRole('button', { name: 'Create swap' }).click();
-      await page.getByRole('heading', { name: 'Lock the coins with your wallet' }).waitFor();
-      const call = (await page.locator('#contract-call').textContent())!;
-      const id = (await page.locator('#swap-id').textContent())!.trim();
-      locked = {
-        id,
-        lockHash: '',
-        preimageHash: paymentHash,
-        value: BigInt(/value (\d+) wei/.exec(call)![1]),
-        claimAddress: /claimAddress (0x[0-9a-fA-F]{40})/.exec(call)![1],
-        timelock: Number(/timelock (\d+)/.exec(call)![1]),
-      };
-      await page.getByRole('button', { name: 'Lock with your wallet' }).click();
-      await page.locator('#contract-lock-result', { hasText: 'Locked in transaction' }).waitFor();
-      locked.lockHash = /transaction (0x[0-9a-f]{64})/.exec((await page.locator('#contract-lock-result').textContent())!)![1];
-    } finally {
-      await opened.close(); // no page follows the swap from here: nothing refunds it by itself
-    }
+  /** In the page: an RBTC submarine swap of an invoice Ferry cannot pay, locked through the wallet (the page's own refund cut). */
+  async function createAndLock(page: Page): Promise<Locked> {
+    await page.route('**/v2/swap/submarine/*/refund', (route) => route.abort('connectionrefused'));
+    const { invoice, paymentHash, sat } = await unpayableInvoice(service);
+    await page.getByLabel('Chain → Lightning').check();
+    await page.getByLabel('Chain', { exact: true }).selectOption('RBTC');
+    await page.locator('#amount').fill(String(sat));
+    await page.locator('#amount-error:empty').waitFor();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByLabel('Lightning invoice (BOLT11)').fill(invoice);
+    await page.locator('#invoice-input-form').getByRole('button', { name: 'Continue' }).click();
+    await page.getByLabel('I have saved my rescue key').check();
+    await page.getByRole('button', { name: 'Create swap' }).click();
+    await page.getByRole('heading', { name: 'Lock the coins with your wallet' }).waitFor();
+    const call = (await page.locator('#contract-call').textContent())!;
+    const id = (await page.locator('#swap-id').textContent())!.trim();
+    await page.getByRole('button', { name: 'Lock with your wallet' }).click();
+    await page.locator('#contract-lock-result', { hasText: 'Locked in transaction' }).waitFor();
+    const locked: Locked = {
+      id,
+      lockHash: /transaction (0x[0-9a-f]{64})/.exec((await page.locator('#contract-lock-result').textContent())!)![1],
+      preimageHash: paymentHash,
+      value: BigInt(/value (\d+) wei/.exec(call)![1]),
+      claimAddress: /claimAddress (0x[0-9a-fA-F]{40})/.exec(call)![1],
+      timelock: Number(/timelock (\d+)/.exec(call)![1]),
+    };
     assert.equal(await stillLocked(locked), true, 'the wallet locked the swap’s values');
+    return locked;
+  }
+
+  /** Returns once Ferry has given up paying the swap's invoice. */
+  async function failed(locked: Locked): Promise<void> {
     for (;;) {
       const { status } = (await (await fetch(`${service.apiUrl}/v2/swap/${locked.id}`)).json()) as { status: string };
-      if (status === 'invoice.failedToPay') break;
+      if (status === 'invoice.failedToPay') return;
       assert.ok(!/claimed|lockupFailed|expired/.test(status), `the swap ended otherwise: ${status}`);
       await new Promise((done) => setTimeout(done, 200)); // the next look, not a ceiling
     }
+  }
+
+  /** In a browser of its own, closed right after the lock: no page refunds the swap by itself. Returns once it failed. */
+  async function lockAndLeave(): Promise<Locked> {
+    const opened = await open(DESKTOP);
+    let locked: Locked;
+    try {
+      locked = await createAndLock(opened.page);
+    } finally {
+      await opened.close();
+    }
+    await failed(locked);
     return locked;
   }
 
   /** The refund view, its RBTC lockups found through the wallet: the one line listed (named by Ferry's swap, unless `nameless`). */
   async function findWithWallet(page: Page, locked: Locked, nameless = false): Promise<void> {
-    await page.locator('#view-choose').getByRole('button', { name: 'Refund a swap' }).click();
+    await page.getByRole('button', { name: 'Refund a swap' }).first().click();
     await page.getByRole('button', { name: 'Find my RBTC swaps with my wallet' }).click();
     const listed = page.locator('#refund-swaps label');
     await listed.first().waitFor();
@@ -216,6 +224,35 @@ describe('RBTC swaps refunded from the refund view, through an injected Ethereum
       await checkRefund(page, locked, 'refundCooperative', before);
       assert.deepEqual(signatures, [`/v2/swap/submarine/${locked.preimageHash}/refund`], 'Ferry’s signature asked by the preimage hash');
       assert.deepEqual(problems, [], 'the page ran without errors');
+    } finally {
+      await close();
+    }
+  });
+
+  test('in the browser that made the swap, its own refund cut: the swap is left open in the history, the refund view refunds it, the history says so', async () => {
+    const opened = await open(DESKTOP);
+    const { page, problems, close } = opened;
+    try {
+      const locked = await createAndLock(page);
+      await failed(locked);
+      // The page's follower could not refund (Ferry's signature cut, the timelock ahead): the swap stays open.
+      await page.locator('#view-done:not([hidden])').waitFor();
+      const entry = page.locator('#history-list li', { hasText: locked.id });
+      await entry.filter({ hasText: '(open)' }).waitFor();
+      assert.match((await entry.textContent())!, /RBTC → Lightning · [\d,]+ sat · invoice\.failedToPay \(open\)/);
+
+      await page.unroute('**/v2/swap/submarine/*/refund');
+      await findWithWallet(page, locked);
+      const before = await provider.getBalance(account);
+      await page.getByRole('button', { name: 'Refund', exact: true }).click();
+      await checkRefund(page, locked, 'refundCooperative', before);
+      assert.match((await entry.textContent())!, /RBTC → Lightning · [\d,]+ sat · invoice\.failedToPay, refunded · /);
+      // Reloaded, the page has nothing of it to resume or follow.
+      await page.reload();
+      await page.locator('body[data-ready="true"]').waitFor();
+      assert.match((await entry.textContent())!, /invoice\.failedToPay, refunded · /);
+      assert.equal(await entry.getByRole('button').count(), 0, 'nothing left to resume');
+      assert.ok(problems.every((problem) => /ERR_CONNECTION_REFUSED|Failed to load resource/.test(problem)), problems.join('\n'));
     } finally {
       await close();
     }
