@@ -342,8 +342,9 @@ export class SwapEngine implements SwapService {
     return submarineRefund(this.ctx, id, request);
   }
 
-  submarineRefundSignature(id: string): Promise<{ signature: string }> {
-    return submarineRefundSignature(this.ctx, id);
+  /** By the swap's id or its preimage hash, as the reference. */
+  submarineRefundSignature(idOrPreimageHash: string): Promise<{ signature: string }> {
+    return submarineRefundSignature(this.ctx, idOrPreimageHash);
   }
 
   /** A chain swap as the engine creates it (both sides, unshaped). */

@@ -760,7 +760,16 @@ function wire(): void {
     if (current?.type === 'submarine' || current?.type === 'chain') download(`ferry-refund-${current.id}.json`, refundFileBlob(refundFileOf(current), 'json'));
   });
   $('again').addEventListener('click', reset);
-  initRefundView({ client, network, show, whyNot, chainName, sat });
+  initRefundView({
+    client,
+    network,
+    show,
+    whyNot,
+    chainName,
+    sat,
+    servesRbtc: () => pairs.submarine.RBTC !== undefined,
+    wallet: () => import('./refund-wallet.ts').then((wallet) => wallet.findWalletRefunds(evmTools)),
+  });
 }
 
 async function main(): Promise<void> {

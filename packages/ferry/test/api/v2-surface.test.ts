@@ -103,6 +103,11 @@ describe('v2 surface', () => {
     assert.equal(refund.status, 400);
     assert.match(refund.json.error, /not an EVM swap/);
     assert.equal((await call(api, 'GET', '/v2/swap/submarine/NoSuchSwap12/refund')).status, 404);
+    // As the reference, the swap's preimage hash names it too (a lockup found in the contract's logs knows no id).
+    const byHash = await call(api, 'GET', `/v2/swap/submarine/${'22'.repeat(32)}/refund`);
+    assert.equal(byHash.status, 400);
+    assert.match(byHash.json.error, /not an EVM swap/);
+    assert.equal((await call(api, 'GET', `/v2/swap/submarine/${'33'.repeat(32)}/refund`)).status, 404);
   });
 
   test('the Lightning graph: node, its channels, a channel by either id form, search by alias', async () => {

@@ -266,6 +266,34 @@ describe('submarine swaps', () => {
     assert.equal((await aliceInvoiceState(hash)).state, 'OPEN');
   });
 
+  test('coins sent after the swap expired: Ferry records no lockup, and co-signs their refund (an input paying the swap script) as the reference does', async () => {
+    const client = newKeyPair();
+    const { invoice } = await aliceInvoice(30_000);
+    const created = await world.engine.createSubmarine({ from: 'BTC', to: 'BTC', invoice, refundPublicKey: hex.encode(client.publicKey) });
+    const lockup = lockupOf(created.swapTree, created.claimPublicKey, client);
+    await world.mine(created.timeoutBlockHeight - (await world.height()));
+    await world.waitForStatus(created.id, 'swap.expired');
+
+    const lockupTxid = await world.user.sendToAddress(created.address, satToBtc(created.expectedAmount!));
+    await world.mine();
+    await rejects(world.engine.submarineTransaction(created.id), 400, 'no coins were locked up yet');
+    const { vout, value } = findOutput(await world.node.getRawTransactionHex(lockupTxid), lockup.script);
+
+    // An input that does not pay the swap's script (another output of the same transaction) gets no signature.
+    const elsewhere = keyPathSpend('refund', { txid: lockupTxid, vout: vout === 0 ? 1 : 0, value, script: lockup.script }, client);
+    const refused = clientSession(client, lockup.keys, lockup.swapTree, elsewhere.sighash);
+    await rejects(world.engine.submarineRefund(created.id, { pubNonce: refused.pubNonce, transaction: elsewhere.unsignedHex, index: 0 }), 400, 'the input to sign does not spend the lockup of this swap');
+
+    const refund = keyPathSpend('refund', { txid: lockupTxid, vout, value, script: lockup.script }, client);
+    const session = clientSession(client, lockup.keys, lockup.swapTree, refund.sighash);
+    const signed = await world.engine.submarineRefund(created.id, { pubNonce: session.pubNonce, transaction: refund.unsignedHex, index: 0 });
+    const refundTxid = await world.node.sendRawTransaction(refund.finish(session.aggregate(signed.pubNonce, signed.partialSignature)));
+    await world.mine();
+    assert.ok(await world.node.getTxOut(refundTxid, 0, false), 'the refund, co-signed by Ferry, confirmed');
+    assert.equal(await world.node.getTxOut(lockupTxid, vout, true), null, 'the lockup is spent');
+    assert.equal((await world.engine.status(created.id))?.status, 'swap.expired', 'the swap stays expired: the coins were never its lockup');
+  });
+
   test('creation errors use the reference texts', async () => {
     const client = hex.encode(newKeyPair().publicKey);
     const { invoice } = await aliceInvoice(10_000);

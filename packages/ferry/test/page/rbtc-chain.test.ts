@@ -1,5 +1,5 @@
 // Chain → chain swaps with an RBTC side on the page Ferry serves, used as a person would, through a browser Ethereum
-// wallet (injected-wallet.ts: window.ethereum forwarding to the devnet's anvil, an unlocked dev account as the
+// wallet (support.ts's injectEvmWallet: window.ethereum forwarding to the devnet's anvil, an unlocked dev account as the
 // wallet's account). BTC → RBTC: the page asks the wallet for its account and only a BTC refund address is typed; the
 // devnet's user wallet funds the lockup shown, the wallet claims Ferry's lock (the account's balance rises by what
 // Ferry locked less the claim's gas) and Ferry's claim spends the BTC lockup. RBTC → BTC: only a BTC address is
@@ -14,8 +14,7 @@ import { satToBtc } from '@ferry/sdk/chains/core-rpc.js';
 import { swapChain, type ContractChainRecord } from '@ferry/sdk/client/index.js';
 import { startService, type Service } from '../client/support.ts';
 import { chromiumPath } from '../browser/page.ts';
-import { DESKTOP, launchChromium, openSwapPage, shot, steps, type Opened } from './support.ts';
-import { injectWallet } from './injected-wallet.ts';
+import { DESKTOP, injectEvmWallet, launchChromium, openSwapPage, shot, steps, type Opened } from './support.ts';
 
 const found = chromiumPath();
 const skip = 'skip' in found ? `no Chromium: ${found.skip}` : false;
@@ -46,7 +45,7 @@ describe('chain swaps with an RBTC side on the swap page, through an injected Et
     await service?.close();
   });
 
-  const open = (): Promise<Opened> => openSwapPage(browser, service.ferry.pageUrl!, DESKTOP, (context) => injectWallet(context, service.info.evm.rpcUrl, account, asked));
+  const open = (): Promise<Opened> => openSwapPage(browser, service.ferry.pageUrl!, DESKTOP, (context) => injectEvmWallet(context, { rpcUrl: service.info.evm.rpcUrl, account, asked }));
   const etherSwap = () => getAddress(service.info.evm.contracts.etherSwap);
 
   /** Chain → chain, the pair, the amount, Continue: the wallet is asked for its account, then the one address typed. */

@@ -9,11 +9,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Contract, JsonRpcProvider, getAddress, parseUnits } from 'ethers';
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { startService, type Service } from '../client/support.ts';
 import { chromiumPath } from '../browser/page.ts';
-import { DESKTOP, PHONE, launchChromium, openSwapPage, shot, steps, type Opened, type Viewport } from './support.ts';
-import { injectWallet } from './injected-wallet.ts';
+import { DESKTOP, PHONE, injectEvmWallet, launchChromium, openSwapPage, shot, steps, type Opened, type Viewport } from './support.ts';
 
 const found = chromiumPath();
 const skip = 'skip' in found ? `no Chromium: ${found.skip}` : false;
@@ -45,7 +44,10 @@ describe('RBTC swaps on the swap page, through an injected Ethereum wallet, in C
     await service?.close();
   });
 
-  const open = (viewport: Viewport, wallet = true): Promise<Opened> => openSwapPage(browser, service.ferry.pageUrl!, viewport, wallet ? (context) => injectWallet(context, service.info.evm.rpcUrl, account, asked) : undefined);
+  /** Puts the wallet into every page of the profile: window.ethereum, whose requests anvil answers for the account. */
+  const injectWallet = (context: BrowserContext) => injectEvmWallet(context, { rpcUrl: service.info.evm.rpcUrl, account, asked });
+
+  const open = (viewport: Viewport, wallet = true): Promise<Opened> => openSwapPage(browser, service.ferry.pageUrl!, viewport, wallet ? injectWallet : undefined);
   /** The page's own files among what the browser received: their count and kB over the wire (gzip). */
   const pageFiles = (received: Opened['received']) => {
     const files = received.filter(({ url }) => new URL(url).pathname === '/' || new URL(url).pathname.startsWith('/page/'));

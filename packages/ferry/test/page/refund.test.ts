@@ -4,7 +4,9 @@
 // are sent, so no page follows the swap. The coins go to the lockup, Ferry fails to pay. Then a fresh browser profile
 // (nothing of the swap in its storage) opens the refund view, is given the downloaded file or the rescue key, and
 // refunds to a typed address: with Ferry's signature (key path), or, with Ferry's refund endpoint cut, after the
-// page said how many blocks remain, alone through the script path. Effects are checked on the chain in Node: the
+// page said how many blocks remain, alone through the script path. Coins sent only after the swap expired, which
+// Ferry never takes as its lockup, are refunded from the refund file plus the lockup transaction the user gives (bad
+// ones refused in words, nothing spent). Effects are checked on the chain in Node: the
 // refund spends the lockup output, pays the typed address the lockup's value less the fee, and confirms.
 // Screenshots go to a temporary directory, or to docs/page/ with FERRY_PAGE_SCREENSHOTS=1.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,6 +20,7 @@ import { satToBtc } from '@ferry/sdk/chains/core-rpc.js';
 import { parseRefundFile, refundFilePng } from '@ferry/sdk/client/index.js';
 import { startService, type Service } from '../client/support.ts';
 import { chromiumPath } from '../browser/page.ts';
+import { unpayableInvoice } from './support.ts';
 
 const found = chromiumPath();
 const skip = 'skip' in found ? `no Chromium: ${found.skip}` : false;
@@ -89,16 +92,6 @@ describe('the swap page refund view, in Chromium, against a devnet Ferry', { ski
 
   const shot = async (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 
-  /** An invoice of alice's for more than Ferry's channel to her holds: Ferry's payment of it fails after the lockup. */
-  async function unpayableInvoice(): Promise<string> {
-    const { alice } = service.info.lightning;
-    const ferryPubkey = (await service.ferryNode.getInfo()).publicKey;
-    const response = await fetch(`${alice.restUrl}/v1/channels`, { headers: { 'Grpc-Metadata-macaroon': alice.macaroon } });
-    const { channels } = (await response.json()) as { channels: { remote_pubkey: string; remote_balance: string }[] };
-    const toFerry = channels.find((channel) => channel.remote_pubkey === ferryPubkey)!;
-    return (await service.invoice('alice', Number(toFerry.remote_balance) + 100_000)).invoice;
-  }
-
   /**
    * In a browser of its own: a BTC submarine swap for an unpayable invoice, clicked through to what to send; the
    * rescue key's words read and the refund file downloaded, as the page asks. That browser is then closed.
@@ -106,7 +99,7 @@ describe('the swap page refund view, in Chromium, against a devnet Ferry', { ski
   async function startAndLeave(): Promise<Left> {
     const { page, problems, close } = await open(DESKTOP);
     try {
-      const invoice = await unpayableInvoice();
+      const { invoice } = await unpayableInvoice(service);
       await page.getByLabel('Chain → Lightning').check();
       await page.getByLabel('Chain', { exact: true }).selectOption('BTC');
       await page.getByRole('button', { name: 'Continue' }).click();
@@ -268,6 +261,77 @@ describe('the swap page refund view, in Chromium, against a devnet Ferry', { ski
       assert.equal(witness.length, 3, 'the script path: signature, refund leaf, control block');
       await shot(page, 'phone-btc-15-refunded');
       assert.ok(problems.every((problem) => /ERR_CONNECTION_REFUSED|Failed to load resource/.test(problem)), problems.join('\n'));
+    } finally {
+      await close();
+    }
+  });
+
+  test('coins sent after the swap expired, which Ferry never saw: refunded from the refund file and the lockup transaction, bad ones refused', async () => {
+    const left = await startAndLeave();
+    // The swap expires with nothing sent: its timeout block mined, Ferry says so.
+    const { timeoutBlockHeight } = parseRefundFile(JSON.parse(readFileSync(left.refundFilePath, 'utf8')));
+    await service.mine(Math.max(1, timeoutBlockHeight - (await service.node.getBlockCount())));
+    for (;;) {
+      const { status } = (await (await fetch(`${service.apiUrl}/v2/swap/${left.id}`)).json()) as { status: string };
+      if (status === 'swap.expired') break;
+      await new Promise((done) => setTimeout(done, 200)); // the next look, not a ceiling
+    }
+    // Then the user's wallet sends the coins all the same; Ferry does not take them as the swap's lockup.
+    const lockupTxid = await service.user.sendToAddress(left.address, satToBtc(left.toSend));
+    await service.mine();
+    const lockupTx = await service.node.getRawTransaction(lockupTxid);
+    const vout = lockupTx.vout.find((o) => o.scriptPubKey.address === left.address)!.n;
+    const lockup = { lockupTxid, vout, value: BigInt(left.toSend) };
+    const seen = await fetch(`${service.apiUrl}/v2/swap/submarine/${left.id}/transaction`);
+    assert.ok(seen.status >= 400 && seen.status < 500, `Ferry reports no lockup: ${seen.status}`);
+    assert.equal(((await (await fetch(`${service.apiUrl}/v2/swap/${left.id}`)).json()) as { status: string }).status, 'swap.expired');
+    // A transaction of the same wallet that pays elsewhere, and its raw hex.
+    const otherTxid = await service.user.sendToAddress(await service.user.getNewAddress(), 0.001);
+    const otherHex = await service.node.getRawTransactionHex(otherTxid);
+
+    const { page, problems, close } = await open(DESKTOP);
+    try {
+      await page.locator('#view-choose').getByRole('button', { name: 'Refund a swap' }).click();
+      await page.getByLabel('Refund file (JSON or PNG), or rescue key file').setInputFiles(left.refundFilePath);
+      await page.getByRole('button', { name: 'Find my swap' }).click();
+      const listed = page.locator('#refund-swaps label');
+      await listed.first().waitFor();
+      assert.match((await listed.textContent())!, new RegExp(`Swap ${left.id} · BTC \\(Bitcoin\\) · the swap expired · Ferry saw no coins sent to it: give the transaction that sent them$`));
+      const given = page.getByLabel('The transaction that sent the coins: its id, or the whole transaction in hex');
+      assert.equal(await given.isVisible(), true, 'the page asks for the lockup transaction');
+      const destination = await service.user.getNewAddress();
+      await page.getByLabel(/Your BTC \(Bitcoin\) address for the refund/).fill(destination);
+
+      // Bad input: said beside the field, nothing signed, nothing spent.
+      const refused = async (text: string, why: RegExp) => {
+        await given.fill(text);
+        await page.getByRole('button', { name: 'Refund', exact: true }).click();
+        await page.locator('#refund-lockup-error:not(:empty)').waitFor();
+        assert.match((await page.locator('#refund-lockup-error').textContent())!, why);
+        assert.equal(await page.locator('#refund-tx-line').isHidden(), true, 'no refund');
+        assert.notEqual(await service.node.getTxOut(lockupTxid, vout, true), null, 'the lockup is unspent');
+      };
+      await refused('not a transaction', /^That is neither a transaction id \(64 hex characters\) nor a whole transaction in hex\.$/);
+      await refused('00'.repeat(40), /^That is not a BTC \(Bitcoin\) transaction the page can read/);
+      await refused(otherHex, new RegExp(`^That transaction does not pay swap ${left.id}: none of its outputs goes to the swap's lockup address\\. Nothing was refunded\\.$`));
+      const unknown = 'ab'.repeat(32);
+      await refused(unknown, new RegExp(`^Ferry's BTC \\(Bitcoin\\) node knows no transaction ${unknown}: check the id`));
+      await shot(page, 'desktop-btc-16-refund-lockup-refused');
+      await accessible(page, 'the refund view, a lockup transaction refused');
+
+      // The lockup's id: read through Ferry, its output paying the swap taken, refunded together with Ferry.
+      await given.fill(lockupTxid);
+      const balanceBefore = await service.userBalance();
+      await page.getByRole('button', { name: 'Refund', exact: true }).click();
+      const { said, witness } = await checkRefund(page, lockup, destination);
+      assert.match(said, /together with Ferry/);
+      assert.equal(witness.length, 1, 'the key path: Ferry co-signed the refund of a lockup it never saw');
+      const fee = BigInt(said.match(/network fee ([\d,]+) sat/)![1].replace(/\D/g, ''));
+      assert.equal((await service.userBalance()) - balanceBefore, lockup.value - fee, 'the refund address received the lockup less the fee');
+      assert.match((await listed.textContent())!, /refunded in transaction [0-9a-f]{64}$/);
+      assert.equal(await given.isVisible(), false, 'nothing more to give');
+      await shot(page, 'desktop-btc-17-refund-lockup-refunded');
+      assert.deepEqual(problems.filter((problem) => !/Failed to load resource/.test(problem)), [], 'the page ran without errors');
     } finally {
       await close();
     }

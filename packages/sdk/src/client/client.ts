@@ -413,7 +413,7 @@ export class SwapClient {
   }
 
   /** Refunds from a refund file alone (plus the service, if it still answers, for the key path). */
-  refundFromFile(file: RefundFile, options: SpendOptions & { lockupTxid?: string; useService?: boolean }): Promise<RefundResult> {
+  refundFromFile(file: RefundFile, options: SpendOptions & { lockupTxid?: string; lockupHex?: string; useService?: boolean }): Promise<RefundResult> {
     return refundSwap(refundableFromFile(file), {
       ...options,
       network: this.network,

@@ -31,7 +31,7 @@ export {
   RefundFileError,
   type RefundFile,
 } from './refund-file.ts';
-export { refundSwap, refundableFromFile, refundableFromRecord, type Refundable, type RefundOptions, type RefundResult } from './refund.ts';
+export { lockupPaying, refundSwap, refundableFromFile, refundableFromRecord, type Refundable, type RefundOptions, type RefundResult } from './refund.ts';
 export { claimLockup, claimReverse, cosignSubmarineClaim, ownerOf, type Claimable, type ClaimOptions, type ClaimResult, type SwapOwner } from './claim.ts';
 export { claimChain, agreedServerAmount } from './chain-claim.ts';
 export { createChainSwap, type ChainSwapRequest } from './create-chain.ts';

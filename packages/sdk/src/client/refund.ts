@@ -1,7 +1,7 @@
 // Getting coins back from a failed submarine swap, or from our lockup of a failed chain swap: cooperatively through the key path (the service signs,
 // no waiting), or alone through the refund leaf once the timeout block is reached (nLockTime = timeout,
 // non-final sequence). Works from the client store's record or from a refund file, with or without the
-// service: the lockup is found from a known txid, or by asking the service. The swap's SwapChain finds (and on
+// service: the lockup is found from a known txid, from its raw transaction, or by asking the service. The swap's SwapChain finds (and on
 // Liquid unblinds) the lockup and builds the transactions; a legacy refund file's lockup is P2WSH or P2SH-P2WSH on
 // Bitcoin, blinded P2WSH on Liquid (opened with the file's blindingKey).
 import type { ServiceApi } from './api.ts';
@@ -75,6 +75,8 @@ export interface RefundOptions {
   cooperative?: boolean;
   /** The funding transaction, when the refundable does not know it. */
   lockupTxid?: string;
+  /** The funding transaction itself (hex), e.g. one the service never saw: read as given, nothing fetched. */
+  lockupHex?: string;
   /** sat/vbyte; default: the chain source's estimate. */
   feeRate?: number;
 }
@@ -114,7 +116,17 @@ async function serviceLockupHex(refundable: Refundable, api: ServiceApi): Promis
   return user.transaction.hex;
 }
 
+/** The output of `txHex` that pays the refundable's lockup script (unblinded on Liquid), if one does; throws for unparsable hex. */
+export async function lockupPaying(refundable: Refundable, txHex: string, network: NetworkName): Promise<Lockup | undefined> {
+  return (await locate(refundable, txHex, network))?.lockup;
+}
+
 async function findLockup(refundable: Refundable, options: RefundOptions): Promise<LocatedLockup> {
+  if (options.lockupHex !== undefined) {
+    const found = await locate(refundable, options.lockupHex, options.network);
+    if (!found) throw new VerificationError(`the transaction given does not pay the swap ${refundable.id}`);
+    return found;
+  }
   const txid = options.lockupTxid ?? refundable.lockupTxid;
   if (txid !== undefined) {
     const found = await locate(refundable, await options.chain.transactionHex(txid), options.network);

@@ -65,7 +65,7 @@ export interface SwapService {
   submarineClaimDetails(id: string): Promise<SubmarineClaimDetailsBody>;
   submarineClaimSignature(id: string, signature: PartialSignatureBody): Promise<Record<string, never>>;
   submarineRefund(id: string, request: RefundRequest): Promise<PartialSignatureBody>;
-  /** EVM: the EIP-712 signature for the contract's refundCooperative, only once the swap failed. */
+  /** EVM: the EIP-712 signature for the contract's refundCooperative, only once the swap failed; by the swap's id or its preimage hash. */
   submarineRefundSignature(id: string): Promise<{ signature: string }>;
 
   /** With a claim public key: a UTXO chain's swap; with a claim address: an EVM chain's. */

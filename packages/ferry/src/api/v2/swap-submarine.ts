@@ -63,7 +63,11 @@ export function submarineRoutes(router: Router, swaps: SwapService): void {
     return { body: await engineCall(() => swaps.submarineClaimSignature(id, signature)) };
   });
 
-  getById(router, '/v2/swap/submarine/{id}/refund', (id) => swaps.submarineRefundSignature(id));
+  router.get('/v2/swap/submarine/{id}/refund', async ({ params }) => {
+    // As the reference: the swap's id or its preimage hash, all a lockup found again in the contract's logs knows.
+    const id = /^[0-9a-fA-F]{64}$/.test(params.id) ? params.id.toLowerCase() : requireSwapId(params.id);
+    return { body: await engineCall(() => swaps.submarineRefundSignature(id)) };
+  });
 
   router.post('/v2/swap/submarine/{id}/refund', async ({ params, body }) => {
     const id = requireSwapId(params.id);

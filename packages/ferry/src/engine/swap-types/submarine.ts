@@ -329,7 +329,10 @@ export function submarineRefund(ctx: EngineContext, id: string, request: RefundR
  * it is set), so a swap with a signature out is never paid. Only a lockup naming Ferry's claim address can be
  * refunded with Ferry's signature; any other waits for its timelock.
  */
-export function submarineRefundSignature(ctx: EngineContext, id: string): Promise<{ signature: string }> {
+export async function submarineRefundSignature(ctx: EngineContext, idOrPreimageHash: string): Promise<{ signature: string }> {
+  // A preimage hash names its swap (the reference takes either): a lockup found in the contract's logs knows no id.
+  const byHash = /^[0-9a-f]{64}$/.test(idOrPreimageHash) ? await ctx.storage.swaps.getByPreimageHash(idOrPreimageHash) : undefined;
+  const id = byHash?.id ?? idOrPreimageHash;
   return ctx.locks.run(id, async () => {
     const swap = await ctx.swaps.require(id, SwapType.Submarine);
     const leg = userLockupOf(swap);
