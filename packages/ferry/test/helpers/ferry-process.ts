@@ -102,7 +102,11 @@ export function runFerry(args: string[], env: Record<string, string | undefined>
           () => reject(new Error(`timed out waiting for a log line; output:\n${lines.join('\n')}`)),
           timeoutMs,
         );
-        exited.then((code) => reject(new Error(`ferry exited with ${code}; output:\n${lines.join('\n')}`)));
+        // the hang guard goes with the process: a timer left armed kept the test process alive for its full length
+        exited.then((code) => {
+          clearTimeout(timer);
+          reject(new Error(`ferry exited with ${code}; output:\n${lines.join('\n')}`));
+        });
         waiters.push({
           match,
           resolve: (entry) => {
