@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { availableParallelism } from 'node:os';
 import { contractReport } from '../packages/ferry/scripts/contract-report.mjs';
 import { readTimings, runJobs, writeTimings } from './test-jobs.mjs';
+import { testBundles } from './test-bundles.mjs';
 
 function collect(dir) {
   const out = [];
@@ -39,14 +40,17 @@ if (files.length === 0) {
 const LIGHTNING_MARKER = /^\/\/ @lightning-matrix\b/m;
 const inLightningMatrix = (file) => LIGHTNING_MARKER.test(readFileSync(file, 'utf8'));
 
-// Every test process, and every node process a test starts, loads the contract observer: each exchange with a
-// devnet node is checked against the real daemon's published contract (test/contracts/), and a violation anywhere
-// fails the run.
+// Every test process, and every node process a test starts, loads tsx and the contract observer (install.mjs):
+// each exchange with a devnet node is checked against the real daemon's published contract (test/contracts/), and
+// a violation anywhere fails the run. The `ferry` processes the tests start run a JavaScript bundle of the command
+// built here (scripts/test-bundles.mjs), without tsx; FERRY_TEST_BUNDLES=off runs them from the sources.
 const reportDir = mkdtempSync(join(tmpdir(), 'ferry-contracts-'));
-const observer = pathToFileURL(resolve(SERVICE, 'test/contracts/install.mjs')).href;
+const preload = pathToFileURL(resolve(SERVICE, 'test/contracts/install.mjs')).href;
+const bundles = process.env.FERRY_TEST_BUNDLES === 'off' ? undefined : await testBundles();
 const contractEnv = {
   FERRY_CONTRACT_REPORT: reportDir,
-  NODE_OPTIONS: [process.env.NODE_OPTIONS, '--import tsx', `--import ${observer}`].filter(Boolean).join(' '),
+  NODE_OPTIONS: [process.env.NODE_OPTIONS, `--import ${preload}`].filter(Boolean).join(' '),
+  FERRY_TEST_BUNDLES: bundles ?? '',
 };
 
 // The real-node world (test/real-nodes/) runs real lightningd daemons: prepared once here (unpacked from
