@@ -1,10 +1,11 @@
-// Builds, once per test run, the `ferry` command and the contract observer as plain JavaScript (esbuild), for the
-// node processes the tests start: loaded through tsx's hooks, a `ferry` child spent about half of its CPU compiling
-// and resolving modules (`ferry start` 4.6 s against 2.9 s bundled, a usage text 1.0 s against 0.45 s), and the
-// test files start thousands of them. The bundles are the sources as they are: only `import.meta.url` is rewritten
-// to each source file's own URL, so files found beside a source (the swap page, its shims, package.json) are found
-// as before; npm packages stay outside, loaded from node_modules. A build is kept in node_modules/.cache and reused
-// while every file it was built from is unchanged.
+// Builds, once per test run, the test files, the `ferry` command and the contract observer as plain JavaScript
+// (esbuild), for the node processes of the run: through tsx's hooks a process spent about half of its CPU compiling
+// and resolving modules (`ferry start` 4.6 s against 2.9 s bundled, the usage text 1.0 s against 0.45 s, loading the
+// v1 API tests' world 1.4 s against 0.5 s), and a run starts thousands of them. The bundles are the sources as they
+// are: only `import.meta.url` and `import.meta.dirname` are rewritten to each source file's own, so files found
+// beside a source (the swap page, its shims, package.json, fixtures) are found as before; npm packages stay outside,
+// loaded from node_modules. A build is kept in node_modules/.cache and reused while every file it was built from,
+// and the list of test files, is unchanged.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -13,10 +14,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CACHE = join(ROOT, 'node_modules', '.cache', 'ferry-test-bundles');
-const ENTRIES = {
-  main: 'packages/ferry/src/cli/main.ts',
-  observe: 'packages/ferry/test/contracts/observe.ts',
-};
+const ENTRIES = ['packages/ferry/src/cli/main.ts', 'packages/ferry/test/contracts/observe.ts'];
+
+/** Where the bundle of a source file (a path from the repository's root) is, in a build's directory. */
+export const bundleOf = (dir, file) => join(dir, file.replace(/\.ts$/, '.js'));
 
 /** The hash of the files a build was made from (the build script itself among them). */
 function hashOf(inputs) {
@@ -46,14 +47,15 @@ const ownSourcesOnly = {
 };
 
 /**
- * The bundles' directory, built or reused: `ferry.mjs` runs the `ferry` command like bin/ferry.mjs, `observe.js`
- * installs the contract observer.
+ * The bundles' directory, built or reused: `ferry.mjs` runs the `ferry` command like bin/ferry.mjs, each source
+ * entry (`testFiles`, paths from the repository's root, and the contract observer) is at bundleOf(dir, file).
  */
-export async function testBundles() {
+export async function testBundles(testFiles) {
+  const entries = [...ENTRIES, ...testFiles].sort();
   const manifest = join(CACHE, 'inputs.json');
   if (existsSync(manifest)) {
-    const { inputs, hash, dir } = JSON.parse(readFileSync(manifest, 'utf8'));
-    if (hashOf(inputs) === hash && existsSync(join(dir, 'ferry.mjs'))) return dir;
+    const built = JSON.parse(readFileSync(manifest, 'utf8'));
+    if (JSON.stringify(built.entries) === JSON.stringify(entries) && hashOf(built.inputs) === built.hash && existsSync(join(built.dir, 'ferry.mjs'))) return built.dir;
   }
   const { build } = await import('esbuild');
   const staging = join(CACHE, `build-${process.pid}`);
@@ -61,7 +63,10 @@ export async function testBundles() {
   mkdirSync(CACHE, { recursive: true });
   const result = await build({
     absWorkingDir: ROOT,
-    entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, join(ROOT, file)])),
+    entryPoints: entries.map((file) => join(ROOT, file)),
+    outbase: ROOT,
+    entryNames: '[dir]/[name]',
+    chunkNames: 'chunks/[name]-[hash]',
     bundle: true,
     splitting: true, // the command's dynamic imports stay lazy: `ferry version` loads no more than before
     format: 'esm',
@@ -72,13 +77,13 @@ export async function testBundles() {
     metafile: true,
     logLevel: 'error',
   });
-  writeFileSync(join(staging, 'ferry.mjs'), "const { main } = await import('./main.js');\nawait main(process.argv.slice(2));\n");
+  writeFileSync(join(staging, 'ferry.mjs'), "const { main } = await import('./packages/ferry/src/cli/main.js');\nawait main(process.argv.slice(2));\n");
   const inputs = [...Object.keys(result.metafile.inputs), 'scripts/test-bundles.mjs', 'package-lock.json'].sort();
   const hash = hashOf(inputs);
   const dir = join(CACHE, hash.slice(0, 16));
   rmSync(dir, { recursive: true, force: true });
   renameSync(staging, dir);
-  writeFileSync(manifest, JSON.stringify({ inputs, hash, dir }));
+  writeFileSync(manifest, JSON.stringify({ entries, inputs, hash, dir }));
   // earlier builds go once no run can still be using them
   for (const name of readdirSync(CACHE)) {
     const old = join(CACHE, name);
