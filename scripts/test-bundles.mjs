@@ -7,7 +7,7 @@
 // loaded from node_modules. A build is kept in node_modules/.cache and reused while every file it was built from,
 // and the list of test files, is unchanged.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -55,7 +55,11 @@ export async function testBundles(testFiles) {
   const manifest = join(CACHE, 'inputs.json');
   if (existsSync(manifest)) {
     const built = JSON.parse(readFileSync(manifest, 'utf8'));
-    if (JSON.stringify(built.entries) === JSON.stringify(entries) && hashOf(built.inputs) === built.hash && existsSync(join(built.dir, 'ferry.mjs'))) return built.dir;
+    if (JSON.stringify(built.entries) === JSON.stringify(entries) && hashOf(built.inputs) === built.hash && existsSync(join(built.dir, 'ferry.mjs'))) {
+      const now = new Date();
+      utimesSync(built.dir, now, now); // in use again: not an earlier build to clear away
+      return built.dir;
+    }
   }
   const { build } = await import('esbuild');
   const staging = join(CACHE, `build-${process.pid}`);
@@ -81,8 +85,12 @@ export async function testBundles(testFiles) {
   const inputs = [...Object.keys(result.metafile.inputs), 'scripts/test-bundles.mjs', 'package-lock.json'].sort();
   const hash = hashOf(inputs);
   const dir = join(CACHE, hash.slice(0, 16));
-  rmSync(dir, { recursive: true, force: true });
-  renameSync(staging, dir);
+  // the same inputs built by another run at the same time: keep its build, which that run may be using
+  if (existsSync(join(dir, 'ferry.mjs'))) rmSync(staging, { recursive: true, force: true });
+  else {
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(staging, dir);
+  }
   writeFileSync(manifest, JSON.stringify({ entries, inputs, hash, dir }));
   // earlier builds go once no run can still be using them
   for (const name of readdirSync(CACHE)) {
