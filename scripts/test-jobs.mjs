@@ -1,10 +1,12 @@
 // Runs test files as one queue of jobs — a job is one file on one Lightning backend — on a few workers, the longest
 // first (by the times a previous run recorded in scripts/test-timings.json), so the Core Lightning pass overlaps the
 // LND pass instead of waiting for it and no slow file starts last. Each job is its own `node --test` process, run
-// from its package's directory; its output is printed whole when it ends, so files never interleave. The end prints
-// the totals, the failed jobs and the slowest jobs, which is where the CI time goes.
+// from its package's directory, on the file's bundle when the run built them (scripts/test-bundles.mjs); its output
+// is printed whole when it ends, so files never interleave. The end prints the totals, the failed jobs and the
+// slowest jobs, which is where the CI time goes.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { bundleOf } from './test-bundles.mjs';
 
 const keyOf = (job) => `${job.file} (${job.lightning})`;
 
@@ -27,7 +29,9 @@ function runOne(job, options) {
   const pkg = options.packages.find((dir) => job.file.startsWith(dir + '/'));
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--test', '--test-reporter=spec', job.file.slice(pkg.length + 1)], {
+    // the file's bundle when the run built them (scripts/test-bundles.mjs), from the package's directory either way
+    const target = options.bundles === undefined ? job.file.slice(pkg.length + 1) : bundleOf(options.bundles, job.file);
+    const child = spawn(process.execPath, ['--test', '--test-reporter=spec', target], {
       cwd: pkg,
       env: { ...process.env, ...options.env, FERRY_TEST_LIGHTNING: job.lightning },
       stdio: ['ignore', 'pipe', 'pipe'],

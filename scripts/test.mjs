@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { availableParallelism } from 'node:os';
 import { contractReport } from '../packages/ferry/scripts/contract-report.mjs';
 import { readTimings, runJobs, writeTimings } from './test-jobs.mjs';
+import { testBundles } from './test-bundles.mjs';
 
 function collect(dir) {
   const out = [];
@@ -27,7 +28,8 @@ function collect(dir) {
 const PACKAGES = ['packages/sdk', 'packages/devnet', 'packages/ferry'];
 const SERVICE = 'packages/ferry';
 const filters = process.argv.slice(2);
-const files = PACKAGES.flatMap((dir) => collect(join(dir, 'test'))).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+const allFiles = PACKAGES.flatMap((dir) => collect(join(dir, 'test')));
+const files = allFiles.filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
@@ -39,14 +41,18 @@ if (files.length === 0) {
 const LIGHTNING_MARKER = /^\/\/ @lightning-matrix\b/m;
 const inLightningMatrix = (file) => LIGHTNING_MARKER.test(readFileSync(file, 'utf8'));
 
-// Every test process, and every node process a test starts, loads the contract observer: each exchange with a
-// devnet node is checked against the real daemon's published contract (test/contracts/), and a violation anywhere
-// fails the run.
+// Every test process, and every node process a test starts, loads tsx and the contract observer (install.mjs):
+// each exchange with a devnet node is checked against the real daemon's published contract (test/contracts/), and
+// a violation anywhere fails the run. The test files and the `ferry` processes they start run JavaScript bundles
+// built here (scripts/test-bundles.mjs, all test files at once, so a later run of a few reuses the build), without
+// tsx; FERRY_TEST_BUNDLES=off runs them from the sources.
 const reportDir = mkdtempSync(join(tmpdir(), 'ferry-contracts-'));
-const observer = pathToFileURL(resolve(SERVICE, 'test/contracts/install.mjs')).href;
+const preload = pathToFileURL(resolve(SERVICE, 'test/contracts/install.mjs')).href;
+const bundles = process.env.FERRY_TEST_BUNDLES === 'off' ? undefined : await testBundles(allFiles);
 const contractEnv = {
   FERRY_CONTRACT_REPORT: reportDir,
-  NODE_OPTIONS: [process.env.NODE_OPTIONS, '--import tsx', `--import ${observer}`].filter(Boolean).join(' '),
+  NODE_OPTIONS: [process.env.NODE_OPTIONS, `--import ${preload}`].filter(Boolean).join(' '),
+  FERRY_TEST_BUNDLES: bundles ?? '',
 };
 
 // The real-node world (test/real-nodes/) runs real lightningd daemons: prepared once here (unpacked from
@@ -83,6 +89,7 @@ if (process.env.FERRY_TEST_LIGHTNING === undefined) jobs.push(...files.filter(in
 const result = await runJobs(jobs, {
   packages: PACKAGES,
   env: { ...contractEnv, ...realNodes, ...browser },
+  bundles,
   timings: readTimings(timingsFile),
   parallel: Number(process.env.FERRY_TEST_JOBS ?? Math.max(2, availableParallelism())),
 });

@@ -126,7 +126,9 @@ test('Ferry takes back a legacy reverse lockup nobody claimed: the refund spends
   assert.equal(refunded.status, 'transaction.refunded');
   // Once the refund is in a block the hold invoice is cancelled and the payer gets its HTLC back.
   await world.mine();
-  const failed = await Promise.race([payment, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the payment never failed')), 20_000))]);
+  // a hang guard, cleared with the answer: left armed, it kept the test process alive after its last test
+  let guard: NodeJS.Timeout | undefined;
+  const failed = await Promise.race([payment, new Promise<never>((_, reject) => (guard = setTimeout(() => reject(new Error('the payment never failed')), 20_000)))]).finally(() => clearTimeout(guard));
   assert.equal(failed.status, 'FAILED');
   // The lockup output is spent by a transaction without the preimage: the redeem script's timeout branch.
   const lockup = (await world.rpc.decodeRawTransaction(locked.transaction.hex)) as any;

@@ -9,7 +9,8 @@
 // it, and bigints (64-bit integers the devnet answers losslessly) are validated as the integers they are.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { Ajv, ValidateFunction } from 'ajv';
+import { ajvClass } from './libraries.ts';
 import type { NodeExchange } from '@ferry/devnet/contract-observer.js';
 import type { ContractCheck } from './checkers.ts';
 
@@ -65,14 +66,14 @@ interface MethodContract {
   response: ValidateFunction;
 }
 
-const ajv = new Ajv({ strict: false, allErrors: true });
+let ajv: Ajv | undefined;
 
 function methodContract(source: string, schema: { request?: { properties?: object; required?: string[] }; response?: object }): MethodContract {
   return {
     source,
     params: Object.keys(schema.request?.properties ?? {}),
     required: schema.request?.required ?? [],
-    response: ajv.compile(plainSchema(schema.response ?? {}) as object),
+    response: (ajv ??= new (ajvClass())({ strict: false, allErrors: true })).compile(plainSchema(schema.response ?? {}) as object),
   };
 }
 

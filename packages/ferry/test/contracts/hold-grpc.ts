@@ -4,7 +4,8 @@
 // drop on the wire, so the devnet would believe it answers what no real plugin sends. Ferry's own copy of the proto
 // is checked against this one field by field (cln.test.ts), so Ferry cannot send such a field.
 import { join } from 'node:path';
-import { loadSync, type PackageDefinition } from '@grpc/proto-loader';
+import type { PackageDefinition } from '@grpc/proto-loader';
+import { protoLoader } from './libraries.ts';
 import type { NodeExchange } from '@ferry/devnet/contract-observer.js';
 import type { ContractCheck } from './checkers.ts';
 
@@ -15,7 +16,7 @@ interface Descriptor {
 
 let proto: PackageDefinition | undefined;
 const holdProto = (): PackageDefinition =>
-  (proto ??= loadSync(join(import.meta.dirname, '..', 'fixtures', 'hold', 'hold.proto'), { keepCase: true, oneofs: true }));
+  (proto ??= protoLoader().loadSync(join(import.meta.dirname, '..', 'fixtures', 'hold', 'hold.proto'), { keepCase: true, oneofs: true }));
 
 const messageOf = (name: string): Descriptor | undefined => (holdProto()[`hold.${name}`] as { type?: Descriptor } | undefined)?.type;
 

@@ -10,7 +10,8 @@
 // so its definitions are translated here to JSON Schema for ajv (no library does swagger 2.0 → JSON Schema for the
 // two modes needed: what LND writes, and what LND reads).
 import { readFileSync } from 'node:fs';
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { Ajv, ValidateFunction } from 'ajv';
+import { ajvClass } from './libraries.ts';
 import type { NodeExchange } from '@ferry/devnet/contract-observer.js';
 import type { ContractCheck, ContractChecker } from './checkers.ts';
 import { runtimeBytes, protojsonBytes } from '@ferry/devnet/lightning/rest/go-base64.js';
@@ -39,15 +40,34 @@ type JsonSchema = Record<string, unknown>;
 const FILES = ['lightning', 'invoices', 'router'];
 export const LND_SWAGGER_VERSION = 'v0.20.3-beta';
 
-const swaggers: Swagger[] = FILES.map(
-  (f) => JSON.parse(readFileSync(new URL(`../fixtures/lnd/${f}.swagger.json`, import.meta.url), 'utf8')) as Swagger,
-);
-const definitions: Record<string, SwaggerSchema> = {};
-for (const s of swaggers) for (const [name, def] of Object.entries(s.definitions)) definitions[name] ??= def;
+// Read and compiled on the first exchange: every process of a test run loads the checkers, and most (the `ferry`
+// commands a test starts) never talk to a devnet LND.
+let loaded: { swaggers: Swagger[]; definitions: Record<string, SwaggerSchema>; ajv: Ajv } | undefined;
+function swaggerContract(): { swaggers: Swagger[]; definitions: Record<string, SwaggerSchema>; ajv: Ajv } {
+  if (loaded !== undefined) return loaded;
+  const swaggers: Swagger[] = FILES.map(
+    (f) => JSON.parse(readFileSync(new URL(`../fixtures/lnd/${f}.swagger.json`, import.meta.url), 'utf8')) as Swagger,
+  );
+  const definitions: Record<string, SwaggerSchema> = {};
+  for (const s of swaggers) for (const [name, def] of Object.entries(s.definitions)) definitions[name] ??= def;
+  loaded = { swaggers, definitions, ajv: new (ajvClass())({ strict: false, allErrors: true }) };
+  // protobufAny carries free fields beside "@type".
+  const schemaDefinitions: Record<string, JsonSchema> = {};
+  for (const mode of ['answer', 'request'] as Mode[]) {
+    for (const [name, def] of Object.entries(definitions)) {
+      schemaDefinitions[`${mode}.${name}`] =
+        name === ANY ? { type: 'object', properties: { '@type': { type: 'string' } } } : translate(def, mode);
+    }
+  }
+  loaded.ajv.addFormat('lnd-bytes-out', /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/);
+  loaded.ajv.addFormat('lnd-bytes-in', { validate: (s: string) => protojsonBytes(s) !== undefined });
+  loaded.ajv.addSchema({ $id: 'lnd', definitions: schemaDefinitions });
+  return loaded;
+}
 
 type Mode = 'answer' | 'request';
 const refName = (ref: string): string => ref.slice('#/definitions/'.length);
-const isEnum = (name: string): boolean => definitions[name]?.enum !== undefined;
+const isEnum = (name: string): boolean => swaggerContract().definitions[name]?.enum !== undefined;
 
 // One swagger schema as JSON Schema, for what LND writes ('answer') or what it reads ('request').
 function translate(schema: SwaggerSchema, mode: Mode): JsonSchema {
@@ -99,20 +119,7 @@ function translate(schema: SwaggerSchema, mode: Mode): JsonSchema {
   }
 }
 
-// protobufAny carries free fields beside "@type".
 const ANY = 'protobufAny';
-const schemaDefinitions: Record<string, JsonSchema> = {};
-for (const mode of ['answer', 'request'] as Mode[]) {
-  for (const [name, def] of Object.entries(definitions)) {
-    schemaDefinitions[`${mode}.${name}`] =
-      name === ANY ? { type: 'object', properties: { '@type': { type: 'string' } } } : translate(def, mode);
-  }
-}
-
-const ajv = new Ajv({ strict: false, allErrors: true });
-ajv.addFormat('lnd-bytes-out', /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/);
-ajv.addFormat('lnd-bytes-in', { validate: (s: string) => protojsonBytes(s) !== undefined });
-ajv.addSchema({ $id: 'lnd', definitions: schemaDefinitions });
 
 const validators = new Map<string, ValidateFunction>();
 function validatorFor(schema: SwaggerSchema, mode: Mode): ValidateFunction {
@@ -120,7 +127,7 @@ function validatorFor(schema: SwaggerSchema, mode: Mode): ValidateFunction {
   let validate = validators.get(key);
   if (validate === undefined) {
     const body = JSON.stringify(translate(schema, mode)).replaceAll('"#/definitions/', '"lnd#/definitions/');
-    validate = ajv.compile(JSON.parse(body) as JsonSchema);
+    validate = swaggerContract().ajv.compile(JSON.parse(body) as JsonSchema);
     validators.set(key, validate);
   }
   return validate;
@@ -142,7 +149,7 @@ function findOperation(method: string, pathname: string): Found | undefined {
   }
   const segments = decoded.split('/');
   const lower = method.toLowerCase();
-  for (const swagger of swaggers) {
+  for (const swagger of swaggerContract().swaggers) {
     for (const [template, operations] of Object.entries(swagger.paths)) {
       const operation = operations[lower];
       if (operation === undefined) continue;

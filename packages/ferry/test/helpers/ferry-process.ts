@@ -1,12 +1,20 @@
 // Runs the real `ferry` command as a child process: to completion with its exit code and output, or left running
 // while its JSON lines are read.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { DevnetInfo } from '@ferry/devnet/index.js';
 import { ferryLightningEnv } from './test-lightning.ts';
 
-export const ferryBin = fileURLToPath(new URL('../../bin/ferry.mjs', import.meta.url));
+/**
+ * The `ferry` command: in a test run the JavaScript bundle scripts/test.mjs built from the sources (FERRY_TEST_BUNDLES,
+ * scripts/test-bundles.mjs: half the CPU of a start through tsx), else bin/ferry.mjs.
+ */
+const bundles = process.env.FERRY_TEST_BUNDLES ?? '';
+export const ferryBin = isAbsolute(bundles)
+  ? join(bundles, 'ferry.mjs')
+  : fileURLToPath(new URL('../../bin/ferry.mjs', import.meta.url));
 
 /** `ferry start`'s environment for a devnet run as its own process: its nodes as an operator's external ones. */
 export function devnetNodesEnv(info: DevnetInfo): Record<string, string> {
@@ -102,7 +110,11 @@ export function runFerry(args: string[], env: Record<string, string | undefined>
           () => reject(new Error(`timed out waiting for a log line; output:\n${lines.join('\n')}`)),
           timeoutMs,
         );
-        exited.then((code) => reject(new Error(`ferry exited with ${code}; output:\n${lines.join('\n')}`)));
+        // the hang guard goes with the process: a timer left armed kept the test process alive for its full length
+        exited.then((code) => {
+          clearTimeout(timer);
+          reject(new Error(`ferry exited with ${code}; output:\n${lines.join('\n')}`));
+        });
         waiters.push({
           match,
           resolve: (entry) => {

@@ -1,6 +1,7 @@
 // Which Lightning backend the swap tests run Ferry on: LND by default, Core Lightning with
 // FERRY_TEST_LIGHTNING=cln (the devnet then runs its `cln` node, and that node is Ferry's). scripts/test.mjs
 // runs the core swap files a second time that way.
+import { test } from 'node:test';
 import type { DevnetInfo } from '@ferry/devnet/index.js';
 import type { LightningBackend } from '../../src/lightning/backend.ts';
 import { ClnBackend } from '../../src/lightning/cln/client.ts';
@@ -16,6 +17,15 @@ export function testLightning(): TestLightning {
 }
 
 export const onCln = (): boolean => testLightning() === 'cln';
+
+/**
+ * Registers a test of a Lightning-matrix file on the LND pass only: a case Ferry's Lightning node takes no part in
+ * (the wallet's checks, a lockup Ferry must not pay for, a chain timeout), which the Core Lightning pass would only
+ * repeat at the cost of its CI time. The file's cases that use the node run on both passes.
+ */
+export function testOffTheNode(name: string, fn: () => Promise<void>): void {
+  if (!onCln()) test(name, fn);
+}
 
 /** A client of Ferry's own node on the devnet: `ferry` over LND REST, or `cln` over clnrest and its hold plugin's gRPC. */
 export function ferryNodeClient(info: DevnetInfo): LightningBackend {

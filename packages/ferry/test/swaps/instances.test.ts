@@ -4,7 +4,8 @@
 // once, the reverse lockup sent once. A WebSocket client of the standby sees every update; a covenant claim
 // registered through the standby is claimed by the leader (the registration lives in the database). Failover times
 // are printed.
-// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs), but for the chain swap, which never
+// reaches Ferry's node (testOffTheNode).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -24,6 +25,7 @@ import { LightningNodes } from './scenarios/support/lightning.ts';
 import { claimReverseLockedOnce } from './scenarios/support/reverse-once.ts';
 import { CovenantReceiver, lockupOf } from '../api/covenant-receiver.ts';
 import { SwapApi } from '../helpers/swap-api.ts';
+import { testOffTheNode } from '../helpers/test-lightning.ts';
 
 const devnet = useDevnetProcess('ferry-instances-');
 let configFile: string;
@@ -171,7 +173,7 @@ describe('two instances on one PostgreSQL database', { timeout: 600_000 }, () =>
     }
   });
 
-  test('a chain swap through the standby: the leader locks L-BTC, the standby co-signs the claim (chain claim)', async () => {
+  testOffTheNode('a chain swap through the standby: the leader locks L-BTC, the standby co-signs the claim (chain claim)', async () => {
     const { leader, standby } = await startPair();
     const bitcoin = await SwapWallet.open({ apiUrl: standby.apiUrl, devnet: info });
     const wallet = new ChainSwapWallet(bitcoin, await LiquidSwapWallet.open({ apiUrl: standby.apiUrl, devnet: info, library: boltzCore4 }));

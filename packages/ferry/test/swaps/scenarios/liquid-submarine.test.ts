@@ -2,7 +2,8 @@
 // the confidential lockup address, funds it from the devnet Elements user wallet, and Ferry pays alice's invoice
 // over the devnet Lightning network — asserted on the Elements chain (which transaction spent the lockup, in which
 // block, through which path, L-BTC wallet balances) and on the Lightning nodes, with statuses from the WebSocket.
-// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs).
+// @lightning-matrix: runs again with Ferry on Core Lightning (scripts/test.mjs): the cases Ferry's node pays in (the
+// claims, the RBF lockup, the unpayable invoice); the rest, which never reach the node, on LND only (testOffTheNode).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hex } from '@scure/base';
@@ -24,7 +25,7 @@ import {
   withFerryLog,
 } from './support/assertions.ts';
 import { startWorld, type World } from './support/world.ts';
-import { onCln } from '../../helpers/test-lightning.ts';
+import { onCln, testOffTheNode } from '../../helpers/test-lightning.ts';
 
 /**
  * Short enough for the silent-client scenario, long enough for the wallet's checks and its Liquid MuSig2 round after
@@ -87,7 +88,7 @@ async function until(condition: () => boolean, what: () => string, timeoutMs = 1
 }
 
 describe('Liquid submarine swaps', { timeout: 600_000 }, () => {
-  test('the wallet checks the answer: a wrong address, blinding key, tree key or amount is refused before funding', async () => {
+  testOffTheNode('the wallet checks the answer: a wrong address, blinding key, tree key or amount is refused before funding', async () => {
     const wallet = wallets['4.x'];
     const { invoice, paymentHash } = await world.lightning.addInvoice('alice', 20_000);
     const pair = await wallet.submarinePair();
@@ -191,7 +192,7 @@ describe('Liquid submarine swaps', { timeout: 600_000 }, () => {
   });
 
   for (const version of ['4.x', '2.x'] as const) {
-    test(`underpaid lockup: transaction.lockupFailed with the amounts, then a cooperative refund (boltz-core ${version})`, async () => {
+    testOffTheNode(`underpaid lockup: transaction.lockupFailed with the amounts, then a cooperative refund (boltz-core ${version})`, async () => {
       const { liquid, lightning } = world;
       const wallet = wallets[version];
       await withFerryLog(world, async () => {
@@ -239,7 +240,7 @@ describe('Liquid submarine swaps', { timeout: 600_000 }, () => {
     });
   });
 
-  test("late lockup: with fewer Liquid blocks left than the invoice's final CLTV delta lasts, Ferry does not pay; refund after the timeout", async () => {
+  testOffTheNode("late lockup: with fewer Liquid blocks left than the invoice's final CLTV delta lasts, Ferry does not pay; refund after the timeout", async () => {
     const { liquid, lightning } = world;
     const wallet = wallets['4.x'];
     await withFerryLog(world, async () => {
@@ -267,7 +268,7 @@ describe('Liquid submarine swaps', { timeout: 600_000 }, () => {
     });
   });
 
-  test("timeout: the wallet's script-path refund is non-final one Liquid block early and valid at the timeout", async () => {
+  testOffTheNode("timeout: the wallet's script-path refund is non-final one Liquid block early and valid at the timeout", async () => {
     const { liquid } = world;
     const wallet = wallets['4.x'];
     await withFerryLog(world, async () => {
