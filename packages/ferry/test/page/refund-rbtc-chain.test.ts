@@ -6,8 +6,9 @@
 // view. RBTC → BTC: the wallet finds the account's lock in the EtherSwap contract, Ferry's restore by address names
 // its chain swap, and the wallet refunds it with Ferry's chain refund signature (GET /v2/swap/chain/{id}/refund); with
 // the restore proof refused, by the signature asked by the lock's preimage hash; with Ferry's signature cut, by
-// `refund` once the timelock block is reached. BTC → RBTC: the BTC lockup is refunded from the downloaded refund file,
-// and from the rescue key, to a typed address. Effects are checked in Node: the transaction the page names is the
+// `refund` once the timelock block is reached; and in the browser that made the swap (its own refund cut), whose
+// history then lists it as refunded. BTC → RBTC: the BTC lockup is refunded from the downloaded refund file, and
+// from the rescue key, to a typed address. Effects are checked in Node: the transaction the page names is the
 // account's call of that function, the account got the locked value back less its gas, the contract's entry is gone;
 // the BTC refund spends the lockup and pays the typed address the lockup less the fee the page shows.
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -135,6 +136,11 @@ describe('chain swaps with an RBTC side refunded from the refund view, in Chromi
     } finally {
       await opened.close();
     }
+    return lockWrong(id, call);
+  }
+
+  /** The account locks 1 000 sat less than the call `call` the page showed for swap `id`; returns once Ferry refused it. */
+  async function lockWrong(id: string, call: string): Promise<Locked> {
     const [, preimageHash, claimAddress, timelock, agreed] = /^lock\(preimageHash 0x([0-9a-f]{64}), claimAddress (0x[0-9a-fA-F]{40}), timelock (\d+)\) with value (\d+) wei$/.exec(call)!;
     const value = BigInt(agreed) - 1_000n * WEI_PER_UNIT;
     const sent = await etherSwap()
@@ -249,6 +255,36 @@ describe('chain swaps with an RBTC side refunded from the refund view, in Chromi
       const before = await provider.getBalance(account);
       await page.getByRole('button', { name: 'Refund', exact: true }).click();
       await checkWalletRefund(page, locked, 'refund', before);
+      assert.ok(problems.every((problem) => /ERR_CONNECTION_REFUSED|Failed to load resource/.test(problem)), problems.join('\n'));
+    } finally {
+      await close();
+    }
+  });
+
+  test('in the browser that made the swap, its own refund cut: the refund view refunds the lock, the history says so', async () => {
+    const { page, problems, close } = await open(DESKTOP);
+    try {
+      await page.route('**/v2/swap/chain/*/refund', (route) => route.abort('connectionrefused'));
+      await create(page, 'RBTC → BTC', await service.user.getNewAddress());
+      await page.getByRole('heading', { name: 'Lock the coins with your wallet' }).waitFor();
+      const id = (await page.locator('#swap-id').textContent())!.trim();
+      const locked = await lockWrong(id, (await page.locator('#contract-call').textContent())!);
+      // The page's follower could not refund (Ferry's signature cut, the timelock ahead) and ended: the lock stays.
+      await page.locator('#view-done:not([hidden])').waitFor();
+      const entry = page.locator('#history-list li', { hasText: id });
+      await entry.filter({ hasText: 'transaction.lockupFailed' }).waitFor();
+      assert.equal(await stillLocked(locked), true, 'nothing refunded yet');
+
+      await page.unroute('**/v2/swap/chain/*/refund');
+      await findWithWallet(page, locked);
+      const before = await provider.getBalance(account);
+      await page.getByRole('button', { name: 'Refund', exact: true }).click();
+      await checkWalletRefund(page, locked, 'refundCooperative', before);
+      assert.match((await entry.textContent())!, /RBTC → BTC · [\d,]+ sat · transaction\.lockupFailed, refunded · /);
+      await page.reload();
+      await page.locator('body[data-ready="true"]').waitFor();
+      assert.match((await entry.textContent())!, /transaction\.lockupFailed, refunded · /);
+      assert.equal(await entry.getByRole('button').count(), 0, 'nothing left to resume');
       assert.ok(problems.every((problem) => /ERR_CONNECTION_REFUSED|Failed to load resource/.test(problem)), problems.join('\n'));
     } finally {
       await close();
