@@ -191,6 +191,8 @@ export function initRefundView(context: RefundViewContext): void {
       if (record.type !== 'submarine' && record.type !== 'chain') continue;
       entries.push(await lookUp(refundFileOf(record), record.lockup?.txid, record.status));
     }
+    // A chain swap into RBTC is claimed by the wallet, not the key: the key still refunds its BTC lockup.
+    for (const { file, lockupTxid, status } of restored.refundable) entries.push(await lookUp(file, lockupTxid, status));
     return entries;
   }
 

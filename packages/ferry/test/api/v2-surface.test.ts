@@ -108,6 +108,9 @@ describe('v2 surface', () => {
     assert.equal(byHash.status, 400);
     assert.match(byHash.json.error, /not an EVM swap/);
     assert.equal((await call(api, 'GET', `/v2/swap/submarine/${'33'.repeat(32)}/refund`)).status, 404);
+    // The chain refund signature takes a preimage hash as well (the reference's signer does): a hash of no chain swap,
+    // or of a swap of another type, is not found.
+    for (const hash of ['33'.repeat(32), '22'.repeat(32)]) assert.equal((await call(api, 'GET', `/v2/swap/chain/${hash}/refund`)).status, 404);
   });
 
   test('the Lightning graph: node, its channels, a channel by either id form, search by alias', async () => {

@@ -2,8 +2,8 @@
 // Bitcoin node and anvil: BTC → RBTC (our BTC lockup, Ferry's EtherSwap lock claimed into our account, Ferry's claim
 // of our BTC co-signed) and RBTC → BTC (our EtherSwap lock for Ferry's account, Ferry's BTC lockup claimed
 // cooperatively, and alone by the claim leaf), followed to their end; a failed swap each way refunded (our RBTC with
-// Ferry's EIP-712 signature, or alone after the timelock; our BTC with MuSig2); a lying answer refused before anything
-// moves. Asserted on the account and wallet balances, the contract's swaps() and which transaction spent each lockup.
+// Ferry's EIP-712 signature, or alone after the timelock; our BTC with MuSig2), also with the store lost (the swaps
+// found again by the account's and the rescue key's restores); a lying answer refused before anything moves. Asserted on the account and wallet balances, the contract's swaps() and which transaction spent each lockup.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JsonRpcProvider, Wallet, parseEther, toQuantity } from 'ethers';
@@ -251,6 +251,52 @@ describe('client SDK: chain swaps with an RBTC side', { timeout: 600_000 }, () =
     } finally {
       await client.close();
       await proxy.close();
+    }
+  });
+
+  test('the store lost: the account\'s restore names its RBTC → BTC swap, whose lock is refunded with the chain signature; the rescue key gives a BTC → RBTC lockup\'s refund file', async () => {
+    const { privateKey, address } = await fundedAccount();
+    const client = clientFor(privateKey);
+    const fresh = clientFor(privateKey); // the same account and, below, the same rescue key: nothing of the swaps stored
+    try {
+      const swaps = await client.contractChains();
+      const out = await swaps.create({ from: 'RBTC', to: 'BTC', userLockAmount: 100_000 });
+      const values = { ...swaps.contractValues(out), amount: swaps.contractValues(out).amount - 3n * WEI };
+      await swaps.chain.lock(values);
+      assert.equal((await follow(swaps, client, out, 'unused', { refund: false })).result.status, 'transaction.lockupFailed');
+      const into = await swaps.create({ from: 'BTC', to: 'RBTC', userLockAmount: 100_000 });
+      const lockupTxid = await service.user.sendToAddress(into.utxoSide.lockupAddress, satToBtc(into.userLockAmount - 10_000));
+      assert.equal((await follow(swaps, client, into, 'unused', { refund: false })).result.success, false);
+
+      // The account's restore names the chain swap of the lock (not stored); its lock found again is refunded with
+      // Ferry's signature of that chain swap, asked by id.
+      const contracts = await fresh.contracts();
+      const restored = await contracts.restore();
+      const named = restored.chains.find((swap) => swap.id === out.id);
+      assert.deepEqual(named, { id: out.id, preimageHash: out.preimageHash, status: 'transaction.lockupFailed', from: 'RBTC', to: 'BTC' });
+      const [lock] = (await contracts.recoverable()).filter((found) => found.lockup.preimageHash === out.preimageHash);
+      assert.equal(lock.lockup.amount, values.amount);
+      const before = await provider.getBalance(address);
+      const refund = await contracts.refundLockup(lock.lockup, { id: named!.id, swapType: 'chain' });
+      assert.equal(refund.path, 'cooperative');
+      assert.equal(await provider.getBalance(address), before + values.amount - refund.fee, 'all back but the refund gas');
+      assert.equal(await contracts.chain.isLocked({ ...values, refundAddress: address }), false);
+
+      // The rescue key's restore stores no record of the swap into RBTC but gives its BTC lockup's refund file.
+      const byKey = await fresh.restore(client.store!.rescueKey());
+      const refundable = byKey.refundable.find((entry) => entry.file.id === into.id);
+      assert.ok(refundable, `the BTC → RBTC swap is refundable by the key: ${JSON.stringify(byKey.skipped)}`);
+      assert.deepEqual([refundable.file.type, refundable.file.currency, refundable.lockupTxid], ['chain', 'BTC', lockupTxid]);
+      assert.ok(!byKey.restored.some((record) => record.id === into.id), 'not stored: its claim is the account\'s');
+      const destination = await service.user.getNewAddress();
+      const refunded = await fresh.refundFromFile(refundable.file, { destination, lockupTxid: refundable.lockupTxid });
+      const [input] = await inputsOf(refunded.txid);
+      assert.equal(input.txid, lockupTxid, 'the refund spends our lockup');
+      assert.equal(refunded.path, 'key', 'with Ferry\'s signature');
+      assert.equal(Number(refunded.amount) + Number(refunded.fee), into.userLockAmount - 10_000);
+    } finally {
+      await client.close();
+      await fresh.close();
     }
   });
 

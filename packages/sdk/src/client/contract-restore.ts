@@ -25,6 +25,11 @@ export interface ContractRestoreResult {
   known: string[];
   /** Swaps that could not be rebuilt, and why. */
   skipped: { id: string; reason: string }[];
+  /**
+   * The chain swaps with a contract side naming our account, as the service named them (not stored): what finds a
+   * lock of ours again by its preimage hash, to refund it with the service's signature of that swap.
+   */
+  chains: { id: string; preimageHash: string; status: string; from: string; to: string }[];
 }
 
 /** The preimage of reverse swap `index` of the account, and its hash. */
@@ -137,8 +142,11 @@ async function askService(api: ServiceApi, chain: ContractChain): Promise<Restor
  */
 export async function restoreContractSwaps(swaps: ContractSwaps, ctx: Context, serviceAddress: string | undefined): Promise<ContractRestoreResult> {
   const { api, chain, store } = ctx;
-  const result: ContractRestoreResult = { restored: [], known: [], skipped: [] };
+  const result: ContractRestoreResult = { restored: [], known: [], skipped: [], chains: [] };
   const found = await askService(api, chain);
+  for (const swap of found) {
+    if (swap.type === 'chain') result.chains.push({ id: swap.id, preimageHash: swap.preimageHash.toLowerCase(), status: swap.status, from: swap.from, to: swap.to });
+  }
   const reverseHashes = found.filter((swap) => swap.type === 'reverse').map((swap) => swap.preimageHash.toLowerCase());
   const indices = reverseHashes.length > 0 ? preimageIndices(chain, reverseHashes) : new Map<string, number>();
   for (const swap of found) {

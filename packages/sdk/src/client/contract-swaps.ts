@@ -204,19 +204,22 @@ export class ContractSwaps {
 
   /**
    * Refunds one lockup: with the service's signature for swap `id` (of a submarine swap, or of a chain swap's) — a
-   * recovered lockup's id is unknown, so its preimage hash is asked for, as the reference API allows — else alone
-   * once the timelock is reached.
+   * recovered lockup's id is unknown, so its preimage hash is asked for, as the reference API allows (of a submarine
+   * swap, then of a chain swap, when the type is not known either) — else alone once the timelock is reached.
    */
   async refundLockup(lockup: ContractLock, options: { id?: string; cooperative?: boolean; swapType?: 'submarine' | 'chain' } = {}): Promise<ContractRefund> {
     let cooperativeFailure: string | undefined;
     if (options.cooperative !== false) {
-      try {
-        const { api } = this.options;
-        const { signature } =
-          options.swapType === 'chain' && options.id !== undefined ? await api.chainRefundSignature(options.id) : await api.submarineRefundSignature(options.id ?? lockup.preimageHash);
-        return { ...(await this.chain.refundCooperative(lockup, signature)), path: 'cooperative', lockup };
-      } catch (error) {
-        cooperativeFailure = (error as Error).message;
+      const { api } = this.options;
+      const name = options.id ?? lockup.preimageHash;
+      const asks = options.swapType === 'chain' ? [api.chainRefundSignature] : options.swapType === 'submarine' || options.id !== undefined ? [api.submarineRefundSignature] : [api.submarineRefundSignature, api.chainRefundSignature];
+      for (const ask of asks) {
+        try {
+          const { signature } = await ask(name);
+          return { ...(await this.chain.refundCooperative(lockup, signature)), path: 'cooperative', lockup };
+        } catch (error) {
+          cooperativeFailure ??= (error as Error).message;
+        }
       }
     }
     const height = await this.chain.height();

@@ -10,7 +10,7 @@ import type { SwapClient } from './client.ts';
 import { equalBytes, fromHex, publicKeyFromHex, sha256, toHex, type KeyPair } from './keys.ts';
 import type { ChainRecord, ReverseRecord, SubmarineRecord, SwapOutputRecord, SwapRecord } from './records.ts';
 import type { RescueKey } from './rescue-key.ts';
-import { refundFileOf } from './refund-file.ts';
+import { refundFileOf, type RefundFile } from './refund-file.ts';
 import { serializeTree } from './taproot.ts';
 import { check, checkOutput } from './verify.ts';
 
@@ -23,6 +23,12 @@ export interface RestoreResult {
   skipped: { id: string; reason: string }[];
   /** The highest key index the service knows a swap of, -1 when none. */
   highestIndex: number;
+  /**
+   * Chain swaps into a contract chain (BTC → RBTC): not stored, as their claim is the EVM account's (its wallet's),
+   * not the rescue key's, but our UTXO lockup of each is the key's to refund — its refund file, checked as a record's
+   * output is, with the swap's status and lockup as the service named them.
+   */
+  refundable: { file: RefundFile; status: string; lockupTxid?: string }[];
 }
 
 /** One output: our key at its index, the service's key, the tree and address checked against both. */
@@ -126,12 +132,22 @@ function recordOf(client: SwapClient, rescue: RescueKey, swap: RestorableSwapBod
  * the key when it has none, and hands out key indices above every one the service knows.
  */
 export async function restoreFromRescueKey(client: SwapClient, rescue: RescueKey): Promise<RestoreResult> {
-  const result: RestoreResult = { restored: [], known: [], skipped: [], highestIndex: -1 };
+  const result: RestoreResult = { restored: [], known: [], skipped: [], highestIndex: -1, refundable: [] };
   const swaps = await client.api.restoreSwaps({ xpub: rescue.xpub });
   for (const swap of swaps) {
     for (const details of [swap.claimDetails, swap.refundDetails]) if (details?.type === 'utxo') result.highestIndex = Math.max(result.highestIndex, details.keyIndex);
     if (client.store?.has(swap.id)) {
       result.known.push(swap.id);
+      continue;
+    }
+    if (swap.type === 'chain' && swap.claimDetails?.type === 'evm') {
+      try {
+        const user = restoreOutput(client, rescue, 'chainUser', swap.from, swap.refundDetails, fromHex(swap.preimageHash, 'preimageHash', 32));
+        result.refundable.push({ file: refundFileOf({ id: swap.id, type: 'chain', ...user.output }), status: swap.status, ...(user.lockup && { lockupTxid: user.lockup.txid }) });
+        result.skipped.push({ id: swap.id, reason: `its claim is on ${swap.to}, the EVM account's: only the refund of our lockup is restored (refundable)` });
+      } catch (error) {
+        result.skipped.push({ id: swap.id, reason: error instanceof Error ? error.message : String(error) });
+      }
       continue;
     }
     let record: SwapRecord;

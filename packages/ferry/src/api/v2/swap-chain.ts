@@ -88,8 +88,12 @@ export function chainSwapRoutes(router: Router, swaps: SwapService): void {
     return { body: await engineCall(() => swaps.acceptChainQuote(id, amount)) };
   });
 
-  // EVM lockups: Ferry's EIP-712 signature for refundCooperative.
-  getById(router, '/v2/swap/chain/{id}/refund', (id) => swaps.chainRefundSignature(id));
+  // EVM lockups: Ferry's EIP-712 signature for refundCooperative. As the reference: the swap's id or its preimage
+  // hash, all a lock found again in the contract's logs knows.
+  router.get('/v2/swap/chain/{id}/refund', async ({ params }) => {
+    const id = /^[0-9a-fA-F]{64}$/.test(params.id) ? params.id.toLowerCase() : requireSwapId(params.id);
+    return { body: await engineCall(() => swaps.chainRefundSignature(id)) };
+  });
 
   router.post('/v2/swap/chain/{id}/refund', async ({ params, body }) => {
     const id = requireSwapId(params.id);

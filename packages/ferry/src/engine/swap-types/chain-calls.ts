@@ -216,12 +216,15 @@ export function chainRefund(ctx: EngineContext, id: string, request: RefundReque
 }
 
 /**
- * GET /v2/swap/chain/{id}/refund: Ferry's EIP-712 signature letting the client `refundCooperative` its lock on a
+ * GET /v2/swap/chain/{id or preimage hash}/refund: Ferry's EIP-712 signature letting the client `refundCooperative` its lock on a
  * contract chain before the timelock. The same rule as the MuSig2 refund: refund.signed is recorded first, and the
  * machine takes it only while nothing of Ferry's can be claimed any more (never locked, or its refund in a block),
  * so no swap has both a refund signature out and a claimable lockup of Ferry's.
  */
-export function chainRefundSignature(ctx: EngineContext, id: string): Promise<{ signature: string }> {
+export async function chainRefundSignature(ctx: EngineContext, idOrPreimageHash: string): Promise<{ signature: string }> {
+  // A preimage hash names its swap (the reference takes either): a lock found in the contract's logs knows no id.
+  const byHash = /^[0-9a-f]{64}$/.test(idOrPreimageHash) ? await ctx.storage.swaps.getByPreimageHash(idOrPreimageHash) : undefined;
+  const id = byHash?.id ?? idOrPreimageHash;
   return ctx.locks.run(id, async () => {
     const swap = await ctx.swaps.require(id, SwapType.Chain);
     const leg = userLockupOf(swap);
