@@ -14,13 +14,12 @@ import {
   type ContractChainRecord,
 } from '@ferry/sdk/client/index.js';
 import { connectWallet, type EvmPageTools } from './evm-wallet.ts';
+import { rbtc, showContractLock, weiText } from './contract-lock.ts';
 
 /** The one UTXO address typed for the swap (the refund's into RBTC, the claim's out of it), kept beside the record. */
 const addressKey = (id: string): string => `ferry-page/contract-chain-address/${id}`;
 export const utxoAddressOf = (record: ContractChainRecord): string | undefined => localStorage.getItem(addressKey(record.id)) ?? undefined;
 
-const rbtc = (units: number | bigint): string => `${(Number(units) / 1e8).toFixed(8)} RBTC`;
-const weiText = (wei: bigint): string => `${(Number(wei) / 1e18).toFixed(8)} RBTC`;
 
 const WORDS: Record<string, string> = {
   'swap.created': 'Swap created: waiting for your coins.',
@@ -88,48 +87,18 @@ function showLockup(tools: EvmPageTools, record: ContractChainRecord): void {
 
 /** Out of RBTC: the wallet's lock as it will be asked to send it, and what Ferry locks for it. */
 function showLock(tools: EvmPageTools, swaps: ContractChainSwaps, record: ContractChainRecord): void {
-  const { $ } = tools;
-  const values = swaps.contractValues(record);
   const side = record.contractSide;
-  $('contract-amount').textContent = `${rbtc(record.userLockAmount)} (${tools.sat(record.userLockAmount)})`;
-  $('contract-then').textContent =
-    `Ferry then locks ${tools.sat(record.serverLockAmount)} on ${record.utxoSide.currency}, which this browser claims to ${utxoAddressOf(record) ?? 'your address'}, ` +
-    'and takes your lock with the secret that claim reveals. If the swap fails, your coins come back to your account.';
-  $('contract-address').textContent = side.contract.address;
-  $('contract-call').textContent = `lock(preimageHash 0x${values.preimageHash}, claimAddress ${values.claimAddress}, timelock ${values.timelock}) with value ${values.amount} wei`;
-  $('contract-from').textContent = side.account;
-  const button = $<HTMLButtonElement>('contract-lock');
-  button.disabled = side.lockup !== undefined;
-  button.textContent = side.lockup === undefined ? 'Lock with your wallet' : 'Locked';
-  $('contract-lock-result').textContent = side.lockup === undefined ? '' : `Locked in transaction ${side.lockup.txHash}.`;
-  button.onclick = () => void lock(tools, swaps, record);
-  tools.show('view-pay-contract');
-}
-
-let locking = false;
-async function lock(tools: EvmPageTools, swaps: ContractChainSwaps, record: ContractChainRecord): Promise<void> {
-  if (locking) return;
-  locking = true;
-  const { $ } = tools;
-  const button = $<HTMLButtonElement>('contract-lock');
-  const result = $('contract-lock-result');
-  button.disabled = true;
-  button.textContent = 'Confirm in your wallet…';
-  result.textContent = '';
-  try {
-    const tx = await swaps.lock(record);
-    button.textContent = 'Locked';
-    result.textContent = `Locked in transaction ${tx.txHash} (gas ${weiText(tx.fee)}).`;
-    tools.step(`Your wallet locked ${rbtc(record.userLockAmount)} in the swap contract: transaction ${tx.txHash}.`, 'good');
-  } catch (error) {
-    // Nothing was locked (or the wallet refused): the swap stays stored, and the button asks again.
-    button.disabled = false;
-    button.textContent = 'Lock with your wallet';
-    result.textContent = `The lock was not sent: ${tools.errorText(error)}`;
-  } finally {
-    locking = false;
-    tools.renderHistory();
-  }
+  showContractLock(tools, {
+    amount: record.userLockAmount,
+    then:
+      `Ferry then locks ${tools.sat(record.serverLockAmount)} on ${record.utxoSide.currency}, which this browser claims to ${utxoAddressOf(record) ?? 'your address'}, ` +
+      'and takes your lock with the secret that claim reveals. If the swap fails, your coins come back to your account.',
+    contractAddress: side.contract.address,
+    account: side.account,
+    values: swaps.contractValues(record),
+    lockup: side.lockup,
+    send: () => swaps.lock(record),
+  });
 }
 
 const following = new Set<string>();

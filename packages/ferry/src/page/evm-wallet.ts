@@ -18,6 +18,7 @@ import {
   type NetworkName,
   type SwapClient,
 } from '@ferry/sdk/client/index.js';
+import { rbtc, showContractLock, weiText } from './contract-lock.ts';
 
 /** What this file borrows from app.ts. */
 export interface EvmPageTools {
@@ -40,8 +41,6 @@ export interface EvmPageTools {
 export const NO_WALLET = 'no Ethereum wallet found in this browser';
 
 /** An RBTC amount in API units (10^-8 RBTC) as the page shows it. */
-const rbtc = (units: number | bigint): string => `${(Number(units) / 1e8).toFixed(8)} RBTC`;
-const weiText = (wei: bigint): string => `${(Number(wei) / 1e18).toFixed(8)} RBTC`;
 
 let connected: Promise<ContractSwaps> | undefined;
 
@@ -112,45 +111,15 @@ function showContractSwap(tools: EvmPageTools, swaps: ContractSwaps, record: Con
 
 /** The submarine swap's lock, as the wallet will be asked to send it: the contract call, its values and the amount. */
 function showLock(tools: EvmPageTools, swaps: ContractSwaps, record: ContractSubmarineRecord): void {
-  const { $ } = tools;
-  const values = swaps.submarineValues(record);
-  $('contract-amount').textContent = `${rbtc(record.expectedAmount)} (${tools.sat(record.expectedAmount)})`;
-  $('contract-then').textContent = 'Ferry then pays your invoice and takes the coins with its secret. If Ferry cannot pay, they come back to your account.';
-  $('contract-address').textContent = record.contract.address;
-  $('contract-call').textContent = `lock(preimageHash 0x${values.preimageHash}, claimAddress ${values.claimAddress}, timelock ${values.timelock}) with value ${values.amount} wei`;
-  $('contract-from').textContent = record.account;
-  const button = $<HTMLButtonElement>('contract-lock');
-  button.disabled = record.lockup !== undefined;
-  button.textContent = record.lockup === undefined ? 'Lock with your wallet' : 'Locked';
-  $('contract-lock-result').textContent = record.lockup === undefined ? '' : `Locked in transaction ${record.lockup.txHash}.`;
-  button.onclick = () => void lock(tools, swaps, record);
-  tools.show('view-pay-contract');
-}
-
-let locking = false;
-async function lock(tools: EvmPageTools, swaps: ContractSwaps, record: ContractSubmarineRecord): Promise<void> {
-  if (locking) return;
-  locking = true;
-  const { $ } = tools;
-  const button = $<HTMLButtonElement>('contract-lock');
-  const result = $('contract-lock-result');
-  button.disabled = true;
-  button.textContent = 'Confirm in your wallet…';
-  result.textContent = '';
-  try {
-    const tx = await swaps.lock(record);
-    button.textContent = 'Locked';
-    result.textContent = `Locked in transaction ${tx.txHash} (gas ${weiText(tx.fee)}).`;
-    tools.step(`Your wallet locked ${rbtc(record.expectedAmount)} in the swap contract: transaction ${tx.txHash}.`, 'good');
-  } catch (error) {
-    // Nothing was locked (or the wallet refused): the swap stays stored, and the button asks again.
-    button.disabled = false;
-    button.textContent = 'Lock with your wallet';
-    result.textContent = `The lock was not sent: ${tools.errorText(error)}`;
-  } finally {
-    locking = false;
-    tools.renderHistory();
-  }
+  showContractLock(tools, {
+    amount: record.expectedAmount,
+    then: 'Ferry then pays your invoice and takes the coins with its secret. If Ferry cannot pay, they come back to your account.',
+    contractAddress: record.contract.address,
+    account: record.account,
+    values: swaps.submarineValues(record),
+    lockup: record.lockup,
+    send: () => swaps.lock(record),
+  });
 }
 
 /** The swaps followed now: each once. */
