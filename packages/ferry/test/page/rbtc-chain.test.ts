@@ -12,9 +12,10 @@ import { JsonRpcProvider, getAddress } from 'ethers';
 import type { Browser } from 'playwright-core';
 import { satToBtc } from '@ferry/sdk/chains/core-rpc.js';
 import { swapChain, type ContractChainRecord } from '@ferry/sdk/client/index.js';
-import { startService, type Service } from '../client/support.ts';
+import type { Service } from '../client/support.ts';
+import { startRbtcWorld, stopRbtcWorld, type RbtcWorld } from './rbtc-world.ts';
 import { chromiumPath } from '../browser/page.ts';
-import { DESKTOP, injectEvmWallet, launchChromium, openSwapPage, shot, steps, type Opened } from './support.ts';
+import { DESKTOP, injectEvmWallet, openSwapPage, shot, steps, type Opened } from './support.ts';
 
 const found = chromiumPath();
 const skip = 'skip' in found ? `no Chromium: ${found.skip}` : false;
@@ -29,21 +30,12 @@ describe('chain swaps with an RBTC side on the swap page, through an injected Et
   let account: string;
   const asked: string[] = [];
 
+  let world: RbtcWorld | undefined;
   before(async () => {
-    service = await startService();
-    await service.ferry.page!.built;
-    provider = new JsonRpcProvider(service.info.evm.rpcUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
-    const unlocked = (await provider.send('eth_accounts', [])) as string[];
-    const roles = Object.values(service.info.evm.accounts).map(({ address }) => getAddress(address));
-    account = getAddress(unlocked.at(-1)!);
-    assert.ok(!roles.includes(account), 'the wallet account is nobody else’s');
-    browser = await launchChromium((found as { path: string }).path);
+    world = await startRbtcWorld((found as { path: string }).path);
+    ({ service, browser, provider, account } = world);
   });
-  after(async () => {
-    await browser?.close();
-    provider?.destroy();
-    await service?.close();
-  });
+  after(() => stopRbtcWorld(world));
 
   const open = (): Promise<Opened> => openSwapPage(browser, service.ferry.pageUrl!, DESKTOP, (context) => injectEvmWallet(context, { rpcUrl: service.info.evm.rpcUrl, account, asked }));
   const etherSwap = () => getAddress(service.info.evm.contracts.etherSwap);

@@ -10,9 +10,10 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Contract, JsonRpcProvider, getAddress, parseUnits } from 'ethers';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { startService, type Service } from '../client/support.ts';
+import type { Service } from '../client/support.ts';
+import { startRbtcWorld, stopRbtcWorld, type RbtcWorld } from './rbtc-world.ts';
 import { chromiumPath } from '../browser/page.ts';
-import { DESKTOP, PHONE, injectEvmWallet, launchChromium, openSwapPage, shot, steps, type Opened, type Viewport } from './support.ts';
+import { DESKTOP, PHONE, injectEvmWallet, openSwapPage, shot, steps, type Opened, type Viewport } from './support.ts';
 
 const found = chromiumPath();
 const skip = 'skip' in found ? `no Chromium: ${found.skip}` : false;
@@ -28,21 +29,12 @@ describe('RBTC swaps on the swap page, through an injected Ethereum wallet, in C
   /** The methods the page asked the wallet for, in order. */
   const asked: string[] = [];
 
+  let world: RbtcWorld | undefined;
   before(async () => {
-    service = await startService();
-    await service.ferry.page!.built;
-    provider = new JsonRpcProvider(service.info.evm.rpcUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
-    const unlocked = (await provider.send('eth_accounts', [])) as string[];
-    const roles = Object.values(service.info.evm.accounts).map(({ address }) => getAddress(address));
-    account = getAddress(unlocked.at(-1)!);
-    assert.ok(!roles.includes(account), 'the wallet account is nobody else’s');
-    browser = await launchChromium((found as { path: string }).path);
+    world = await startRbtcWorld((found as { path: string }).path);
+    ({ service, browser, provider, account } = world);
   });
-  after(async () => {
-    await browser?.close();
-    provider?.destroy();
-    await service?.close();
-  });
+  after(() => stopRbtcWorld(world));
 
   /** Puts the wallet into every page of the profile: window.ethereum, whose requests anvil answers for the account. */
   const injectWallet = (context: BrowserContext) => injectEvmWallet(context, { rpcUrl: service.info.evm.rpcUrl, account, asked });

@@ -20,9 +20,10 @@ import { Contract, Interface, JsonRpcProvider, getAddress, toQuantity } from 'et
 import type { BrowserContext, Browser, Page } from 'playwright-core';
 import { satToBtc } from '@ferry/sdk/chains/core-rpc.js';
 import { parseRefundFile } from '@ferry/sdk/client/index.js';
-import { startService, type Service } from '../client/support.ts';
+import type { Service } from '../client/support.ts';
+import { startRbtcWorld, stopRbtcWorld, type RbtcWorld } from './rbtc-world.ts';
 import { chromiumPath } from '../browser/page.ts';
-import { DESKTOP, PHONE, injectEvmWallet, launchChromium, openSwapPage, shot, type Opened, type Viewport } from './support.ts';
+import { DESKTOP, PHONE, injectEvmWallet, openSwapPage, shot, type Opened, type Viewport } from './support.ts';
 
 const found = chromiumPath();
 const skip = 'skip' in found ? `no Chromium: ${found.skip}` : false;
@@ -65,21 +66,12 @@ describe('chain swaps with an RBTC side refunded from the refund view, in Chromi
   const asked: string[] = [];
   const files = mkdtempSync(join(tmpdir(), 'ferry-chain-refund-files-'));
 
+  let world: RbtcWorld | undefined;
   before(async () => {
-    service = await startService();
-    await service.ferry.page!.built;
-    provider = new JsonRpcProvider(service.info.evm.rpcUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
-    const unlocked = (await provider.send('eth_accounts', [])) as string[];
-    const roles = Object.values(service.info.evm.accounts).map(({ address }) => getAddress(address));
-    account = getAddress(unlocked.at(-1)!);
-    assert.ok(!roles.includes(account), 'the wallet account is nobody else’s');
-    browser = await launchChromium((found as { path: string }).path);
+    world = await startRbtcWorld((found as { path: string }).path);
+    ({ service, browser, provider, account } = world);
   });
-  after(async () => {
-    await browser?.close();
-    provider?.destroy();
-    await service?.close();
-  });
+  after(() => stopRbtcWorld(world));
 
   const walletOf = (refused: string[]) => (context: BrowserContext) => injectEvmWallet(context, { rpcUrl: service.info.evm.rpcUrl, account, asked, refused });
   const open = (viewport: Viewport, refused: string[] = []): Promise<Opened> => openSwapPage(browser, service.ferry.pageUrl!, viewport, walletOf(refused));

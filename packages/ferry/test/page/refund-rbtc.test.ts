@@ -13,9 +13,10 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Contract, Interface, JsonRpcProvider, getAddress, toQuantity } from 'ethers';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startService, type Service } from '../client/support.ts';
+import type { Service } from '../client/support.ts';
+import { startRbtcWorld, stopRbtcWorld, type RbtcWorld } from './rbtc-world.ts';
 import { chromiumPath } from '../browser/page.ts';
-import { DESKTOP, PHONE, injectEvmWallet, launchChromium, openSwapPage, shot, unpayableInvoice, type Opened, type Viewport } from './support.ts';
+import { DESKTOP, PHONE, injectEvmWallet, openSwapPage, shot, unpayableInvoice, type Opened, type Viewport } from './support.ts';
 
 const found = chromiumPath();
 const skip = 'skip' in found ? `no Chromium: ${found.skip}` : false;
@@ -44,21 +45,12 @@ describe('RBTC swaps refunded from the refund view, through an injected Ethereum
   let account: string;
   const asked: string[] = [];
 
+  let world: RbtcWorld | undefined;
   before(async () => {
-    service = await startService();
-    await service.ferry.page!.built;
-    provider = new JsonRpcProvider(service.info.evm.rpcUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
-    const unlocked = (await provider.send('eth_accounts', [])) as string[];
-    const roles = Object.values(service.info.evm.accounts).map(({ address }) => getAddress(address));
-    account = getAddress(unlocked.at(-1)!);
-    assert.ok(!roles.includes(account), 'the wallet account is nobody else’s');
-    browser = await launchChromium((found as { path: string }).path);
+    world = await startRbtcWorld((found as { path: string }).path);
+    ({ service, browser, provider, account } = world);
   });
-  after(async () => {
-    await browser?.close();
-    provider?.destroy();
-    await service?.close();
-  });
+  after(() => stopRbtcWorld(world));
 
   /** A profile's wallet; `refused`: the methods its user refuses. */
   const walletOf = (refused: string[]) => (context: BrowserContext) => injectEvmWallet(context, { rpcUrl: service.info.evm.rpcUrl, account, asked, refused });
