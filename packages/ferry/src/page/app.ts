@@ -551,24 +551,26 @@ function contractItem(record: ContractRecord): HTMLLIElement {
   const status = `${record.status ?? 'created'}${record.type === 'submarine' && spent ? ', refunded' : ''}`;
   const open = isOpenContract(record);
   item.append(`${when} · ${kind} · ${sat(record.invoiceAmount)} · ${status}${open ? ' (open)' : ''} · `);
-  const id = document.createElement('code');
-  id.textContent = record.id;
-  item.append(id);
-  if (open && record.id !== currentContract) {
-    const button = document.createElement('button');
-    button.type = 'button';
-    button.className = 'secondary small';
-    button.textContent = 'Resume';
-    button.setAttribute('aria-label', `Resume swap ${record.id}`);
-    button.addEventListener('click', () => {
-      showError(undefined);
-      evmWallet()
-        .then((evm) => evm.resumeContractSwap(evmTools, store.loadContract(record.id)))
-        .catch((error: unknown) => showError(`The swap was not resumed: ${errorText(error)}`));
-    });
-    item.append(' ', button);
-  }
+  appendIdAndResume(item, record.id, open, () => evmWallet().then((evm) => evm.resumeContractSwap(evmTools, store.loadContract(record.id))));
   return item;
+}
+
+/** A contract swap's id in its history line and, while it is open and not the one shown, its Resume button. */
+function appendIdAndResume(item: HTMLLIElement, swapId: string, open: boolean, resume: () => Promise<void>): void {
+  const id = document.createElement('code');
+  id.textContent = swapId;
+  item.append(id);
+  if (!open || swapId === currentContract) return;
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'secondary small';
+  button.textContent = 'Resume';
+  button.setAttribute('aria-label', `Resume swap ${swapId}`);
+  button.addEventListener('click', () => {
+    showError(undefined);
+    resume().catch((error: unknown) => showError(`The swap was not resumed: ${errorText(error)}`));
+  });
+  item.append(' ', button);
 }
 
 /** A stored chain swap with an RBTC side in the history: Resume reconnects the wallet with the swap's account. */
@@ -579,23 +581,7 @@ function contractChainItem(record: ContractChainRecord): HTMLLIElement {
   const status = `${record.status ?? 'created'}${ours.refund ? ', refunded' : ''}`;
   const open = isOpenContractChain(record);
   item.append(`${when} · ${record.from} → ${record.to} · ${sat(record.userLockAmount)} · ${status}${open ? ' (open)' : ''} · `);
-  const id = document.createElement('code');
-  id.textContent = record.id;
-  item.append(id);
-  if (open && record.id !== currentContract) {
-    const button = document.createElement('button');
-    button.type = 'button';
-    button.className = 'secondary small';
-    button.textContent = 'Resume';
-    button.setAttribute('aria-label', `Resume swap ${record.id}`);
-    button.addEventListener('click', () => {
-      showError(undefined);
-      evmChainSwap()
-        .then((evm) => evm.resumeContractChainSwap(evmTools, store.loadContractChain(record.id)))
-        .catch((error: unknown) => showError(`The swap was not resumed: ${errorText(error)}`));
-    });
-    item.append(' ', button);
-  }
+  appendIdAndResume(item, record.id, open, () => evmChainSwap().then((evm) => evm.resumeContractChainSwap(evmTools, store.loadContractChain(record.id))));
   return item;
 }
 
