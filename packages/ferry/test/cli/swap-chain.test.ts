@@ -30,6 +30,15 @@ async function untilStatus(id: string, wanted: string, timeoutMs = 30_000): Prom
   }
 }
 
+/** Until Ferry has seen its refund of its own lockup in a block (the swap's data says so). */
+async function untilRefundConfirmed(id: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (((await service.ferry.storage.swaps.get(id))?.data as { refundConfirmed?: boolean }).refundConfirmed !== true) {
+    if (Date.now() > deadline) throw new Error(`Ferry has not seen its refund of swap ${id} confirmed`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 test('ferry swap chain --from BTC --to L-BTC: funded with ferry devnet send, the claim lands in the Elements user wallet', async () => {
   const swap = runFerry(['swap', 'chain', '--from', 'BTC', '--to', 'L-BTC', '--amount', '100000', '--json'], env);
   const created = await swap.waitFor((event) => event.event === 'created');
@@ -64,6 +73,8 @@ test('ferry swap chain --from L-BTC --to BTC left unclaimed: the service refunds
   await service.mine((created.claimTimeoutBlockHeight as number) - (await service.node.getBlockCount()));
   await untilStatus(id, 'transaction.refunded');
   await service.mine();
+  // Ferry signs ours only once it has seen its own refund in a block; its watcher may not have read that block yet.
+  await untilRefundConfirmed(id);
   const before = await service.liquid.userBalance();
   const refunded = await ferry('swap', 'refund', id, '--json');
   assert.equal(refunded.code, 0, refunded.stderr);
