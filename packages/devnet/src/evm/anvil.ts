@@ -106,7 +106,12 @@ export async function startAnvil(options: AnvilOptions): Promise<Anvil> {
   const statePath = join(options.dir, 'state.json');
   await reapPrevious(pidFile);
   setAsideUnreadableState(statePath);
-  const args = ['--host', options.host, '--port', String(options.port), '--state', statePath];
+  // Past block states anvil moves out of memory go to its --cache-path, by default ~/.foundry/anvil/tmp, where a
+  // killed anvil leaves them (0.7–2.3 GB for a test that mines thousands of blocks; a test run once filled the disk).
+  // Kept in the devnet's own directory instead, and cleared at each start: --state holds what a restart needs.
+  const statesPath = join(options.dir, 'anvil-states');
+  rmSync(statesPath, { recursive: true, force: true });
+  const args = ['--host', options.host, '--port', String(options.port), '--state', statePath, '--cache-path', statesPath];
   const binary = anvilBinary();
   const tied = process.platform === 'linux' && existsSync(SETPRIV);
   // Output goes to a file, not a pipe: a pipe would break when we die, and anvil must still dump its state then.
