@@ -22,6 +22,7 @@ import { satToBtc } from '@ferry/sdk/chains/core-rpc.js';
 import { parseRefundFile } from '@ferry/sdk/client/index.js';
 import type { Service } from '../client/support.ts';
 import { startRbtcWorld, stopRbtcWorld, type RbtcWorld } from './rbtc-world.ts';
+import { walletRefundSent } from './wallet-refund.ts';
 import { chromiumPath } from '../browser/page.ts';
 import { DESKTOP, PHONE, injectEvmWallet, openSwapPage, shot, type Opened, type Viewport } from './support.ts';
 
@@ -162,21 +163,7 @@ describe('chain swaps with an RBTC side refunded from the refund view, in Chromi
 
   /** The refund the page names: the account's call of `method`, the value back less its gas, the entry gone. */
   async function checkWalletRefund(page: Page, locked: Locked, method: 'refundCooperative' | 'refund', balanceBefore: bigint): Promise<void> {
-    await page.locator('#refund-tx-line:not([hidden]), #refund-result.bad').first().waitFor();
-    const said = (await page.locator('#refund-result').textContent())!;
-    assert.equal(await page.locator('#refund-tx-line').isVisible(), true, `the page refunded: ${said}`);
-    const txHash = (await page.locator('#refund-txid').textContent())!.trim();
-    const tx = (await provider.getTransaction(txHash))!;
-    const receipt = (await provider.getTransactionReceipt(txHash))!;
-    assert.equal(receipt.status, 1);
-    assert.equal(getAddress(receipt.from), account, 'sent by the wallet’s account');
-    assert.equal(getAddress(receipt.to!), getAddress(service.info.evm.contracts.etherSwap));
-    const parsed = ETHER_SWAP.parseTransaction({ data: tx.data })!;
-    assert.equal(parsed.name, method);
-    assert.equal(parsed.args.preimageHash, `0x${locked.preimageHash}`);
-    assert.equal(parsed.args.amount, locked.value, 'the lock made, of the wrong amount');
-    const gas = receipt.gasUsed * receipt.gasPrice;
-    assert.equal(await provider.getBalance(account), balanceBefore + locked.value - gas, 'the locked value back, less the refund’s gas');
+    const { said, txHash } = await walletRefundSent(world!, page, locked, method, balanceBefore);
     assert.equal(await stillLocked(locked), false, 'the contract’s swap entry is gone');
     assert.match(said, new RegExp(`^Refunded ${(Number(locked.value) / 1e18).toFixed(8)} RBTC to your wallet's account ${account} \\(gas `));
     assert.match((await page.locator('#refund-swaps label').textContent())!, new RegExp(`refunded in transaction ${txHash}$`));

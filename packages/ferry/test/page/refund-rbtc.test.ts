@@ -11,20 +11,16 @@
 // the contract's entry is gone.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Contract, Interface, JsonRpcProvider, getAddress, toQuantity } from 'ethers';
+import { Contract, JsonRpcProvider, getAddress, toQuantity } from 'ethers';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Service } from '../client/support.ts';
 import { startRbtcWorld, stopRbtcWorld, type RbtcWorld } from './rbtc-world.ts';
+import { walletRefundSent } from './wallet-refund.ts';
 import { chromiumPath } from '../browser/page.ts';
 import { DESKTOP, PHONE, injectEvmWallet, openSwapPage, shot, unpayableInvoice, type Opened, type Viewport } from './support.ts';
 
 const found = chromiumPath();
 const skip = 'skip' in found ? `no Chromium: ${found.skip}` : false;
-/** What the refund transactions call: told apart by their data. */
-const ETHER_SWAP = new Interface([
-  'function refundCooperative(bytes32 preimageHash, uint256 amount, address claimAddress, uint256 timelock, uint8 v, bytes32 r, bytes32 s)',
-  'function refund(bytes32 preimageHash, uint256 amount, address claimAddress, uint256 timelock)',
-]);
 
 /** An RBTC submarine swap locked through the page and left: the lock's values as the page showed them. */
 interface Locked {
@@ -133,21 +129,7 @@ describe('RBTC swaps refunded from the refund view, through an injected Ethereum
 
   /** The refund the page names: the account's call of `method` to the contract, the value back less its gas. */
   async function checkRefund(page: Page, locked: Locked, method: 'refundCooperative' | 'refund', balanceBefore: bigint): Promise<string> {
-    await page.locator('#refund-tx-line:not([hidden]), #refund-result.bad').first().waitFor();
-    const said = (await page.locator('#refund-result').textContent())!;
-    assert.equal(await page.locator('#refund-tx-line').isVisible(), true, `the page refunded: ${said}`);
-    const txHash = (await page.locator('#refund-txid').textContent())!.trim();
-    const tx = (await provider.getTransaction(txHash))!;
-    const receipt = (await provider.getTransactionReceipt(txHash))!;
-    assert.equal(receipt.status, 1);
-    assert.equal(getAddress(receipt.from), account, 'sent by the wallet’s account');
-    assert.equal(getAddress(receipt.to!), getAddress(service.info.evm.contracts.etherSwap));
-    const parsed = ETHER_SWAP.parseTransaction({ data: tx.data })!;
-    assert.equal(parsed.name, method);
-    assert.equal(parsed.args.preimageHash, `0x${locked.preimageHash}`);
-    assert.equal(parsed.args.amount, locked.value);
-    const gas = receipt.gasUsed * receipt.gasPrice;
-    assert.equal(await provider.getBalance(account), balanceBefore + locked.value - gas, 'the locked value back, less the refund’s gas');
+    const { said, txHash, gas } = await walletRefundSent(world!, page, locked, method, balanceBefore);
     assert.equal(await stillLocked(locked), false, 'the contract’s swap entry is gone');
     assert.equal(said, `Refunded ${(Number(locked.value) / 1e18).toFixed(8)} RBTC to your wallet's account ${account} (gas ${(Number(gas) / 1e18).toFixed(8)} RBTC), sent by your wallet ${method === 'refund' ? 'alone, after the timelock (Ferry was not needed)' : "with Ferry's signature, before the timelock"}.`);
     assert.match((await page.locator('#refund-swaps label').textContent())!, new RegExp(`refunded in transaction ${txHash}$`));
